@@ -1,0 +1,101 @@
+"""Running a build: fetch a game's sources, let its builder judge every form, publish.
+
+Each game has a *builder* (``build/games/``) that turns fetched sources into
+:class:`~lexicon.records.Record` objects, one per form it knows, admitted or rejected with a
+reason. The pipeline owns everything else (fetching, staging, counting, hashing, the
+manifest, the diff, atomic publishing), so builders stay small and comparable.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from build.release import ReleaseWriter
+from lexicon import profile as profiles
+from lexicon.errors import BuildError, LexiconError
+from lexicon.paths import home
+from lexicon.records import Record
+from sources import fetch as fetching
+
+# game id -> "module:factory"; a factory takes a BuildContext and returns a GameBuilder
+BUILDERS: dict[str, str] = {
+    "osps": "build.games.polish:osps_builder",
+    "remik": "build.games.polish:remik_builder",
+    "kvizovka": "build.games.kvizovka:builder",
+    "krizemkrazem": "build.games.krizemkrazem:builder",
+}
+
+
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+@dataclass
+class BuildContext:
+    root: Path
+    fetched: dict[str, fetching.Fetched] = field(default_factory=dict)
+    memo: dict[str, Any] = field(default_factory=dict)   # shared between games in one run
+    log: Callable[[str], None] = _stderr
+    limit: int | None = None   # judge only the first N candidate forms (smoke builds)
+
+    def source_root(self, source_id: str) -> Path:
+        fetched = self.fetched.get(source_id)
+        if fetched is None or fetched.root is None:
+            raise BuildError(f"source {source_id!r} was not fetched for this build")
+        return fetched.root
+
+
+class GameBuilder(Protocol):
+    game: str
+    source_ids: tuple[str, ...]
+
+    def records(self, ctx: BuildContext) -> Iterable[Record]: ...
+
+    def policy(self) -> dict[str, Any]: ...
+
+    def rules(self) -> list[dict[str, str]]: ...
+
+
+def default_builder(game: str, ctx: BuildContext) -> GameBuilder:
+    target = BUILDERS.get(game)
+    if target is None:
+        raise BuildError(f"no builder for game {game!r}")
+    module_name, factory = target.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise BuildError(f"the {game} builder is not available yet ({exc.name})") from exc
+    return getattr(module, factory)(ctx)
+
+
+def build_game(game: str, ctx: BuildContext | None = None,
+               builder: GameBuilder | None = None) -> Path:
+    """Build and publish one game's release; returns the published directory."""
+    profile = profiles.load(game)
+    ctx = ctx or BuildContext(root=home())
+    if builder is None:
+        for spec in fetching.sources_for(game):
+            if spec.id not in ctx.fetched:
+                ctx.log(f"fetch {spec.id} {spec.version}")
+                fetching.check_installed(spec)
+                ctx.fetched[spec.id] = fetching.fetch(spec, fetching.cache_dir(ctx.root))
+        builder = default_builder(game, ctx)
+    used = [ctx.fetched[s].manifest_entry() for s in builder.source_ids if s in ctx.fetched]
+    ctx.log(f"build {game}: judging forms")
+    with ReleaseWriter(profile, ctx.root) as writer:
+        try:
+            writer.add_all(builder.records(ctx))
+        except LexiconError:
+            raise
+        except (OSError, ValueError, KeyError) as exc:
+            raise BuildError(f"{game}: build failed: {exc}") from exc
+        policy = builder.policy()
+        policy["merged_spellings"] = writer.merged
+        path = writer.publish(sources=used, policy=policy, rules=builder.rules())
+    ctx.log(f"published {path.name}")
+    return path

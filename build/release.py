@@ -1,0 +1,249 @@
+"""Writing a release: stage everything, verify, then publish with one atomic rename.
+
+A build writes into ``releases/<game>/.staging-*``; only when the LMDB file is complete,
+compacted, counted, hashed and its manifest written is the directory renamed to its
+release id and ``CURRENT`` switched to it. If anything fails before that, the staging
+directory is removed and the previous release keeps serving: no reader ever sees a
+half-written release, and an existing release directory is never modified.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import shutil
+import time
+from collections import Counter
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import lmdb
+
+from lexicon import releases
+from lexicon.profile import Profile
+from lexicon.records import VALID, Record
+from lexicon.store import FORMS_DB, LMDB_DIR, MANIFEST, Release
+
+MAP_SIZE = 64 << 30          # address space only; the file grows as needed
+TXN_BATCH = 50_000
+DIFF_SAMPLE = 200
+
+
+def _dir_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process (and finished children), in MiB."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return round(max(own, kids) / 1024, 1)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_dead_staging(game_dir: Path) -> list[Path]:
+    """Delete staging directories left by builds that were killed (their pid is gone)."""
+    removed = []
+    for d in game_dir.glob(".staging-*"):
+        try:
+            pid = int(d.name.rsplit("-", 1)[1])
+        except ValueError:
+            continue
+        if pid != os.getpid() and not _pid_alive(pid):
+            shutil.rmtree(d, ignore_errors=True)
+            removed.append(d)
+    return removed
+
+
+class ReleaseWriter:
+    """Collects records for one game and publishes them as a new release."""
+
+    def __init__(self, profile: Profile, root: Path | None = None) -> None:
+        self.profile = profile
+        self.root = root
+        self.game_dir = releases.game_dir(profile.id, root)
+        self.game_dir.mkdir(parents=True, exist_ok=True)
+        remove_dead_staging(self.game_dir)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        self.staging = self.game_dir / f".staging-{stamp}-{os.getpid()}"
+        self.staging.mkdir()
+        self._raw = self.staging / "raw.lmdb"
+        self.env = lmdb.open(str(self._raw), map_size=MAP_SIZE, max_dbs=4, sync=False,
+                             metasync=False, writemap=False)
+        self.db = self.env.open_db(FORMS_DB)
+        self._txn: lmdb.Transaction | None = None
+        self._pending = 0
+        self.started = time.monotonic()
+        self.merged = 0
+
+    # -- writing -------------------------------------------------------------------------
+    def _begin(self) -> lmdb.Transaction:
+        if self._txn is None:
+            self._txn = self.env.begin(write=True, db=self.db)
+        return self._txn
+
+    def add(self, record: Record) -> None:
+        txn = self._begin()
+        k = record.key.encode()
+        if len(k) > 500:  # LMDB's key limit is 511 bytes; no playable word comes close
+            return
+        old = txn.get(k)
+        if old is not None:
+            record = Record.decode(record.key, old).merge(record)
+            self.merged += 1
+        txn.put(k, record.encode())
+        self._pending += 1
+        if self._pending >= TXN_BATCH:
+            txn.commit()
+            self._txn = None
+            self._pending = 0
+
+    def add_all(self, records: Iterable[Record]) -> None:
+        for rec in records:
+            self.add(rec)
+
+    def add_raw(self, items: Iterable[tuple[str, bytes]]) -> None:
+        """Copy already-encoded records (used to give a second game the same vocabulary)."""
+        for key, raw in items:
+            self.add(Record.decode(key, raw))
+
+    # -- publishing ----------------------------------------------------------------------
+    def _scan(self) -> tuple[dict[str, Any], str]:
+        """Counts by verdict, reason, category and source, and the content hash."""
+        digest = hashlib.sha256()
+        by_reason: Counter[str] = Counter()
+        by_category: Counter[str] = Counter()
+        by_source: Counter[str] = Counter()
+        valid = rejected = 0
+        with self.env.begin(db=self.db) as txn:
+            for k, v in txn.cursor():
+                digest.update(k + b"\x00" + v + b"\n")
+                rec = Record.decode(k.decode(), v)
+                if rec.valid:
+                    valid += 1
+                    by_category[rec.category or "uncategorised"] += 1
+                    for s in rec.sources:
+                        by_source[s] += 1
+                else:
+                    rejected += 1
+                    by_reason[rec.reason_code or "unknown"] += 1
+        counts = {
+            "records": valid + rejected,
+            "valid": valid,
+            "rejected": rejected,
+            "by_reason": dict(by_reason.most_common()),
+            "valid_by_category": dict(by_category.most_common()),
+            "valid_by_source": dict(by_source.most_common()),
+        }
+        return counts, digest.hexdigest()
+
+    def _diff(self, previous: Release | None, out_dir: Path) -> dict[str, Any]:
+        """Which keys became valid, stopped being valid, or changed reason since ``previous``."""
+        if previous is None:
+            return {"previous": None}
+
+        with self.env.begin(db=self.db) as txn:
+            new: dict[bytes, bytes] = {}  # key -> status byte
+            for k, v in txn.cursor():
+                new[bytes(k)] = bytes(v[:1])
+        added, removed = [], []
+        for key, raw in previous.iter_records():
+            was = raw[:1] == VALID
+            now = new.pop(key.encode(), None)
+            is_valid = now == VALID
+            if was and not is_valid:
+                removed.append(key)
+            elif is_valid and not was:
+                added.append(key)
+        added += [k.decode() for k, v in new.items() if v == VALID]
+        added.sort()
+        removed.sort()
+        (out_dir / "diff-added.txt").write_text("\n".join(added) + "\n", encoding="utf-8")
+        (out_dir / "diff-removed.txt").write_text("\n".join(removed) + "\n", encoding="utf-8")
+        return {
+            "previous": previous.id,
+            "added": len(added),
+            "removed": len(removed),
+            "added_sample": added[:DIFF_SAMPLE],
+            "removed_sample": removed[:DIFF_SAMPLE],
+            "files": ["diff-added.txt", "diff-removed.txt"],
+        }
+
+    def publish(self, *, sources: list[dict[str, Any]], policy: dict[str, Any],
+                rules: list[dict[str, str]]) -> Path:
+        if self._txn is not None:
+            self._txn.commit()
+            self._txn = None
+        self.env.sync(True)
+        counts, content = self._scan()
+        if counts["valid"] == 0:
+            raise RuntimeError(f"{self.profile.id}: the build admitted no word; not publishing")
+        built_at = datetime.now(UTC)
+        release_id = f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-{content[:8]}"
+        final_lmdb = self.staging / LMDB_DIR
+        final_lmdb.mkdir()
+        self.env.copy(str(final_lmdb), compact=True)
+        prev_path = releases.current_path(self.profile.id, self.root)
+        previous = Release(prev_path) if prev_path else None
+        try:
+            diff = self._diff(previous, self.staging)
+        finally:
+            if previous:
+                previous.close()
+        self.env.close()
+        shutil.rmtree(self._raw)
+        manifest = {
+            "game": self.profile.id,
+            "release": release_id,
+            "built_at": built_at.isoformat(timespec="seconds"),
+            "rules_version": self.profile.rules_version,
+            "profile": self.profile.summary(),
+            "sources": sources,
+            "rules": rules,
+            "policy": policy,
+            "counts": counts,
+            "content_sha256": content,
+            "diff": diff,
+            "previous": diff.get("previous"),
+            "build_seconds": round(time.monotonic() - self.started, 1),
+            "peak_rss_mb": peak_rss_mb(),
+        }
+        manifest["size_bytes"] = _dir_size(self.staging)
+        tmp = self.staging / (MANIFEST + ".tmp")
+        tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
+        os.replace(tmp, self.staging / MANIFEST)
+        target = self.game_dir / release_id
+        os.rename(self.staging, target)
+        releases.set_current(self.profile.id, release_id, self.root)
+        return target
+
+    def abort(self) -> None:
+        try:
+            if self._txn is not None:
+                self._txn.abort()
+            self.env.close()
+        except lmdb.Error:
+            pass
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+    def __enter__(self) -> ReleaseWriter:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if et is not None or (self.staging.exists() and not (self.staging / MANIFEST).exists()):
+            self.abort()

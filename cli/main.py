@@ -1,0 +1,178 @@
+"""The command-line face: ``lexicon fetch | build | releases | games | check | serve``.
+
+Like the service, it only parses arguments and prints what the library returns. Exit codes
+are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage error (unknown
+game, empty word, unreadable input), 3 a failed fetch or build.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from lexicon import checker, releases
+from lexicon.catalog import Catalog
+from lexicon.errors import InputError, LexiconError, NoRelease, UnknownGame
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Lexicon compiler and word checker for Kvizovka, Križemkražem, "
+                       "Polish Scrabble (osps) and Remik słowny (remik).")
+
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_FAILED = 3
+
+
+def _fail(exc: LexiconError, code: int, as_json: bool = False) -> None:
+    if as_json:
+        print(json.dumps({"error": exc.to_json()}, ensure_ascii=False))
+    typer.echo(f"error [{exc.code}]: {exc.message}", err=True)
+    raise typer.Exit(code)
+
+
+def _dump(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False)
+
+
+@app.command()
+def games(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List the games, their limits and current releases."""
+    cat = Catalog()
+    for game in cat.games():
+        p = cat.profile(game)
+        rel = cat.release_or_none(game)
+        if as_json:
+            s = p.summary()
+            s["release"] = rel.id if rel else None
+            print(_dump(s))
+        else:
+            print(f"{game:14} {p.name:28} {p.min_length}-{p.max_length} tiles  "
+                  f"release: {rel.id if rel else '(none built)'}")
+
+
+@app.command()
+def fetch(source_ids: Annotated[list[str] | None, typer.Argument(
+        help="source ids from sources/manifest.toml (default: all)")] = None) -> None:
+    """Download and verify the pinned source dictionaries into the data directory."""
+    from sources import fetch as fetching
+    try:
+        specs = fetching.load_manifest()
+        for sid in source_ids or list(specs):
+            if sid not in specs:
+                raise InputError(f"unknown source {sid!r}; known: {', '.join(specs)}",
+                                 code="unknown_source")
+            fetching.check_installed(specs[sid])
+            got = fetching.fetch(specs[sid])
+            print(f"{sid:24} {specs[sid].version:14} sha256 {got.sha256[:16]}…  ok")
+    except InputError as exc:
+        _fail(exc, EXIT_USAGE)
+    except LexiconError as exc:
+        _fail(exc, EXIT_FAILED)
+
+
+@app.command()
+def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
+          limit: Annotated[int | None, typer.Option(
+              help="judge only the first N forms (a quick smoke build)")] = None) -> None:
+    """Build and publish a new release for each game (atomically; the old one keeps serving
+    if the build fails)."""
+    from build.pipeline import BuildContext, build_game
+    from lexicon.paths import home
+    ctx = BuildContext(root=home(), limit=limit)
+    try:
+        for g in game_ids:
+            Catalog().profile(g)
+        for g in game_ids:
+            path = build_game(g, ctx)
+            print(path.name)
+    except UnknownGame as exc:
+        _fail(exc, EXIT_USAGE)
+    except LexiconError as exc:
+        _fail(exc, EXIT_FAILED)
+
+
+@app.command("releases")
+def list_releases(game: Annotated[str | None, typer.Argument()] = None,
+                  as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List published releases, newest first; * marks the one being served."""
+    try:
+        if game:
+            Catalog().profile(game)
+    except UnknownGame as exc:
+        _fail(exc, EXIT_USAGE)
+    rows = releases.list_releases(game)
+    for r in rows:
+        if as_json:
+            print(_dump(r))
+        else:
+            c = r["counts"]
+            print(f"{'*' if r['current'] else ' '} {r['release']:40} {r['built_at']}  "
+                  f"valid {c.get('valid', 0):>9,}  rejected {c.get('rejected', 0):>9,}  "
+                  f"{(r['size_bytes'] or 0) / 1e6:8.1f} MB")
+    if not rows and not as_json:
+        print("no releases built yet; run `lexicon build GAME`")
+
+
+def _human(r: dict) -> str:
+    if "error" in r:
+        return f"{r['input']}: error [{r['error']['code']}] {r['error']['message']}"
+    verdict = "VALID" if r["valid"] else "INVALID"
+    line = f"{r['word']}: {verdict}  tiles {'-'.join(r['tiles'])}"
+    if r["score"] is not None:
+        line += f"  score {r['score']}"
+    if r["reason"]:
+        line += f"\n  reason [{r['reason']['code']}] {r['reason']['message']}"
+    for a in r["analyses"][:4]:
+        line += f"\n  {a['lemma']}  {a['tags']}  ({a['source']})"
+    if r.get("jokers_needed"):
+        line += f"\n  needs a joker for {', '.join(r['jokers_needed'])}"
+    for alt in r.get("alternatives", []):
+        if alt["known"]:
+            state = "valid" if alt["valid"] else "invalid"
+            line += f"\n  also read as {'-'.join(alt['tiles'])}: {state}"
+    return line
+
+
+@app.command()
+def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krizemkrazem")],
+          words: Annotated[list[str], typer.Argument(help="words to check")],
+          edge: Annotated[bool, typer.Option(
+              "--edge", help="Kvizovka: the word touches the board's edge (3 letters allowed)")]
+          = False,
+          as_json: Annotated[bool, typer.Option("--json", help="one JSON object per word")]
+          = False) -> None:
+    """Check words. Exit 0 if all are valid, 1 if any is not, 2 on a usage error."""
+    cat = Catalog()
+    try:
+        cat.profile(game)
+        cat.release(game)
+    except UnknownGame as exc:
+        _fail(exc, EXIT_USAGE, as_json)
+    except NoRelease as exc:
+        _fail(exc, EXIT_FAILED, as_json)
+    results = []
+    for w in words:
+        try:
+            results.append(checker.check_word(cat, game, w, edge=edge))
+        except InputError as exc:
+            _fail(exc, EXIT_USAGE, as_json)
+    for r in results:
+        print(_dump(r) if as_json else _human(r))
+    sys.stdout.flush()
+    raise typer.Exit(0 if all(r["valid"] for r in results) else EXIT_INVALID)
+
+
+@app.command()
+def serve(host: str = "127.0.0.1", port: int = 8000,
+          workers: Annotated[int, typer.Option(help="uvicorn worker processes")] = 1) -> None:
+    """Serve the HTTP API (OpenAPI docs at /docs)."""
+    import uvicorn
+    uvicorn.run("service.app:create_app", factory=True, host=host, port=port, workers=workers,
+                log_level="info")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,62 @@
+"""Errors that carry a stable machine-readable code.
+
+Every face (CLI, HTTP) turns a :class:`LexiconError` into the same JSON object
+``{"code": ..., "message": ...}``, so clients can branch on ``code`` while people read
+``message``. Codes are part of the public contract: never rename one.
+"""
+
+from __future__ import annotations
+
+
+class LexiconError(Exception):
+    """A failure the caller can act on; ``status`` is the HTTP status a face should use."""
+
+    code = "lexicon_error"
+    status = 400
+
+    def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
+                 detail: dict | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        if status is not None:
+            self.status = status
+        self.detail = detail or {}
+
+    def to_json(self) -> dict:
+        out = {"code": self.code, "message": self.message}
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+class InputError(LexiconError):
+    """The word, pattern or request the user sent cannot be read (usage error, exit 2)."""
+
+    code = "bad_input"
+    status = 400
+
+
+class UnknownGame(LexiconError):
+    code = "unknown_game"
+    status = 404
+
+
+class NoRelease(LexiconError):
+    """The game is known but no release has been built for it yet."""
+
+    code = "no_release"
+    status = 503
+
+
+class SourceError(LexiconError):
+    """A source dictionary could not be fetched or failed its checksum."""
+
+    code = "source_unavailable"
+    status = 500
+
+
+class BuildError(LexiconError):
+    code = "build_failed"
+    status = 500

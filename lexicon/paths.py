@@ -1,0 +1,23 @@
+"""Where generated data lives: one directory, ``$LEXICON_HOME`` or ``./data``.
+
+Everything the project downloads or builds goes below it (``cache/`` for source artifacts,
+``releases/<game>/<id>/`` for releases), so one ``rm -r`` resets a machine and git never
+sees generated files.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def home() -> Path:
+    return Path(os.environ.get("LEXICON_HOME", "data")).resolve()
+
+
+def cache_dir(root: Path | None = None) -> Path:
+    return (root or home()) / "cache"
+
+
+def releases_dir(root: Path | None = None) -> Path:
+    return (root or home()) / "releases"

@@ -1,0 +1,37 @@
+"""The catalogue of reason codes a verdict can carry.
+
+Codes are stable API: engines branch on them. The message stored with each rejected word
+is specific ("noun kuća in dative/locative singular"); the text here is the generic
+description shown in documentation and used where no specific message exists.
+"""
+
+from __future__ import annotations
+
+REASONS: dict[str, str] = {
+    # lexical (decided at build time, stored in the release)
+    "unknown": "no source dictionary knows this word",
+    "capitalised": "only written with a capital letter (a proper name)",
+    "proper_noun": "a proper noun",
+    "abbreviation": "an abbreviation or symbol",
+    "prefix_or_suffix": "a prefix, suffix or other bound (non-independent) form",
+    "hyphen_or_apostrophe": "needs a hyphen or an apostrophe",
+    "interjection": "an interjection",
+    "phrase": "a multiword expression",
+    "inflected_form": "an inflected form the game does not admit (only the base form counts)",
+    "verb_form": "a verb form other than the infinitive",
+    "reflexive_verb": "a verb that exists only as reflexive (with 'se')",
+    "comparative": "a comparative or superlative",
+    "part_of_speech": "a part of speech the game does not admit",
+    "foreign_letters": "spelled with letters that are not tiles of this game",
+    "listed_exclusion": "excluded by a reviewed list",
+    "unattested": "produced by one generator only and attested by no other source",
+    # play (decided at check time from the profile)
+    "too_short": "fewer tiles than the game's minimum",
+    "too_long": "more tiles than the game's maximum",
+    "not_in_alphabet": "contains a character that is no tile of this game",
+    "too_many_jokers": "needs more jokers than the game has",
+}
+
+
+def describe(code: str) -> str:
+    return REASONS.get(code, code)

@@ -1,0 +1,85 @@
+"""Shared fixtures: a private LEXICON_HOME per test and small releases built for real."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from build.pipeline import BuildContext, build_game
+from lexicon.records import Analysis, Record
+
+
+class StaticBuilder:
+    """A builder that publishes the records it is given: tests the pipeline, not a language."""
+
+    source_ids: tuple[str, ...] = ()
+
+    def __init__(self, game: str, records: Iterable[Record], fail_after: int | None = None):
+        self.game = game
+        self._records = list(records)
+        self.fail_after = fail_after
+
+    def records(self, ctx: BuildContext) -> Iterable[Record]:
+        for i, rec in enumerate(self._records):
+            if self.fail_after is not None and i >= self.fail_after:
+                raise OSError("simulated crash in the middle of a build")
+            yield rec
+
+    def policy(self) -> dict[str, Any]:
+        return {"builder": "static test builder"}
+
+    def rules(self) -> list[dict[str, str]]:
+        return []
+
+
+def rec(key: str, valid: bool = True, word: str | None = None, code: str | None = None,
+        message: str | None = None, lemma: str | None = None, tags: str = "",
+        category: str | None = None) -> Record:
+    return Record(
+        key=key, word=word or key, valid=valid, reason_code=code, reason_message=message,
+        analyses=[Analysis(lemma or key, tags, "test")] if tags else [],
+        sources=["test"], category=category, evidence=["test list"] if valid else [],
+    )
+
+
+@pytest.fixture()
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "lexicon-home"
+    root.mkdir()
+    monkeypatch.setenv("LEXICON_HOME", str(root))
+    return root
+
+
+def publish(root: Path, game: str, records: Iterable[Record]) -> Path:
+    ctx = BuildContext(root=root, log=lambda _m: None)
+    return build_game(game, ctx, builder=StaticBuilder(game, records))
+
+
+POLISH_RECORDS = [
+    rec("zażółć", lemma="zażółcić", tags="impt:sg:sec:perf", category="verb"),
+    rec("gęślą", lemma="gęśl", tags="subst:sg:inst:f", category="noun"),
+    rec("jaźń", lemma="jaźń", tags="subst:sg:nom:f", category="noun"),
+    rec("np", valid=False, code="abbreviation", message="abbreviation (Morfeusz: brev:pun)"),
+    rec("e-mail", valid=False, code="hyphen_or_apostrophe", message="hyphenated"),
+    rec("kot", tags="subst:sg:nom:m2", category="noun"),
+    rec("ul", tags="subst:sg:nom:m3", category="noun"),
+]
+
+KVIZOVKA_RECORDS = [
+    rec("љубав", word="ljubav", tags="n.f.sg.nom", category="noun"),
+    rec("надживети", word="nadživeti", tags="vblex.inf", category="verb"),
+    rec("кућа", word="kuća", tags="n.f.sg.nom", category="noun"),
+    rec("кући", word="kući", valid=False, code="inflected_form",
+        message="noun kuća in dative/locative singular; only nominative is admitted"),
+    rec("џеп", word="džep", tags="n.m.sg.nom", category="noun"),
+]
+
+
+@pytest.fixture()
+def small_releases(home: Path) -> Path:
+    publish(home, "osps", POLISH_RECORDS)
+    publish(home, "kvizovka", KVIZOVKA_RECORDS)
+    return home

@@ -1,0 +1,68 @@
+"""Publishing releases: immutability, atomic switch, manifests, diffs, crash safety."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from build.pipeline import BuildContext, build_game
+from lexicon import releases
+from lexicon.catalog import Catalog
+from tests.conftest import POLISH_RECORDS, StaticBuilder, publish, rec
+
+
+def test_publish_writes_manifest_counts_and_current(home: Path) -> None:
+    path = publish(home, "osps", POLISH_RECORDS)
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["game"] == "osps" and manifest["release"] == path.name
+    assert manifest["counts"]["valid"] == 5 and manifest["counts"]["rejected"] == 2
+    assert manifest["counts"]["by_reason"] == {"abbreviation": 1, "hyphen_or_apostrophe": 1}
+    assert len(manifest["content_sha256"]) == 64
+    assert manifest["size_bytes"] > 0 and manifest["rules_version"] == "pl-1"
+    assert releases.current_id("osps", home) == path.name
+    assert not list((home / "releases" / "osps").glob(".staging-*"))
+
+
+def test_second_release_diffs_against_the_first(home: Path) -> None:
+    first = publish(home, "osps", POLISH_RECORDS)
+    second = publish(home, "osps", [*POLISH_RECORDS[1:], rec("pies")])
+    m = json.loads((second / "manifest.json").read_text())
+    assert m["previous"] == first.name
+    assert m["diff"]["added"] == 1 and m["diff"]["added_sample"] == ["pies"]
+    assert m["diff"]["removed"] == 1 and m["diff"]["removed_sample"] == ["zażółć"]
+    assert (second / "diff-added.txt").read_text().split() == ["pies"]
+    rows = releases.list_releases("osps", home)
+    assert [r["current"] for r in rows] == [True, False]
+
+
+def test_crashed_build_leaves_previous_release_serving(home: Path) -> None:
+    first = publish(home, "osps", POLISH_RECORDS)
+    before = sorted(p.name for p in first.rglob("*"))
+    ctx = BuildContext(root=home, log=lambda _m: None)
+    with pytest.raises(Exception, match="simulated crash"):
+        build_game("osps", ctx, builder=StaticBuilder("osps", POLISH_RECORDS, fail_after=3))
+    assert releases.current_id("osps", home) == first.name
+    assert sorted(p.name for p in first.rglob("*")) == before
+    assert not list((home / "releases" / "osps").glob(".staging-*"))
+    cat = Catalog(home)
+    assert cat.release("osps").is_valid("jaźń")
+
+
+def test_empty_build_is_refused(home: Path) -> None:
+    ctx = BuildContext(root=home, log=lambda _m: None)
+    with pytest.raises(RuntimeError, match="admitted no word"):
+        build_game("osps", ctx, builder=StaticBuilder("osps", [rec("np", valid=False,
+                                                                    code="abbreviation")]))
+    assert releases.current_id("osps", home) is None
+
+
+def test_records_for_one_key_are_merged_valid_first(home: Path) -> None:
+    path = publish(home, "osps", [
+        rec("bóg", valid=False, word="Bóg", code="capitalised"),
+        rec("bóg", word="bóg", tags="subst:sg:nom:m1"),
+    ])
+    r = Catalog(home).release("osps").get("bóg")
+    assert r is not None and r.valid and r.word == "bóg"
+    assert json.loads((path / "manifest.json").read_text())["policy"]["merged_spellings"] == 1
