@@ -76,7 +76,10 @@ def fetch(source_ids: Annotated[list[str] | None, typer.Argument(
 @app.command()
 def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
           limit: Annotated[int | None, typer.Option(
-              help="judge only the first N forms (a quick smoke build)")] = None) -> None:
+              help="judge only the first N forms (a quick smoke build)")] = None,
+          if_missing: Annotated[bool, typer.Option(
+              "--if-missing", help="skip games that already have a current release")]
+          = False) -> None:
     """Build and publish a new release for each game (atomically; the old one keeps serving
     if the build fails)."""
     from build.pipeline import BuildContext, build_game
@@ -86,6 +89,9 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
         for g in game_ids:
             Catalog().profile(g)
         for g in game_ids:
+            if if_missing and releases.current_id(g, ctx.root):
+                print(f"{g}: release {releases.current_id(g, ctx.root)} exists; skipped")
+                continue
             path = build_game(g, ctx)
             print(path.name)
     except UnknownGame as exc:

@@ -1,0 +1,49 @@
+# Everything a fresh Debian machine needs, from nothing:
+#   make serve   install, fetch the pinned sources, build every lexicon not yet built, serve on 127.0.0.1:8000
+#   make test    install and run the test suite
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+GAMES ?= osps remik kvizovka krizemkrazem
+export LEXICON_HOME ?= $(CURDIR)/data
+STAMP := $(VENV)/.installed
+
+.PHONY: install system-deps fetch build rebuild serve test lint bench clean-data
+
+# Debian tools the build runs (lt-print for the apertium transducers) and apt's package
+# index, which `apt-get download` needs on a machine that has never run `apt-get update`.
+system-deps:
+	@if ! command -v lt-print >/dev/null || ! apt-cache policy wpolish | grep -q Candidate; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lttoolbox >/dev/null; \
+	fi
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: system-deps $(STAMP)
+
+fetch: install
+	$(BIN)/lexicon fetch
+
+# Builds only the games that have no release yet; `make rebuild` builds them all again.
+build: install
+	$(BIN)/lexicon build --if-missing $(GAMES)
+
+rebuild: install
+	$(BIN)/lexicon build $(GAMES)
+
+serve: build
+	$(BIN)/lexicon serve --host 127.0.0.1 --port 8000
+
+test: install
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check .
+
+clean-data:
+	rm -rf data

@@ -1,0 +1,83 @@
+"""The `lexicon` command, run as a real subprocess: output shapes and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(home: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "LEXICON_HOME": str(home)}
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
+                          text=True, env=env, check=False)
+
+
+def test_check_json_valid_words_exit_0(small_releases: Path) -> None:
+    p = run(small_releases, "check", "osps", "zażółć", "gęślą", "jaźń", "--json")
+    assert p.returncode == 0, p.stderr
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    assert [r["score"] for r in rows] == [21, 20, 20]
+    assert all(r["valid"] and r["reason"] is None for r in rows)
+    assert rows[0]["tiles"] == ["Z", "A", "Ż", "Ó", "Ł", "Ć"]
+    assert rows[0]["release"].startswith("osps-")
+    assert rows[0]["analyses"][0]["lemma"] == "zażółcić"
+
+
+def test_check_invalid_words_exit_1_with_reasons(small_releases: Path) -> None:
+    p = run(small_releases, "check", "osps", "np", "e-mail", "qwerty", "--json")
+    assert p.returncode == 1
+    reasons = [json.loads(line)["reason"]["code"] for line in p.stdout.splitlines()]
+    assert reasons == ["abbreviation", "hyphen_or_apostrophe", "not_in_alphabet"]
+
+
+def test_check_unknown_word_and_too_short(small_releases: Path) -> None:
+    p = run(small_releases, "check", "osps", "xyzzy", "kotopies", "--json")
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    assert [r["reason"]["code"] for r in rows] == ["not_in_alphabet", "unknown"]
+    p = run(small_releases, "check", "kvizovka", "džep", "--json")
+    row = json.loads(p.stdout)
+    assert p.returncode == 1 and row["reason"]["code"] == "too_short"
+    assert row["reason"]["message"] == "3 tiles; 4 required (3 at the board's edge)"
+    p = run(small_releases, "check", "kvizovka", "džep", "--edge", "--json")
+    assert p.returncode == 0 and json.loads(p.stdout)["tiles"] == ["DŽ", "E", "P"]
+
+
+def test_kvizovka_lexicon_decides_the_tiling(small_releases: Path) -> None:
+    p = run(small_releases, "check", "kvizovka", "nadživeti", "ЉУБАВ", "kući", "--json")
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    assert rows[0]["valid"] and rows[0]["tiles"] == list("NADŽIVETI") and rows[0]["score"] == 13
+    assert rows[0]["alternatives"] == [{"tiles": ["N", "A", "DŽ", "I", "V", "E", "T", "I"],
+                                        "word": None, "known": False, "valid": False}]
+    assert rows[1]["valid"] and rows[1]["word"] == "ljubav" and rows[1]["score"] == 9
+    assert rows[2]["reason"]["code"] == "inflected_form"
+
+
+@pytest.mark.parametrize("args", [("check", "chess", "kot"), ("check", "osps", ""),
+                                  ("check", "osps", "ko\x01t"), ("releases", "chess")])
+def test_usage_errors_exit_2(small_releases: Path, args: tuple[str, ...]) -> None:
+    p = run(small_releases, *args)
+    assert p.returncode == 2
+    assert "error [" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_no_release_is_a_clear_error(home: Path) -> None:
+    p = run(home, "check", "remik", "kot")
+    assert p.returncode == 3 and "no release of 'remik'" in p.stderr
+
+
+def test_releases_and_games_listing(small_releases: Path) -> None:
+    p = run(small_releases, "releases", "--json")
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    assert {r["game"] for r in rows} == {"osps", "kvizovka"} and all(r["current"] for r in rows)
+    p = run(small_releases, "games")
+    assert "remik" in p.stdout and "(none built)" in p.stdout
+
+
+def test_fetch_failure_is_a_message_not_a_traceback(home: Path) -> None:
+    p = run(home, "fetch", "no-such-source")
+    assert p.returncode == 2 and "unknown source" in p.stderr and "Traceback" not in p.stderr

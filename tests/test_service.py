@@ -1,0 +1,108 @@
+"""The HTTP API on a real uvicorn server on loopback."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    home = tmp_path_factory.mktemp("srv-home")
+    publish(home, "osps", POLISH_RECORDS)
+    publish(home, "kvizovka", KVIZOVKA_RECORDS)
+    port = _free_port()
+    env = {**os.environ, "LEXICON_HOME": str(home)}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        raise RuntimeError("server did not start: " + proc.stderr.read().decode()[-2000:])
+    yield base
+    proc.terminate()
+    proc.wait(10)
+
+
+def test_healthz_names_releases(server: str) -> None:
+    body = httpx.get(server + "/healthz").json()
+    assert body["status"] == "ok"
+    assert body["releases"]["osps"].startswith("osps-") and body["releases"]["remik"] is None
+
+
+def test_games_lists_all_four_profiles(server: str) -> None:
+    games = {g["id"]: g for g in httpx.get(server + "/v1/games").json()}
+    assert set(games) == {"osps", "remik", "kvizovka", "krizemkrazem"}
+    assert games["krizemkrazem"]["values_provisional"] is True
+    assert games["osps"]["release"].startswith("osps-")
+
+
+def test_single_word_shape_matches_cli(server: str) -> None:
+    r = httpx.get(server + "/v1/games/osps/words/zażółć")
+    assert r.status_code == 200
+    body = r.json()
+    for field in ("input", "valid", "tiles", "score", "reason", "analyses", "release"):
+        assert field in body
+    assert body["valid"] and body["score"] == 21
+
+
+def test_cyrillic_and_latin_agree(server: str) -> None:
+    lat = httpx.get(server + "/v1/games/kvizovka/words/ljubav").json()
+    cyr = httpx.get(server + "/v1/games/kvizovka/words/љубав").json()
+    assert lat["valid"] and cyr["valid"] and lat["tiles"] == cyr["tiles"] == ["LJ", "U", "B",
+                                                                             "A", "V"]
+
+
+def test_batch_check_with_a_bad_item(server: str) -> None:
+    r = httpx.post(server + "/v1/games/osps/check", json={"words": ["jaźń", "np", "", "kot"]})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["count"] == 4 and body["valid"] == 2
+    assert body["results"][1]["reason"]["code"] == "abbreviation"
+    assert body["results"][2]["error"]["code"] == "empty_word"
+
+
+@pytest.mark.parametrize(("method", "path", "payload", "status", "code"), [
+    ("GET", "/v1/games/chess/words/kot", None, 404, "unknown_game"),
+    ("GET", "/v1/games/remik/words/kot", None, 503, "no_release"),
+    ("GET", "/v1/games/osps/words/" + "a" * 100, None, 400, "word_too_long"),
+    ("GET", "/v1/games/kvizovka/words/lјubav", None, 400, "mixed_scripts"),
+    ("GET", "/v1/games/osps/words/ko%01t", None, 400, "control_character"),
+    ("POST", "/v1/games/osps/check", {"words": "kot"}, 422, "invalid_request"),
+    ("POST", "/v1/games/osps/check", {"words": ["a"] * 10_001}, 413, "batch_too_large"),
+    ("GET", "/v1/nothing", None, 404, "not_found"),
+])
+def test_errors_are_json_with_stable_codes(server: str, method: str, path: str,
+                                           payload: object, status: int, code: str) -> None:
+    r = httpx.request(method, server + path, json=payload)
+    assert r.status_code == status
+    assert r.json()["code"] == code
+
+
+def test_releases_endpoint_and_openapi(server: str) -> None:
+    rows = httpx.get(server + "/v1/releases").json()
+    assert {r["game"] for r in rows} == {"osps", "kvizovka"}
+    spec = httpx.get(server + "/openapi.json").json()
+    assert "/v1/games/{game}/check" in spec["paths"]
