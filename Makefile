@@ -11,11 +11,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install system-deps fetch build rebuild serve test lint bench clean-data
 
-# Debian tools the build runs (lt-print for the apertium transducers) and apt's package
+# Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev) and apt's package
 # index, which `apt-get download` needs on a machine that has never run `apt-get update`.
 system-deps:
 	@if ! command -v lt-print >/dev/null || ! apt-cache policy wpolish | grep -q Candidate; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lttoolbox >/dev/null; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lttoolbox lttoolbox-dev >/dev/null; \
 	fi
 
 $(STAMP): pyproject.toml

@@ -1,0 +1,134 @@
+"""Tests for sources.morfeusz against the real Morfeusz 2 / SGJP analyser (no mocks)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sources.morfeusz import (
+    Analysis,
+    Annotator,
+    has_abbreviation_reading,
+    is_abbreviation,
+    is_agglutinate,
+    is_fragment,
+    is_prefix_or_suffix,
+    is_proper_name,
+    is_unknown,
+)
+
+
+@pytest.fixture(scope="module")
+def annotator() -> Annotator:
+    return Annotator()
+
+
+def test_reports_sgjp_dictionary(annotator: Annotator) -> None:
+    assert annotator.dict_id.startswith("pl.sgjp.")
+    assert annotator.version.startswith("1.")
+
+
+def test_zazolc_is_a_verb_form(annotator: Annotator) -> None:
+    analyses = annotator.analyse("zażółć")
+    assert [(a.lemma, a.tags) for a in analyses] == [("zażółcić", "impt:sg:sec:perf")]
+    assert not is_unknown(analyses)
+    assert not is_abbreviation(analyses)
+    assert not is_proper_name(analyses)
+    assert not is_prefix_or_suffix(analyses)
+
+
+def test_abbreviations(annotator: Annotator) -> None:
+    kg = annotator.analyse("kg")
+    assert is_abbreviation(kg)
+    assert [a.lemma for a in kg] == ["kilogram"]
+    # Morfeusz knows "np" only with its full stop; bare "np" is unknown.
+    # This is why the reviewed list sources/lists/pl_abbreviations.txt exists.
+    assert is_unknown(annotator.analyse("np"))
+    assert is_abbreviation(annotator.analyse("mln"))
+
+
+def test_word_with_an_abbreviation_reading_is_not_an_abbreviation(annotator: Annotator) -> None:
+    analyses = annotator.analyse("min")  # minuta (brev) and genitive plural of "mina"
+    assert has_abbreviation_reading(analyses)
+    assert not is_abbreviation(analyses)
+
+
+def test_vowelless_interjection_is_a_word(annotator: Annotator) -> None:
+    analyses = annotator.analyse("hm")
+    assert [a.pos for a in analyses] == ["interj"]
+    assert not is_abbreviation(analyses) and not is_unknown(analyses)
+
+
+def test_krakow_is_a_proper_name_only_when_capitalised(annotator: Annotator) -> None:
+    capitalised = annotator.analyse("Kraków")
+    assert is_proper_name(capitalised)
+    assert any(a.name == "nazwa_geograficzna" and a.lemma == "Kraków" for a in capitalised)
+    # Homonym qualifiers are stripped from the lemma but kept in raw_lemma.
+    assert any(a.lemma == "Krak" and a.raw_lemma == "Krak:Sm1" for a in capitalised)
+
+    lowercase = annotator.analyse("kraków")
+    assert is_unknown(lowercase)  # STRICTLY_CASE_SENSITIVE: not the city
+    assert not is_proper_name(lowercase)
+
+
+def test_common_noun_is_not_a_proper_name(annotator: Annotator) -> None:
+    analyses = annotator.analyse("warszawa")  # the car brand used as a common noun
+    assert analyses and all(a.name == "nazwa_pospolita" for a in analyses)
+    assert not is_proper_name(analyses)
+
+
+def test_lowercase_lemma_with_stray_name_class_is_not_a_proper_name(annotator: Annotator) -> None:
+    analyses = annotator.analyse("kea")  # the parrot; SGJP tags it nazwa_firmy
+    assert [a.name for a in analyses] == ["nazwa_firmy"]
+    assert not is_proper_name(analyses)
+
+
+def test_labels_are_split_into_single_qualifiers(annotator: Annotator) -> None:
+    analyses = annotator.analyse("post")
+    assert ("pot.", "środ.") in [a.labels for a in analyses]
+
+
+def test_agglutinate_is_joined_into_one_reading(annotator: Annotator) -> None:
+    analyses = annotator.analyse("dlań")
+    assert is_agglutinate(analyses)
+    assert not is_unknown(analyses)
+    assert [(a.lemma, a.pos) for a in analyses] == [("dla+on", "prep+ppron3")]
+
+
+def test_whole_word_reading_wins_over_split(annotator: Annotator) -> None:
+    analyses = annotator.analyse("gdzieś")
+    assert {a.lemma for a in analyses} == {"gdzieś"}
+    assert not is_agglutinate(analyses)
+
+
+def test_fragment_words(annotator: Annotator) -> None:
+    assert is_fragment(annotator.analyse("wznak"))  # only in "na wznak"
+    assert not is_fragment(annotator.analyse("wskroś"))  # also a preposition
+
+
+def test_prefix_or_suffix_predicate() -> None:
+    aglt = Analysis(lemma="być", tags="aglt:sg:pri:imperf:nwok", name="", labels=())
+    prefix = Analysis(lemma="eks", tags="prefs", name="", labels=())
+    noun = Analysis(lemma="eks", tags="subst:sg:nom:m1", name="nazwa_pospolita", labels=())
+    assert is_prefix_or_suffix([aglt])
+    assert is_prefix_or_suffix([prefix, aglt])
+    assert not is_prefix_or_suffix([prefix, noun])
+    assert not is_prefix_or_suffix([])
+
+
+def test_sgjp_does_not_analyse_prefixes_as_bound(annotator: Annotator) -> None:
+    # Documented finding: SGJP has no whole-word bound readings for these.
+    assert is_unknown(annotator.analyse("arcy"))
+    assert not is_prefix_or_suffix(annotator.analyse("eks"))
+
+
+def test_analyse_many_keeps_order(annotator: Annotator) -> None:
+    forms = ["kot", "Kraków", "kg"]
+    result = list(annotator.analyse_many(forms))
+    assert [form for form, _ in result] == forms
+    assert is_abbreviation(result[2][1])
+
+
+@pytest.mark.parametrize("bad", ["", "dwa słowa", " kot", "kot\n"])
+def test_rejects_non_single_word(annotator: Annotator, bad: str) -> None:
+    with pytest.raises(ValueError):
+        annotator.analyse(bad)

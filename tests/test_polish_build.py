@@ -1,0 +1,84 @@
+"""The Polish builder on a tiny word list and .dic/.aff, with the real Morfeusz 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from build.games.polish import HUNSPELL, WPOLISH, PolishBuilder
+from build.pipeline import BuildContext, build_game
+from lexicon.catalog import Catalog
+from lexicon.checker import check_word
+
+DATA = Path(__file__).parent / "data" / "polish"
+
+
+def builder(game: str) -> PolishBuilder:
+    return PolishBuilder(game, wordlists=[(WPOLISH, DATA / "words.txt")],
+                         hunspell=[(HUNSPELL, DATA / "tiny.dic", DATA / "tiny.aff")],
+                         abbreviations=DATA / "abbreviations.txt",
+                         prefixes=DATA / "prefixes.txt")
+
+
+@pytest.fixture()
+def polish(home: Path) -> Catalog:
+    ctx = BuildContext(root=home, log=lambda _m: None)
+    build_game("osps", ctx, builder=builder("osps"))
+    build_game("remik", ctx, builder=builder("remik"))
+    return Catalog(home)
+
+
+def test_valid_words_with_scores_and_analyses(polish: Catalog) -> None:
+    rows = [check_word(polish, "osps", w) for w in ("zażółć", "gęślą", "jaźń")]
+    assert [r["valid"] for r in rows] == [True, True, True]
+    assert [r["score"] for r in rows] == [21, 20, 20]
+    assert any(a["lemma"] == "zażółcić" for a in rows[0]["analyses"])
+    assert rows[0]["sources"] == ["wpolish"] and rows[0]["category"] == "verb"
+
+
+@pytest.mark.parametrize(("word", "code", "text"), [
+    ("np", "abbreviation", "reviewed list"),
+    ("kg", "abbreviation", "kilogram"),
+    ("tzw", "abbreviation", "tak zwany"),
+    ("e-mail", "hyphen_or_apostrophe", "hyphen"),
+    ("rock'n'roll", "hyphen_or_apostrophe", "apostrophe"),
+    ("kraków", "capitalised", "capital"),
+    ("vat", "foreign_letters", "'v'"),
+    ("arcy", "prefix_or_suffix", "prefix"),
+    ("żłobyrka", "unattested", "hunspell-pl"),
+    ("zzzzz", "unknown", "none of"),
+])
+def test_rejections_carry_reasons(polish: Catalog, word: str, code: str, text: str) -> None:
+    r = check_word(polish, "osps", word)
+    assert not r["valid"]
+    assert r["reason"]["code"] == code
+    assert text in r["reason"]["message"]
+
+
+def test_hunspell_second_path_and_merging(polish: Catalog) -> None:
+    kota = check_word(polish, "osps", "kota")
+    assert kota["valid"] and kota["sources"] == ["hunspell-pl", "wpolish"]
+    domem = check_word(polish, "osps", "domem")  # only hunspell-pl, but Morfeusz knows it
+    assert domem["valid"] and domem["sources"] == ["hunspell-pl"]
+    bog = check_word(polish, "osps", "Bóg")  # "Bóg" and "bóg" share a key: valid wins
+    assert bog["valid"] and bog["word"] == "bóg"
+
+
+def test_remik_shares_the_vocabulary_with_its_own_limits(polish: Catalog) -> None:
+    kot = check_word(polish, "remik", "kot")
+    assert kot["valid"] and kot["score"] == 3 and kot["opening_score"] == 3
+    jazn = check_word(polish, "remik", "jaźń")
+    assert jazn["score"] == 4 and jazn["opening_score"] == 8
+    assert check_word(polish, "osps", "np")["reason"]["code"] == "abbreviation"
+    rel = polish.release("remik")
+    assert rel.manifest["policy"]["reused_from_earlier_game_in_this_run"] is True
+    assert rel.manifest["counts"]["valid"] == polish.release("osps").manifest["counts"]["valid"]
+
+
+def test_manifest_records_policy_and_morfeusz(polish: Catalog) -> None:
+    m = json.loads((polish.release("osps").path / "manifest.json").read_text())
+    assert m["policy"]["morfeusz"]["dictionary"].startswith("pl.sgjp")
+    assert m["policy"]["rejected_by_rule"]["abbreviation"] >= 3
+    assert m["counts"]["by_reason"]["unattested"] == 3  # żłobyrk, -a, -u
