@@ -1,0 +1,102 @@
+"""Fetching pinned sources: verified checksums, caching, clear failures."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from lexicon.errors import SourceError
+from sources import fetch as fetching
+from sources.fetch import SourceSpec
+
+
+def make_deb(tmp: Path) -> Path:
+    """A real, tiny Debian package built with dpkg-deb."""
+    root = tmp / "pkg"
+    (root / "DEBIAN").mkdir(parents=True)
+    (root / "usr/share/dict").mkdir(parents=True)
+    (root / "usr/share/dict/words").write_text("kot\npies\n", encoding="utf-8")
+    (root / "DEBIAN/control").write_text(
+        "Package: tinywords\nVersion: 1.0-1\nArchitecture: all\n"
+        "Maintainer: test <t@example.invalid>\nDescription: tiny\n")
+    deb = tmp / "tinywords_1.0-1_all.deb"
+    subprocess.run(["dpkg-deb", "--build", str(root), str(deb)], check=True,
+                   capture_output=True)
+    return deb
+
+
+def fake_apt(deb: Path | None, log: list[list[str]]) -> fetching.Runner:
+    """Stands in for `apt-get download` only; every other command runs for real."""
+    def run(cmd: Sequence[str], cwd: Path) -> subprocess.CompletedProcess:
+        log.append(list(cmd))
+        if cmd[0] == "apt-get":
+            if deb is None:
+                return subprocess.CompletedProcess(cmd, 100, "", "E: Unable to locate package")
+            shutil.copy(deb, cwd / deb.name)
+            return subprocess.CompletedProcess(cmd, 0, "", "")
+        return fetching._run(cmd, cwd)
+    return run
+
+
+needs_dpkg = pytest.mark.skipif(shutil.which("dpkg-deb") is None, reason="needs dpkg-deb")
+
+
+@needs_dpkg
+def test_fetch_verifies_unpacks_and_caches(tmp_path: Path) -> None:
+    deb = make_deb(tmp_path)
+    spec = SourceSpec("tiny", "deb", "tinywords", "1.0-1", fetching.sha256_of(deb), "MIT",
+                      "test words")
+    log: list[list[str]] = []
+    got = fetching.fetch(spec, tmp_path / "cache", fake_apt(deb, log))
+    assert got.root is not None
+    assert (got.root / "usr/share/dict/words").read_text().split() == ["kot", "pies"]
+    assert got.manifest_entry()["sha256"] == spec.sha256
+    assert log[0] == ["apt-get", "download", "tinywords=1.0-1"]
+    again = fetching.fetch(spec, tmp_path / "cache", fake_apt(None, log))  # from the cache
+    assert again.sha256 == got.sha256 and len(log) == 2
+
+
+@needs_dpkg
+def test_checksum_mismatch_is_refused(tmp_path: Path) -> None:
+    deb = make_deb(tmp_path)
+    spec = SourceSpec("tiny", "deb", "tinywords", "1.0-1", "0" * 64, "MIT", "test words")
+    with pytest.raises(SourceError, match="checksum mismatch"):
+        fetching.fetch(spec, tmp_path / "cache", fake_apt(deb, []))
+    assert not (tmp_path / "cache/deb/tinywords_1.0-1").exists()
+
+
+def test_download_failure_is_a_clear_message(tmp_path: Path) -> None:
+    spec = SourceSpec("tiny", "deb", "tinywords", "1.0-1", "0" * 64, "MIT", "test words")
+    with pytest.raises(SourceError) as err:
+        fetching.fetch(spec, tmp_path / "cache", fake_apt(None, []))
+    assert "could not download tinywords 1.0-1" in err.value.message
+    assert "apt-get update" in err.value.message
+
+
+@pytest.mark.skipif(shutil.which("apt-get") is None, reason="needs apt-get")
+def test_real_apt_get_failure(tmp_path: Path) -> None:
+    spec = SourceSpec("nope", "deb", "no-such-package-lexicon-test", "9.9", "0" * 64, "-", "-")
+    with pytest.raises(SourceError, match="could not download no-such-package-lexicon-test"):
+        fetching.fetch(spec, tmp_path / "cache")
+
+
+def test_unpinned_wheel_name_is_refused(tmp_path: Path) -> None:
+    spec = SourceSpec("w", "pypi", "w", "1", {"w-1-py3-none-any.whl": "0" * 64}, "-", "-")
+    wheel = tmp_path / "w-1-cp311-cp311-linux_x86_64.whl"
+    wheel.write_bytes(b"not really a wheel")
+    with pytest.raises(SourceError, match="pins no checksum"):
+        fetching._verify(spec, wheel)
+
+
+def test_manifest_pins_every_source() -> None:
+    specs = fetching.load_manifest()
+    assert {"wpolish", "hunspell-pl", "morfeusz2", "apertium-hbs-slv", "hunspell-sr",
+            "hunspell-sl"} <= set(specs)
+    for spec in specs.values():
+        shas = [spec.sha256] if isinstance(spec.sha256, str) else list(spec.sha256.values())
+        assert shas and all(len(s) == 64 for s in shas), spec.id
+        assert spec.license and spec.contributes and spec.games
