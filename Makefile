@@ -42,6 +42,13 @@ serve: build
 test: install
 	$(BIN)/python -m pytest -q
 
+# Figures, not timed tests: one JSON object per figure, each beside its reference
+# (plain Python set, bare Starlette, gzip of the word list). Needs built releases.
+BENCH_ARGS ?= --games osps kvizovka
+bench: build
+	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+	$(BIN)/python -m build.bench $(BENCH_ARGS)
+
 lint: install
 	$(BIN)/ruff check .
 

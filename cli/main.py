@@ -1,4 +1,5 @@
-"""The command-line face: ``lexicon fetch | build | releases | games | check | serve``.
+"""The command-line face: ``lexicon fetch | build | releases | games | check | serve`` and the
+queries ``blanks | pattern | anagram | hooks``.
 
 Like the service, it only parses arguments and prints what the library returns. Exit codes
 are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage error (unknown
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -178,6 +180,115 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     import uvicorn
     uvicorn.run("service.app:create_app", factory=True, host=host, port=port, workers=workers,
                 log_level="info")
+
+
+# -- engine and referee queries (lexicon.queries) ------------------------------------------
+# Exit codes: 0 something found, 1 nothing found, 2 a refused query (bad pattern or rack,
+# a limit), 3 no release or no index for the game.
+
+def _query(run: Callable[[], dict], as_json: bool, show: Callable[[dict], str],
+           found: Callable[[dict], bool]) -> None:
+    from lexicon.indexes import NoIndex
+    try:
+        result = run()
+    except (NoRelease, NoIndex) as exc:
+        _fail(exc, EXIT_FAILED, as_json)
+    except LexiconError as exc:
+        _fail(exc, EXIT_USAGE, as_json)
+    print(_dump(result) if as_json else show(result))
+    sys.stdout.flush()
+    raise typer.Exit(0 if found(result) else EXIT_INVALID)
+
+
+def _word_line(r: dict) -> str:
+    line = f"{r['word']:18} {'-'.join(r['tiles']):24} score {r['score']}"
+    if r.get("jokers"):
+        line += "  jokers " + ", ".join(f"{j['letter']}@{j['position']}" for j in r["jokers"])
+    return line
+
+
+def _listing(r: dict) -> str:
+    shown = len(r["results"])
+    head = f"{r['count']} words"
+    if shown < r["count"]:
+        head += f" (showing {r['offset'] + 1}-{r['offset'] + shown})"
+    return "\n".join([head + f"   release {r['release']}", *map(_word_line, r["results"])])
+
+
+Game = Annotated[str, typer.Argument(help="osps, remik, kvizovka, krizemkrazem")]
+Sort = Annotated[str, typer.Option(help="alpha, score or length")]
+Limit = Annotated[int, typer.Option(help="results per page (at most 500)")]
+Offset = Annotated[int, typer.Option(help="skip this many results")]
+AsJson = Annotated[bool, typer.Option("--json", help="print the JSON the HTTP API returns")]
+
+
+@app.command()
+def blanks(game: Game,
+           word: Annotated[str, typer.Argument(help="a word with jokers as '?', e.g. KA?IN")],
+           edge: Annotated[bool, typer.Option("--edge", help="Kvizovka board-edge rule")]
+           = False, sort: Sort = "alpha", limit: Limit = 50, offset: Offset = 0,
+           as_json: AsJson = False) -> None:
+    """Every admissible word a word with jokers can be, and what each joker stands for."""
+    from lexicon import queries
+    _query(lambda: queries.blanks(Catalog(), game, word, edge=edge, sort=sort, limit=limit,
+                                  offset=offset), as_json, _listing, lambda r: r["count"] > 0)
+
+
+@app.command()
+def pattern(game: Game,
+            text: Annotated[str, typer.Argument(
+                metavar="PATTERN", help="? one tile, * any run, [abc] a set, [^abc] not")],
+            min_length: Annotated[int | None, typer.Option(help="fewest tiles")] = None,
+            max_length: Annotated[int | None, typer.Option(help="most tiles")] = None,
+            sort: Sort = "alpha", limit: Limit = 50, offset: Offset = 0,
+            as_json: AsJson = False) -> None:
+    """Words matching a pattern, counted and paged."""
+    from lexicon import queries
+    _query(lambda: queries.pattern(Catalog(), game, text, min_length=min_length,
+                                   max_length=max_length, sort=sort, limit=limit,
+                                   offset=offset), as_json, _listing, lambda r: r["count"] > 0)
+
+
+@app.command()
+def anagram(game: Game,
+            rack: Annotated[str, typer.Argument(help="the rack's tiles, '?' for a joker")],
+            board: Annotated[str, typer.Option(
+                help="letters on the board the word must use")] = "",
+            exact: Annotated[bool, typer.Option(
+                "--exact", help="only words that use the whole rack")] = False,
+            min_length: Annotated[int | None, typer.Option(help="fewest tiles")] = None,
+            max_length: Annotated[int | None, typer.Option(help="most tiles")] = None,
+            sort: Sort = "score", limit: Limit = 50, offset: Offset = 0,
+            as_json: AsJson = False) -> None:
+    """Anagrams and sub-anagrams of a rack (plus jokers and board letters)."""
+    from lexicon import queries
+    _query(lambda: queries.anagrams(Catalog(), game, rack, board=board, exact=exact,
+                                    min_length=min_length, max_length=max_length, sort=sort,
+                                    limit=limit, offset=offset),
+           as_json, _listing, lambda r: r["count"] > 0)
+
+
+def _hooks_text(r: dict) -> str:
+    def side(items: list[dict]) -> str:
+        return ", ".join(f"{h['tile']} ({h['word']})" for h in items) or "none"
+
+    return "\n".join([
+        f"{r['word']}: {'-'.join(r['tiles'])}  {'valid' if r['valid'] else 'not a word'}"
+        f"   release {r['release']}",
+        f"  front hooks: {side(r['front'])}",
+        f"  back hooks:  {side(r['back'])}",
+        f"  prefix of a longer word: {'yes' if r['is_prefix'] else 'no'}"
+        + (f" (next: {' '.join(r['next_tiles'])})" if r["next_tiles"] else ""),
+    ])
+
+
+@app.command()
+def hooks(game: Game, word: Annotated[str, typer.Argument(help="a word or a prefix")],
+          as_json: AsJson = False) -> None:
+    """Tiles that extend a word at the front or back, and whether it is a prefix."""
+    from lexicon import queries
+    _query(lambda: queries.hooks(Catalog(), game, word), as_json, _hooks_text,
+           lambda r: bool(r["front"] or r["back"]))
 
 
 if __name__ == "__main__":

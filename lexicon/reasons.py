@@ -25,11 +25,15 @@ REASONS: dict[str, str] = {
     "foreign_letters": "spelled with letters that are not tiles of this game",
     "listed_exclusion": "excluded by a reviewed list",
     "unattested": "produced by one generator only and attested by no other source",
+    "no_noun_evidence": "no source attests it as a noun in the nominative (Križemkražem)",
     # play (decided at check time from the profile)
     "too_short": "fewer tiles than the game's minimum",
     "too_long": "more tiles than the game's maximum",
     "not_in_alphabet": "contains a character that is no tile of this game",
     "too_many_jokers": "needs more jokers than the game has",
+    # lexical, added for Kvizovka (build/games/kvizovka.py)
+    "function_word": "a preposition, conjunction or particle (a non-independent word)",
+    "unclassified": "a dictionary knows the form, but not its part of speech or case",
 }
 
 

@@ -7,12 +7,14 @@ answered with a 4xx and that JSON, never a 500.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -30,7 +32,13 @@ Errors are JSON objects `{"code": ..., "message": ...}` with a stable `code`:
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
 across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at most
-10,000 words.
+10,000 words (100,000 for the lean `/valid`).
+
+Engine and referee queries (`blanks`, `pattern`, `anagrams`, `hooks`, `prefix`) add the
+codes `bad_pattern` (with `detail.position`), `pattern_too_long`, `bad_rack`,
+`rack_too_long`, `too_many_jokers`, `result_limit`, `bad_sort`, `bad_length`,
+`too_many_matches`, `query_too_broad`, `not_in_alphabet` and `no_index`. The referee page is
+served at `/`.
 """
 
 
@@ -122,7 +130,171 @@ def create_app(root: Path | None = None) -> FastAPI:
             catalog.profile(game)
         return releases.list_releases(game, catalog.root)
 
+    _add_queries(app, catalog)
+    _add_referee_page(app)
     return app
+
+
+# -- engine and referee queries, the lean batch check, the referee page --------------------
+
+QUERY_LIMITS = """
+Limits (refused with a JSON error, never truncated silently): `limit` 1..500 results per
+page and `offset` at most 50,000 (`result_limit`); a pattern or joker word matching more
+than 50,000 words (`too_many_matches`, 422: fix more letters or give length bounds); a
+pattern of at most 64 characters (`pattern_too_long`) with at most 8 `*`; a rack of at most
+15 tiles and 8 board letters (`rack_too_long`) with at most 3 jokers and never more than the
+game has (`too_many_jokers`); an anagram walk of at most 400,000 steps (`query_too_broad`).
+Malformed input: `bad_pattern` with `detail.position` (1-based), `bad_rack`, `bad_sort`,
+`bad_length`. A release built before query indexes existed answers `no_index` (503).
+Positions in results (`jokers[].position`) are 1-based tile positions.
+"""
+
+BAD_PATTERN_EXAMPLE = {"code": "bad_pattern",
+                       "message": "unclosed '[' at position 2 of 'k[ot'",
+                       "detail": {"position": 2, "pattern": "k[ot"}}
+
+
+def _examples(**values: str) -> dict[str, dict[str, Any]]:
+    return {name: {"summary": value, "value": value} for name, value in values.items()}
+
+
+def _error_examples(*pairs: tuple[int, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
+    return {status: {"description": body["code"],
+                     "content": {"application/json": {"example": body}}}
+            for status, body in pairs}
+
+
+class ValidRequest(BaseModel):
+    words: list[str] = Field(..., description="words to check (at most 100,000)",
+                             examples=[["zażółć", "gęślą", "jaźń", "np"]])
+    edge: bool = Field(False, description="Kvizovka: the word touches the board's edge")
+
+
+def _add_queries(app: FastAPI, catalog: Catalog) -> None:
+    from lexicon import fastcheck, queries
+
+    sort_help = "alpha (the game's alphabet), score (highest first) or length (longest first)"
+    page_help = "results per page, 1..500"
+
+    @app.get("/v1/games/{game}/blanks", tags=["queries"], description=(
+        "Joker resolution: every admissible word the word can be with each `?` (a joker, "
+        "one tile: in Kvizovka it may be LJ, NJ or DŽ) filled in, with the letter each joker "
+        "stands for (`jokers[].position`, 1-based) and the score with jokers at the game's "
+        "joker value. Letters only a joker can play (Križemkražem's W, X, Y, Q) count as "
+        "jokers. `KA?IN` in krizemkrazem: Kacin, kalin, Kanin, Karin.\n" + QUERY_LIMITS),
+        responses=_error_examples(
+            (400, {"code": "too_many_jokers", "message": "'???' needs 3 jokers; Polish "
+                   "Scrabble (OSPS) has 2", "detail": {"max_jokers": 2}})))
+    def blanks_query(
+        game: str,
+        word: str = Query(..., description="the word, `?` for each joker",
+                          openapi_examples=_examples(joker="KA?IN", two="?A?A",
+                                                     kvizovka="?UBAV")),
+        edge: bool = Query(False, description="Kvizovka board-edge rule (3 letters)"),
+        sort: str = Query("alpha", description=sort_help),
+        limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
+        offset: int = Query(0, description="skip this many results"),
+    ) -> dict[str, Any]:
+        return queries.blanks(catalog, game, word, edge=edge, sort=sort, limit=limit,
+                              offset=offset)
+
+    @app.get("/v1/games/{game}/pattern", tags=["queries"], description=(
+        "Pattern search: `?` one tile, `*` any run of tiles, `[abc]` one of a set, "
+        "`[^abc]` none of it; Latin LJ/NJ/DŽ are read every way (results pooled), `|` "
+        "forbids a tile across it, `[dž]` is one tile. Counted (`count`) and paged.\n"
+        + QUERY_LIMITS),
+        responses=_error_examples((400, BAD_PATTERN_EXAMPLE), (422, {
+            "code": "too_many_matches", "message": "the query matches more than 50,000 "
+            "words; narrow it (fix more letters or give length bounds)",
+            "detail": {"limit": 50000}})))
+    def pattern_query(
+        game: str,
+        pattern: str = Query(..., description="the pattern",
+                             openapi_examples=_examples(fixed="?A??K", joker="KA?IN",
+                                                        suffix="*OWY", sets="[KL]A[^R]*")),
+        min_length: int | None = Query(None, description="fewest tiles (default: the "
+                                                         "game's minimum)"),
+        max_length: int | None = Query(None, description="most tiles (default: the "
+                                                         "game's maximum)"),
+        sort: str = Query("alpha", description=sort_help),
+        limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
+        offset: int = Query(0, description="skip this many results"),
+    ) -> dict[str, Any]:
+        return queries.pattern(catalog, game, pattern, min_length=min_length,
+                               max_length=max_length, sort=sort, limit=limit, offset=offset)
+
+    @app.get("/v1/games/{game}/anagrams", tags=["queries"], description=(
+        "Anagrams and sub-anagrams (at least the game's minimum length) of a rack, `?` "
+        "for a joker; `board` letters must all be used by every word; `exact` keeps only "
+        "words using the whole rack. Each result says which positions jokers fill, which "
+        "board letters it uses and whether it uses every tile.\n" + QUERY_LIMITS),
+        responses=_error_examples((400, {
+            "code": "rack_too_long", "message": "the rack has 16 tiles; at most 15",
+            "detail": {"max_tiles": 15}})))
+    def anagram_query(
+        game: str,
+        rack: str = Query(..., description="rack tiles; `?` is a joker; separate "
+                                           "Kvizovka tiles with spaces where it matters",
+                          openapi_examples=_examples(plain="KOTEKAO", jokers="KOTEKAO??")),
+        board: str = Query("", description="letters on the board the word must use"),
+        exact: bool = Query(False, description="only words that use the whole rack"),
+        min_length: int | None = Query(None, description="fewest tiles"),
+        max_length: int | None = Query(None, description="most tiles"),
+        sort: str = Query("score", description=sort_help),
+        limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
+        offset: int = Query(0, description="skip this many results"),
+    ) -> dict[str, Any]:
+        return queries.anagrams(catalog, game, rack, board=board, exact=exact,
+                                min_length=min_length, max_length=max_length, sort=sort,
+                                limit=limit, offset=offset)
+
+    @app.get("/v1/games/{game}/hooks", tags=["queries"], description=(
+        "Front and back hooks: the tiles that extend the word into an admissible word "
+        "(`joker_only` marks letters only a joker can play), whether it is the prefix of "
+        "a longer word and which tiles may follow it."))
+    def hooks_query(game: str, word: str = Query(
+            ..., description="the word", openapi_examples=_examples(word="KOT"))
+    ) -> dict[str, Any]:
+        return queries.hooks(catalog, game, word)
+
+    @app.get("/v1/games/{game}/prefix", tags=["queries"], description=(
+        "Does a playable word start with this prefix (`is_prefix`), is it a word itself, "
+        "and which tiles may come next."))
+    def prefix_query(game: str, prefix: str = Query(
+            ..., description="the prefix", openapi_examples=_examples(prefix="KO"))
+    ) -> dict[str, Any]:
+        return queries.prefix(catalog, game, prefix)
+
+    @app.post("/v1/games/{game}/valid", tags=["check"], description=(
+        "The lean batch check for engines: one boolean per word, exactly the `valid` of "
+        "`check`, without explanations, at up to 100,000 words per request (`batch_too_"
+        "large`, 413). Use `/check` for reasons, analyses and tiles."),
+        responses={200: {"content": {"application/json": {"example": {
+            "game": "osps", "release": "osps-…", "count": 4, "valid": 3,
+            "results": [True, True, True, False]}}}}}, response_model=None)
+    def valid_batch(game: str, req: ValidRequest) -> Response:
+        if len(req.words) > fastcheck.MAX_WORDS:
+            raise InputError(f"{len(req.words)} words; at most {fastcheck.MAX_WORDS:,} per "
+                             f"request", code="batch_too_large", status=413)
+        flags = fastcheck.valid_flags(catalog, game, req.words, edge=req.edge)
+        body = {"game": game, "release": catalog.release(game).id, "count": len(flags),
+                "valid": sum(flags), "results": flags}
+        return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")),
+                        media_type="application/json")
+
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def _add_referee_page(app: FastAPI) -> None:
+    """``GET /``: the referee page (plain HTML, CSS and JS from ``service/static``)."""
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/", include_in_schema=False, response_model=None)
+    def referee_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={
+            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:",
+            "Cache-Control": "no-cache"})
 
 
 app = create_app()

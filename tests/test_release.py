@@ -66,3 +66,24 @@ def test_records_for_one_key_are_merged_valid_first(home: Path) -> None:
     r = Catalog(home).release("osps").get("bóg")
     assert r is not None and r.valid and r.word == "bóg"
     assert json.loads((path / "manifest.json").read_text())["policy"]["merged_spellings"] == 1
+
+
+def test_two_rejected_spellings_keep_the_lowercase_reason(home: Path) -> None:
+    publish(home, "osps", [
+        rec("np", valid=False, word="Np", code="capitalised", message="capital"),
+        rec("np", valid=False, word="np", code="abbreviation", message="reviewed list"),
+        rec("kot"),
+    ])
+    r = Catalog(home).release("osps").get("np")
+    assert r is not None and r.reason_code == "abbreviation" and r.word == "np"
+
+
+def test_repeated_strings_are_interned(home: Path) -> None:
+    path = publish(home, "osps", [rec(f"kot{'a' * i}", tags="subst:sg:nom:m2", category="noun")
+                                  for i in range(50)])
+    rel = Catalog(home).release("osps")
+    assert rel.strings.items.count("subst:sg:nom:m2") == 1
+    r = rel.get("kotaaa")
+    assert r is not None and r.analyses[0].tags == "subst:sg:nom:m2" and r.category == "noun"
+    assert r.analyses[0].lemma == "kotaaa" and r.evidence == ["test list"]
+    assert path.name == rel.id

@@ -30,7 +30,7 @@ from typing import Any
 from build.pipeline import BuildContext
 from build.rules import Rule, RuleBook
 from lexicon.profile import load as load_profile
-from lexicon.records import Analysis, Record
+from lexicon.records import Analysis, Record, StringTable
 from sources import morfeusz
 from sources.hunspell import expand
 from sources.wordlist import read_reviewed_list, read_wordlist
@@ -226,23 +226,25 @@ class PolishBuilder:
         return self.annotator
 
     def records(self, ctx: BuildContext) -> Iterator[Record]:
-        cached: list[tuple[str, bytes]] | None = ctx.memo.get(self.MEMO)
+        cached: tuple[StringTable, list[tuple[str, bytes]]] | None = ctx.memo.get(self.MEMO)
         if cached is not None:
             self.reused = True
             stats, rejected = ctx.memo[self.MEMO + "-stats"]
             self.stats.update(stats)
             self.book.rejected_by.update(rejected)
-            for key, raw in cached:
-                yield Record.decode(key, raw)
+            table, encoded = cached
+            for key, raw in encoded:
+                yield Record.decode(key, raw, table)
             return
+        table = StringTable()
         memo: list[tuple[str, bytes]] = []
         ctx.log(f"{self.game}: reading word lists and expanding hunspell-pl")
         forms = self.candidates(ctx.limit)
         ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
         for rec in self._judge(forms):
-            memo.append((rec.key, rec.encode()))
+            memo.append((rec.key, rec.encode(table)))
             yield rec
-        ctx.memo[self.MEMO] = memo
+        ctx.memo[self.MEMO] = (table, memo)
         ctx.memo[self.MEMO + "-stats"] = (dict(self.stats), dict(self.book.rejected_by))
 
     def policy(self) -> dict[str, Any]:

@@ -1,0 +1,418 @@
+"""``make bench``: the service's figures, each measured beside its reference in the same run.
+
+Prints one JSON object per figure on stdout (progress goes to stderr):
+
+* ``calibration``: Python ``set`` lookups/s right now (this machine may be shared: read
+  every other figure against it) and the load average;
+* ``inprocess_check``: typed words/s through :func:`lexicon.fastcheck.valid_flags` and keys/s
+  through ``Release.valid_many`` (marisa) and a plain LMDB get loop, beside ``set``
+  membership on the same words;
+* ``http_single``: ``wrk`` against ``GET /v1/games/{game}/words/{word}`` and against a bare
+  Starlette endpoint returning a constant, both served by uvicorn with the same options;
+* ``http_batch``: words/s of ``POST /check`` (full verdicts) and ``POST /valid`` (booleans);
+* ``query``: median and p95 latency of pattern, joker and 10-tile anagram queries;
+* ``build``: build time, peak memory, release and index sizes against a gzip of the words;
+* ``server_rss``: resident memory of a server with every built game loaded.
+
+All traffic goes to 127.0.0.1, every loop is bounded in count and time. ``--synthetic N``
+first publishes SYNTHETIC releases (see :mod:`build.synthetic`) under a scratch home, and
+every figure then says ``"synthetic": true``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from lexicon import fastcheck, queries
+from lexicon.catalog import Catalog
+from lexicon.profile import Profile
+from lexicon.records import VALID
+from lexicon.tiles import key_to_latin
+
+TARGETS = {
+    "inprocess_check": ">= 1,000,000 words/s in batch",
+    "http_batch": ">= 200,000 words/s",
+    "http_single": ">= 0.5 x the bare Starlette rate",
+    "pattern": "< 20 ms median",
+    "anagram_2_jokers": "< 100 ms p95",
+    "server_rss": "< 200 MB with all four games loaded",
+}
+PATTERNS = {"osps": ["?A??K", "KA?IN", "*OWY"], "remik": ["?A??K", "KA?IN", "*OWY"],
+            "kvizovka": ["?A??K", "KA?IN", "*OST"],
+            "krizemkrazem": ["?A??K", "KA?IN", "*OST"]}
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+class Figures:
+    """Prints each figure as one JSON line, stamped with what every figure must say."""
+
+    def __init__(self, synthetic: bool) -> None:
+        self.synthetic = synthetic
+
+    def emit(self, figure: str, **fields: Any) -> None:
+        row = {"figure": figure, **fields, "synthetic": self.synthetic,
+               "load_avg_1m": round(os.getloadavg()[0], 2)}
+        print(json.dumps(row, ensure_ascii=False), flush=True)
+
+
+def _rate(n: int, run: Callable[[], object], min_seconds: float = 0.5) -> float:
+    """Items per second of ``run`` (which handles ``n`` items), best of repeated runs."""
+    best = float("inf")
+    spent = 0.0
+    for _ in range(10):
+        t0 = time.perf_counter()
+        run()
+        took = time.perf_counter() - t0
+        best = min(best, took)
+        spent += took
+        if spent > min_seconds:
+            break
+    return round(n / best)
+
+
+def _latency(run: Callable[[], object], reps: int) -> dict[str, float]:
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    return {"median_ms": round(statistics.median(times), 2),
+            "p95_ms": round(times[max(0, round(0.95 * len(times)) - 1)], 2),
+            "max_ms": round(times[-1], 2), "runs": reps}
+
+
+def _sample_keys(cat: Catalog, game: str, n: int, seed: int = 7) -> list[str]:
+    """``n`` valid keys chosen uniformly (reservoir sampling over the words trie)."""
+    rng = random.Random(seed)
+    sample: list[str] = []
+    for i, key in enumerate(cat.release(game).indexes.words.iterkeys()):
+        if i < n:
+            sample.append(key)
+        else:
+            j = rng.randrange(i + 1)
+            if j < n:
+                sample[j] = key
+    rng.shuffle(sample)
+    return sample
+
+
+def _mix(valid: list[str], seed: int = 8) -> list[str]:
+    """Half valid keys, half near misses (two letters swapped), shuffled."""
+    rng = random.Random(seed)
+    out = list(valid)
+    for key in valid:
+        if len(key) > 2:
+            i = rng.randrange(len(key) - 1)
+            out.append(key[:i] + key[i + 1] + key[i] + key[i + 2:])
+    rng.shuffle(out)
+    return out
+
+
+# -- in-process ----------------------------------------------------------------------------
+
+def calibration(fig: Figures) -> None:
+    rng = random.Random(1)
+    keys = ["".join(rng.choices("abcdefghijklmnop", k=7)) for _ in range(200_000)]
+    members = set(keys[::2])
+    fig.emit("calibration", set_lookups_per_s=_rate(len(keys), lambda: [
+        k in members for k in keys]), cpus=os.cpu_count())
+
+
+def inprocess_check(fig: Figures, cat: Catalog, game: str, n: int) -> None:
+    profile = cat.profile(game)
+    rel = cat.release(game)
+    keys = _mix(_sample_keys(cat, game, n // 2))
+    typed = [key_to_latin(profile, k) for k in keys]
+    members = set(rel.indexes.words.iterkeys())     # the reference: all valid keys in RAM
+    env_get = _lmdb_get_loop(rel)
+    fig.emit(
+        "inprocess_check", game=game, release=rel.id, words=len(keys),
+        typed_words_per_s=_rate(len(typed), lambda: fastcheck.valid_flags(cat, game, typed)),
+        keys_per_s_marisa=_rate(len(keys), lambda: rel.valid_many(keys)),
+        keys_per_s_lmdb=_rate(len(keys), lambda: env_get(keys)),
+        reference={"what": "python set membership, same keys (all valid keys in RAM: "
+                           f"{len(members):,})",
+                   "keys_per_s": _rate(len(keys), lambda: [k in members for k in keys])},
+        target=TARGETS["inprocess_check"],
+        note="typed words: the display spelling (Kvizovka: Latin, digraphs go through the "
+             "full checker)")
+
+
+def _lmdb_get_loop(rel: Any) -> Callable[[list[str]], list[bool]]:
+    def run(keys: list[str]) -> list[bool]:
+        with rel.env.begin(db=rel.forms, buffers=True) as txn:
+            get = txn.get
+            return [(raw := get(k.encode())) is not None and raw[:1] == VALID for k in keys]
+    return run
+
+
+def _rack(profile: Profile, rng: random.Random, tiles: int, jokers: int) -> str:
+    bag = [t.canonical for t in profile.tiles if not t.joker_only
+           for _ in range(t.count or 4)]
+    return "".join(rng.sample(bag, tiles - jokers)) + "?" * jokers
+
+
+def query_latency(fig: Figures, cat: Catalog, game: str, reps: int) -> None:
+    profile = cat.profile(game)
+    rel = cat.release(game)
+    for text in PATTERNS.get(game, ["?A??K"]):
+        calls: list[tuple[str, Callable[[], dict]]] = [
+            ("pattern", lambda t=text: queries.pattern(cat, game, t))]
+        if "*" not in text:
+            calls.append(("blanks", lambda t=text: queries.blanks(cat, game, t)))
+        for kind, call in calls:
+            try:
+                count = call()["count"]
+                stats: dict[str, Any] = _latency(call, reps)
+            except Exception as exc:  # a refused query is a figure too
+                count, stats = None, {"error": getattr(exc, "code", type(exc).__name__)}
+            fig.emit("query", game=game, release=rel.id, kind=kind, query=text,
+                     count=count, **stats, target=TARGETS["pattern"])
+    rng = random.Random(11)
+    for jokers in (0, 1, 2):
+        if jokers > profile.jokers.count:
+            continue
+        racks = [_rack(profile, rng, 10, jokers) for _ in range(reps)]
+        counts: list[int] = []
+        pending = iter(racks)
+
+        def one(pending: Iterator[str] = pending, counts: list[int] = counts) -> None:
+            counts.append(queries.anagrams(cat, game, next(pending))["count"])
+
+        stats = _latency(one, len(racks))
+        fig.emit("query", game=game, release=rel.id, kind="anagram",
+                 query=f"10-tile rack, {jokers} jokers", racks=len(racks),
+                 median_words=statistics.median(counts), **stats,
+                 target=TARGETS["anagram_2_jokers"] if jokers == 2 else None)
+
+
+def build_figures(fig: Figures, cat: Catalog, game: str) -> None:
+    rel = cat.release(game)
+    m = rel.manifest
+    raw = bytearray()
+    for key in rel.indexes.words.iterkeys():
+        raw += key_to_latin(cat.profile(game), key).encode() + b"\n"
+    gz = len(gzip.compress(bytes(raw), compresslevel=6))
+    on_disk = sum(p.stat().st_size for p in rel.path.rglob("*") if p.is_file())
+    idx = m.get("indexes", {})
+    fig.emit("build", game=game, release=rel.id, build_seconds=m.get("build_seconds"),
+             peak_rss_mb=m.get("peak_rss_mb"), index_build_seconds=idx.get("build_seconds"),
+             valid_words=m["counts"]["valid"], records=m["counts"]["records"],
+             release_bytes=on_disk, index_bytes=sum(idx.get("files", {}).values()),
+             reference={"what": "gzip -6 of the valid word list", "bytes": gz,
+                        "plain_bytes": len(raw)})
+
+
+# -- HTTP ----------------------------------------------------------------------------------
+
+def bare_app() -> Any:
+    """The reference: a bare Starlette endpoint returning a constant."""
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def constant(_request: Any) -> JSONResponse:
+        return JSONResponse({"valid": True})
+
+    return Starlette(routes=[Route("/v1/games/{game}/words/{word}", constant)])
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serving(target: str, home: Path) -> Iterator[tuple[str, int]]:
+    """uvicorn with ``target`` (a factory) on a free loopback port: (base URL, pid)."""
+    port = _free_port()
+    env = {**os.environ, "LEXICON_HOME": str(home)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", target, "--factory", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", "1", "--log-level", "warning", "--no-access-log"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(base + "/v1/games/x/words/y", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("server did not start: " + proc.stderr.read().decode()[-2000:])
+        yield base, proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def _wrk(base: str, paths: list[str], seconds: int, connections: int) -> dict[str, Any]:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as fh:
+        fh.write("local paths = {" + ",".join(json.dumps(p) for p in paths) + "}\n"
+                 "local i = 0\nrequest = function()\n  i = i % #paths + 1\n"
+                 "  return wrk.format('GET', paths[i])\nend\n")
+        script = fh.name
+    try:
+        out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency",
+                              "-s", script, base], capture_output=True, text=True,
+                             timeout=seconds + 30, check=True).stdout
+    finally:
+        os.unlink(script)
+
+    def ms(label: str) -> float | None:
+        found = re.search(rf"^\s*{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if not found:
+            return None
+        scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[found.group(2)]
+        return round(float(found.group(1)) * scale, 3)
+
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"requests_per_s": round(float(rps.group(1))) if rps else None,
+            "p50_ms": ms("50"), "p99_ms": ms("99"),
+            "non_2xx": int(errors.group(1)) if errors else 0}
+
+
+def http_figures(fig: Figures, cat: Catalog, home: Path, game: str, seconds: int) -> None:
+    profile = cat.profile(game)
+    sample = _mix(_sample_keys(cat, game, 500))
+    paths = [f"/v1/games/{game}/words/" + urllib.parse.quote(key_to_latin(profile, k))
+             for k in sample]
+    if shutil.which("wrk") is None:
+        fig.emit("http_single", game=game, error="wrk is not installed (apt-get install wrk)")
+    else:
+        with serving("service.app:create_app", home) as (base, _pid):
+            _wrk(base, paths[:50], 1, 4)                       # warm-up
+            ours = _wrk(base, paths, seconds, 8)
+        with serving("build.bench:bare_app", home) as (base, _pid):
+            _wrk(base, paths[:50], 1, 4)
+            bare = _wrk(base, paths, seconds, 8)
+        ratio = (round(ours["requests_per_s"] / bare["requests_per_s"], 3)
+                 if ours["requests_per_s"] and bare["requests_per_s"] else None)
+        fig.emit("http_single", game=game, release=cat.release(game).id, **ours,
+                 reference={"what": "bare Starlette constant endpoint, same uvicorn options",
+                            **bare}, ratio_to_reference=ratio,
+                 load="wrk -t1 -c8 on 127.0.0.1, 1000 rotating words",
+                 target=TARGETS["http_single"])
+    words = [key_to_latin(profile, k) for k in _mix(_sample_keys(cat, game, 5_000))][:10_000]
+    with serving("service.app:create_app", home) as (base, _pid), \
+            httpx.Client(base_url=base, timeout=120) as client:
+        figures = {}
+        for path, reps in (("check", 3), ("valid", 10)):
+            client.post(f"/v1/games/{game}/{path}", json={"words": words[:100]})
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                r = client.post(f"/v1/games/{game}/{path}", json={"words": words})
+                r.raise_for_status()
+            figures[path] = round(reps * len(words) / (time.perf_counter() - t0))
+        inproc = _rate(len(words), lambda: fastcheck.valid_flags(cat, game, words))
+        fig.emit("http_batch", game=game, release=cat.release(game).id,
+                 words_per_request=len(words), valid_words_per_s=figures["valid"],
+                 check_words_per_s=figures["check"],
+                 reference={"what": "the same words in-process (valid_flags)",
+                            "words_per_s": inproc},
+                 target=TARGETS["http_batch"],
+                 note="/valid answers booleans; /check full verdicts (reasons, analyses)")
+
+
+def server_rss(fig: Figures, cat: Catalog, home: Path) -> None:
+    games = [g for g in cat.games() if cat.release_or_none(g)]
+    with serving("service.app:create_app", home) as (base, pid):
+        for game in games:       # open every release and its indexes
+            httpx.get(f"{base}/v1/games/{game}/words/kot", timeout=30)
+            httpx.get(f"{base}/v1/games/{game}/pattern", params={"pattern": "ka?a"},
+                      timeout=30)
+        status = Path(f"/proc/{pid}/status").read_text()
+
+        def kb(field: str) -> float:
+            found = re.search(rf"^{field}:\s+(\d+) kB", status, re.M)
+            return round(int(found.group(1)) / 1024, 1) if found else -1.0
+
+        fig.emit("server_rss", games_loaded=games, rss_mb=kb("VmRSS"),
+                 rss_anon_mb=kb("RssAnon"), rss_file_mb=kb("RssFile"),
+                 target=TARGETS["server_rss"],
+                 note="after start, one check and one pattern query per game; RssFile is "
+                      "the memory-mapped release pages, shared and reclaimable")
+
+
+# -- main ----------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Print the service's benchmark figures.")
+    parser.add_argument("--games", nargs="+", default=["osps", "kvizovka"])
+    parser.add_argument("--home", type=Path, default=None, help="LEXICON_HOME to measure")
+    parser.add_argument("--synthetic", type=int, default=0, metavar="N",
+                        help="first publish SYNTHETIC releases (N words for osps, N/8 for "
+                             "the other games) under a scratch home, and measure those")
+    parser.add_argument("--synthetic-home", type=Path, default=None,
+                        help="where to keep the synthetic releases (reused when present)")
+    parser.add_argument("--words", type=int, default=200_000, help="in-process sample size")
+    parser.add_argument("--reps", type=int, default=30, help="runs per query figure")
+    parser.add_argument("--seconds", type=int, default=8, help="wrk duration per run")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["inprocess", "http", "query", "build", "rss"])
+    args = parser.parse_args(argv)
+
+    home = args.home
+    if args.synthetic:
+        from build.synthetic import publish_synthetic
+        home = args.synthetic_home or Path(tempfile.mkdtemp(prefix="lexicon-synthetic-"))
+        for game in ("osps", "remik", "kvizovka", "krizemkrazem"):
+            if Catalog(home).release_or_none(game) is None:
+                n = args.synthetic if game == "osps" else max(1000, args.synthetic // 8)
+                _log(f"publishing a SYNTHETIC {game} release of {n:,} words under {home}")
+                publish_synthetic(home, game, n)
+    home = (home or Path(os.environ.get("LEXICON_HOME", "data"))).resolve()
+    os.environ["LEXICON_HOME"] = str(home)
+    cat = Catalog(home)
+    synthetic = any((rel := cat.release_or_none(g)) and rel.manifest["policy"].get("synthetic")
+                    for g in cat.games())
+    fig = Figures(synthetic=bool(synthetic))
+    games = [g for g in args.games if cat.release_or_none(g)]
+    for missing in sorted(set(args.games) - set(games)):
+        fig.emit("skipped", game=missing, error="no release built")
+    calibration(fig)
+    for game in games:
+        _log(f"measuring {game}")
+        if "build" not in args.skip:
+            build_figures(fig, cat, game)
+        if "inprocess" not in args.skip:
+            inprocess_check(fig, cat, game, args.words)
+        if "query" not in args.skip:
+            query_latency(fig, cat, game, args.reps)
+        if "http" not in args.skip:
+            http_figures(fig, cat, home, game, args.seconds)
+    if "rss" not in args.skip:
+        server_rss(fig, cat, home)
+    calibration(fig)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

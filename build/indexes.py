@@ -1,0 +1,277 @@
+"""Building a release's query indexes (see :mod:`lexicon.indexes` for what each one is for).
+
+Called by :meth:`build.release.ReleaseWriter.publish` on the compacted LMDB in the staging
+directory, so the indexes are published atomically with the words they index.
+
+``python -m build.indexes RELEASE_DIR...`` (or ``--current``: every game's current release)
+adds indexes to a release published before indexes existed, or re-indexes one whose index
+format is out of date; it only adds files and rewrites the manifest atomically, never
+touching the words.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from array import array
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import lmdb
+import marisa_trie
+
+from lexicon import profile as profiles
+from lexicon import releases
+from lexicon.errors import BuildError
+from lexicon.indexes import (
+    ALPHAGRAM_COUNTS,
+    ALPHAGRAM_NODES,
+    ALPHAGRAM_WORDS,
+    BACKWARD,
+    BACKWARD_PREFIXES,
+    FORMAT,
+    FORWARD,
+    FORWARD_PREFIXES,
+    INDEX_DIR,
+    NODE_CHILD_MASK,
+    NODE_LABEL_SHIFT,
+    NODE_TERMINAL_SHIFT,
+    SEP,
+    WORDS,
+    length_tag,
+)
+from lexicon.profile import Profile
+from lexicon.records import VALID
+from lexicon.store import FORMS_DB, LMDB_DIR, MANIFEST
+
+MAP_SIZE = 16 << 30   # address space only
+
+
+def playable_lengths(profile: Profile) -> tuple[int, int]:
+    """The shortest and longest word any move of the game can play (Kvizovka's edge: 3)."""
+    low = profile.min_length
+    if profile.edge_min_length is not None:
+        low = min(low, profile.edge_min_length)
+    return low, profile.max_length
+
+
+def _valid_keys(lmdb_dir: Path) -> Iterator[str]:
+    env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=4, readahead=False)
+    try:
+        db = env.open_db(FORMS_DB, create=False)
+        with env.begin(db=db, buffers=True) as txn:
+            for k, v in txn.cursor():
+                if v[:1] == VALID:
+                    yield bytes(k).decode()
+    finally:
+        env.close()
+
+
+def _playable(lmdb_dir: Path, profile: Profile) -> Iterator[str]:
+    """Valid keys a move can play: within the length limits and spelled only in tiles."""
+    low, high = playable_lengths(profile)
+    tiles = set(profile.by_canonical)
+    for key in _valid_keys(lmdb_dir):
+        if low <= len(key) <= high and tiles.issuperset(key):
+            yield key
+
+
+def _prefix_closed(sorted_strings: list[str]) -> Iterator[str]:
+    """Every prefix of every string, each once (the input must be sorted)."""
+    previous = ""
+    for s in sorted_strings:
+        common = 0
+        for a, b in zip(previous, s, strict=False):
+            if a != b:
+                break
+            common += 1
+        for i in range(common + 1, len(s) + 1):
+            yield s[:i]
+        previous = s
+
+
+def _trie_pair(strings: list[str], out: Path, name: str, prefixes_name: str) -> None:
+    """Save ``strings`` as a trie and its prefix-closed set as another."""
+    strings.sort()
+    marisa_trie.Trie(strings).save(str(out / name))
+    marisa_trie.Trie(_prefix_closed(strings)).save(str(out / prefixes_name))
+
+
+def _entry(keys: list[str]) -> bytes:
+    """How many keys (2 bytes, little-endian), then the keys joined by SEP."""
+    return min(len(keys), 0xFFFF).to_bytes(2, "little") + SEP.join(keys).encode()
+
+
+def _alphagram_db(pairs: list[str], out: Path) -> None:
+    """alphagram -> its keys, written in key order (pairs: sorted alpha+SEP+key).
+
+    The count comes first so a query can count a rack's words without decoding them.
+    """
+    env = lmdb.open(str(out / ALPHAGRAM_WORDS), map_size=MAP_SIZE, subdir=True, sync=False,
+                    metasync=False, max_dbs=1)
+    try:
+        with env.begin(write=True) as txn:
+            cursor = txn.cursor()
+            current, keys = None, []
+            for pair in pairs:
+                alpha, _, key = pair.partition(SEP)
+                if alpha != current and current is not None:
+                    cursor.put(current.encode(), _entry(keys), append=True)
+                    keys = []
+                current = alpha
+                keys.append(key)
+            if current is not None:
+                cursor.put(current.encode(), _entry(keys), append=True)
+        env.sync(True)
+    finally:
+        env.close()
+
+
+def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Path) -> None:
+    """Write the alphagram trie as child lists, and its word counts (see :mod:`lexicon.indexes`).
+
+    Streams over the sorted alphagrams keeping only the current path: a node is written
+    when the walk leaves it (after its children), so every edge knows its child's offset.
+    """
+    label = {c: i for i, c in enumerate(letters)}
+    out = array("I", [0])
+    counts = array("H", [0])
+    nodes: list[list[list[int]]] = [[]]     # per depth: [label, words, child] edges
+    current: list[int] = []
+
+    def write(edges: list[list[int]]) -> int:
+        if not edges:
+            return 0
+        offset = len(out)
+        if offset + len(edges) >= NODE_CHILD_MASK:
+            raise BuildError("the alphagram trie outgrew its 25-bit offsets")
+        out.append(len(edges))
+        counts.append(0)
+        out.extend((lab << NODE_LABEL_SHIFT) | (bool(n) << NODE_TERMINAL_SHIFT) | child
+                   for lab, n, child in edges)
+        counts.extend(min(n, 0xFFFF) for _lab, n, _child in edges)
+        return offset
+
+    def close() -> None:
+        offset = write(nodes.pop())
+        nodes[-1][-1][2] = offset
+        current.pop()
+
+    for alpha, n_words in alphagrams.items():
+        labels = [label[c] for c in alpha]
+        common = 0
+        for a, b in zip(current, labels, strict=False):
+            if a != b:
+                break
+            common += 1
+        while len(current) > common:
+            close()
+        for lab in labels[common:]:
+            nodes[-1].append([lab, 0, 0])
+            nodes.append([])
+            current.append(lab)
+        nodes[-2][-1][1] = n_words
+    while current:
+        close()
+    out[0] = write(nodes[0])
+    with open(out_dir / ALPHAGRAM_NODES, "wb") as fh:
+        out.tofile(fh)
+    with open(out_dir / ALPHAGRAM_COUNTS, "wb") as fh:
+        counts.tofile(fh)
+
+
+def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path) -> dict[str, Any]:
+    """Write ``release_dir/indexes/`` from the LMDB at ``lmdb_dir``; returns the manifest entry.
+
+    Each structure is built from one pass over the LMDB cursor into one sorted list of
+    strings (about 80 bytes a word: some 300 MB for Polish), saved, and dropped before the
+    next, so the peak stays far below the few GB a build may use.
+    """
+    started = time.monotonic()
+    out = Path(release_dir) / INDEX_DIR
+    out.mkdir(exist_ok=True)
+    counts = {"words": 0, "playable": 0}
+
+    def counted(it: Iterator[str], name: str) -> Iterator[str]:
+        for key in it:
+            counts[name] += 1
+            yield key
+
+    marisa_trie.Trie(counted(_valid_keys(lmdb_dir), "words")).save(str(out / WORDS))
+    _trie_pair([length_tag(len(k)) + k for k in counted(_playable(lmdb_dir, profile), "playable")],
+               out, FORWARD, FORWARD_PREFIXES)
+    _trie_pair([length_tag(len(k)) + k[::-1] for k in _playable(lmdb_dir, profile)],
+               out, BACKWARD, BACKWARD_PREFIXES)
+    pairs = sorted("".join(sorted(k)) + SEP + k for k in _playable(lmdb_dir, profile))
+    _alphagram_db(pairs, out)
+    alphagrams: dict[str, int] = {}       # alphagram -> how many keys, in sorted order
+    for pair in pairs:
+        alpha = pair[:pair.index(SEP)]
+        alphagrams[alpha] = alphagrams.get(alpha, 0) + 1
+    del pairs
+    _alphagram_nodes(alphagrams, sorted(profile.by_canonical), out)
+    del alphagrams
+    files = {p.relative_to(out).as_posix(): p.stat().st_size
+             for p in sorted(out.rglob("*")) if p.is_file()}
+    return {
+        "format": FORMAT,
+        "dir": INDEX_DIR,
+        "files": files,
+        "keys": counts["words"],
+        "playable_keys": counts["playable"],
+        "lengths": list(playable_lengths(profile)),
+        "build_seconds": round(time.monotonic() - started, 1),
+    }
+
+
+def add_to_release(release_dir: Path) -> dict[str, Any]:
+    """Index a release published without (current) indexes.
+
+    Only ``indexes/`` and the manifest change: the words and their hash stay as published,
+    and the manifest is replaced atomically.
+    """
+    release_dir = Path(release_dir)
+    manifest = json.loads((release_dir / MANIFEST).read_text(encoding="utf-8"))
+    if manifest.get("indexes", {}).get("format") == FORMAT:
+        return manifest["indexes"]
+    profile = profiles.load(manifest["game"])
+    scratch = release_dir / f".indexes-{os.getpid()}"
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir()
+    try:
+        entry = build_indexes(profile, release_dir / LMDB_DIR, scratch)
+        if (release_dir / INDEX_DIR).exists():   # an orphan of an interrupted run
+            os.rename(release_dir / INDEX_DIR, scratch / "orphan")
+        os.rename(scratch / INDEX_DIR, release_dir / INDEX_DIR)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    manifest["indexes"] = entry
+    manifest["size_bytes"] = sum(p.stat().st_size for p in release_dir.rglob("*") if p.is_file())
+    tmp = release_dir / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
+    os.replace(tmp, release_dir / MANIFEST)
+    return entry
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("release_dirs", nargs="*", type=Path)
+    parser.add_argument("--current", action="store_true",
+                        help="every game's current release under LEXICON_HOME")
+    args = parser.parse_args(argv)
+    paths = list(args.release_dirs)
+    if args.current:
+        paths += [p for g in profiles.game_ids() if (p := releases.current_path(g))]
+    for path in paths:
+        entry = add_to_release(path)
+        print(json.dumps({"release": path.name, "indexes": entry}, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

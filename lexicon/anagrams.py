@@ -1,0 +1,224 @@
+"""Anagrams and sub-anagrams of a rack (plus jokers, plus letters already on the board).
+
+Words are found through their *alphagrams* (the key's tiles sorted): a word can be made
+from the rack exactly when its alphagram is a sub-multiset of the rack. We walk the
+alphagram trie's child lists (see :mod:`lexicon.indexes`), which hold only tiles in sorted
+order, so each multiset is visited once whatever the order of the rack, and only children
+that exist are ever looked at: no string is built and no lookup fails along the way.
+At each step a tile is taken from the board first (board letters must all be used), then
+from the rack, then from a joker, which gives every alphagram with the fewest jokers and
+so the best score. A joker may stand for any tile, including letters only a joker can play
+(Križemkražem's W, X, Y, Q).
+
+The walk is bounded by ``MAX_STEPS`` trie probes; a query that would need more is refused
+with ``query_too_broad`` rather than left to run.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from lexicon.errors import InputError, LexiconError
+from lexicon.indexes import NODE_CHILD_MASK, NODE_LABEL_SHIFT, NODE_TERMINAL, Indexes
+from lexicon.profile import Profile
+from lexicon.tiles import readings
+
+JOKER = "?"
+MAX_RACK_TILES = 15       # Remik's 13 (and a draw or two); the longest osps word is 15
+MAX_BOARD_TILES = 8
+MAX_JOKERS = 3            # beyond 3 jokers a 10-tile rack's sub-anagrams are most of a lexicon
+MAX_STEPS = 400_000       # trie probes per query (a 10-tile rack with 2 jokers needs ~10^4)
+
+
+class QueryTooBroad(LexiconError):
+    code = "query_too_broad"
+    status = 422
+
+
+@dataclass(frozen=True)
+class Rack:
+    tiles: Counter[str]       # canonical -> count (jokers excluded)
+    jokers: int
+    board: Counter[str]       # canonical -> count: letters on the board the word must use
+
+    @property
+    def size(self) -> int:
+        return sum(self.tiles.values()) + self.jokers
+
+
+def _read_tiles(profile: Profile, text: str, what: str, *, jokers: bool
+                ) -> tuple[list[str], int]:
+    """Tiles (canonical) and joker count of a rack or board string.
+
+    Latin multi-letter tiles are read greedily (``lj`` is LJ); spaces, commas, ``|`` or
+    ``[..]`` separate or group tiles where it matters (``l j``, ``l|j``, ``[lj]``).
+    """
+    text = unicodedata.normalize("NFC", text or "").strip().lower()
+    tiles: list[str] = []
+    n_jokers = 0
+    position = 0
+    for chunk in re.split(r"([\s,?]+)", text):
+        if not chunk:
+            continue
+        if chunk.strip(" ,\t\n") == "" or set(chunk) <= set(" ,\t\n?"):
+            count = chunk.count(JOKER)
+            if count and not jokers:
+                raise InputError(f"the {what} cannot hold a joker ('?' at position "
+                                 f"{position + chunk.index(JOKER) + 1})", code="bad_rack",
+                                 detail={"position": position + chunk.index(JOKER) + 1})
+            n_jokers += count
+            position += len(chunk)
+            continue
+        for i, ch in enumerate(chunk):
+            if ch in "[]|":
+                continue
+            tile = profile.by_spelling.get(ch) or profile.by_canonical.get(ch)
+            if tile is None:
+                raise InputError(f"{ch!r} (position {position + i + 1}) is not a tile of "
+                                 f"{profile.name}", code="bad_rack",
+                                 detail={"position": position + i + 1})
+        for key_char in readings(profile, chunk)[0].key:
+            tile = profile.by_canonical[key_char]
+            if tile.joker_only and jokers:
+                raise InputError(f"no tile carries {tile.letter} in {profile.name}; a rack "
+                                 f"holds a joker '?' for it", code="bad_rack",
+                                 detail={"letter": tile.letter})
+            tiles.append(key_char)
+        position += len(chunk)
+    return tiles, n_jokers
+
+
+def parse_rack(profile: Profile, rack: str, board: str = "") -> Rack:
+    """Read and check a rack (``?`` = joker) and optional board letters against the limits."""
+    tiles, jokers = _read_tiles(profile, rack, "rack", jokers=True)
+    board_tiles, _ = _read_tiles(profile, board, "board", jokers=False)
+    if not tiles and not jokers:
+        raise InputError("the rack is empty", code="bad_rack")
+    if len(tiles) + jokers > MAX_RACK_TILES:
+        raise InputError(f"the rack has {len(tiles) + jokers} tiles; at most {MAX_RACK_TILES}",
+                         code="rack_too_long", detail={"max_tiles": MAX_RACK_TILES})
+    if len(board_tiles) > MAX_BOARD_TILES:
+        raise InputError(f"{len(board_tiles)} board letters; at most {MAX_BOARD_TILES}",
+                         code="rack_too_long", detail={"max_board_tiles": MAX_BOARD_TILES})
+    allowed = min(profile.jokers.count, MAX_JOKERS)
+    if jokers > allowed:
+        why = (f"{profile.name} has {profile.jokers.count} jokers"
+               if profile.jokers.count < MAX_JOKERS else
+               f"anagram queries take at most {MAX_JOKERS} jokers")
+        raise InputError(f"the rack has {jokers} jokers; {why}", code="too_many_jokers",
+                         detail={"max_jokers": allowed})
+    return Rack(Counter(tiles), jokers, Counter(board_tiles))
+
+
+class Found(NamedTuple):
+    alphagram: str
+    jokers: tuple[str, ...]   # letters the jokers stand for
+    score: int | None         # with jokers at the game's joker value
+    words: int                # how many words have this alphagram
+
+
+def _values(profile: Profile, letters: list[str]) -> tuple[list[int], list[int], bool]:
+    """Per label: the tile's value and a joker's value standing for it; False if unknown."""
+    if profile.scoring == "letter_count":
+        return [1] * len(letters), [1] * len(letters), True
+    tile = [profile.tile_value(c) for c in letters]
+    known = all(v is not None for v in tile)
+    tile_values = [v or 0 for v in tile]
+    joker = profile.jokers.value
+    if joker == "as_letter":
+        return tile_values, tile_values, known
+    return tile_values, [joker if isinstance(joker, int) else 0] * len(letters), known
+
+
+def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: int,
+                    max_length: int, exact: bool) -> list[Found]:
+    """Every alphagram makeable from ``rack`` (using all board letters) within the lengths.
+
+    ``exact``: use every rack tile and joker (a full anagram, not a sub-anagram). The score
+    is summed along the walk, so finding an alphagram costs no more than reaching it.
+    """
+    letters = sorted(profile.by_canonical)
+    tile_value, joker_value, known = _values(profile, letters)
+    rack_left = [rack.tiles.get(c, 0) for c in letters]
+    board_left = [rack.board.get(c, 0) for c in letters]
+    board_labels = [i for i, n in enumerate(board_left) if n]
+    board_total = sum(board_left)
+    total = rack.size + board_total
+    max_length = min(max_length, total)
+    min_length = max(min_length, board_total + 1, total if exact else 0)
+    nodes = index.alphagram_nodes
+    counts = index.alphagram_counts
+    found: list[Found] = []
+    path: list[int] = []          # labels from the root
+    joker_stack: list[str] = []
+    steps = 0
+    jokers_left = rack.jokers
+    board_needed = board_total
+
+    def visit(offset: int, depth: int, score: int) -> None:
+        nonlocal steps, jokers_left, board_needed
+        n = nodes[offset]
+        steps += n
+        if steps > MAX_STEPS:
+            raise QueryTooBroad(f"the query needs more than {MAX_STEPS:,} steps; use fewer "
+                                f"jokers or a longer minimum length",
+                                detail={"max_steps": MAX_STEPS})
+        # board letters must all be used: in sorted order, none may be passed over
+        first_board = (next(i for i in board_labels if board_left[i]) if board_needed
+                       else n_labels)
+        depth += 1
+        for k in range(offset + 1, offset + 1 + n):
+            edge = nodes[k]
+            label = edge >> NODE_LABEL_SHIFT
+            if label > first_board:
+                break
+            if board_left[label]:
+                board_left[label] -= 1
+                board_needed -= 1
+                source = 0
+                gained = tile_value[label]
+            elif rack_left[label]:
+                rack_left[label] -= 1
+                source = 1
+                gained = tile_value[label]
+            elif jokers_left:
+                jokers_left -= 1
+                joker_stack.append(letters[label])
+                source = 2
+                gained = joker_value[label]
+            else:
+                continue
+            path.append(label)
+            if edge & NODE_TERMINAL and depth >= min_length and not board_needed:
+                found.append(Found("".join([letters[i] for i in path]), tuple(joker_stack),
+                                   score + gained if known else None, counts[k]))
+            child = edge & NODE_CHILD_MASK
+            if child and depth < max_length:
+                visit(child, depth, score + gained)
+            path.pop()
+            if source == 0:
+                board_left[label] += 1
+                board_needed += 1
+            elif source == 1:
+                rack_left[label] += 1
+            else:
+                jokers_left += 1
+                joker_stack.pop()
+
+    n_labels = len(letters)
+    if min_length <= max_length and nodes[0]:
+        visit(nodes[0], 0, 0)
+    return found
+
+
+def joker_positions(key: str, jokers: tuple[str, ...]) -> list[int]:
+    """0-based positions a joker fills: the last occurrences of each letter it stands for."""
+    out: list[int] = []
+    for letter, count in Counter(jokers).items():
+        spots = [i for i, c in enumerate(key) if c == letter]
+        out += spots[-count:]
+    return sorted(out)

@@ -1,0 +1,161 @@
+"""The batch hot path: is each typed word valid, answered at millions of words a second.
+
+:func:`lexicon.checker.check_word` explains a verdict (reason, analyses, alternatives) and
+costs tens of microseconds. An engine checking a move list needs only the boolean, so this
+module answers exactly the checker's ``valid`` for the common case in about a microsecond:
+a word that spells one tiling only (no Latin digraph that could be a Kvizovka tile, no
+phrase space) is translated to its key in one ``str.translate``, looked up in the release's
+memory-mapped ``words`` trie, and held against the play rules (length, joker-only letters).
+Anything else (digraphs, phrases, odd input) goes through the checker itself, so the answer
+never differs from ``check`` (``tests/test_queries.py`` holds them side by side).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+
+from lexicon import checker
+from lexicon.catalog import Catalog
+from lexicon.errors import LexiconError
+from lexicon.profile import Profile
+from lexicon.tiles import readings
+
+MAX_WORDS = 100_000   # per call / per HTTP request
+
+
+class _Plan:
+    """What one game needs to answer fast: the translation table and the play limits."""
+
+    def __init__(self, profile: Profile) -> None:
+        multi = profile.multi_letter_tiles
+        # a Latin digraph that is also a tile (lj, nj, dž) makes a spelling ambiguous
+        self.profile = profile
+        self.digraphs = tuple(t.spelling for t in multi)
+        self.digraph_tile = {t.spelling: t.canonical for t in multi}
+        self.digraph_re = re.compile("|".join(re.escape(d) for d in self.digraphs) or "(?!)")
+        table: dict[int, str] = {}
+        for tile in profile.tiles:
+            table[ord(tile.canonical)] = tile.canonical
+            if len(tile.spelling) == 1:
+                table[ord(tile.spelling)] = tile.canonical
+        self.table = table
+        self.chars = frozenset(chr(c) for c in table)
+        # Latin and Cyrillic mixed is an input error for the checker: keep those apart
+        self.canonical = frozenset(t.canonical for t in profile.tiles)
+        self.spelled = frozenset(t.spelling for t in profile.tiles if len(t.spelling) == 1)
+        self.two_scripts = bool(self.canonical - self.spelled)
+        self.joker_only = frozenset(t.canonical for t in profile.tiles if t.joker_only)
+        self.chars_nl = self.chars | {"\n"}
+        self.canonical_nl = self.canonical | {"\n"}
+        self.jokers = profile.jokers.count
+
+
+def _tilings(plan: _Plan, word: str) -> list[str]:
+    """The keys of every tiling of a Latin ``word``, in :func:`lexicon.tiles.readings` order.
+
+    Digraph tiles cannot overlap (their second letters j, ž start none of them), so each
+    occurrence is independently one tile or two: the keys are the occurrence subsets,
+    earliest occurrence most significant, joined before split, as the checker orders them.
+    """
+    spots = [m.start() for m in plan.digraph_re.finditer(word)]
+    if len(spots) > 6:        # beyond 64 readings: leave it to the checker's own cap
+        return [r.key for r in readings(plan.profile, word)]
+    table = plan.table
+    out = []
+    for mask in range(1 << len(spots)):
+        parts, at = [], 0
+        for bit, spot in enumerate(spots):
+            if not mask >> (len(spots) - 1 - bit) & 1:      # joined: one tile
+                parts.append(word[at:spot].translate(table))
+                parts.append(plan.digraph_tile[word[spot:spot + 2]])
+                at = spot + 2
+        parts.append(word[at:].translate(table))
+        out.append("".join(parts))
+    return out
+
+
+def _whole_batch(plan: _Plan, words: object, texts: list[str], low: int, high: int,
+                 tiled: Callable[[str], bool]) -> list[bool] | None:
+    """The whole batch in a few C-level string operations, when every word is plain.
+
+    Joined by newlines, the batch is lower-cased, checked and translated to keys in one
+    call each, and looked up with ``map``: no Python code runs per word except the length
+    test. Words whose Latin spelling holds a digraph tile (Kvizovka's lj, nj, dž) are then
+    re-answered by ``tiled``. Returns None when some word needs the careful path.
+    """
+    if not all(type(t) is str for t in texts):
+        return None
+    joined = "\n".join(texts).lower()
+    if (joined.count("\n") != len(texts) - 1 or not unicodedata.is_normalized("NFC", joined)
+            or not plan.chars_nl.issuperset(joined)):
+        return None
+    lowered = joined.split("\n")
+    keys = joined.translate(plan.table).split("\n")
+    found = map(words.__contains__, keys)  # type: ignore[attr-defined]
+    flags = [hit and low <= len(k) <= high for k, hit in zip(keys, found, strict=True)]
+    if plan.two_scripts and not plan.canonical_nl.issuperset(joined):
+        canonical, spelled, digraphs = plan.canonical, plan.spelled, plan.digraphs
+        for i, word in enumerate(lowered):
+            if canonical.isdisjoint(word):
+                if any(d in word for d in digraphs):
+                    flags[i] = tiled(word)
+            elif not canonical.issuperset(word) and not spelled.isdisjoint(word):
+                return None           # Latin and Cyrillic in one word: the checker's error
+    if plan.joker_only and not plan.joker_only.isdisjoint(joined):
+        for i, key in enumerate(keys):
+            if flags[i] and sum(key.count(c) for c in plan.joker_only) > plan.jokers:
+                flags[i] = False
+    return flags
+
+
+def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
+                edge: bool = False) -> list[bool]:
+    """``check_word(...)["valid"]`` for each text (an unusable text is simply not valid)."""
+    profile = catalog.profile(game)
+    rel = catalog.release(game)
+    words = rel.indexes.words
+    plan = _Plan(profile)
+    low = profile.edge_min_length if edge and profile.edge_min_length else profile.min_length
+    high = profile.max_length
+    table, chars, digraphs = plan.table, plan.chars, plan.digraphs
+    canonical, two_scripts = plan.canonical, plan.two_scripts
+    joker_only, jokers = plan.joker_only, plan.jokers
+    is_nfc = unicodedata.is_normalized
+    texts = list(texts)
+
+    def tiled(word: str) -> bool:
+        """A Latin word with digraphs: the first tiling the lexicon admits decides, as in
+        the checker, and the play rules judge that tiling."""
+        for key in _tilings(plan, word):
+            if key in words:
+                return (low <= len(key) <= high
+                        and sum(key.count(c) for c in joker_only) <= jokers)
+        return False
+
+    fast = _whole_batch(plan, words, texts, low, high, tiled)
+    if fast is not None:
+        return fast
+    out: list[bool] = []
+    append = out.append
+    for text in texts:
+        word = text.strip().lower() if isinstance(text, str) else ""
+        if word and is_nfc("NFC", word) and chars.issuperset(word):
+            latin_digraphs = (two_scripts and canonical.isdisjoint(word)
+                              and any(d in word for d in digraphs))
+            if latin_digraphs:
+                append(tiled(word))
+                continue
+            if not two_scripts or canonical.issuperset(word) or canonical.isdisjoint(word):
+                key = word.translate(table)
+                ok = low <= len(key) <= high and key in words
+                if ok and joker_only:
+                    ok = sum(key.count(c) for c in joker_only) <= jokers
+                append(ok)
+                continue
+        try:
+            append(bool(checker.check_word(catalog, game, text, edge=edge)["valid"]))
+        except LexiconError:
+            append(False)
+    return out

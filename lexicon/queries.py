@@ -1,0 +1,290 @@
+"""Engine and referee queries: the one library entry point the CLI and the HTTP API call.
+
+* :func:`blanks`: a word with jokers (``KA?IN``) -> every admissible word and what each
+  joker stands for;
+* :func:`pattern`: ``?`` ``*`` ``[ABC]`` patterns with length bounds, counted and paged;
+* :func:`anagrams`: words from a rack (plus jokers, plus board letters the word must use);
+* :func:`hooks` and :func:`prefix`: what extends a word, and can a word go on.
+
+Everything works in canonical keys (one code point per tile) and answers with the game's
+display spelling, tiles and score. A joker's score is the profile's: 0 in Polish Scrabble,
+"as_letter" (the letter's value) in Kvizovka and Križemkražem; results say which positions
+(1-based) jokers fill. Every answer is bounded: see the ``MAX_*`` limits, which raise
+:class:`~lexicon.errors.InputError` (or a subclass) with a stable ``code``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from lexicon import anagrams as anagram_engine
+from lexicon import hooks as hook_engine
+from lexicon.catalog import Catalog
+from lexicon.errors import InputError
+from lexicon.indexes import Indexes
+from lexicon.inputs import clean_word
+from lexicon.patterns import Compiled, parse
+from lexicon.profile import Profile
+from lexicon.search import TooManyMatches, find_keys
+from lexicon.store import Release
+from lexicon.tiles import key_to_latin, key_to_tiles, readings
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 500           # results per page
+MAX_OFFSET = 50_000
+MAX_MATCHES = 50_000      # words a pattern or blanks query may match before it is refused
+SORTS = ("alpha", "score", "length")
+
+
+# -- shared pieces -----------------------------------------------------------------------
+
+def _check_page(limit: int, offset: int, sort: str) -> None:
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InputError(f"limit {limit} is outside 1..{MAX_LIMIT}", code="result_limit",
+                         detail={"max_limit": MAX_LIMIT})
+    if not 0 <= offset <= MAX_OFFSET:
+        raise InputError(f"offset {offset} is outside 0..{MAX_OFFSET}", code="result_limit",
+                         detail={"max_offset": MAX_OFFSET})
+    if sort not in SORTS:
+        raise InputError(f"sort must be one of {', '.join(SORTS)}", code="bad_sort",
+                         detail={"sorts": list(SORTS)})
+
+
+def _lengths(profile: Profile, min_length: int | None, max_length: int | None,
+             default_min: int | None = None) -> tuple[int, int]:
+    low = default_min if min_length is None else min_length
+    low = profile.min_length if low is None else low
+    high = profile.max_length if max_length is None else max_length
+    if not 1 <= low <= high <= 64:
+        raise InputError(f"length bounds {low}..{high} are not 1 <= min <= max <= 64",
+                         code="bad_length", detail={"min_length": low, "max_length": high})
+    return low, high
+
+
+def _alphabet_order(profile: Profile) -> Callable[[str], str]:
+    """Sort key putting keys in the game's alphabet order (Polish ą after a, not after z)."""
+    table = {ord(t.canonical): chr(0xE000 + i) for i, t in enumerate(profile.tiles)}
+    return lambda key: key.translate(table)
+
+
+class Scorer:
+    """Scores with jokers: a joker tile is worth the profile's joker value."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.values = {c: profile.tile_value(c) for c in profile.by_canonical}
+        self.known = all(v is not None for v in self.values.values())
+
+    def joker_value(self, letter: str) -> int:
+        value = self.profile.jokers.value
+        if value == "as_letter":
+            return self.values.get(letter) or 0
+        return value if isinstance(value, int) else 0
+
+    def __call__(self, key: str, jokers: Iterable[str] = ()) -> int | None:
+        """Score of ``key`` where the letters ``jokers`` are played by jokers."""
+        if self.profile.scoring == "letter_count":
+            return len(key)
+        if not self.known:
+            return self.profile.score(key)
+        total = sum(map(self.values.__getitem__, key))
+        for letter in jokers:
+            total += self.joker_value(letter) - self.values[letter]
+        return total
+
+
+def _item(profile: Profile, rel: Release, scorer: Scorer, key: str,
+          jokers: list[int] | None = None) -> dict[str, Any]:
+    record = rel.get(key)
+    tiles = key_to_tiles(profile, key)
+    item: dict[str, Any] = {
+        "word": record.word if record else key_to_latin(profile, key),
+        "key": key,
+        "tiles": list(tiles),
+        "length": len(key),
+        "score": scorer(key, [key[i] for i in jokers or ()]),
+    }
+    if jokers is not None:
+        item["jokers"] = [{"position": i + 1, "letter": tiles[i]} for i in jokers]
+    return item
+
+
+def _envelope(game: str, rel: Release, query: dict[str, Any], count: int, offset: int,
+              limit: int, results: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"game": game, "release": rel.id, "query": query, "count": count,
+            "offset": offset, "limit": limit, "results": results}
+
+
+def _open(catalog: Catalog, game: str) -> tuple[Profile, Release, Indexes]:
+    profile = catalog.profile(game)
+    rel = catalog.release(game)
+    return profile, rel, rel.indexes
+
+
+def _ordered(profile: Profile, scorer: Scorer, keys: Iterable[str], sort: str,
+             jokers_of: Callable[[str], list[str]] = lambda _k: []) -> list[str]:
+    alpha = _alphabet_order(profile)
+    keys = sorted(keys, key=alpha)
+    if sort == "score":
+        keys.sort(key=lambda k: -(scorer(k, jokers_of(k)) or 0))
+    elif sort == "length":
+        keys.sort(key=lambda k: -len(k))
+    return keys
+
+
+# -- joker resolution --------------------------------------------------------------------
+
+def _joker_slots(profile: Profile, compiled: Compiled, key: str) -> list[int]:
+    """0-based positions a joker fills: the '?'s and letters only a joker can play."""
+    return [i for i, slot in enumerate(compiled.slots)
+            if slot.joker or profile.by_canonical[key[i]].joker_only]
+
+
+def blanks(catalog: Catalog, game: str, word: str, *, edge: bool = False, sort: str = "alpha",
+           limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
+    """Every admissible word ``word`` can be with its jokers (``?``) filled in."""
+    _check_page(limit, offset, sort)
+    profile, rel, index = _open(catalog, game)
+    compiled = parse(profile, word, stars=False, sets=False)
+    allowed = profile.jokers.count
+    for reading in compiled.readings:
+        needed = sum(1 for s in reading.slots if s.joker or
+                     (s.tiles and profile.by_canonical[next(iter(s.tiles))].joker_only))
+        if needed > allowed:
+            raise InputError(f"{word!r} needs {needed} jokers; {profile.name} has {allowed}",
+                             code="too_many_jokers", detail={"max_jokers": allowed})
+    low = profile.edge_min_length if edge and profile.edge_min_length else profile.min_length
+    matched: dict[str, list[int]] = {}
+    for reading in compiled.readings:
+        for key in find_keys(index, reading, sorted(profile.by_canonical), low,
+                             profile.max_length, MAX_MATCHES):
+            matched.setdefault(key, _joker_slots(profile, reading, key))
+    if len(matched) > MAX_MATCHES:
+        raise TooManyMatches(f"more than {MAX_MATCHES:,} words", detail={"limit": MAX_MATCHES})
+    scorer = Scorer(profile)
+    keys = _ordered(profile, scorer, matched, sort,
+                    lambda k: [k[i] for i in matched[k]])
+    page = [_item(profile, rel, scorer, k, matched[k]) for k in keys[offset:offset + limit]]
+    query = {"word": word, "edge": edge, "sort": sort}
+    return _envelope(game, rel, query, len(keys), offset, limit, page)
+
+
+# -- patterns ----------------------------------------------------------------------------
+
+def pattern(catalog: Catalog, game: str, text: str, *, min_length: int | None = None,
+            max_length: int | None = None, sort: str = "alpha", limit: int = DEFAULT_LIMIT,
+            offset: int = 0) -> dict[str, Any]:
+    """Words matching ``text`` (see :mod:`lexicon.patterns`), counted and paged."""
+    _check_page(limit, offset, sort)
+    profile, rel, index = _open(catalog, game)
+    low, high = _lengths(profile, min_length, max_length)
+    compiled = parse(profile, text)
+    keys: set[str] = set()
+    for reading in compiled.readings:
+        keys |= find_keys(index, reading, sorted(profile.by_canonical), low, high,
+                          MAX_MATCHES - len(keys))
+    scorer = Scorer(profile)
+    ordered = _ordered(profile, scorer, keys, sort)
+    page = [_item(profile, rel, scorer, k) for k in ordered[offset:offset + limit]]
+    query = {"pattern": text, "min_length": low, "max_length": high, "sort": sort}
+    return _envelope(game, rel, query, len(ordered), offset, limit, page)
+
+
+# -- anagrams ----------------------------------------------------------------------------
+
+def anagrams(catalog: Catalog, game: str, rack: str, *, board: str = "", exact: bool = False,
+             min_length: int | None = None, max_length: int | None = None,
+             sort: str = "score", limit: int = DEFAULT_LIMIT, offset: int = 0
+             ) -> dict[str, Any]:
+    """Words from ``rack`` (``?`` = joker) that use every letter of ``board``.
+
+    ``exact``: only words using the whole rack. Sorting by score or length happens per
+    alphagram (all its words score alike), so only the page's words are read.
+    """
+    _check_page(limit, offset, sort)
+    profile, rel, index = _open(catalog, game)
+    low, high = _lengths(profile, min_length, max_length)
+    parsed = anagram_engine.parse_rack(profile, rack, board)
+    found = anagram_engine.find_alphagrams(index, profile, parsed, low, high, exact)
+    scorer = Scorer(profile)
+    alpha = _alphabet_order(profile)
+    if sort == "score":
+        found.sort(key=lambda f: (-(f.score or 0), -len(f.alphagram), f.alphagram))
+    elif sort == "length":
+        found.sort(key=lambda f: (-len(f.alphagram), f.alphagram))
+    total = sum(f.words for f in found)
+    # read the words of just enough alphagrams to fill the page
+    wanted = offset + limit
+    chosen, taken = [], 0
+    for f in found:
+        if taken >= wanted and sort != "alpha":
+            break
+        chosen.append(f)
+        taken += f.words
+    words = index.words_of([f.alphagram for f in chosen])
+    pairs = [(key, f) for f, keys in zip(chosen, words, strict=True)
+             for key in sorted(keys, key=alpha)]
+    if sort == "alpha":
+        pairs.sort(key=lambda p: alpha(p[0]))
+    full = parsed.size + sum(parsed.board.values())
+    board_letters = [profile.by_canonical[c].letter for c in sorted(parsed.board.elements())]
+    page = []
+    for key, hit in pairs[offset:offset + limit]:
+        item = _item(profile, rel, scorer, key,
+                     anagram_engine.joker_positions(key, hit.jokers))
+        item["board"] = board_letters
+        item["uses_all_tiles"] = len(key) == full
+        page.append(item)
+    query = {"rack": rack, "board": board, "exact": exact, "min_length": low,
+             "max_length": high, "sort": sort}
+    return _envelope(game, rel, query, total, offset, limit, page)
+
+
+# -- hooks and prefixes ------------------------------------------------------------------
+
+def _reading_key(profile: Profile, index: Indexes, text: str) -> tuple[str, tuple[str, ...]]:
+    """The tiling of ``text`` the lexicon knows (else the preferred one), as key and tiles."""
+    options = readings(profile, clean_word(text))
+    chosen = next((r for r in options if r.key in index.words), options[0])
+    if chosen.foreign:
+        odd = ", ".join(repr(c) for c in dict.fromkeys(chosen.foreign))
+        raise InputError(f"{text!r} contains {odd}, which no tile of {profile.name} carries",
+                         code="not_in_alphabet")
+    return chosen.key, chosen.tiles
+
+
+def hooks(catalog: Catalog, game: str, word: str) -> dict[str, Any]:
+    """Tiles that extend ``word`` at the front or the back into an admissible word."""
+    profile, rel, index = _open(catalog, game)
+    key, tiles = _reading_key(profile, index, word)
+    scorer = Scorer(profile)
+
+    def hook(tile: str, longer: str) -> dict[str, Any]:
+        t = profile.by_canonical[tile]
+        item = _item(profile, rel, scorer, longer)
+        return {"tile": t.letter, "joker_only": t.joker_only, **item}
+
+    record = rel.get(key)
+    return {
+        "game": game, "release": rel.id, "word": record.word if record else word,
+        "key": key, "tiles": list(tiles), "valid": key in index.words,
+        "front": [hook(t, t + key) for t in hook_engine.front_hooks(index, profile, key)],
+        "back": [hook(t, key + t) for t in hook_engine.back_hooks(index, profile, key)],
+        "is_prefix": hook_engine.continues(index, key),
+        "next_tiles": [profile.by_canonical[c].letter
+                       for c in hook_engine.next_tiles(index, profile, key)],
+    }
+
+
+def prefix(catalog: Catalog, game: str, text: str) -> dict[str, Any]:
+    """Does a playable word start with ``text``, and which tiles may come next."""
+    profile, rel, index = _open(catalog, game)
+    key, tiles = _reading_key(profile, index, text)
+    nxt = hook_engine.next_tiles(index, profile, key)
+    return {
+        "game": game, "release": rel.id, "prefix": text, "key": key, "tiles": list(tiles),
+        "is_word": key in index.words and index.min_length <= len(key) <= index.max_length,
+        "is_prefix": bool(nxt),
+        "next_tiles": [profile.by_canonical[c].letter for c in nxt],
+    }

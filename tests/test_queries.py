@@ -1,0 +1,231 @@
+"""Engine and referee queries through the library, on small releases built for real."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from build.indexes import add_to_release
+from lexicon import checker, fastcheck, queries
+from lexicon.catalog import Catalog
+from lexicon.errors import LexiconError
+from lexicon.indexes import NoIndex
+from tests.query_data import POLISH, publish_all
+
+
+@pytest.fixture()
+def cat(home: Path) -> Catalog:
+    return Catalog(publish_all(home))
+
+
+def words(result: dict) -> list[str]:
+    return [r["word"] for r in result["results"]]
+
+
+def test_blanks_krizemkrazem_example(cat: Catalog) -> None:
+    r = queries.blanks(cat, "krizemkrazem", "KA?IN")
+    assert words(r) == ["Kacin", "kalin", "Kanin", "Karin"]
+    assert r["results"][0]["jokers"] == [{"position": 3, "letter": "C"}]
+    assert r["results"][0]["score"] == 11      # as_letter: the joker is worth C (4)
+    assert r["release"].startswith("krizemkrazem-")
+
+
+def test_krizemkrazem_joker_may_be_w(cat: Catalog) -> None:
+    r = queries.blanks(cat, "krizemkrazem", "KI?I")
+    assert {(x["word"], x["jokers"][0]["letter"]) for x in r["results"]} == {
+        ("kivi", "V"), ("kiwi", "W")}
+    # typed W is a joker too: only a joker can play it
+    r = queries.blanks(cat, "krizemkrazem", "kiwi")
+    assert r["results"][0]["jokers"] == [{"position": 3, "letter": "W"}]
+
+
+def test_kvizovka_joker_is_one_tile_even_lj(cat: Catalog) -> None:
+    r = queries.blanks(cat, "kvizovka", "?ubav")
+    got = {x["word"]: x["jokers"][0]["letter"] for x in r["results"]}
+    assert got == {"ljubav": "LJ", "lubav": "L"}
+    assert queries.blanks(cat, "kvizovka", "?UBAV")["count"] == 2
+    assert queries.blanks(cat, "kvizovka", "?убав")["count"] == 2
+
+
+def test_polish_joker_scores_zero_and_joker_count_is_enforced(cat: Catalog) -> None:
+    r = queries.blanks(cat, "osps", "ko?")
+    assert words(r) == ["kot"] and r["results"][0]["score"] == 3   # k2 + o1 + blank 0
+    with pytest.raises(LexiconError) as caught:
+        queries.blanks(cat, "osps", "???")
+    assert caught.value.code == "too_many_jokers"
+
+
+def test_pattern_search_counts_pages_and_sorts(cat: Catalog) -> None:
+    r = queries.pattern(cat, "osps", "kot*", limit=2)
+    assert r["count"] == 5 and words(r) == ["kot", "kota"]
+    r = queries.pattern(cat, "osps", "kot*", limit=2, offset=2)
+    assert words(r) == ["kotek", "kotka"]       # kot kota kotek kotka koty
+    r = queries.pattern(cat, "osps", "kot*", sort="score")
+    assert [x["score"] for x in r["results"]] == sorted(
+        [x["score"] for x in r["results"]], reverse=True)
+    assert words(queries.pattern(cat, "osps", "*owy")) == ["domowy", "nowy"]
+    assert words(queries.pattern(cat, "osps", "?o?a")) == ["kota"]
+    assert words(queries.pattern(cat, "osps", "kot*", min_length=5, max_length=5)) == [
+        "kotek", "kotka"]
+    assert words(queries.pattern(cat, "osps", "[kt]o?")) == ["kot", "tok"]
+    assert "ok" not in words(queries.pattern(cat, "osps", "?k"))   # rejected words never
+
+
+def test_polish_alphabet_order(cat: Catalog) -> None:
+    r = queries.pattern(cat, "osps", "*", max_length=4)
+    listed = words(r)
+    assert listed.index("jaźń") < listed.index("kot")      # not code-point order
+
+
+def test_pathological_pattern_over_a_release(cat: Catalog) -> None:
+    r = queries.pattern(cat, "osps", "*a*a*a*a*a*a*a*b")
+    assert r["count"] == 0
+    assert queries.pattern(cat, "osps", "*a*a*a*a*a*a*a*a")["count"] == 1
+
+
+def test_too_many_matches_is_refused(cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(queries, "MAX_MATCHES", 3)
+    with pytest.raises(LexiconError) as caught:
+        queries.pattern(cat, "osps", "*")
+    assert caught.value.code == "too_many_matches"
+
+
+@pytest.mark.parametrize(("kwargs", "code"), [
+    ({"limit": 0}, "result_limit"), ({"limit": 501}, "result_limit"),
+    ({"offset": -1}, "result_limit"), ({"sort": "random"}, "bad_sort"),
+    ({"min_length": 5, "max_length": 3}, "bad_length"),
+])
+def test_query_limits(cat: Catalog, kwargs: dict, code: str) -> None:
+    with pytest.raises(LexiconError) as caught:
+        queries.pattern(cat, "osps", "k*", **kwargs)
+    assert caught.value.code == code
+
+
+def test_anagrams_exact_sub_and_jokers(cat: Catalog) -> None:
+    r = queries.anagrams(cat, "osps", "tko", sort="length")
+    assert sorted(words(r)) == ["kot", "kto", "tok"]       # 'ok' is rejected, never offered
+    assert all(x["uses_all_tiles"] for x in r["results"])
+    r = queries.anagrams(cat, "osps", "tkoa")
+    assert set(words(r)) == {"kot", "kto", "tok", "kota"}
+    r = queries.anagrams(cat, "osps", "tkoa", exact=True)
+    assert words(r) == ["kota"]
+    r = queries.anagrams(cat, "osps", "otk?", exact=True)
+    assert {x["word"]: x["jokers"] for x in r["results"]} == {
+        "kota": [{"position": 4, "letter": "A"}], "koty": [{"position": 4, "letter": "Y"}]}
+    assert all(x["score"] == 5 for x in r["results"])      # the blank is worth 0
+
+
+def test_anagrams_with_board_letters(cat: Catalog) -> None:
+    r = queries.anagrams(cat, "osps", "tka", board="o")
+    assert set(words(r)) == {"kot", "kto", "tok", "kota"}
+    assert all(x["board"] == ["O"] for x in r["results"])
+    r = queries.anagrams(cat, "osps", "ktoe", board="k")   # kotek needs the board's K
+    assert set(words(r)) == {"kotek", "kot", "kto", "tok"}
+    assert words(queries.anagrams(cat, "osps", "toe", board="kk")) == ["kotek"]
+    r = queries.anagrams(cat, "osps", "kot", board="ne")   # no word holds N and E
+    assert r["count"] == 0
+
+
+def test_anagrams_kvizovka_and_krizemkrazem(cat: Catalog) -> None:
+    r = queries.anagrams(cat, "kvizovka", "v a b u lj")
+    assert words(r) == ["ljubav"]
+    r = queries.anagrams(cat, "kvizovka", "vabu?")
+    assert {x["word"] for x in r["results"]} == {"ljubav", "lubav"}
+    r = queries.anagrams(cat, "krizemkrazem", "iik?")
+    assert {x["word"] for x in r["results"]} == {"kivi", "kiwi"}
+
+
+@pytest.mark.parametrize(("game", "rack", "board", "code"), [
+    ("osps", "abcdefghijklmnop", "", "rack_too_long"),
+    ("osps", "ab???", "", "too_many_jokers"),
+    ("remik", "ab?", "", "no_release"),
+    ("osps", "kot1", "", "bad_rack"),
+    ("osps", "kot", "?", "bad_rack"),
+    ("krizemkrazem", "kiwi", "", "bad_rack"),       # W is a joker's letter, not a tile
+])
+def test_anagram_limits(cat: Catalog, game: str, rack: str, board: str, code: str) -> None:
+    with pytest.raises(LexiconError) as caught:
+        queries.anagrams(cat, game, rack, board=board)
+    assert caught.value.code == code
+
+
+def test_hooks_and_prefix(cat: Catalog) -> None:
+    r = queries.hooks(cat, "osps", "kot")
+    assert [h["tile"] for h in r["back"]] == ["A", "Y"] and r["front"] == []
+    assert r["is_prefix"] and r["next_tiles"] == ["A", "E", "K", "Y"]
+    r = queries.hooks(cat, "osps", "to")
+    assert [h["word"] for h in r["back"]] == ["tok"]
+    r = queries.hooks(cat, "osps", "kto")
+    assert [h["tile"] for h in r["front"]] == [] and not r["is_prefix"]
+    p = queries.prefix(cat, "osps", "kote")
+    assert p["is_prefix"] and not p["is_word"] and p["next_tiles"] == ["K"]
+    assert not queries.prefix(cat, "osps", "zz")["is_prefix"]
+    r = queries.hooks(cat, "krizemkrazem", "kivi")
+    assert r["valid"] and r["front"] == []
+
+
+def test_fast_batch_agrees_with_check(cat: Catalog) -> None:
+    typed = ["kot", "KOT", "ok", "", "ko\x01t", "zażółć", "zaz\u0307ółć", "qwerty", "kotek ",
+             "a" * 100, "k", "aaaaaaaaaaaaaa"]
+    expected = [checker.check_many(cat, "osps", [w])[0]["valid"] for w in typed]
+    assert fastcheck.valid_flags(cat, "osps", typed) == expected
+    kv = ["ljubav", "љубав", "kuća", "kući", "konj", "nadživeti", "lјubav", "džep", "сунце",
+          "nadživeti ", "njiva", "konjugacija", "kon|j"]
+    for edge in (False, True):
+        expected = [checker.check_many(cat, "kvizovka", [w], edge=edge)[0]["valid"]
+                    for w in kv]
+        assert fastcheck.valid_flags(cat, "kvizovka", kv, edge=edge) == expected
+    kr = ["Karin", "kiwi", "KIWI", "kivi", "tone pavček"]
+    expected = [checker.check_many(cat, "krizemkrazem", [w])[0]["valid"] for w in kr]
+    assert fastcheck.valid_flags(cat, "krizemkrazem", kr) == expected
+
+
+@pytest.mark.parametrize(("game", "typed"), [
+    ("osps", ["kot", "KOTA", "ok", "zażółć", "kotz", "k", "aaaaaaaaaaaaaa"]),
+    ("kvizovka", ["кућа", "КУЋИ", "љубав", "коњ"]),          # Cyrillic: one tiling
+    ("kvizovka", ["kuća", "kući", "sunce", "kuca"]),          # Latin without digraphs
+    ("kvizovka", ["ljubav", "lubav", "konj", "njiva", "nadživeti", "džep", "kuća"]),
+    ("krizemkrazem", ["Karin", "kiwi", "KIVI", "kajak"]),
+])
+def test_whole_batch_path_agrees_with_check(cat: Catalog, game: str, typed: list[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = [r["valid"] for r in checker.check_many(cat, game, typed)]
+    assert fastcheck.valid_flags(cat, game, typed) == expected
+    monkeypatch.setattr(fastcheck.checker, "check_word", None)   # the batch path only
+    assert fastcheck.valid_flags(cat, game, typed) == expected
+
+
+def test_store_membership_uses_the_index(cat: Catalog) -> None:
+    rel = cat.release("osps")
+    keys = [r.key for r in POLISH] + ["psy", "kotx"]
+    assert rel.valid_many(keys) == [r.valid for r in POLISH] + [False, False]
+
+
+def test_indexes_listed_in_manifest_and_addable_later(cat: Catalog) -> None:
+    rel = cat.release("osps")
+    entry = rel.manifest["indexes"]
+    assert entry["playable_keys"] == entry["keys"] == 14
+    assert {"words.marisa", "forward.marisa", "alphagram-nodes.bin"} <= set(
+        entry["files"])
+    # a release published before indexes existed: queries say so, then the tool adds them
+    manifest = json.loads((rel.path / "manifest.json").read_text())
+    del manifest["indexes"]
+    (rel.path / "manifest.json").write_text(json.dumps(manifest))
+    cat.close()
+    with pytest.raises(NoIndex):
+        queries.pattern(Catalog(cat.root), "osps", "kot")
+    added = add_to_release(rel.path)
+    assert added["keys"] == 14
+    assert queries.pattern(Catalog(cat.root), "osps", "kot")["count"] == 1
+
+
+@pytest.mark.parametrize("word", ["nadživeti", "konj", "ljubavnjdž", "njnjnj", "lj", "ddžž",
+                                  "konjugacija", "kuća"])
+def test_fast_tilings_match_the_checkers_readings(word: str) -> None:
+    from lexicon import profile as profiles
+    from lexicon.tiles import readings
+    kvizovka = profiles.load("kvizovka")
+    assert fastcheck._tilings(fastcheck._Plan(kvizovka), word) == [
+        r.key for r in readings(kvizovka, word)]

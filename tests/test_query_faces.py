@@ -1,0 +1,139 @@
+"""The queries through their faces: `lexicon` subprocesses and a real server on loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.query_data import publish_all, running_server
+
+
+@pytest.fixture(scope="module")
+def qhome(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return publish_all(tmp_path_factory.mktemp("query-home"))
+
+
+def run(home: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "LEXICON_HOME": str(home)}
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
+                          text=True, env=env, check=False)
+
+
+# -- CLI -----------------------------------------------------------------------------------
+
+def test_cli_blanks_json_and_text(qhome: Path) -> None:
+    p = run(qhome, "blanks", "krizemkrazem", "KA?IN", "--json")
+    assert p.returncode == 0, p.stderr
+    body = json.loads(p.stdout)
+    assert [r["word"] for r in body["results"]] == ["Kacin", "kalin", "Kanin", "Karin"]
+    p = run(qhome, "blanks", "kvizovka", "?ubav")
+    assert p.returncode == 0 and "LJ@1" in p.stdout and "2 words" in p.stdout
+
+
+def test_cli_pattern_paging_and_exit_codes(qhome: Path) -> None:
+    p = run(qhome, "pattern", "osps", "kot*", "--limit", "2", "--sort", "score")
+    assert p.returncode == 0 and "5 words (showing 1-2)" in p.stdout
+    p = run(qhome, "pattern", "osps", "zzz*")
+    assert p.returncode == 1 and p.stdout.startswith("0 words")
+    p = run(qhome, "pattern", "osps", "k[ot")
+    assert p.returncode == 2 and "position 2" in p.stderr and "Traceback" not in p.stderr
+    p = run(qhome, "pattern", "remik", "k*")
+    assert p.returncode == 3 and "no release" in p.stderr
+
+
+def test_cli_anagram_with_board_and_jokers(qhome: Path) -> None:
+    p = run(qhome, "anagram", "osps", "tka", "--board", "o", "--json")
+    assert p.returncode == 0
+    assert {r["word"] for r in json.loads(p.stdout)["results"]} == {"kot", "kto", "tok",
+                                                                    "kota"}
+    p = run(qhome, "anagram", "osps", "otk?", "--exact")
+    assert p.returncode == 0 and "A@4" in p.stdout and "Y@4" in p.stdout
+    p = run(qhome, "anagram", "osps", "ab???", "--json")
+    assert p.returncode == 2 and json.loads(p.stdout)["error"]["code"] == "too_many_jokers"
+
+
+def test_cli_hooks(qhome: Path) -> None:
+    p = run(qhome, "hooks", "osps", "kot")
+    assert p.returncode == 0
+    assert "back hooks:  A (kota), Y (koty)" in p.stdout and "next: A E K Y" in p.stdout
+    p = run(qhome, "hooks", "osps", "kto")
+    assert p.returncode == 1
+
+
+# -- HTTP ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def api(qhome: Path) -> Iterator[str]:
+    with running_server(qhome) as base:
+        yield base
+
+
+def test_http_queries(api: str) -> None:
+    r = httpx.get(api + "/v1/games/krizemkrazem/blanks", params={"word": "KA?IN"})
+    assert r.status_code == 200
+    assert [x["word"] for x in r.json()["results"]] == ["Kacin", "kalin", "Kanin", "Karin"]
+    r = httpx.get(api + "/v1/games/osps/pattern", params={"pattern": "*owy"}).json()
+    assert r["count"] == 2 and r["release"].startswith("osps-")
+    r = httpx.get(api + "/v1/games/osps/anagrams",
+                  params={"rack": "otk?", "exact": "true"}).json()
+    assert {x["word"] for x in r["results"]} == {"kota", "koty"}
+    r = httpx.get(api + "/v1/games/osps/hooks", params={"word": "kot"}).json()
+    assert [h["tile"] for h in r["back"]] == ["A", "Y"]
+    r = httpx.get(api + "/v1/games/osps/prefix", params={"prefix": "kote"}).json()
+    assert r["is_prefix"] and r["next_tiles"] == ["K"]
+    r = httpx.get(api + "/v1/games/kvizovka/blanks", params={"word": "?ubav"}).json()
+    assert {x["word"] for x in r["results"]} == {"ljubav", "lubav"}
+
+
+@pytest.mark.parametrize(("path", "params", "status", "code"), [
+    ("/v1/games/osps/pattern", {"pattern": "k[ot"}, 400, "bad_pattern"),
+    ("/v1/games/osps/pattern", {"pattern": "k*", "limit": 501}, 400, "result_limit"),
+    ("/v1/games/osps/pattern", {"pattern": "?" * 70}, 400, "pattern_too_long"),
+    ("/v1/games/osps/anagrams", {"rack": "abcdefghijklmnop"}, 400, "rack_too_long"),
+    ("/v1/games/osps/anagrams", {"rack": "ab???"}, 400, "too_many_jokers"),
+    ("/v1/games/osps/blanks", {"word": "???"}, 400, "too_many_jokers"),
+    ("/v1/games/chess/pattern", {"pattern": "k*"}, 404, "unknown_game"),
+    ("/v1/games/remik/anagrams", {"rack": "kot"}, 503, "no_release"),
+    ("/v1/games/osps/pattern", {}, 422, "invalid_request"),
+])
+def test_http_query_errors(api: str, path: str, params: dict, status: int, code: str) -> None:
+    r = httpx.get(api + path, params=params)
+    assert r.status_code == status and r.json()["code"] == code
+    if code == "bad_pattern":
+        assert r.json()["detail"]["position"] == 2
+
+
+def test_http_batches(api: str) -> None:
+    words = ["kot", "ok", "kota", "", "qwerty"] * 2000
+    lean = httpx.post(api + "/v1/games/osps/valid", json={"words": words}).json()
+    full = httpx.post(api + "/v1/games/osps/check", json={"words": words}).json()
+    assert lean["count"] == full["count"] == 10_000
+    assert lean["results"] == [r["valid"] for r in full["results"]]
+    r = httpx.post(api + "/v1/games/osps/valid", json={"words": ["a"] * 100_001})
+    assert r.status_code == 413 and r.json()["code"] == "batch_too_large"
+
+
+def test_openapi_documents_queries_and_limits(api: str) -> None:
+    spec = httpx.get(api + "/openapi.json").json()
+    for path in ("blanks", "pattern", "anagrams", "hooks", "prefix", "valid"):
+        assert f"/v1/games/{{game}}/{path}" in spec["paths"]
+    pattern = spec["paths"]["/v1/games/{game}/pattern"]["get"]
+    assert "too_many_matches" in pattern["description"] and "50,000" in pattern["description"]
+    param = next(p for p in pattern["parameters"] if p["name"] == "pattern")
+    assert param["examples"]["suffix"]["value"] == "*OWY"
+    assert "400" in pattern["responses"]
+
+
+def test_referee_page_is_served(api: str) -> None:
+    r = httpx.get(api + "/")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    assert "/static/app.js" in r.text and "default-src 'self'" in r.headers[
+        "content-security-policy"]
+    assert httpx.get(api + "/static/app.js").status_code == 200
