@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.query_data import running_server
 
 
 @pytest.fixture(scope="module")
@@ -26,24 +16,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     home = tmp_path_factory.mktemp("srv-home")
     publish(home, "osps", POLISH_RECORDS)
     publish(home, "kvizovka", KVIZOVKA_RECORDS)
-    port = _free_port()
-    env = {**os.environ, "LEXICON_HOME": str(home)}
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.1)
-    else:
-        proc.kill()
-        raise RuntimeError("server did not start: " + proc.stderr.read().decode()[-2000:])
-    yield base
-    proc.terminate()
-    proc.wait(10)
+    with running_server(home) as base:
+        yield base
 
 
 def test_healthz_names_releases(server: str) -> None:
