@@ -28,7 +28,6 @@ import os
 import random
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -36,7 +35,6 @@ import tempfile
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +45,7 @@ from lexicon.catalog import Catalog
 from lexicon.profile import Profile
 from lexicon.records import VALID
 from lexicon.tiles import key_to_latin
+from service.launch import serving
 
 TARGETS = {
     "inprocess_check": ">= 1,000,000 words/s in batch",
@@ -238,38 +237,6 @@ def bare_app() -> Any:
         return JSONResponse({"valid": True})
 
     return Starlette(routes=[Route("/v1/games/{game}/words/{word}", constant)])
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def serving(target: str, home: Path) -> Iterator[tuple[str, int]]:
-    """uvicorn with ``target`` (a factory) on a free loopback port: (base URL, pid)."""
-    port = _free_port()
-    env = {**os.environ, "LEXICON_HOME": str(home)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", target, "--factory", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", "1", "--log-level", "warning", "--no-access-log"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(base + "/v1/games/x/words/y", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("server did not start: " + proc.stderr.read().decode()[-2000:])
-        yield base, proc.pid
-    finally:
-        proc.terminate()
-        proc.wait(20)
 
 
 def _wrk(base: str, paths: list[str], seconds: int, connections: int) -> dict[str, Any]:

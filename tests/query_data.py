@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
-
+from service.launch import serving
 from tests.conftest import publish, rec
 
 POLISH = [
@@ -63,32 +57,8 @@ def publish_all(root: Path) -> Path:
     return root
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def running_server(home: Path) -> Iterator[str]:
-    """`lexicon serve` on a free loopback port with LEXICON_HOME=home; yields its base URL."""
-    port = free_port()
-    env = {**os.environ, "LEXICON_HOME": str(home)}
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        else:
-            proc.kill()
-            raise RuntimeError("server did not start: " + proc.stderr.read().decode()[-2000:])
+    """The real app under uvicorn on a free loopback port with LEXICON_HOME=home."""
+    with serving("service.app:create_app", home) as (base, _pid):
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(10)
