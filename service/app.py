@@ -42,6 +42,16 @@ served at `/`.
 """
 
 
+CHECK_EXAMPLE = {
+    "input": "zażółć", "game": "osps", "word": "zażółć", "valid": True,
+    "tiles": ["Z", "A", "Ż", "Ó", "Ł", "Ć"], "score": 21, "reason": None,
+    "analyses": [{"lemma": "zażółcić", "tags": "impt:sg:sec:perf", "source": "morfeusz2"}],
+    "category": "verb", "sources": ["hunspell-pl", "wpolish"],
+    "evidence": ["listed by hunspell-pl and wpolish; known to Morfeusz"],
+    "alternatives": [], "jokers_needed": [], "release": "osps-20261129T181304Z-031cfb68",
+}
+
+
 class CheckRequest(BaseModel):
     words: list[str] = Field(..., description="words to check (at most 10,000)",
                              examples=[["zażółć", "gęślą", "jaźń", "np"]])
@@ -106,11 +116,21 @@ def create_app(root: Path | None = None) -> FastAPI:
         summary["release"] = rel.id if rel else None
         return summary
 
-    @app.get("/v1/games/{game}/words/{word}", tags=["check"])
-    def check_one(game: str, word: str,
-                  edge: bool = Query(False, description="Kvizovka board-edge rule")) -> dict:
-        """Is ``word`` valid in ``game``, with reason, tiles, score and analyses."""
-        return checker.check_word(catalog, game, word, edge=edge)
+    @app.get("/v1/games/{game}/words/{word}", tags=["check"], response_model=None,
+             responses={200: {"description": "the verdict", "content": {"application/json": {
+                 "example": CHECK_EXAMPLE}}}})
+    async def check_one(game: str, word: str,
+                        edge: bool = Query(False, description="Kvizovka board-edge rule")
+                        ) -> Response:
+        """Is ``word`` valid in ``game``, with reason, tiles, score and analyses.
+
+        Declared ``async`` and serialised here: a lookup takes microseconds of memory-mapped
+        reads, so a thread-pool hop and FastAPI's generic encoder would cost more than the
+        work itself.
+        """
+        result = checker.check_word(catalog, game, word, edge=edge)
+        return Response(json.dumps(result, ensure_ascii=False, separators=(",", ":")),
+                        media_type="application/json")
 
     @app.post("/v1/games/{game}/check", tags=["check"])
     def check_batch(game: str, req: CheckRequest) -> dict[str, Any]:
