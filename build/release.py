@@ -138,6 +138,8 @@ class ReleaseWriter:
                 else:
                     rejected += 1
                     by_reason[rec.reason_code or "unknown"] += 1
+        # Values hold ids into the string table, so the table is part of the content.
+        digest.update(b"\x00strings\x00" + self.table.dump())
         counts = {
             "records": valid + rejected,
             "valid": valid,

@@ -87,3 +87,13 @@ def test_repeated_strings_are_interned(home: Path) -> None:
     assert r is not None and r.analyses[0].tags == "subst:sg:nom:m2" and r.category == "noun"
     assert r.analyses[0].lemma == "kotaaa" and r.evidence == ["test list"]
     assert path.name == rel.id
+
+
+def test_content_hash_covers_message_text(home: Path) -> None:
+    a = publish(home, "osps", [rec("kot"), rec("np", valid=False, code="abbreviation",
+                                                 message="first wording")])
+    b = publish(home, "osps", [rec("kot"), rec("np", valid=False, code="abbreviation",
+                                                 message="second wording")])
+    ma = json.loads((a / "manifest.json").read_text())
+    mb = json.loads((b / "manifest.json").read_text())
+    assert ma["content_sha256"] != mb["content_sha256"]

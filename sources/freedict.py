@@ -1,0 +1,107 @@
+"""Read a FreeDict dictionary in dictd format (``*.index`` + ``*.dict.dz``).
+
+Why: FreeDict's Slovenian-English dictionary (Debian ``dict-freedict-slv-eng``) is small
+(~5.5k headwords) but every headword is a lemma written by a native speaker with a
+part-of-speech label, e.g.::
+
+    hlače /xlˈaːtʃɛ/ <n, f, pl>
+    svet /sʋˈeːt/ <n, m, sg>
+    svet /sʋˈeːt/ <adj, m, sg>
+
+so it says "this is a noun in the nominative (singular, or plural for pluralia tantum)"
+where the other sources are silent or ambiguous. Only the headword lines are read.
+
+The format: the ``.index`` file has one line per headword, ``headword<TAB>offset<TAB>
+length``, offset and length in dictd's base64 (alphabet ``A-Za-z0-9+/``, most significant
+digit first); the ``.dict.dz`` file is gzip-compatible (dictzip), so the whole text can be
+decompressed with :mod:`gzip` and sliced. Headwords starting with ``00database`` are
+metadata.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_B64_VALUE = {c: i for i, c in enumerate(_B64)}
+# "hlače /xlˈaːtʃɛ/ <n, f, pl>": headword, optional IPA, labels in angle brackets
+_HEAD = re.compile(r"^(?P<word>[^/<]+?)\s*(?:/[^/]*/)?\s*<(?P<labels>[^>]*)>\s*$")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One headword line: the word and its labels (``("n", "f", "pl")``)."""
+
+    headword: str
+    labels: tuple[str, ...]
+
+    @property
+    def pos(self) -> str:
+        return self.labels[0] if self.labels else ""
+
+    @property
+    def number(self) -> str | None:
+        return next((x for x in self.labels[1:] if x in ("sg", "du", "pl")), None)
+
+    def describe(self) -> str:
+        return f"{self.headword} <{', '.join(self.labels)}>"
+
+
+def b64_number(text: str) -> int:
+    """Decode a dictd index number (``"BMek"``)."""
+    n = 0
+    for ch in text:
+        n = n * 64 + _B64_VALUE[ch]
+    return n
+
+
+def find_files(root: Path) -> tuple[Path, Path]:
+    """The (index, dict.dz) pair under an unpacked package root or a directory."""
+    for index in sorted(Path(root).rglob("*.index")):
+        data = index.with_suffix(".dict.dz")
+        if not data.exists():
+            data = index.with_suffix(".dict")
+        if data.exists():
+            return index, data
+    raise FileNotFoundError(f"no dictd .index/.dict(.dz) pair under {root}")
+
+
+def _read_text(path: Path) -> bytes:
+    if path.suffix == ".dz":
+        with gzip.open(path, "rb") as fh:
+            return fh.read()
+    return path.read_bytes()
+
+
+def read_entries(index: Path, data: Path) -> list[Entry]:
+    """Every headword line of the dictionary, in index order (a headword may repeat)."""
+    text = _read_text(data)
+    out: list[Entry] = []
+    seen: set[tuple[int, int]] = set()
+    for line in index.read_text(encoding="utf-8").splitlines():
+        parts = line.split("\t")
+        if len(parts) < 3 or parts[0].startswith("00database"):
+            continue
+        span = (b64_number(parts[1]), b64_number(parts[2]))
+        if span in seen:
+            continue
+        seen.add(span)
+        body = text[span[0]: span[0] + span[1]].decode("utf-8", "replace")
+        for raw in body.splitlines():
+            m = _HEAD.match(raw)
+            if m and not raw[:1].isspace():
+                labels = tuple(x.strip() for x in m.group("labels").split(",") if x.strip())
+                out.append(Entry(m.group("word").strip(), labels))
+    return out
+
+
+def by_headword(root: Path) -> dict[str, list[Entry]]:
+    """``{headword: [entries]}`` for a package root (all homographs kept)."""
+    index, data = find_files(root)
+    out: dict[str, list[Entry]] = {}
+    for e in read_entries(index, data):
+        out.setdefault(e.headword, []).append(e)
+    return out

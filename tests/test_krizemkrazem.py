@@ -1,0 +1,270 @@
+"""Križemkražem builder on tiny real inputs, checked through the real checker.
+
+The inputs under ``tests/data/krizemkrazem`` are small but real: an ISO-8859-2 hunspell
+pair expanded by ``sources.hunspell``, an apertium ``.dix`` compiled with ``lt-comp`` (the
+analyser tests skip when lttoolbox is missing), a dictd FreeDict written here, and reviewed
+lists in the production format. LemmaGen is replaced by a fixed table so the assertions do
+not move with its model.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from build.games.krizemkrazem import Inputs, KrizemkrazemBuilder
+from build.games.sl_lists import read_list
+from build.games.sl_measure import read_sample, stratified
+from build.pipeline import BuildContext, build_game
+from lexicon.catalog import Catalog
+from lexicon.checker import check_word
+from sources import freedict
+from sources.lemmagen import SlovenianLemmatizer
+from sources.wordlist import ReviewedListError
+
+DATA = Path(__file__).parent / "data" / "krizemkrazem"
+HAVE_LTCOMP = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None
+
+# forms a lemmatiser would map to themselves; everything else maps to OTHER or to nothing
+LEMMAS = {
+    "hiša", "miza", "padavina", "Ljubljana", "Ljubljančan", "Ljubljančanka", "Škot",
+    "Škotinja", "kamin", "Kacin", "kalin", "par", "para", "Newton", "Prešern", "Prešernov",
+    "Pavček", "Zgubek", "Kanin", "Karin", "ljubezen", "hlače", "mesto", "učitelj", "Granić",
+    "zelen", "delati", "hitro", "vrata", "Unesco", "NATO", "MCM", "pustni", "ples", "Tamara",
+}
+OTHER = {"hiše": "hiša", "mizo": "miza", "učitelji": "učitelj", "kaminu": "kamin",
+         "Ljubljane": "Ljubljana", "zelenega": "zelen", "delal": "delati"}
+
+
+class FixedLemmas:
+    """Stands in for LemmaGen: a form is its own lemma only if listed in LEMMAS."""
+
+    def lemmatize(self, word: str) -> str:
+        if word in LEMMAS:
+            return word
+        return OTHER.get(word, "")
+
+
+def b64(n: int) -> str:
+    """dictd's index number encoding (inverse of ``freedict.b64_number``)."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    out = ""
+    while True:
+        out = alphabet[n % 64] + out
+        n //= 64
+        if n == 0:
+            return out
+
+
+def write_freedict(directory: Path, entries: Iterable[tuple[str, str]]) -> Path:
+    """A plain (uncompressed) dictd pair with one headword line per entry."""
+    directory.mkdir(parents=True, exist_ok=True)
+    body = b""
+    index = []
+    for word, labels in entries:
+        text = f"{word} /x/ <{labels}>\ntranslation\n".encode()
+        index.append(f"{word}\t{b64(len(body))}\t{b64(len(text))}")
+        body += text
+    (directory / "tiny.dict").write_bytes(body)
+    (directory / "tiny.index").write_text("\n".join(index) + "\n", encoding="utf-8")
+    return directory
+
+
+def make_builder(tmp: Path, *, analyser: bool = True) -> KrizemkrazemBuilder:
+    bin_path = None
+    if analyser and HAVE_LTCOMP:
+        bin_path = tmp / "slv_tiny.bin"
+        subprocess.run(["lt-comp", "lr", str(DATA / "slv_tiny.dix"), str(bin_path)],
+                       check=True, capture_output=True)
+    fd = write_freedict(tmp / "freedict", [("kalin", "n, m, sg"), ("zelen", "adj, m, sg"),
+                                            ("škarje", "n, f, pl")])
+    return KrizemkrazemBuilder(
+        Inputs(dic=DATA / "tiny.dic", aff=DATA / "tiny.aff", analyser=bin_path,
+               freedict_root=fd, lists_dir=DATA / "lists", use_lemmagen=False),
+        lemmatizer=SlovenianLemmatizer(FixedLemmas()))
+
+
+@pytest.fixture()
+def built(home: Path, tmp_path: Path) -> tuple[Catalog, KrizemkrazemBuilder]:
+    b = make_builder(tmp_path)
+    build_game("krizemkrazem", BuildContext(root=home, log=lambda _m: None), builder=b)
+    return Catalog(home), b
+
+
+def check(built: tuple[Catalog, KrizemkrazemBuilder], word: str) -> dict[str, Any]:
+    return check_word(built[0], "krizemkrazem", word)
+
+
+@pytest.mark.parametrize(("word", "category", "evidence"), [
+    ("kamin", "noun", "masculine declension"),
+    ("miza", "noun", "feminine declension"),
+    ("mesto", "noun", "neuter declension"),
+    ("Kacin", "name", "masculine declension"),
+    ("kalin", "noun", "FreeDict"),
+    ("Pavček", "name", "fleeting e"),
+    ("Kanin", "name", "LemmaGen"),              # singular-only paradigm: weak, needs LemmaGen
+    ("ljubezen", "noun", "fleeting e"),          # weak i-declension, confirmed by LemmaGen
+    ("Karin", "name", "possessive Karinin"),     # no inflection, but a possessive
+    ("Hanoj", "name", "capitalised masculine"),  # singular only, unknown to LemmaGen
+    ("hlače", "plurale_tantum", "plural-only"),
+    ("škarje", "plurale_tantum", "FreeDict"),
+    ("Škoti", "nation_plural", "sl_nation_plurals.txt"),
+    ("Ljubljančani", "nation_plural", "feminine Ljubljančanka"),
+    ("padavine", "established_plural", "sl_established_plurals.txt"),
+    ("Unesco", "abbreviation_noun", "sl_abbreviation_nouns.txt"),
+])
+def test_admitted_words_say_why(built: tuple[Catalog, KrizemkrazemBuilder], word: str,
+                                category: str, evidence: str) -> None:
+    r = check(built, word)
+    assert r["valid"], r["reason"]
+    assert r["category"] == category
+    assert any(evidence in e for e in r["evidence"]), r["evidence"]
+    assert r["sources"]
+
+
+def test_names_keep_capitals_and_input_is_case_insensitive(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    r = check(built, "KACIN")
+    assert r["valid"] and r["word"] == "Kacin"
+    assert check(built, "ljubezen")["tiles"] == list("LJUBEZEN")  # LJ is two tiles
+
+
+@pytest.mark.parametrize("text", ["pustni ples", "pustniples", "PUSTNI PLES"])
+def test_phrases_with_and_without_space(built: tuple[Catalog, KrizemkrazemBuilder],
+                                        text: str) -> None:
+    r = check(built, text)
+    assert r["valid"] and r["word"] == "pustni ples" and r["category"] == "phrase"
+
+
+def test_first_name_and_surname(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    r = check(built, "tonepavček")
+    assert r["valid"] and r["word"] == "Tone Pavček" and r["category"] == "full_name"
+
+
+def test_letter_only_a_joker_can_play(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    r = check(built, "Newton")
+    assert r["valid"] and r["jokers_needed"] == ["W"]
+
+
+@pytest.mark.parametrize(("word", "code", "text"), [
+    ("kaminu", "inflected_form", "dative singular (or locative singular) of kamin"),
+    ("mizo", "inflected_form", "of miza; only the nominative singular is admitted"),
+    ("učitelji", "inflected_form", "nominative plural"),
+    ("mest", "inflected_form", "genitive plural of mesto"),
+    ("hlačam", "inflected_form", "dative plural of hlače"),
+    ("delati", "part_of_speech", "a verb"),
+    ("zelen", "part_of_speech", "adjective"),
+    ("Prešernov", "part_of_speech", "possessive adjective"),
+    ("Karinin", "part_of_speech", "possessive adjective"),
+    ("Ljubljančana", "inflected_form", "of Ljubljančan"),
+    ("Zgubek", "listed_exclusion", "sl_exclusions.txt"),
+    ("Tamar", "inflected_form", "genitive plural of Tamara"),  # Tamaro: not a masculine
+    ("Razborco", "inflected_form", "of Razborca"),  # not a Marko-type name (Razborc+o)
+    ("NATO", "abbreviation", "capitals"),
+    ("MCM", "part_of_speech", "Roman numeral"),
+    ("Granić", "foreign_letters", "ć"),
+    ("e-pošta", "hyphen_or_apostrophe", "-"),
+])
+def test_rejections_carry_specific_reasons(built: tuple[Catalog, KrizemkrazemBuilder],
+                                           word: str, code: str, text: str) -> None:
+    r = check(built, word)
+    assert not r["valid"]
+    assert r["reason"]["code"] == code, r["reason"]
+    assert text in r["reason"]["message"], r["reason"]["message"]
+
+
+def test_plural_of_an_ordinary_noun_names_the_exception(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    msg = check(built, "učitelji")["reason"]["message"]
+    assert "of učitelj" in msg and "inhabitants and nations" in msg
+
+
+def test_length_is_a_play_rule(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    r = check(built, "par")          # a noun (pair), but 3 tiles
+    assert not r["valid"] and r["reason"]["code"] == "too_short"
+
+
+@pytest.mark.skipif(not HAVE_LTCOMP, reason="lttoolbox (lt-comp, lt-print) not installed")
+def test_analyser_evidence(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    hisa = check(built, "hiša")
+    assert hisa["valid"] and "apertium-hbs-slv: hiša<n><f><sg><nom>" in hisa["evidence"]
+    hise = check(built, "hiše")
+    assert hise["reason"]["code"] == "inflected_form"
+    assert hise["reason"]["message"].startswith("genitive singular (or nominative plural) "
+                                                "of hiša")
+    assert any(a["tags"] == "n.f.sg.gen" for a in hise["analyses"])
+    assert check(built, "Ljubljane")["reason"]["message"].startswith(
+        "genitive singular of Ljubljana")
+    assert check(built, "hitro")["reason"] == {"code": "part_of_speech",
+                                               "message": "an adverb"}
+    vrata = check(built, "vrata")
+    assert vrata["valid"] and vrata["category"] == "plurale_tantum"
+    bled = check(built, "Bled")            # known to the analyser only
+    assert bled["valid"] and bled["category"] == "name"
+
+
+@pytest.mark.skipif(not HAVE_LTCOMP, reason="lttoolbox (lt-comp, lt-print) not installed")
+def test_strong_paradigm_overrules_an_analyser_that_misses_a_homograph(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    # the analyser only knows "par" as genitive plural of "para"; hunspell has the full
+    # masculine declension of "par" (pair) and LemmaGen agrees: admitted, 3 tiles too short
+    rel = built[0].release("krizemkrazem")
+    rec = rel.get("par")
+    assert rec is not None and rec.valid and rec.category == "noun"
+    assert any("apertium" not in e and "masculine" in e for e in rec.evidence)
+
+
+def test_policy_counts_evidence_and_lists(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    policy = built[0].release("krizemkrazem").manifest["policy"]
+    assert policy["admitted_by_deciding_evidence"]["paradigm"] >= 5
+    lists = policy["lists"]
+    assert lists["sl_phrases.txt"]["entries"] == 2
+    assert lists["sl_phrases.txt"]["admitted"] == 2
+    assert lists["sl_full_names.txt"]["admitted_only_by_this_list"] == 1
+    assert lists["sl_exclusions.txt"]["rejected"] == 1
+    assert policy["lemmatizer"] == "injected"
+    rules = built[0].release("krizemkrazem").manifest["rules"]
+    assert rules[0]["code"] == "listed_exclusion"
+
+
+def test_limit_judges_only_the_first_forms(home: Path, tmp_path: Path) -> None:
+    b = make_builder(tmp_path, analyser=False)
+    path = build_game("krizemkrazem", BuildContext(root=home, log=lambda _m: None, limit=20),
+                      builder=b)
+    assert path.exists()
+    assert b.stats["records"] <= 20
+    assert b.stats["candidates"] > 20
+
+
+def test_list_without_reason_stops_the_build(tmp_path: Path) -> None:
+    bad = tmp_path / "sl_phrases.txt"
+    bad.write_text("# header\npustni ples\n", encoding="utf-8")
+    with pytest.raises(ReviewedListError, match="no '# reason'"):
+        read_list(bad, "phrase")
+    bad.write_text("a b  # x\na b  # y\n", encoding="utf-8")
+    with pytest.raises(ReviewedListError, match="duplicate"):
+        read_list(bad, "phrase")
+
+
+def test_freedict_reader(tmp_path: Path) -> None:
+    root = write_freedict(tmp_path / "fd", [("hlače", "n, f, pl"), ("svet", "adj, m, sg")])
+    entries = freedict.by_headword(root)
+    assert entries["hlače"][0].labels == ("n", "f", "pl")
+    assert entries["hlače"][0].number == "pl" and entries["svet"][0].pos == "adj"
+    assert freedict.b64_number("BMek") == ((1 * 64 + 12) * 64 + 30) * 64 + 36
+
+
+def test_labelled_sample_is_reviewable_and_parseable() -> None:
+    rows, sizes = read_sample(DATA / "labelled_sample.tsv")
+    assert set(sizes) == {"self-lemma", "other"} and sum(sizes.values()) > 1_000_000
+    uniform = [r for r in rows if r.sample in ("A", "C")]
+    assert len(uniform) >= 200
+    assert {r.label for r in rows} == {"admit", "reject"}
+    assert {r.phase for r in rows} == {"dev", "held-out", "audit"}
+    p, rc = stratified([r for r in rows if r.phase == "held-out"], sizes)
+    assert 0.0 <= p <= 1.0 and 0.0 <= rc <= 1.0
