@@ -146,7 +146,11 @@ def _human(r: dict) -> str:
 
 @app.command()
 def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krizemkrazem")],
-          words: Annotated[list[str], typer.Argument(help="words to check")],
+          words: Annotated[list[str] | None, typer.Argument(help="words to check")] = None,
+          from_file: Annotated[str | None, typer.Option(
+              "--file", help="also check the words in this file, one per line ('-': stdin); "
+                             "an unreadable line gets an error object instead of stopping")]
+          = None,
           edge: Annotated[bool, typer.Option(
               "--edge", help="Kvizovka: the word touches the board's edge (3 letters allowed)")]
           = False,
@@ -157,19 +161,27 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
     try:
         cat.profile(game)
         cat.release(game)
-    except UnknownGame as exc:
+        if not words and from_file is None:
+            raise InputError("give words to check, or --file", code="empty_word")
+    except (UnknownGame, InputError) as exc:
         _fail(exc, EXIT_USAGE, as_json)
     except NoRelease as exc:
         _fail(exc, EXIT_FAILED, as_json)
     results = []
-    for w in words:
+    for w in words or []:
         try:
             results.append(checker.check_word(cat, game, w, edge=edge))
         except InputError as exc:
             _fail(exc, EXIT_USAGE, as_json)
+    if from_file is not None:
+        fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
+        with fh:
+            lines = [ln.rstrip("\r\n") for ln in fh if ln.strip()]
+        results += checker.check_many(cat, game, lines, edge=edge)
+    out = sys.stdout
     for r in results:
-        print(_dump(r) if as_json else _human(r))
-    sys.stdout.flush()
+        out.write((_dump(r) if as_json else _human(r)) + "\n")
+    out.flush()
     raise typer.Exit(0 if all(r["valid"] for r in results) else EXIT_INVALID)
 
 

@@ -81,3 +81,20 @@ def test_releases_and_games_listing(small_releases: Path) -> None:
 def test_fetch_failure_is_a_message_not_a_traceback(home: Path) -> None:
     p = run(home, "fetch", "no-such-source")
     assert p.returncode == 2 and "unknown source" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_check_words_from_stdin(small_releases: Path) -> None:
+    env = {**os.environ, "LEXICON_HOME": str(small_releases)}
+    p = subprocess.run([sys.executable, "-m", "cli.main", "check", "osps", "--file", "-",
+                        "--json"], input="jaźń\n\nnp\nko\x01t\n", capture_output=True,
+                       text=True, env=env, check=False)
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    assert p.returncode == 1
+    assert [r["valid"] for r in rows] == [True, False, False]
+    assert rows[1]["reason"]["code"] == "abbreviation"
+    assert rows[2]["error"]["code"] == "control_character"
+
+
+def test_check_needs_some_words(small_releases: Path) -> None:
+    p = run(small_releases, "check", "osps")
+    assert p.returncode == 2 and "give words" in p.stderr
