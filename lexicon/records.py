@@ -45,6 +45,7 @@ class StringTable:
     def __init__(self, items: list[str] | None = None) -> None:
         self.items: list[str] = list(items or [])
         self.index: dict[str, int] = {t: i for i, t in enumerate(self.items)}
+        self._seen_once: set[str] = set()   # build time only: candidates for interning
 
     def id(self, text: str) -> int:
         found = self.index.get(text)
@@ -55,6 +56,25 @@ class StringTable:
 
     def ids(self, texts: list[str] | tuple[str, ...]) -> int:
         return self.id(self.SEP.join(texts))
+
+    def id_if_repeated(self, text: str) -> int | str:
+        """An id for a string seen before, else the string itself.
+
+        Messages and evidence are sometimes shared by millions of words ("written with a
+        capital letter") and sometimes unique to one ("genitive singular of hiša"); interning
+        the unique ones would only move them into a table every reader loads into memory.
+        """
+        found = self.index.get(text)
+        if found is not None:
+            return found
+        if text in self._seen_once:
+            self._seen_once.discard(text)
+            return self.id(text)
+        self._seen_once.add(text)
+        return text
+
+    def resolve(self, value: int | str) -> str:
+        return value if isinstance(value, str) else self.items[value]
 
     def text(self, i: int) -> str:
         return self.items[i]
@@ -90,7 +110,7 @@ class Record:
             body["w"] = self.word
         if self.reason_code:
             body["r"] = table.id(self.reason_code)
-            body["m"] = table.id(self.reason_message or "")
+            body["m"] = table.id_if_repeated(self.reason_message or "")
         if self.analyses:
             body["a"] = [
                 [0 if a.lemma == self.word else a.lemma, table.id(a.tags), table.id(a.source),
@@ -102,7 +122,7 @@ class Record:
         if self.category:
             body["c"] = table.id(self.category)
         if self.evidence:
-            body["e"] = table.ids(self.evidence)
+            body["e"] = table.id_if_repeated(table.SEP.join(self.evidence))
         head = VALID if self.valid else REJECTED
         return head + json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -116,13 +136,13 @@ class Record:
             word=word,
             valid=raw[:1] == VALID,
             reason_code=t(body["r"]) if "r" in body else None,
-            reason_message=t(body["m"]) if "m" in body else None,
+            reason_message=table.resolve(body["m"]) if "m" in body else None,
             analyses=[Analysis(word if a[0] == 0 else a[0], t(a[1]), t(a[2]),
                                tuple(table.texts(a[3])) if len(a) > 3 else ())
                       for a in body.get("a", [])],
             sources=table.texts(body["s"]) if "s" in body else [],
             category=t(body["c"]) if "c" in body else None,
-            evidence=table.texts(body["e"]) if "e" in body else [],
+            evidence=table.resolve(body["e"]).split(table.SEP) if "e" in body else [],
         )
 
     def merge(self, other: Record) -> Record:

@@ -97,3 +97,14 @@ def test_content_hash_covers_message_text(home: Path) -> None:
     ma = json.loads((a / "manifest.json").read_text())
     mb = json.loads((b / "manifest.json").read_text())
     assert ma["content_sha256"] != mb["content_sha256"]
+
+
+def test_unique_messages_stay_inline(home: Path) -> None:
+    publish(home, "osps", [rec("kot")] + [
+        rec(f"kot{'a' * i}", valid=False, code="capitalised", message="capital") for i in
+        range(1, 5)] + [rec("psa", valid=False, code="abbreviation", message="only here")])
+    rel = Catalog(home).release("osps")
+    assert "capital" in rel.strings.items and "only here" not in rel.strings.items
+    r = rel.get("psa")
+    assert r is not None and r.reason_message == "only here"
+    assert rel.get("kotaa").reason_message == "capital"  # type: ignore[union-attr]
