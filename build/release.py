@@ -28,7 +28,15 @@ from build.indexes import build_indexes
 from lexicon import releases
 from lexicon.profile import Profile
 from lexicon.records import VALID, Record, StringTable
-from lexicon.store import FORMS_DB, LMDB_DIR, MANIFEST, STRINGS_DB, STRINGS_KEY, Release
+from lexicon.store import (
+    FORMS_DB,
+    LMDB_DIR,
+    MANIFEST,
+    STRINGS_DB,
+    STRINGS_KEY,
+    TEXTS_DB,
+    Release,
+)
 
 MAP_SIZE = 64 << 30          # address space only; the file grows as needed
 TXN_BATCH = 50_000
@@ -140,6 +148,7 @@ class ReleaseWriter:
                     by_reason[rec.reason_code or "unknown"] += 1
         # Values hold ids into the string table, so the table is part of the content.
         digest.update(b"\x00strings\x00" + self.table.dump())
+        digest.update(b"\x00texts\x00" + "\x1e".join(self.table.lazy_items).encode())
         counts = {
             "records": valid + rejected,
             "valid": valid,
@@ -198,6 +207,9 @@ class ReleaseWriter:
                     txn.commit()
                     txn = out.begin(write=True, db=forms)
             txn.put(STRINGS_KEY, self.table.dump(), db=strings)
+            texts = out.open_db(TEXTS_DB, txn=txn)
+            for i, text in enumerate(self.table.lazy_items):
+                txn.put(i.to_bytes(4, "big"), text.encode(), db=texts, append=True)
             txn.commit()
         out.sync(True)
         out.close()

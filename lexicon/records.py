@@ -10,6 +10,7 @@ evidence that admitted a word.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,10 +43,16 @@ class StringTable:
 
     SEP = "\x1f"
 
-    def __init__(self, items: list[str] | None = None) -> None:
+    def __init__(self, items: list[str] | None = None,
+                 fetch_text: Callable[[int], str] | None = None) -> None:
         self.items: list[str] = list(items or [])
         self.index: dict[str, int] = {t: i for i, t in enumerate(self.items)}
+        # Messages and evidence repeated across records: kept in LMDB and read on demand
+        # (``fetch_text``) because a release can have hundreds of thousands of them.
+        self.lazy_items: list[str] = []
+        self._text_index: dict[str, int] = {}
         self._seen_once: set[str] = set()   # build time only: candidates for interning
+        self._fetch_text = fetch_text
 
     def id(self, text: str) -> int:
         found = self.index.get(text)
@@ -57,23 +64,34 @@ class StringTable:
     def ids(self, texts: list[str] | tuple[str, ...]) -> int:
         return self.id(self.SEP.join(texts))
 
-    def id_if_repeated(self, text: str) -> int | str:
-        """An id for a string seen before, else the string itself.
+    def text_id_if_repeated(self, text: str) -> int | str:
+        """An id in the on-demand text table for a string seen before, else the string.
 
         Messages and evidence are sometimes shared by millions of words ("written with a
         capital letter") and sometimes unique to one ("genitive singular of hiša"); interning
-        the unique ones would only move them into a table every reader loads into memory.
+        the unique ones would only make the release bigger.
         """
-        found = self.index.get(text)
+        found = self._text_index.get(text)
         if found is not None:
             return found
         if text in self._seen_once:
             self._seen_once.discard(text)
-            return self.id(text)
+            found = self._text_index[text] = len(self.lazy_items)
+            self.lazy_items.append(text)
+            return found
         self._seen_once.add(text)
         return text
 
+    def lazy_text(self, value: int | str) -> str:
+        """A message or evidence string: inline, or by id from the on-demand table."""
+        if isinstance(value, str):
+            return value
+        if self._fetch_text is not None:
+            return self._fetch_text(value)
+        return self.lazy_items[value]
+
     def resolve(self, value: int | str) -> str:
+        """Releases built before the text table kept these ids in the eager table."""
         return value if isinstance(value, str) else self.items[value]
 
     def text(self, i: int) -> str:
@@ -87,8 +105,9 @@ class StringTable:
         return json.dumps(self.items, ensure_ascii=False).encode()
 
     @classmethod
-    def load(cls, raw: bytes | None) -> StringTable:
-        return cls(json.loads(bytes(raw)) if raw else [])
+    def load(cls, raw: bytes | None,
+             fetch_text: Callable[[int], str] | None = None) -> StringTable:
+        return cls(json.loads(bytes(raw)) if raw else [], fetch_text)
 
 
 @dataclass
@@ -110,7 +129,8 @@ class Record:
             body["w"] = self.word
         if self.reason_code:
             body["r"] = table.id(self.reason_code)
-            body["m"] = table.id_if_repeated(self.reason_message or "")
+            msg = table.text_id_if_repeated(self.reason_message or "")
+            body["M" if isinstance(msg, int) else "m"] = msg
         if self.analyses:
             body["a"] = [
                 [0 if a.lemma == self.word else a.lemma, table.id(a.tags), table.id(a.source),
@@ -122,7 +142,8 @@ class Record:
         if self.category:
             body["c"] = table.id(self.category)
         if self.evidence:
-            body["e"] = table.id_if_repeated(table.SEP.join(self.evidence))
+            ev = table.text_id_if_repeated(table.SEP.join(self.evidence))
+            body["E" if isinstance(ev, int) else "e"] = ev
         head = VALID if self.valid else REJECTED
         return head + json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -136,13 +157,15 @@ class Record:
             word=word,
             valid=raw[:1] == VALID,
             reason_code=t(body["r"]) if "r" in body else None,
-            reason_message=table.resolve(body["m"]) if "m" in body else None,
+            reason_message=(table.lazy_text(body["M"]) if "M" in body
+                            else table.resolve(body["m"]) if "m" in body else None),
             analyses=[Analysis(word if a[0] == 0 else a[0], t(a[1]), t(a[2]),
                                tuple(table.texts(a[3])) if len(a) > 3 else ())
                       for a in body.get("a", [])],
             sources=table.texts(body["s"]) if "s" in body else [],
             category=t(body["c"]) if "c" in body else None,
-            evidence=table.resolve(body["e"]).split(table.SEP) if "e" in body else [],
+            evidence=(table.lazy_text(body["E"]).split(table.SEP) if "E" in body
+                      else table.resolve(body["e"]).split(table.SEP) if "e" in body else []),
         )
 
     def merge(self, other: Record) -> Record:

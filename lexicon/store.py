@@ -10,7 +10,7 @@ processes share one copy.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -24,8 +24,21 @@ from lexicon.records import VALID, Record, StringTable
 FORMS_DB = b"forms"
 STRINGS_DB = b"strings"       # the release's StringTable, one value under STRINGS_KEY
 STRINGS_KEY = b"table"
+TEXTS_DB = b"texts"           # repeated messages/evidence, key = 4-byte big-endian id
 LMDB_DIR = "lexicon.lmdb"
 MANIFEST = "manifest.json"
+
+
+def _text_reader(env: lmdb.Environment, db: Any) -> Callable[[int], str]:
+    """Reads one interned message by id. A closure over the environment, not a bound
+    method, so a Release holds no reference cycle and closes as soon as it is dropped."""
+    def fetch(i: int) -> str:
+        with env.begin(db=db, buffers=True) as txn:
+            raw = txn.get(i.to_bytes(4, "big"))
+            if raw is None:
+                raise KeyError(f"text {i} missing from the release")
+            return bytes(raw).decode()
+    return fetch
 
 
 class Release:
@@ -39,8 +52,13 @@ class Release:
                              max_dbs=4, readahead=False)
         self.forms = self.env.open_db(FORMS_DB, create=False)
         strings = self.env.open_db(STRINGS_DB, create=False)
+        try:
+            self.texts = self.env.open_db(TEXTS_DB, create=False)
+        except lmdb.NotFoundError:  # releases built before the text table
+            self.texts = None
         with self.env.begin(db=strings) as txn:
-            self.strings = StringTable.load(txn.get(STRINGS_KEY))
+            self.strings = StringTable.load(txn.get(STRINGS_KEY),
+                                            _text_reader(self.env, self.texts))
 
     @property
     def id(self) -> str:
