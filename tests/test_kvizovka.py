@@ -1,0 +1,226 @@
+"""Kvizovka builder on tiny real inputs, checked through the real checker.
+
+``tests/data/kvizovka`` holds two small apertium dictionaries (ekavian ``hbs_SR.dix`` and
+ijekavian ``hbs_HR.dix``, compiled here with ``lt-comp rl`` into generators like the
+package's ``*.autogen.bin``), a Cyrillic hunspell pair shaped like ``sr_RS`` and a Latin one
+shaped like ``hr_HR``, and reviewed lists in the production format. The release is built
+through the pipeline into the ``home`` fixture and every answer is read back with
+:func:`lexicon.checker.check_word`, Latin and Cyrillic input alike.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from build.games.hbs_paradigms import HForm, SlotLearner
+from build.games.hbs_script import LatinToCyrillic, digraph_key, to_latin
+from build.games.kvizovka import KvizovkaBuilder
+from build.pipeline import BuildContext, build_game
+from lexicon.catalog import Catalog
+from lexicon.checker import check_word
+from lexicon.releases import current_path
+
+DATA = Path(__file__).parent / "data" / "kvizovka"
+HAVE_LT = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None
+needs_lttoolbox = pytest.mark.skipif(not HAVE_LT, reason="lttoolbox-dev (lt-comp, lt-print) "
+                                     "is not installed")
+
+
+def make_builder(tmp: Path, **options: Any) -> KvizovkaBuilder:
+    generators = []
+    for variety in ("SR", "HR"):
+        out = tmp / f"hbs_{variety}.autogen.bin"
+        subprocess.run(["lt-comp", "rl", str(DATA / f"hbs_{variety}.dix"), str(out)],
+                       check=True, capture_output=True)
+        generators.append(out)
+    return KvizovkaBuilder(
+        generators=generators,
+        hunspell=[(DATA / "sr_test.dic", DATA / "sr_test.aff"),
+                  (DATA / "hr_test.dic", DATA / "hr_test.aff")],
+        lists_dir=DATA / "lists", **options)
+
+
+@pytest.fixture()
+def catalog(home: Path, tmp_path: Path) -> Catalog:
+    build_game("kvizovka", BuildContext(root=home, log=lambda _m: None),
+               builder=make_builder(tmp_path))
+    return Catalog(home)
+
+
+def check(catalog: Catalog, word: str) -> dict[str, Any]:
+    return check_word(catalog, "kvizovka", word)
+
+
+VALID = {  # word -> tiles
+    "kuća": ["K", "U", "Ć", "A"],
+    "kuće": ["K", "U", "Ć", "E"],                        # nominative plural
+    "ljubav": ["LJ", "U", "B", "A", "V"],
+    "njiva": ["NJ", "I", "V", "A"],
+    "nadživeti": ["N", "A", "D", "Ž", "I", "V", "E", "T", "I"],
+    "nadživjeti": ["N", "A", "D", "Ž", "I", "V", "J", "E", "T", "I"],  # prefix rule
+    "konjugacija": ["K", "O", "N", "J", "U", "G", "A", "C", "I", "J", "A"],
+    "čitati": ["Č", "I", "T", "A", "T", "I"],
+    "voleti": ["V", "O", "L", "E", "T", "I"],              # also tagged reflexive: fine
+    "voljeti": ["V", "O", "LJ", "E", "T", "I"],
+    "stari": ["S", "T", "A", "R", "I"],
+    "stara": ["S", "T", "A", "R", "A"],
+    "staro": ["S", "T", "A", "R", "O"],
+    "lepi": ["L", "E", "P", "I"],
+    "ovaj": ["O", "V", "A", "J"],
+    "četiri": ["Č", "E", "T", "I", "R", "I"],
+    "gradovi": ["G", "R", "A", "D", "O", "V", "I"],
+    "krajnji": ["K", "R", "A", "J", "NJ", "I"],
+    "livada": ["L", "I", "V", "A", "D", "A"],              # hunspell only: learned slot
+    "livade": ["L", "I", "V", "A", "D", "E"],
+    "tiha": ["T", "I", "H", "A"],
+    "tisuća": ["T", "I", "S", "U", "Ć", "A"],              # Croatian dictionary only
+    "odžak": ["O", "DŽ", "A", "K"],                        # no word "žak": a digraph
+    "pjevati": ["P", "J", "E", "V", "A", "T", "I"],        # hunspell-hr only: learned
+    "netiha": ["N", "E", "T", "I", "H", "A"],              # ne- keeps tiha's slot
+    "skrivena": ["S", "K", "R", "I", "V", "E", "N", "A"],  # participle listed as adjective
+    "beogradski": ["B", "E", "O", "G", "R", "A", "D", "S", "K", "I"],  # derived: learned
+}
+
+INVALID = {  # word -> reason code
+    "kući": "inflected_form",
+    "kućom": "inflected_form",
+    "gradova": "inflected_form",
+    "livadi": "inflected_form",                            # learned slot, rejected
+    "tihog": "inflected_form",
+    "njega": "inflected_form",
+    "čitam": "verb_form",
+    "čitao": "verb_form",
+    "lepši": "comparative",
+    "najlepši": "comparative",
+    "prelep": "comparative",                               # elative, though also a lemma
+    "smejati": "reflexive_verb",
+    "kajati": "reflexive_verb",                            # reviewed list
+    "beograd": "proper_noun",         # the lower-case stem of beogradski is no noun
+    "avaj": "interjection",
+    "ispod": "function_word",
+    "brzo": "part_of_speech",                              # adverbs are off by default
+    "krajnj": "unattested",                                # only the generator has it
+    "tisuće": "listed_exclusion",
+    "ljepša": "comparative",          # apertium knows the form: no slot guess overrides it
+    "čitat": "verb_form",             # truncated infinitive, outside apertium's paradigm
+    "pjevat": "verb_form",
+    "netihog": "inflected_form",
+    "skrivenog": "inflected_form",
+    "tiši": "comparative",            # a comparative entry only hunspell-hr has: exact class
+    "najtiši": "comparative",         # naj- makes a superlative
+}
+
+
+@needs_lttoolbox
+@pytest.mark.parametrize(("word", "tiles"), sorted(VALID.items()))
+def test_valid_words_and_tiles(catalog: Catalog, word: str, tiles: list[str]) -> None:
+    got = check(catalog, word)
+    assert got["valid"], got["reason"]
+    assert got["tiles"] == tiles
+    assert got["word"] == word
+    assert got["sources"] and got["evidence"]
+
+
+@needs_lttoolbox
+@pytest.mark.parametrize(("word", "code"), sorted(INVALID.items()))
+def test_invalid_words_and_reasons(catalog: Catalog, word: str, code: str) -> None:
+    got = check(catalog, word)
+    assert not got["valid"]
+    assert got["reason"]["code"] == code, got["reason"]
+
+
+@needs_lttoolbox
+def test_messages_explain(catalog: Catalog) -> None:
+    assert check(catalog, "kući")["reason"]["message"] == (
+        "noun kuća in dative/locative singular; only nominative is admitted")
+    assert check(catalog, "lepši")["reason"]["message"].startswith("comparative of lep")
+    assert check(catalog, "čitam")["reason"]["message"].startswith(
+        "present tense of čitati; only the infinitive")
+    assert check(catalog, "Beograd")["reason"]["message"].startswith("proper noun")
+    assert "livada" in check(catalog, "livadi")["reason"]["message"]
+
+
+@needs_lttoolbox
+@pytest.mark.parametrize(("latin", "cyrillic"), [
+    ("ljubav", "љубав"), ("nadživeti", "надживети"), ("kući", "кући"),
+    ("konjugacija", "конјугација"), ("njiva", "њива"), ("odžak", "оџак")])
+def test_cyrillic_input_gives_the_same_answer(catalog: Catalog, latin: str,
+                                              cyrillic: str) -> None:
+    a, b = check(catalog, latin), check(catalog, cyrillic)
+    assert (a["valid"], a["tiles"], a["reason"]) == (b["valid"], b["tiles"], b["reason"])
+
+
+@needs_lttoolbox
+def test_short_words_are_judged_at_check_time(catalog: Catalog) -> None:
+    got = check(catalog, "džep")
+    assert got["reason"]["code"] == "too_short" and got["tiles"] == ["DŽ", "E", "P"]
+    assert check_word(catalog, "kvizovka", "džep", edge=True)["valid"]
+
+
+@needs_lttoolbox
+def test_other_tilings_are_alternatives(catalog: Catalog) -> None:
+    got = check(catalog, "nadživeti")
+    assert {"tiles": ["N", "A", "DŽ", "I", "V", "E", "T", "I"], "word": None, "known": False,
+            "valid": False} in got["alternatives"]
+
+
+@needs_lttoolbox
+def test_manifest_policy_and_counts(catalog: Catalog, home: Path) -> None:
+    path = current_path("kvizovka", home)
+    assert path is not None
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    policy = manifest["policy"]
+    assert policy["admit_adverbs"] is False
+    assert "unattested" in policy["single_source"]
+    assert manifest["counts"]["by_reason"]["unattested"] >= 1
+    assert manifest["counts"]["valid_by_category"]["noun"] >= 5
+    assert policy["measured"]["hunspell"]["hunspell-sr"]["slots_learned"] >= 3
+    assert {r["code"] for r in manifest["rules"]} >= {"comparative", "reflexive_verb",
+                                                       "unattested", "phrase"}
+
+
+@needs_lttoolbox
+def test_admit_adverbs_switch(home: Path, tmp_path: Path) -> None:
+    build_game("kvizovka", BuildContext(root=home, log=lambda _m: None),
+               builder=make_builder(tmp_path, admit_adverbs=True))
+    got = check(Catalog(home), "brzo")
+    assert got["valid"] and got["category"] == "adv"
+
+
+def test_latin_to_cyrillic_rules() -> None:
+    tiler = LatinToCyrillic()
+    tiler.learn("конјугација")
+    tiler.learn("њива")
+    tiler.learn_word("živjeti")
+    assert tiler.key_and_how("konjugacija") == ("конјугација", "cyrillic-dictionary")
+    assert tiler.key_and_how("nadživjeti") == ("надживјети", "prefix")
+    assert tiler.key_and_how("odžak") == ("оџак", "digraph")      # "žak" is no word
+    assert tiler.key_and_how("konjski") == ("коњски", "digraph")
+    assert digraph_key("džep") == "џеп"
+    assert to_latin("љубав") == "ljubav"
+
+
+def test_unknown_slot_read_from_learned_endings() -> None:
+    """A slot no example taught borrows the verdict of its ending within its part of speech."""
+    learner = SlotLearner()
+    pos_nom = ("adj", "pos", "nt", "sg", "nom", "def")
+    pos_gen = ("adj", "pos", "f", "sg", "gen", "def")
+    for i in range(60):   # flag P's possessives: -ino is nominative, -inoj is not
+        learner.observe([("P", "<", "-a", "+ino")], 0, frozenset({pos_nom}), same_lemma=False,
+                        form=f"sestr{i}ino")
+        learner.observe([("P", "<", "-a", "+inoj")], 2, frozenset({pos_gen}), same_lemma=False,
+                        form=f"sestr{i}inoj")
+    unknown = HForm("kumičino", None, "kumica", ("Q", "<", "-ca", "+čino"))
+    learner.observe([("Q", "<", "-ca", "+čina")], 0, frozenset({pos_nom}), same_lemma=False)
+    assert learner.verdict([unknown.slot], unknown) is not None
+    rejected = HForm("kumičinoj", None, "kumica", ("Q", "<", "-ca", "+činoj"))
+    verdict = learner.verdict([rejected.slot], rejected)
+    assert verdict is not None and all("gen" in t for t in verdict.tag_sets)
+    stranger = HForm("kumičino", None, "kumica", ("R", "<", "-ca", "+čino"))  # no profile
+    assert learner.verdict([stranger.slot], stranger) is None
