@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from build.games.hbs_script import to_latin
+from build.games.hbs_tags import common_prefix_len as _lcp
 from sources.hunspell import expand, read_aff
 
 #: A slot must have this many learned examples ...
@@ -79,15 +80,6 @@ class HForm:
     @property
     def bare(self) -> bool:
         return self.slot[:1] == ("=",)
-
-
-def _lcp(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _latin_like(cyrillic: str) -> str:

@@ -215,7 +215,7 @@ class AnalysisJudge:
         best = min(rank for rank, _ in ranked)
         top = [r for rank, r in ranked if rank == best]
         form = top[0].form
-        lemma = min({r.lemma for r in top}, key=lambda lem: (-_lcp(lem.lower(), form),
+        lemma = min({r.lemma for r in top}, key=lambda lem: (-common_prefix_len(lem.lower(), form),
                                                              len(lem), lem))
         group = [r for r in top if r.lemma == lemma]
         verdict = self.judge(group[0])
@@ -223,7 +223,8 @@ class AnalysisJudge:
         return code, _merge(code, group, verdict.message or ""), group
 
 
-def _lcp(a: str, b: str) -> int:
+def common_prefix_len(a: str, b: str) -> int:
+    """How many leading characters two spellings share (picks the lemma nearest a form)."""
     n = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
