@@ -114,6 +114,7 @@ INVALID = {  # word -> reason code
     "skrivenog": "inflected_form",
     "tiši": "comparative",            # a comparative entry only hunspell-hr has: exact class
     "najtiši": "comparative",         # naj- makes a superlative
+    "ljepšo": "comparative",          # a positive slot on a stem apertium knows as comparative
 }
 
 

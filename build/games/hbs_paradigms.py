@@ -9,11 +9,18 @@ examples agree gets those tags, and every form hunspell alone knows in that slot
 them. The inherited analyses are then judged by the same rules as apertium's own
 (:mod:`build.games.hbs_tags`).
 
-A slot is identified by the affix flags applied and the ending swap they made
-(``("1",), "a" -> "i"``); the bare stem's slot is identified by each of its flags (a stem
-with flags {758, 19} is an adjective's masculine indefinite nominative because other stems
-with those flags are). Capitalised stems are proper nouns, all-capital ones abbreviations:
-that needs no learning.
+A slot is identified by the suffix flags applied, the prefix and the ending swap they made
+(``("1", "<", "-a", "+i")``); a bare stem by its exact flag class, else by each of its
+inflectional flags (a stem with flags {758, 19} is an adjective's masculine indefinite
+nominative because other stems with those flags are). Capitalised stems are proper nouns,
+all-capital ones abbreviations: that needs no learning.
+
+Where no example teaches a slot, in this order: *ne-*/*naj-* forms take the slot of the
+unprefixed form (naj- making it a superlative); endings that are never nominative say so
+(:func:`by_ending`: *-oga*, *-ome*, conjugated verb forms, truncated infinitives); and the
+ending other forms of the same part of speech share decides
+(:meth:`SlotLearner.by_learned_ending`, possessives and nouns). Otherwise the form stays
+unclassified, and is rejected.
 """
 
 from __future__ import annotations

@@ -128,6 +128,7 @@ class _State:
     verdicts: list[SlotVerdict | None] = field(default_factory=list)
     _lemmas: dict[str, bool] = field(default_factory=dict)
     _participles: dict[str, bool] = field(default_factory=dict)
+    _comparatives: dict[str, bool] = field(default_factory=dict)
 
     def apertium_knows(self, form: str) -> bool:
         """Does apertium tag this form as a form of some common (lower-case) lemma?
@@ -153,6 +154,23 @@ class _State:
                 tags[0] in VERBAL and ("pp" in tags or "pprs" in tags)
                 for entry in by_lemma.values() for tags in entry.tags)
             self._participles[stem] = got
+        return got
+
+    def comparative_stem(self, stem: str) -> bool:
+        """Is a hunspell stem something apertium knows only as a comparative or superlative?
+
+        hunspell-hr lists comparatives as entries of their own (*dramatičniji/UB,UM*) and
+        inflects them with the flags of positive adjectives; the slot then says "positive",
+        but every form of such a stem (*dramatičnija*, and the non-word *dramatičnijo*) is
+        a comparative.
+        """
+        got = self._comparatives.get(stem)
+        if got is None:
+            by_lemma = self.ap.forms.get(stem.lower(), {})
+            got = bool(by_lemma) and stem not in by_lemma and all(
+                "comp" in tags or "sup" in tags
+                for entry in by_lemma.values() for tags in entry.tags)
+            self._comparatives[stem] = got
         return got
 
     def lemma_attested(self, lemma: str) -> bool:
@@ -477,7 +495,12 @@ class KvizovkaBuilder:
                 else:
                     note = (f"slot learned from {v.examples} apertium forms" if v.examples
                             else "slot read from its ending")
-                    readings.extend(Reading(latin, stem, t, sid, note) for t in v.tag_sets)
+                    sets = v.tag_sets
+                    if state.comparative_stem(stem):
+                        sets = tuple(tuple("comp" if t == "pst" else t for t in ts)
+                                     for ts in sets)
+                        note += "; the stem is a comparative"
+                    readings.extend(Reading(latin, stem, t, sid, note) for t in sets)
         admissible: list[Reading] = []
         unsupported: list[Reading] = []
         rest: list[Reading] = []
