@@ -83,8 +83,11 @@ def joker_letters(profile: Profile, reading: Reading) -> list[str]:
 
 def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False) -> dict[str, Any]:
     """The full verdict for one word (raises LexiconError for unusable input)."""
-    profile = catalog.profile(game)
-    rel = catalog.release(game)
+    return _verdict(catalog.profile(game), catalog.release(game), text, edge)
+
+
+def _verdict(profile: Profile, rel: Release, text: str, edge: bool) -> dict[str, Any]:
+    game = profile.id
     word = clean_word(text)
     reading, record, alternatives = _choose(rel, readings(profile, word))
     reason: dict[str, str] | None
@@ -118,13 +121,17 @@ def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False) ->
 
 def check_many(catalog: Catalog, game: str, texts: Iterable[str], *,
                edge: bool = False) -> list[dict[str, Any]]:
-    """Verdicts for many words; a bad item gets an ``error`` object, not a failed batch."""
-    catalog.profile(game)
-    catalog.release(game)
+    """Verdicts for many words; a bad item gets an ``error`` object, not a failed batch.
+
+    The profile and release are resolved once, so the whole batch is answered by one
+    release even if a new one is published meanwhile.
+    """
+    profile = catalog.profile(game)
+    rel = catalog.release(game)
     out = []
     for text in texts:
         try:
-            out.append(check_word(catalog, game, text, edge=edge))
+            out.append(_verdict(profile, rel, text, edge))
         except LexiconError as exc:
             out.append({"input": text, "game": game, "valid": False, "error": exc.to_json()})
     return out
