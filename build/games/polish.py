@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,19 +90,18 @@ def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str]) -> RuleB
             return f"contains {', '.join(repr(ch) for ch in odd)}, not a letter of the Polish tiles"
         return None
 
-    def listed(c: Candidate) -> str | None:
-        why = abbreviations.get(c.form)
-        return f"abbreviation (reviewed list: {why})" if why is not None else None
+    def listed(entries: dict[str, str], what: str) -> Callable[[Candidate], str | None]:
+        """A rule backed by a reviewed list: rejects an entry, quoting the list's reason."""
+        def test(c: Candidate) -> str | None:
+            why = entries.get(c.form)
+            return f"{what} (reviewed list: {why})" if why is not None else None
+        return test
 
     def brev(c: Candidate) -> str | None:
         if morfeusz.is_abbreviation(c.analyses):
             tags = sorted({a.tags for a in c.analyses})
             return f"abbreviation (Morfeusz: {', '.join(tags)})"
         return None
-
-    def listed_prefix(c: Candidate) -> str | None:
-        why = prefixes.get(c.form)
-        return f"a prefix, not a word (reviewed list: {why})" if why is not None else None
 
     def bound(c: Candidate) -> str | None:
         if morfeusz.is_prefix_or_suffix(c.analyses):
@@ -119,9 +118,11 @@ def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str]) -> RuleB
         Rule("hyphen_or_apostrophe", "words needing a hyphen or apostrophe", hyphen),
         Rule("capitalised", "words written with a capital letter", capital),
         Rule("foreign_letters", "letters outside the Polish tile set (q, v, x, digits)", foreign),
-        Rule("abbreviation", "lowercase abbreviations in the reviewed list", listed),
+        Rule("abbreviation", "lowercase abbreviations in the reviewed list",
+             listed(abbreviations, "abbreviation")),
         Rule("abbreviation", "forms Morfeusz analyses only as abbreviations (brev)", brev),
-        Rule("prefix_or_suffix", "prefixes in the reviewed list", listed_prefix),
+        Rule("prefix_or_suffix", "prefixes in the reviewed list",
+             listed(prefixes, "a prefix, not a word")),
         Rule("prefix_or_suffix", "forms Morfeusz analyses only as bound morphemes", bound),
         Rule("unattested", "hunspell-only forms Morfeusz does not know", unattested),
     ])
