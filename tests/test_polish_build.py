@@ -77,6 +77,16 @@ def test_remik_shares_the_vocabulary_with_its_own_limits(polish: Catalog) -> Non
     assert rel.manifest["counts"]["valid"] == polish.release("osps").manifest["counts"]["valid"]
 
 
+def test_remik_has_no_maximum_length_osps_keeps_fifteen(polish: Catalog) -> None:
+    """Remik's words lie on the table (seed 004); Scrabble's on a 15x15 board (seed 002)."""
+    word = "pięćdziesięcioro"  # 16 letters
+    remik = check_word(polish, "remik", word)
+    assert remik["valid"] and remik["score"] == 16 and remik["reason"] is None
+    osps = check_word(polish, "osps", word)
+    assert not osps["valid"] and osps["reason"]["code"] == "too_long"
+    assert polish.profile("remik").max_length >= 64 > polish.profile("osps").max_length
+
+
 def test_manifest_records_policy_and_morfeusz(polish: Catalog) -> None:
     m = json.loads((polish.release("osps").path / "manifest.json").read_text())
     assert m["policy"]["morfeusz"]["dictionary"].startswith("pl.sgjp")
