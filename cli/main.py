@@ -1,5 +1,5 @@
-"""The command-line face: ``lexicon fetch | build | releases | games | check | serve`` and the
-queries ``blanks | pattern | anagram | hooks``.
+"""The command-line face: ``lexicon fetch | build | releases | games | check | judge | rulings |
+serve`` and the queries ``blanks | pattern | anagram | hooks``.
 
 Like the service, it only parses arguments and prints what the library returns. Exit codes
 are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage error (unknown
@@ -183,6 +183,64 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
         out.write((_dump(r) if as_json else _human(r)) + "\n")
     out.flush()
     raise typer.Exit(0 if all(r["valid"] for r in results) else EXIT_INVALID)
+
+
+def _ruling_text(r: dict) -> str:
+    head = "STANDS" if r["valid"] else "FALLS"
+    line = f"{head}  {r['count']} word{'s' if r['count'] != 1 else ''}   release {r['release']}"
+    for item in r.get("results", []):
+        line += "\n  " + _human(item).replace("\n", "\n  ")
+    return line
+
+
+@app.command()
+def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krizemkrazem")],
+          words: Annotated[list[str], typer.Argument(help="every word the play forms")],
+          edge: Annotated[bool, typer.Option(
+              "--edge", help="Kvizovka: the play touches the board's edge (3 letters allowed)")]
+          = False,
+          reveal: Annotated[bool, typer.Option(
+              "--reveal", help="also show each word's verdict (settling a dispute)")] = False,
+          as_json: Annotated[bool, typer.Option("--json", help="the ruling as one JSON object")]
+          = False) -> None:
+    """One ruling for a whole play: exit 0 if it stands, 1 if it falls (which word failed is
+    not said unless --reveal), 2 on a usage error, 3 when no release is built. Every ruling
+    is logged (see `lexicon rulings`)."""
+    from lexicon import judge as judging
+    try:
+        ruling = judging.judge(Catalog(), game, words, edge=edge, reveal=reveal)
+    except NoRelease as exc:
+        _fail(exc, EXIT_FAILED, as_json)
+    except LexiconError as exc:
+        _fail(exc, EXIT_USAGE, as_json)
+    print(_dump(ruling) if as_json else _ruling_text(ruling))
+    sys.stdout.flush()
+    raise typer.Exit(0 if ruling["valid"] else EXIT_INVALID)
+
+
+@app.command("rulings")
+def list_rulings(date: Annotated[str | None, typer.Option(
+                     help="the UTC day, YYYY-MM-DD (default: today)")] = None,
+                 as_json: Annotated[bool, typer.Option("--json", help="one JSON object per "
+                                                                     "ruling")] = False) -> None:
+    """The rulings given on one day, oldest first (exit 2 for a malformed --date)."""
+    from lexicon import rulings
+    try:
+        day = rulings.parse_date(date)
+    except InputError as exc:
+        _fail(exc, EXIT_USAGE, as_json)
+    rows = rulings.read(day)
+    for r in rows:
+        if as_json:
+            print(_dump(r))
+        elif "unreadable" in r:
+            print(f"line {r['line']}: unreadable: {r['unreadable'][:60]}")
+        else:
+            print(f"{r['time']}  {r['game']:13} {r['verdict'].upper():6}  "
+                  f"{' '.join(r['words'])}{'  (edge)' if r.get('edge') else ''}   "
+                  f"release {r['release']}")
+    if not rows and not as_json:
+        print(f"no rulings on {day.isoformat()}")
 
 
 @app.command()

@@ -21,3 +21,7 @@ def cache_dir(root: Path | None = None) -> Path:
 
 def releases_dir(root: Path | None = None) -> Path:
     return (root or home()) / "releases"
+
+
+def rulings_dir(root: Path | None = None) -> Path:
+    return (root or home()) / "rulings"

@@ -28,7 +28,8 @@ Word validation for Kvizovka, Križemkražem, Polish Scrabble (`osps`) and Remik
 
 Errors are JSON objects `{"code": ..., "message": ...}` with a stable `code`:
 `unknown_game`, `no_release`, `empty_word`, `word_too_long`, `control_character`,
-`mixed_scripts`, `bad_tile_notation`, `batch_too_large`, `invalid_request`, `not_found`.
+`mixed_scripts`, `bad_tile_notation`, `batch_too_large`, `invalid_request`, `not_found`;
+the judge adds `bad_play`, `empty_play` and `play_too_large`.
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
 across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at most
@@ -151,6 +152,7 @@ def create_app(root: Path | None = None) -> FastAPI:
         return releases.list_releases(game, catalog.root)
 
     _add_queries(app, catalog)
+    _add_judge(app, catalog)
     _add_referee_page(app)
     return app
 
@@ -300,6 +302,35 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         body = {"game": game, "release": catalog.release(game).id, "count": len(flags),
                 "valid": sum(flags), "results": flags}
         return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")),
+                        media_type="application/json")
+
+
+class JudgeRequest(BaseModel):
+    # Items are not typed ``str`` here: a validation error would name the bad item's index,
+    # telling the challenger which word is in doubt. lexicon.judge refuses bad items with
+    # one error for the whole play.
+    words: list[Any] = Field(..., description="every word the play forms (at most 32)",
+                             examples=[["zażółć", "gęślą"]])
+    edge: bool = Field(False, description="Kvizovka: the play touches the board's edge")
+    reveal: bool = Field(False, description="give each word's verdict (settling a dispute)")
+
+
+def _add_judge(app: FastAPI, catalog: Catalog) -> None:
+    from lexicon import judge
+
+    @app.post("/v1/games/{game}/judge", tags=["check"], description=(
+        "One ruling for a whole play, as a word judge gives it: `verdict` is `stands` when "
+        "every word is valid and `falls` otherwise, with the release and the number of "
+        "words, and nothing that says which word failed (the words are not echoed; an "
+        "unreadable word is an error of the whole request that names no word). With "
+        "`reveal` each word's full verdict is in `results`. Every ruling is logged "
+        "(`lexicon rulings`)."),
+        responses={200: {"content": {"application/json": {"example": {
+            "game": "osps", "release": "osps-…", "verdict": "falls", "valid": False,
+            "count": 2, "time": "2026-12-01T05:00:00.000Z"}}}}}, response_model=None)
+    def judge_play(game: str, req: JudgeRequest) -> Response:
+        ruling = judge.judge(catalog, game, req.words, edge=req.edge, reveal=req.reveal)
+        return Response(json.dumps(ruling, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
 
 

@@ -1,0 +1,84 @@
+"""One ruling for a whole play, the way a challenge is settled at the table.
+
+Every rule book here rules on the move, not on a word: in Polish Scrabble a challenged move
+stands or falls as one, and Kvizovka and Križemkražem count every word the move forms. The
+field's word judges (Zyzzyva's) show one verdict and never which word failed, so that a
+challenge cannot teach the challenger anything. This module keeps that promise:
+
+* every word is checked (no early exit), against one release for the whole play;
+* the answer without ``reveal`` carries the verdict, the release and the number of words,
+  nothing per word, and not the words themselves;
+* a word that cannot be read at all is a usage error of the *whole* request: its error names
+  the kind of problem but neither the word, its position nor its length;
+* with ``reveal`` (a referee settling a dispute) each word's full verdict is given;
+* every ruling is appended to the day's log (:mod:`lexicon.rulings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lexicon import rulings
+from lexicon.catalog import Catalog
+from lexicon.checker import check_many
+from lexicon.errors import InputError
+from lexicon.inputs import clean_word
+
+MAX_PLAY_WORDS = 32   # a move forms one main word plus at most one cross word per tile
+
+STANDS = "stands"
+FALLS = "falls"
+
+
+def _read_play(words: object) -> list[str]:
+    """The words of the play, or an InputError that does not point at any one of them."""
+    if not isinstance(words, (list, tuple)):
+        raise InputError("the play must be a list of words", code="bad_play")
+    if not words:
+        raise InputError("the play has no words", code="empty_play")
+    if len(words) > MAX_PLAY_WORDS:
+        raise InputError(f"{len(words)} words; a play has at most {MAX_PLAY_WORDS}",
+                         code="play_too_large", detail={"max_words": MAX_PLAY_WORDS})
+    codes = set()
+    for w in words:
+        if not isinstance(w, str):
+            codes.add("bad_play")
+            continue
+        try:
+            clean_word(w)
+        except InputError as exc:
+            codes.add(exc.code)
+    if codes:
+        # One code for the whole request (the alphabetically first, so it does not depend
+        # on which word came first) and a message that names no word.
+        code = sorted(codes)[0]
+        raise InputError(f"a word of the play cannot be read ({code}); correct it and ask "
+                         f"again: nothing was ruled", code=code)
+    return list(words)
+
+
+def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = False,
+          reveal: bool = False, log_root: Path | None = None, log: bool = True
+          ) -> dict[str, Any]:
+    """Rule on a play: ``verdict`` is ``stands`` when every word is valid, else ``falls``.
+
+    Raises UnknownGame / NoRelease / InputError before anything is ruled or logged.
+    """
+    catalog.profile(game)
+    play = _read_play(words)
+    results = check_many(catalog, game, play, edge=edge)
+    release = results[0]["release"]
+    stands = all(r["valid"] for r in results)
+    verdict = STANDS if stands else FALLS
+    answer: dict[str, Any] = {"game": game, "release": release, "verdict": verdict,
+                              "valid": stands, "count": len(play)}
+    if log:
+        line = rulings.append({"game": game, "release": release, "words": play,
+                               "edge": edge, "verdict": verdict, "revealed": reveal},
+                              root=log_root or catalog.root)
+        answer["time"] = line["time"]
+    if reveal:
+        answer["results"] = results
+    return answer
