@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from build.progress import track
 from build.release import ReleaseWriter
 from lexicon import profile as profiles
 from lexicon.errors import BuildError, LexiconError
@@ -89,7 +90,10 @@ def build_game(game: str, ctx: BuildContext | None = None,
     ctx.log(f"build {game}: judging forms")
     with ReleaseWriter(profile, ctx.root) as writer:
         try:
-            writer.add_all(builder.records(ctx))
+            # count and rate of records written; a builder that knows its total shows
+            # its own bar with an ETA (build.progress.track) as a row under this one
+            writer.add_all(track(builder.records(ctx), f"{game}: records written",
+                                 unit="records"))
         except LexiconError:
             raise
         except (OSError, ValueError, KeyError) as exc:

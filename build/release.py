@@ -25,6 +25,7 @@ from typing import Any
 import lmdb
 
 from build.indexes import build_indexes
+from build.progress import track
 from lexicon import releases
 from lexicon.profile import Profile
 from lexicon.records import VALID, Record, StringTable
@@ -45,6 +46,20 @@ DIFF_SAMPLE = 200
 
 def _dir_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def canonical_bytes(rec: Record) -> bytes:
+    """One record as the content hash sees it: every field spelled out, no storage ids.
+
+    The hash covers what a release answers, not how its bytes happen to be laid out (string
+    ids depend on the order a builder emitted records), so two builds that answer every
+    word the same way have the same ``content_sha256``.
+    """
+    body = {"key": rec.key, "word": rec.word, "valid": rec.valid,
+            "reason": [rec.reason_code, rec.reason_message],
+            "analyses": [a.to_json() for a in rec.analyses], "sources": rec.sources,
+            "category": rec.category, "evidence": rec.evidence}
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
 def peak_rss_mb() -> float:
@@ -135,9 +150,11 @@ class ReleaseWriter:
         by_source: Counter[str] = Counter()
         valid = rejected = 0
         with self.env.begin(db=self.db) as txn:
-            for k, v in txn.cursor():
-                digest.update(k + b"\x00" + v + b"\n")
+            total = txn.stat(self.db)["entries"]
+            for k, v in track(txn.cursor(), f"{self.profile.id}: counting and hashing",
+                              total=total, unit="records", every=20_000):
                 rec = Record.decode(k.decode(), v, self.table)
+                digest.update(canonical_bytes(rec))
                 if rec.valid:
                     valid += 1
                     by_category[rec.category or "uncategorised"] += 1
@@ -146,9 +163,6 @@ class ReleaseWriter:
                 else:
                     rejected += 1
                     by_reason[rec.reason_code or "unknown"] += 1
-        # Values hold ids into the string table, so the table is part of the content.
-        digest.update(b"\x00strings\x00" + self.table.dump())
-        digest.update(b"\x00texts\x00" + "\x1e".join(self.table.lazy_items).encode())
         counts = {
             "records": valid + rejected,
             "valid": valid,
@@ -201,7 +215,10 @@ class ReleaseWriter:
         strings = out.open_db(STRINGS_DB)
         with self.env.begin(db=self.db) as src:
             txn = out.begin(write=True, db=forms)
-            for n, (k, v) in enumerate(src.cursor(), 1):
+            total = src.stat(self.db)["entries"]
+            rows = track(src.cursor(), f"{self.profile.id}: writing the release", total=total,
+                         unit="records", every=20_000)
+            for n, (k, v) in enumerate(rows, 1):
                 txn.put(k, v, append=True)
                 if n % 500_000 == 0:
                     txn.commit()

@@ -109,3 +109,13 @@ def test_unique_messages_stay_inline(home: Path) -> None:
     r = rel.get("psa")
     assert r is not None and r.reason_message == "only here"
     assert rel.get("kotaa").reason_message == "capital"  # type: ignore[union-attr]
+
+
+def test_same_records_give_the_same_content_hash_whatever_the_order(home: Path) -> None:
+    records = [*POLISH_RECORDS, rec("wg", valid=False, code="abbreviation", message="list"),
+               rec("kota", tags="subst:sg:gen:m2", lemma="kot", category="noun")]
+    a = publish(home / "first", "osps", records)
+    b = publish(home / "second", "osps", list(reversed(records)))
+    ma = json.loads((a / "manifest.json").read_text())
+    mb = json.loads((b / "manifest.json").read_text())
+    assert ma["content_sha256"] == mb["content_sha256"]
