@@ -28,6 +28,7 @@ import marisa_trie
 from lexicon import profile as profiles
 from lexicon import releases
 from lexicon.errors import BuildError
+from lexicon.export import playable_lengths
 from lexicon.indexes import (
     ALPHAGRAM_COUNTS,
     ALPHAGRAM_NODES,
@@ -52,12 +53,6 @@ from lexicon.store import FORMS_DB, LMDB_DIR, MANIFEST
 MAP_SIZE = 16 << 30   # address space only
 
 
-def playable_lengths(profile: Profile) -> tuple[int, int]:
-    """The shortest and longest word any move of the game can play (Kvizovka's edge: 3)."""
-    low = profile.min_length
-    if profile.edge_min_length is not None:
-        low = min(low, profile.edge_min_length)
-    return low, profile.max_length
 
 
 def _valid_keys(lmdb_dir: Path) -> Iterator[str]:

@@ -17,7 +17,7 @@ import typer
 
 from lexicon import checker, releases
 from lexicon.catalog import Catalog
-from lexicon.errors import InputError, LexiconError, NoRelease, UnknownGame
+from lexicon.errors import InputError, LexiconError, NoRelease, UnknownGame, UnknownRelease
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Lexicon compiler and word checker for Kvizovka, Križemkražem, "
@@ -359,6 +359,51 @@ def hooks(game: Game, word: Annotated[str, typer.Argument(help="a word or a pref
     from lexicon import queries
     _query(lambda: queries.hooks(Catalog(), game, word), as_json, _hooks_text,
            lambda r: bool(r["front"] or r["back"]))
+
+
+# -- maintainers: export, identity, diffs, shipping (lexicon.export, lexicon.shipping) ------
+
+Release = Annotated[str | None, typer.Option(
+    "--release", help="a published release id (default: the current one)")]
+
+
+@app.command()
+def export(game: Game,
+           fmt: Annotated[str, typer.Option(
+               "--format", help="words | tiles | jsonl | kwg (wolges DAWG+GADDAG)")] = "words",
+           output: Annotated[str | None, typer.Option(
+               "--output", "-o", help="write to this file (atomically); kwg requires it")]
+           = None,
+           release: Release = None) -> None:
+    """The words valid in a game (its play rules applied), sorted, for engines and tools."""
+    from pathlib import Path
+
+    from lexicon.export import export as run_export
+    cat = Catalog()
+    try:
+        result = run_export(cat.profile(game), cat.release(game, release), fmt,
+                            Path(output) if output else None, stdout=sys.stdout)
+    except (UnknownGame, UnknownRelease, InputError) as exc:
+        _fail(exc, EXIT_USAGE)
+    except LexiconError as exc:
+        _fail(exc, EXIT_FAILED)
+    finally:
+        cat.close()
+    sys.stdout.flush()
+    if output:
+        typer.echo(_dump(result), err=True)
+
+
+@app.command("hash")
+def hash_list(path: Annotated[str, typer.Argument(
+        help="a word list, one word a line ('-': stdin), e.g. from `lexicon export`")]) -> None:
+    """Quackle's order-independent content hash and counts by length of a plain word list
+    (compare with a manifest's `content_hash`)."""
+    from lexicon.export import identity
+    fh = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+    with fh:
+        words = dict.fromkeys(w for w in (ln.strip() for ln in fh) if w)
+    print(_dump(identity(words)))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ class Catalog:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root or home()
         self._open: dict[str, tuple[float, Release]] = {}
+        self._pinned: dict[tuple[str, str], Release] = {}   # releases are immutable
 
     def profile(self, game: str) -> Profile:
         return profiles.load(game)
@@ -36,9 +37,17 @@ class Catalog:
         except FileNotFoundError:
             return -1.0
 
-    def release(self, game: str) -> Release:
-        """The current release of ``game``; raises NoRelease when none is built."""
+    def release(self, game: str, release_id: str | None = None) -> Release:
+        """The current release of ``game``, or the published release ``release_id`` ("valid
+        as of edition X"); raises NoRelease when none is built, UnknownRelease for an id
+        that was never published."""
         self.profile(game)  # raises UnknownGame first
+        if release_id is not None and release_id != releases.current_id(game, self.root):
+            pinned = self._pinned.get((game, release_id))
+            if pinned is None:
+                pinned = Release(releases.release_path(game, release_id, self.root))
+                self._pinned[(game, release_id)] = pinned
+            return pinned
         stamp = self._current_stamp(game)
         cached = self._open.get(game)
         if cached and cached[0] == stamp:
@@ -63,3 +72,6 @@ class Catalog:
         for _, rel in self._open.values():
             rel.close()
         self._open.clear()
+        for rel in self._pinned.values():
+            rel.close()
+        self._pinned.clear()

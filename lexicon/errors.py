@@ -50,6 +50,13 @@ class NoRelease(LexiconError):
     status = 503
 
 
+class UnknownRelease(LexiconError):
+    """A release id that was never published for this game (or was removed)."""
+
+    code = "unknown_release"
+    status = 404
+
+
 class SourceError(LexiconError):
     """A source dictionary could not be fetched or failed its checksum."""
 

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from lexicon.errors import UnknownRelease
 from lexicon.paths import releases_dir
 from lexicon.store import MANIFEST
 
@@ -37,6 +38,21 @@ def current_path(game: str, root: Path | None = None) -> Path | None:
         return None
     path = game_dir(game, root) / rid
     return path if (path / MANIFEST).exists() else None
+
+
+def release_path(game: str, release_id: str, root: Path | None = None) -> Path:
+    """The directory of a published release of ``game``, current or older.
+
+    Raises :class:`UnknownRelease` (404) for an id that is not a published release of this
+    game; ids are directory names, so anything that is not a plain name is refused first.
+    """
+    gdir = game_dir(game, root)
+    if (not release_id or "/" in release_id or "\\" in release_id
+            or release_id.startswith(".") or not (gdir / release_id / MANIFEST).is_file()):
+        known = [r["release"] for r in list_releases(game, root)][:20]
+        raise UnknownRelease(f"{game} has no published release {release_id!r}",
+                             detail={"game": game, "release": release_id, "known": known})
+    return gdir / release_id
 
 
 def set_current(game: str, release_id: str, root: Path | None = None) -> None:

@@ -1,0 +1,145 @@
+"""A game's valid words as plain files for engines, federations and other tools.
+
+The export is what a player may lay, not what the store holds: a release keeps every
+admitted form, but the game's play rules (length limits, tiles the set carries, jokers for
+letters only a joker can play) still apply at check time, so they are applied here too.
+Words are written in canonical tiles, one character a tile (Kvizovka in Serbian Cyrillic,
+which spells LJ, NJ and DŽ as one letter each: Latin would be ambiguous), in code-point
+order, which is the order the release stores them in: the export streams from an LMDB
+cursor and never holds the word list (except for ``kwg``, see :mod:`lexicon.kwg`).
+
+Formats: ``words`` (one a line), ``tiles`` (tile letters separated by spaces, ``LJ U B A
+V``), ``jsonl`` (word, display spelling, tiles, score, category) and ``kwg`` (the wolges
+DAWG + GADDAG, with its alphabet file beside it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from lexicon.errors import InputError
+from lexicon.profile import Profile
+from lexicon.records import VALID
+from lexicon.store import Release
+from lexicon.tiles import key_to_tiles
+
+FORMATS = ("words", "tiles", "jsonl", "kwg")
+
+
+def playable_lengths(profile: Profile) -> tuple[int, int]:
+    """Shortest and longest word some move can lay (Kvizovka: 3 at the board's edge)."""
+    low = profile.min_length
+    if profile.edge_min_length is not None:
+        low = min(low, profile.edge_min_length)
+    return low, profile.max_length
+
+
+def is_playable(profile: Profile, key: str) -> bool:
+    """Could a move lay this admitted key: every character a tile, within the length limits,
+    and no more letters that only a joker plays than the game has jokers."""
+    low, high = playable_lengths(profile)
+    if not low <= len(key) <= high:
+        return False
+    tiles = profile.by_canonical
+    jokers_needed = 0
+    for ch in key:
+        tile = tiles.get(ch)
+        if tile is None:
+            return False
+        jokers_needed += tile.joker_only
+    return jokers_needed <= profile.jokers.count
+
+
+def valid_keys(profile: Profile, release: Release) -> Iterator[str]:
+    """The game's valid words, in code-point order, streamed from the release."""
+    for key, raw in release.iter_records(valid_only=True):
+        if raw[:1] == VALID and is_playable(profile, key):
+            yield key
+
+
+def quackle_hash(words: Iterable[str]) -> str:
+    """Quackle's order-independent lexicon hash: the XOR of each word's MD5 digest.
+
+    Quackle XORs the MD5 of its internal letter codes; we hash each word's NFC UTF-8 so
+    anyone can recompute it from a plain word list (``lexicon hash FILE``). Duplicates
+    cancel out, as in Quackle, so the caller passes each word once.
+    """
+    acc = 0
+    for word in words:
+        digest = hashlib.md5(unicodedata.normalize("NFC", word).encode(), usedforsecurity=False)
+        acc ^= int.from_bytes(digest.digest(), "big")
+    return acc.to_bytes(16, "big").hex()
+
+
+def identity(words: Iterable[str]) -> dict[str, Any]:
+    """``content_hash``, ``counts_by_length`` and the word count of a list, in one pass."""
+    by_length: Counter[int] = Counter()
+
+    def counted() -> Iterator[str]:
+        for w in words:
+            by_length[len(w)] += 1
+            yield w
+
+    content = quackle_hash(counted())
+    return {"content_hash": content, "words": sum(by_length.values()),
+            "counts_by_length": {str(n): by_length[n] for n in sorted(by_length)}}
+
+
+def _line(fmt: str, profile: Profile, release: Release, key: str) -> str:
+    if fmt == "words":
+        return key
+    if fmt == "tiles":
+        return " ".join(key_to_tiles(profile, key))
+    rec = release.get(key)
+    return json.dumps({
+        "word": key,
+        "display": rec.word if rec else key,
+        "tiles": list(key_to_tiles(profile, key)),
+        "score": profile.score(key),
+        "category": rec.category if rec else None,
+    }, ensure_ascii=False)
+
+
+def write_lines(fmt: str, profile: Profile, release: Release, out: IO[str]) -> int:
+    """Write the text formats to ``out``; returns how many words were written."""
+    n = 0
+    for key in valid_keys(profile, release):
+        out.write(_line(fmt, profile, release, key) + "\n")
+        n += 1
+    return n
+
+
+def export(profile: Profile, release: Release, fmt: str, output: Path | None,
+           stdout: IO[str] | None = None) -> dict[str, Any]:
+    """Export ``release`` in ``fmt`` to ``output`` (atomically: temp file, then rename) or,
+    for the text formats, to ``stdout``. Returns what was written, for the CLI to report."""
+    if fmt not in FORMATS:
+        raise InputError(f"unknown export format {fmt!r}; one of {', '.join(FORMATS)}",
+                         code="bad_format", detail={"formats": list(FORMATS)})
+    if fmt == "kwg":
+        if output is None:
+            raise InputError("the kwg format is binary: give --output FILE.kwg",
+                             code="output_required")
+        from lexicon import kwg
+        return kwg.export_kwg(profile, release, output)
+    if output is None:
+        assert stdout is not None
+        n = write_lines(fmt, profile, release, stdout)
+        return {"format": fmt, "words": n, "release": release.id}
+    output = Path(output)
+    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            n = write_lines(fmt, profile, release, fh)
+        os.replace(tmp, output)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return {"format": fmt, "words": n, "release": release.id, "output": str(output),
+            "bytes": output.stat().st_size}
