@@ -169,23 +169,26 @@ class Record:
         )
 
     def merge(self, other: Record) -> Record:
-        """Combine two records for the same key (e.g. ``Bóg`` and ``bóg`` in Polish).
+        """Combine two records for the same key: the one merge policy of every builder.
 
-        An admitted spelling wins over a rejected one. Between two rejected spellings the
-        lower-case one wins (``np`` the abbreviation, not ``Np`` the chemical symbol): it is
-        the word a player actually laid. When both are admitted, sources, analyses and
-        evidence are pooled so the answer still says everything that is known.
+        Spellings of one key meet here: ``Bóg`` and ``bóg`` in Polish, ``kalin`` (the bird)
+        and ``Kalin`` (a surname) in Križemkražem. An admitted spelling wins over a rejected
+        one; then the lower-case one (``np`` the abbreviation, not ``Np`` the chemical
+        symbol; ``kalin`` before ``Kalin``): it is the word a player actually laid; then the
+        first in code-point order, so the result never depends on which arrived first. When
+        both are admitted, sources, analyses and evidence are pooled so the answer still
+        says everything that is known; evidence of the other spelling names it
+        (``Kalin: ...``).
         """
-        if self.valid != other.valid:
-            return self if self.valid else other
-        if not self.valid:
-            if other.word == other.word.lower() and self.word != self.word.lower():
-                return other
-            return self
-        first, second = self, other
+        first, second = sorted((self, other), key=lambda r: (
+            not r.valid, r.word != r.word.lower(), r.word))
+        if not (first.valid and second.valid):
+            return first
         for a in second.analyses:
             if a not in first.analyses:
                 first.analyses.append(a)
         first.sources = sorted(set(first.sources) | set(second.sources))
-        first.evidence = list(dict.fromkeys(first.evidence + second.evidence))
+        other_evidence = second.evidence if second.word == first.word else [
+            f"{second.word}: {e}" for e in second.evidence]
+        first.evidence = list(dict.fromkeys(first.evidence + other_evidence))
         return first

@@ -1,8 +1,8 @@
 """Readers for plain word lists and reviewed exclusion/inclusion lists.
 
 Both formats are deliberately language-neutral: every language source in the
-compiler (Polish ``wpolish``, reviewed abbreviation lists, and so on) goes
-through these two functions, so that normalisation (Unicode NFC, whitespace,
+compiler (Polish ``wpolish``, every game's reviewed lists in ``sources/lists``)
+goes through these readers, so that normalisation (Unicode NFC, whitespace,
 comments) happens in exactly one place.  Word games compare words letter by
 letter, so two spellings of the same letter (``"ó"`` precomposed versus
 ``"o"`` + combining acute) must never become two different words; hence NFC
@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 COMMENT = "#"
 """Marks a comment line in a word list and the start of a reason in a reviewed list."""
 
 _BOM = "\ufeff"
+
+LISTS_DIR = Path(__file__).resolve().parent / "lists"
+"""The one folder of reviewed lists (``sources/lists``), for every game's builder."""
 
 
 class ReviewedListError(ValueError):
@@ -59,22 +63,34 @@ def read_wordlist(path: Path, encoding: str = "utf-8") -> Iterator[str]:
             yield _nfc(word)
 
 
-def read_reviewed_list(path: Path, encoding: str = "utf-8") -> dict[str, str]:
-    """Read a hand-reviewed list of ``entry  # reason`` lines into ``{entry: reason}``.
+@dataclass(frozen=True, slots=True)
+class ReviewedEntry:
+    """One line of a reviewed list: the entry as written, why it is there, where it is."""
 
-    Format, shared by every language:
+    entry: str
+    reason: str
+    file: str      # file name, e.g. "sl_phrases.txt" (what messages and manifests cite)
+    line: int
+
+
+def read_reviewed_entries(path: Path, encoding: str = "utf-8", *,
+                          phrases: bool = False) -> list[ReviewedEntry]:
+    """Read a hand-reviewed list of ``entry  # reason`` lines, in file order.
+
+    Format, shared by every language and every game:
 
     * blank lines and lines starting with ``#`` are ignored (headers, notes);
-    * every other line is a single entry (no internal whitespace) followed by
-      ``#`` and a non-empty reason, e.g. ``tzw  # skrót: tak zwany``;
+    * every other line is one entry followed by ``#`` and a non-empty reason, e.g.
+      ``tzw  # skrót: tak zwany``;
+    * an entry is one word, or with ``phrases`` words separated by single spaces (phrases
+      and full names, ``Tone Pavček``);
     * entries are NFC-normalised and must be unique.
 
-    The reason is mandatory because these lists override the automatic
-    pipeline: each exception has to say why it exists, so that it can be
-    re-reviewed later.  Any violation raises :class:`ReviewedListError` with
-    the file and line number.
+    The reason is mandatory because these lists override the automatic pipeline: each
+    exception has to say why it exists, so that it can be re-reviewed later. Any violation
+    raises :class:`ReviewedListError` with the file and line number.
     """
-    entries: dict[str, str] = {}
+    entries: list[ReviewedEntry] = []
     first_line: dict[str, int] = {}
     with path.open(encoding=encoding, newline=None) as handle:
         for line_no, line in enumerate(handle, start=1):
@@ -90,18 +106,25 @@ def read_reviewed_list(path: Path, encoding: str = "utf-8") -> dict[str, str]:
                 raise ReviewedListError(
                     path, line_no, f"entry {entry!r} has no reason (expected 'entry  # reason')"
                 )
-            if not entry or any(ch.isspace() for ch in entry):
+            words = entry.split(" ")
+            if not entry or any(not w or any(ch.isspace() for ch in w) for w in words) or (
+                    len(words) > 1 and not phrases):
+                expected = "words separated by single spaces" if phrases else "exactly one entry"
                 raise ReviewedListError(
-                    path,
-                    line_no,
-                    f"expected exactly one entry before '#', got {entry_part.strip()!r}",
+                    path, line_no, f"expected {expected} before '#', got {entry_part.strip()!r}"
                 )
-            if entry in entries:
+            if entry in first_line:
                 raise ReviewedListError(
                     path,
                     line_no,
                     f"duplicate entry {entry!r} (first on line {first_line[entry]})",
                 )
-            entries[entry] = reason
             first_line[entry] = line_no
+            entries.append(ReviewedEntry(entry, reason, path.name, line_no))
     return entries
+
+
+def read_reviewed_list(path: Path, encoding: str = "utf-8", *,
+                       phrases: bool = False) -> dict[str, str]:
+    """``{entry: reason}`` of a reviewed list (see :func:`read_reviewed_entries`)."""
+    return {e.entry: e.reason for e in read_reviewed_entries(path, encoding, phrases=phrases)}

@@ -244,7 +244,7 @@ def test_limit_judges_only_the_first_forms(home: Path, tmp_path: Path) -> None:
 def test_list_without_reason_stops_the_build(tmp_path: Path) -> None:
     bad = tmp_path / "sl_phrases.txt"
     bad.write_text("# header\npustni ples\n", encoding="utf-8")
-    with pytest.raises(ReviewedListError, match="no '# reason'"):
+    with pytest.raises(ReviewedListError, match="has no reason"):
         read_list(bad, "phrase")
     bad.write_text("a b  # x\na b  # y\n", encoding="utf-8")
     with pytest.raises(ReviewedListError, match="duplicate"):

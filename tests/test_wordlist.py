@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from sources.wordlist import ReviewedListError, read_reviewed_list, read_wordlist
+from sources.wordlist import (
+    LISTS_DIR,
+    ReviewedListError,
+    read_reviewed_entries,
+    read_reviewed_list,
+    read_wordlist,
+)
 
 ABBREVIATIONS = Path(__file__).resolve().parents[1] / "sources" / "lists" / "pl_abbreviations.txt"
 
@@ -125,3 +131,28 @@ def test_shipped_polish_abbreviation_list_is_well_formed() -> None:
 )
 def test_shipped_polish_abbreviation_list_keeps_real_words(word: str) -> None:
     assert word not in read_reviewed_list(ABBREVIATIONS)
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    ("Tone Pavček  # full name\n", True),
+    ("Tone  Pavček  # double space\n", False),
+    ("Tone\tPavček  # tab\n", False),
+])
+def test_reviewed_phrases_use_single_spaces(tmp_path: Path, text: str, ok: bool) -> None:
+    path = write(tmp_path, text)
+    if ok:
+        (entry,) = read_reviewed_entries(path, phrases=True)
+        assert (entry.entry, entry.reason, entry.file, entry.line) == (
+            "Tone Pavček", "full name", path.name, 1)
+    else:
+        with pytest.raises(ReviewedListError, match="single spaces"):
+            read_reviewed_entries(path, phrases=True)
+
+
+def test_every_shipped_list_is_read_by_the_one_reader() -> None:
+    """Every game's reviewed list (pl_, hbs_, sl_) has a reason on every entry."""
+    files = sorted(LISTS_DIR.glob("*.txt"))
+    assert {f.name.split("_", 1)[0] for f in files} >= {"pl", "hbs", "sl"}
+    for f in files:
+        entries = read_reviewed_entries(f, phrases=f.name.startswith("sl_"))
+        assert all(e.reason for e in entries), f

@@ -5,8 +5,9 @@ handful of lemmas (apertium marks *kipteti* reflexive-only, or generates *prenos
 elative of *nosiv*), a reviewed list says so, with a reason per line, instead of a special case
 in code. Every list is optional so tests and smoke builds can run without them.
 
-Format (shared with the other games' lists): ``entry  # reason``; blank lines and lines
-starting with ``#`` are comments; entries are lower-case Latin.
+Format (shared with the other games' lists, read by
+:func:`sources.wordlist.read_reviewed_list`): ``entry  # reason``, the reason required; blank
+lines and lines starting with ``#`` are comments; entries are lower-case Latin.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-LISTS_DIR = Path(__file__).resolve().parents[2] / "sources" / "lists"
+from sources.wordlist import LISTS_DIR, read_reviewed_list
 
 #: list name -> what it does (shown in the manifest's policy)
 PURPOSES = {
@@ -23,24 +24,14 @@ PURPOSES = {
     "hbs_not_reflexive_only": "verbs apertium tags reflexive-only that also exist without 'se'",
     "hbs_not_elative": "pre- adjectives apertium also generates as elatives of another "
                        "adjective but that are words of their own (prenosiv, preuzet)",
-    "hbs_exclusions": "forms the sources admit but the rule book does not (listed_exclusion)",
+    "hbs_exclusions": "forms the sources admit but the rule book does not (listed_exclusion); "
+                      "optional, the production build has none",
 }
 
 
 def read_list(path: Path) -> dict[str, str]:
     """Entries of one list file with their reasons (empty if the file does not exist)."""
-    out: dict[str, str] = {}
-    if not path.exists():
-        return out
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        entry, _, reason = line.partition("#")
-        entry = entry.strip().lower()
-        if entry:
-            out[entry] = reason.strip()
-    return out
+    return read_reviewed_list(path) if path.exists() else {}
 
 
 @dataclass

@@ -54,7 +54,7 @@ UNCLASSIFIED = "?"
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
+class HbsAnalysis:
     """One analysis of one written form, with where it came from."""
 
     form: str          # lower-case Latin surface
@@ -73,13 +73,13 @@ def normalise(tags: Iterable[str]) -> Tags:
     return tuple(t for t in tags if t not in LEXICAL_TAGS)
 
 
-def _case_number(r: Reading) -> tuple[str | None, str]:
+def _case_number(r: HbsAnalysis) -> tuple[str | None, str]:
     case = next((t for t in r.tags if t in CASES), None)
     number = next((NUMBERS[t] for t in r.tags if t in NUMBERS), "")
     return case, number
 
 
-def _verb_form(r: Reading) -> str:
+def _verb_form(r: HbsAnalysis) -> str:
     return next((VERB_FORMS[t] for t in r.tags if t in VERB_FORMS), "verb form")
 
 
@@ -93,19 +93,20 @@ class AnalysisJudge:
     def __init__(self, *, admit_adverbs: bool, reflexive_only: Callable[[str], bool]) -> None:
         self.admit_adverbs = admit_adverbs
         self.reflexive_only = reflexive_only
-        self.book: RuleBook[Reading] = RuleBook("kvizovka-analysis", self._rules())
-        self.codes = [rule.code for rule in self.book.rules]
+        self.book: RuleBook[HbsAnalysis] = RuleBook("kvizovka-analysis", self._rules())
+        self.rules = self.book.rules
+        self.codes = [rule.code for rule in self.rules]
         self._rank_cache: dict[Tags, int] = {}
 
     # -- the rules, most informative first -----------------------------------------------
-    def _rules(self) -> list[Rule[Reading]]:
-        def degree(r: Reading) -> str | None:
+    def _rules(self) -> list[Rule[HbsAnalysis]]:
+        def degree(r: HbsAnalysis) -> str | None:
             if r.pos not in ("adj", "adv"):
                 return None
             d = next((DEGREES[t] for t in r.tags if t in DEGREES), None)
             return f"{d} of {r.lemma}; only the positive degree is admitted" if d else None
 
-        def case(r: Reading) -> str | None:
+        def case(r: HbsAnalysis) -> str | None:
             if r.pos not in NOMINAL:
                 return None
             c, number = _case_number(r)
@@ -114,49 +115,49 @@ class AnalysisJudge:
             where = f"{CASES[c]} {number}".strip()
             return f"{POS_NAMES[r.pos]} {r.lemma} in {where}; only nominative is admitted"
 
-        def verb_form(r: Reading) -> str | None:
+        def verb_form(r: HbsAnalysis) -> str | None:
             if r.pos not in VERBAL or "inf" in r.tags:
                 return None
             return f"{_verb_form(r)} of {r.lemma}; only the infinitive is admitted"
 
-        def reflexive(r: Reading) -> str | None:
+        def reflexive(r: HbsAnalysis) -> str | None:
             if r.pos in VERBAL and "inf" in r.tags and self.reflexive_only(r.lemma):
                 return f"{r.lemma} exists only as a reflexive verb ({r.lemma} se)"
             return None
 
-        def proper(r: Reading) -> str | None:
+        def proper(r: HbsAnalysis) -> str | None:
             if r.pos != "np":
                 return None
             kind = next((PROPER_KINDS[t] for t in r.tags if t in PROPER_KINDS), "")
             return f"proper noun ({kind})" if kind else "proper noun"
 
-        def abbreviation(r: Reading) -> str | None:
+        def abbreviation(r: HbsAnalysis) -> str | None:
             if r.pos == "abbr" or "acr" in r.tags:
                 return f"abbreviation ({r.lemma})"
             if r.pos == "num" and ROMAN.match(r.lemma):
                 return f"Roman numeral {r.lemma.upper()}"
             return None
 
-        def interjection(r: Reading) -> str | None:
+        def interjection(r: HbsAnalysis) -> str | None:
             return f"interjection ({r.lemma})" if r.pos == "ij" else None
 
-        def function_word(r: Reading) -> str | None:
+        def function_word(r: HbsAnalysis) -> str | None:
             name = FUNCTION_WORDS.get(r.pos)
             return f"{name}: a non-independent word (nesamostalna reč)" if name else None
 
-        def adverb(r: Reading) -> str | None:
+        def adverb(r: HbsAnalysis) -> str | None:
             if r.pos == "adv" and not self.admit_adverbs:
                 return ("adverb: adverbs are not in the rule book's list "
                         "(profile option admit_adverbs is off)")
             return None
 
-        def unclassified(r: Reading) -> str | None:
+        def unclassified(r: HbsAnalysis) -> str | None:
             if r.pos != UNCLASSIFIED:
                 return None
             return (f"{r.source} has it as a form of {r.lemma}, but its paradigm slot "
                     "could not be classified (see the manifest's policy)")
 
-        def other(r: Reading) -> str | None:
+        def other(r: HbsAnalysis) -> str | None:
             if r.pos in NOMINAL or r.pos in VERBAL or (r.pos == "adv" and self.admit_adverbs):
                 return None
             return f"part of speech <{r.pos}> is not admitted" if r.pos else "no part of speech"
@@ -179,32 +180,32 @@ class AnalysisJudge:
         ]
 
     # -- fast path: rank only ------------------------------------------------------------
-    def rank(self, r: Reading) -> int:
+    def rank(self, r: HbsAnalysis) -> int:
         """0 if admissible, else 1 + index of the first rule that rejects it."""
         return self.rank_tags(r.form, r.lemma, r.tags, r)
 
-    def rank_tags(self, form: str, lemma: str, tags: Tags, r: Reading | None = None) -> int:
-        """:meth:`rank` without building a :class:`Reading` unless the tags are new."""
+    def rank_tags(self, form: str, lemma: str, tags: Tags, r: HbsAnalysis | None = None) -> int:
+        """:meth:`rank` without building a :class:`HbsAnalysis` unless the tags are new."""
         pos = tags[0] if tags else ""
         if (pos in VERBAL and "inf" in tags) or pos == "num":
             # depends on the lemma (reflexive-only verbs, Roman numerals): not cached
-            return self._rank(r or Reading(form, lemma, tags, ""))
+            return self._rank(r or HbsAnalysis(form, lemma, tags, ""))
         got = self._rank_cache.get(tags)
         if got is None:
-            got = self._rank_cache[tags] = self._rank(r or Reading(form, lemma, tags, ""))
+            got = self._rank_cache[tags] = self._rank(r or HbsAnalysis(form, lemma, tags, ""))
         return got
 
-    def _rank(self, r: Reading) -> int:
-        for i, rule in enumerate(self.book.rules):
+    def _rank(self, r: HbsAnalysis) -> int:
+        for i, rule in enumerate(self.rules):
             if rule.test(r) is not None:
                 return i + 1
         return 0
 
     # -- full verdicts -------------------------------------------------------------------
-    def judge(self, r: Reading) -> Verdict:
+    def judge(self, r: HbsAnalysis) -> Verdict:
         return self.book.judge(r)
 
-    def explain(self, readings: Sequence[Reading]) -> tuple[str, str, list[Reading]]:
+    def explain(self, readings: Sequence[HbsAnalysis]) -> tuple[str, str, list[HbsAnalysis]]:
         """Code, message and the readings behind it, for a form none of whose analyses pass.
 
         The readings of the earliest rejecting rule are grouped by lemma; the lemma closest
@@ -220,7 +221,7 @@ class AnalysisJudge:
         group = [r for r in top if r.lemma == lemma]
         verdict = self.judge(group[0])
         code = verdict.code or self.codes[best - 1]
-        return code, _merge(code, group, verdict.message or ""), group
+        return code, _joint_message(code, group, verdict.message or ""), group
 
 
 def common_prefix_len(a: str, b: str) -> int:
@@ -233,7 +234,7 @@ def common_prefix_len(a: str, b: str) -> int:
     return n
 
 
-def _merge(code: str, group: Sequence[Reading], first: str) -> str:
+def _joint_message(code: str, group: Sequence[HbsAnalysis], first: str) -> str:
     """One message for several readings of one lemma (cases or verb forms joined by '/')."""
     r0 = group[0]
     if code == "inflected_form":

@@ -53,6 +53,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import reduce
 from itertools import groupby
 from pathlib import Path
 from typing import Any
@@ -69,11 +70,11 @@ from lexicon.tiles import spelling_to_key
 from sources import freedict, lemmagen
 from sources.hunspell import expand
 from sources.lttoolbox import iter_pairs, parse_analysis
+from sources.wordlist import LISTS_DIR
 
 GAME = "krizemkrazem"
 HUNSPELL, APERTIUM, FREEDICT, LEMMAGEN = (
     "hunspell-sl", "apertium-hbs-slv", "dict-freedict-slv-eng", "lemmagen3")
-LISTS_DIR = Path(__file__).resolve().parents[2] / "sources" / "lists"
 
 CASE = {"nom": "nominative", "gen": "genitive", "dat": "dative", "acc": "accusative",
         "loc": "locative", "ins": "instrumental"}
@@ -666,21 +667,6 @@ class KrizemkrazemBuilder:
         )
         return c, rec
 
-    def _merge(self, group: list[tuple[Candidate, Record]]) -> Record:
-        """One record per key: an admitted spelling wins; lower case before capitalised
-        (``kalin`` the bird before ``Kalin`` the surname), evidence pooled."""
-        group.sort(key=lambda cr: (not cr[1].valid, cr[0].capitalised, cr[0].word))
-        best = group[0][1]
-        for _, other in group[1:]:
-            if other.valid == best.valid:
-                best.sources = sorted(set(best.sources) | set(other.sources))
-                best.evidence = list(dict.fromkeys(
-                    best.evidence + [f"{other.word}: {e}" for e in other.evidence]))
-                for a in other.analyses:
-                    if a not in best.analyses:
-                        best.analyses.append(a)
-        return best
-
     def records(self, ctx: BuildContext) -> Iterator[Record]:
         started = time.monotonic()
         self._load(ctx)
@@ -694,7 +680,7 @@ class KrizemkrazemBuilder:
         t = time.monotonic()
         for _, items in groupby(words, key=self.key):
             judged = [self.judge(w) for w in items]
-            rec = self._merge(judged)
+            rec = reduce(Record.merge, (r for _, r in judged))
             self._count(judged, rec)
             yield rec
         self.timings["judging_s"] = round(time.monotonic() - t, 1)

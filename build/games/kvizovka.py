@@ -51,7 +51,7 @@ from build.games.hbs_paradigms import (
     slot_keys,
 )
 from build.games.hbs_script import LatinToCyrillic, to_latin
-from build.games.hbs_tags import UNCLASSIFIED, VERBAL, AnalysisJudge, Reading, normalise
+from build.games.hbs_tags import UNCLASSIFIED, VERBAL, AnalysisJudge, HbsAnalysis, normalise
 from build.pipeline import BuildContext
 from build.rules import Rule, RuleBook
 from lexicon import profile as profiles
@@ -87,11 +87,11 @@ class FormCandidate:
 
     key: str
     latin: str
-    readings: list[Reading]
-    admissible: list[Reading]    # pass the rules, with a dictionary behind them
-    unsupported: list[Reading]   # pass the rules, but only apertium knows form or lemma
+    readings: list[HbsAnalysis]
+    admissible: list[HbsAnalysis]    # pass the rules, with a dictionary behind them
+    unsupported: list[HbsAnalysis]   # pass the rules, but only apertium knows form or lemma
     sources: list[str]
-    explained: tuple[str, str, list[Reading]] | None   # (code, message, readings) if none pass
+    explained: tuple[str, str, list[HbsAnalysis]] | None   # (code, message, readings) if none pass
     evidence: list[str]
 
 
@@ -468,7 +468,7 @@ class KvizovkaBuilder:
         infos: list[Info] = [] if held is None else held if isinstance(held, list) else [held]
         latin = to_latin(key)
         judge = state.judge
-        readings: list[Reading] = []
+        readings: list[HbsAnalysis] = []
         evidence: list[str] = []
         sources: list[str] = []
         if bits & 1:
@@ -476,7 +476,7 @@ class KvizovkaBuilder:
             for lemma, entry in state.ap.forms.get(latin, {}).items():
                 for tags, vbits in entry.tags.items():
                     note = ", ".join(state.ap.varieties_of(vbits))
-                    readings.append(Reading(latin, lemma, tags, APERTIUM, note))
+                    readings.append(HbsAnalysis(latin, lemma, tags, APERTIUM, note))
         for i, src in enumerate(self.hunspell):
             if bits & (2 << i) and src.source_id not in sources:
                 sources.append(src.source_id)
@@ -486,11 +486,11 @@ class KvizovkaBuilder:
                 evidence.append(f"{sid}: a form of {stem}")
             elif kind in (PROPER, ACRONYM):
                 tags = ("np",) if kind == PROPER else ("abbr",)
-                readings.append(Reading(latin, stem, tags, sid, "capitalised stem"))
+                readings.append(HbsAnalysis(latin, stem, tags, sid, "capitalised stem"))
             else:
                 v = state.verdicts[kind]
                 if v is None or not v.tag_sets:
-                    readings.append(Reading(latin, stem, (UNCLASSIFIED,), sid,
+                    readings.append(HbsAnalysis(latin, stem, (UNCLASSIFIED,), sid,
                                             "paradigm slot not learned"))
                 else:
                     note = (f"slot learned from {v.examples} apertium forms" if v.examples
@@ -500,10 +500,10 @@ class KvizovkaBuilder:
                         sets = tuple(tuple("comp" if t == "pst" else t for t in ts)
                                      for ts in sets)
                         note += "; the stem is a comparative"
-                    readings.extend(Reading(latin, stem, t, sid, note) for t in sets)
-        admissible: list[Reading] = []
-        unsupported: list[Reading] = []
-        rest: list[Reading] = []
+                    readings.extend(HbsAnalysis(latin, stem, t, sid, note) for t in sets)
+        admissible: list[HbsAnalysis] = []
+        unsupported: list[HbsAnalysis] = []
+        rest: list[HbsAnalysis] = []
         for r in readings:
             if judge.rank(r) != 0:
                 rest.append(r)
@@ -532,7 +532,7 @@ class KvizovkaBuilder:
         return "learned hunspell slot, " + "+".join(c.sources)
 
     @staticmethod
-    def _category(readings: list[Reading]) -> str | None:
+    def _category(readings: list[HbsAnalysis]) -> str | None:
         """Record.category of an admitted form: the first of CATEGORY_ORDER it has."""
         cats = {CATEGORY.get(r.pos) for r in readings}
         return next((c for c in CATEGORY_ORDER if c in cats), None)

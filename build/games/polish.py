@@ -33,9 +33,9 @@ from lexicon.profile import load as load_profile
 from lexicon.records import Analysis, Record, StringTable
 from sources import morfeusz
 from sources.hunspell import expand
-from sources.wordlist import read_reviewed_list, read_wordlist
+from sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlist
 
-LISTS = Path(__file__).resolve().parents[2] / "sources" / "lists"
+LISTS = LISTS_DIR
 ABBREVIATIONS = LISTS / "pl_abbreviations.txt"
 PREFIXES = LISTS / "pl_prefixes.txt"
 MAX_ANALYSES = 8

@@ -8,18 +8,17 @@ hand-written lists, one entry a line, each with the reason it is there::
 
     pustni ples  # rule book example (IZBOR BESED)
 
-Unlike :func:`sources.wordlist.read_reviewed_list`, an entry may contain single spaces,
-because phrases and full names are exactly what these lists are for; the display form is
-kept as written (capitals, spaces), the key is derived by the builder.
+They are read by the one reviewed-list reader, :func:`sources.wordlist.read_reviewed_entries`,
+with phrases allowed (single spaces); the display form is kept as written (capitals,
+spaces), the key is derived by the builder.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from sources.wordlist import ReviewedListError
+from sources.wordlist import read_reviewed_entries
 
 #: file name -> the Record.category its entries get
 LIST_CATEGORIES: dict[str, str] = {
@@ -48,24 +47,8 @@ def read_list(path: Path, category: str) -> list[ListEntry]:
     Hand-edited lists override the automatic pipeline, so a malformed line must fail loudly
     with its location instead of silently changing the lexicon.
     """
-    out: list[ListEntry] = []
-    seen: dict[str, int] = {}
-    with path.open(encoding="utf-8") as fh:
-        for n, raw in enumerate(fh, start=1):
-            line = unicodedata.normalize("NFC", raw.strip().lstrip("\ufeff"))
-            if not line or line.startswith("#"):
-                continue
-            entry, sep, reason = line.partition("#")
-            entry, reason = entry.strip(), reason.strip()
-            if not sep or not reason:
-                raise ReviewedListError(path, n, f"entry {entry!r} has no '# reason'")
-            if "  " in entry or "\t" in entry:
-                raise ReviewedListError(path, n, f"entry {entry!r}: use single spaces")
-            if entry in seen:
-                raise ReviewedListError(path, n, f"duplicate of line {seen[entry]}: {entry!r}")
-            seen[entry] = n
-            out.append(ListEntry(entry, reason, path.name, category))
-    return out
+    return [ListEntry(e.entry, e.reason, e.file, category)
+            for e in read_reviewed_entries(path, phrases=True)]
 
 
 def read_lists(directory: Path) -> tuple[list[ListEntry], list[ListEntry]]:
