@@ -44,7 +44,7 @@ from lexicon import fastcheck, queries
 from lexicon.catalog import Catalog
 from lexicon.profile import Profile
 from lexicon.records import VALID
-from lexicon.tiles import key_to_latin
+from lexicon.tiles import speller
 from service.launch import serving
 
 TARGETS = {
@@ -144,7 +144,7 @@ def inprocess_check(fig: Figures, cat: Catalog, game: str, n: int) -> None:
     profile = cat.profile(game)
     rel = cat.release(game)
     keys = _mix(_sample_keys(cat, game, n // 2))
-    typed = [key_to_latin(profile, k) for k in keys]
+    typed = [speller(profile).to_latin(k) for k in keys]
     members = set(rel.indexes.words.iterkeys())     # the reference: all valid keys in RAM
     env_get = _lmdb_get_loop(rel)
     fig.emit(
@@ -213,7 +213,7 @@ def build_figures(fig: Figures, cat: Catalog, game: str) -> None:
     m = rel.manifest
     raw = bytearray()
     for key in rel.indexes.words.iterkeys():
-        raw += key_to_latin(cat.profile(game), key).encode() + b"\n"
+        raw += speller(cat.profile(game)).to_latin(key).encode() + b"\n"
     gz = len(gzip.compress(bytes(raw), compresslevel=6))
     on_disk = sum(p.stat().st_size for p in rel.path.rglob("*") if p.is_file())
     idx = m.get("indexes", {})
@@ -269,7 +269,7 @@ def _wrk(base: str, paths: list[str], seconds: int, connections: int) -> dict[st
 def http_figures(fig: Figures, cat: Catalog, home: Path, game: str, seconds: int) -> None:
     profile = cat.profile(game)
     sample = _mix(_sample_keys(cat, game, 500))
-    paths = [f"/v1/games/{game}/words/" + urllib.parse.quote(key_to_latin(profile, k))
+    paths = [f"/v1/games/{game}/words/" + urllib.parse.quote(speller(profile).to_latin(k))
              for k in sample]
     if shutil.which("wrk") is None:
         fig.emit("http_single", game=game, error="wrk is not installed (apt-get install wrk)")
@@ -287,7 +287,7 @@ def http_figures(fig: Figures, cat: Catalog, home: Path, game: str, seconds: int
                             **bare}, ratio_to_reference=ratio,
                  load="wrk -t1 -c8 on 127.0.0.1, 1000 rotating words",
                  target=TARGETS["http_single"])
-    words = [key_to_latin(profile, k) for k in _mix(_sample_keys(cat, game, 5_000))][:10_000]
+    words = [speller(profile).to_latin(k) for k in _mix(_sample_keys(cat, game, 5_000))][:10_000]
     with serving("service.app:create_app", home) as (base, _pid), \
             httpx.Client(base_url=base, timeout=120) as client:
         figures = {}

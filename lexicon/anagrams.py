@@ -25,7 +25,7 @@ from typing import NamedTuple
 from lexicon.errors import InputError, LexiconError
 from lexicon.indexes import NODE_CHILD_MASK, NODE_LABEL_SHIFT, NODE_TERMINAL, Indexes
 from lexicon.profile import Profile
-from lexicon.tiles import readings
+from lexicon.tiles import speller
 
 JOKER = "?"
 MAX_RACK_TILES = 15       # Remik's 13 (and a draw or two); the longest osps word is 15
@@ -76,12 +76,11 @@ def _read_tiles(profile: Profile, text: str, what: str, *, jokers: bool
         for i, ch in enumerate(chunk):
             if ch in "[]|":
                 continue
-            tile = profile.by_spelling.get(ch) or profile.by_canonical.get(ch)
-            if tile is None:
+            if speller(profile).tile(ch) is None:
                 raise InputError(f"{ch!r} (position {position + i + 1}) is not a tile of "
                                  f"{profile.name}", code="bad_rack",
                                  detail={"position": position + i + 1})
-        for key_char in readings(profile, chunk)[0].key:
+        for key_char in speller(profile).first(chunk).key:
             tile = profile.by_canonical[key_char]
             if tile.joker_only and jokers:
                 raise InputError(f"no tile carries {tile.letter} in {profile.name}; a rack "

@@ -8,8 +8,9 @@ The answer combines two kinds of rule:
   (length limits, the 3-letter exception at Kvizovka's board edge, letters that no tile
   carries, letters only a joker can stand for).
 
-For a Latin Kvizovka word every tiling is looked up (see :mod:`lexicon.tiles`): the tiling
-the lexicon holds decides, the others are reported as ``alternatives``.
+For a Latin Kvizovka word the tilings the release may hold are looked up (see
+:mod:`lexicon.tiles`): the one the lexicon holds decides, the others are reported as
+``alternatives``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from lexicon.profile import Profile
 from lexicon.reasons import describe
 from lexicon.records import Record
 from lexicon.store import Release
-from lexicon.tiles import Reading, key_to_latin, readings
+from lexicon.tiles import Tiling, speller
 
 MAX_BATCH = 10_000
 
@@ -33,7 +34,7 @@ def _reason(code: str, message: str | None = None) -> dict[str, str]:
     return {"code": code, "message": message or describe(code)}
 
 
-def _choose(rel: Release, options: list[Reading]) -> tuple[Reading, Record | None, list[dict]]:
+def _choose(rel: Release, options: list[Tiling]) -> tuple[Tiling, Record | None, list[dict]]:
     found = [(r, rel.get(r.key)) for r in options]
     chosen = next(((r, rec) for r, rec in found if rec and rec.valid), None)
     if chosen is None:
@@ -46,7 +47,7 @@ def _choose(rel: Release, options: list[Reading]) -> tuple[Reading, Record | Non
     return chosen[0], chosen[1], alternatives
 
 
-def play_reason(profile: Profile, reading: Reading, *, edge: bool = False) -> dict | None:
+def play_reason(profile: Profile, reading: Tiling, *, edge: bool = False) -> dict | None:
     """The first play rule the reading breaks, or None."""
     if reading.foreign:
         odd = "".join(dict.fromkeys(reading.foreign))
@@ -75,7 +76,7 @@ def play_reason(profile: Profile, reading: Reading, *, edge: bool = False) -> di
     return None
 
 
-def joker_letters(profile: Profile, reading: Reading) -> list[str]:
+def joker_letters(profile: Profile, reading: Tiling) -> list[str]:
     """Letters of the word that only a joker can stand for (Križemkražem's W, X, Y, Q)."""
     return [profile.by_canonical[c].letter for c in reading.key
             if c in profile.by_canonical and profile.by_canonical[c].joker_only]
@@ -89,7 +90,8 @@ def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False) ->
 def _verdict(profile: Profile, rel: Release, text: str, edge: bool) -> dict[str, Any]:
     game = profile.id
     word = clean_word(text)
-    reading, record, alternatives = _choose(rel, readings(profile, word))
+    spell = speller(profile)
+    reading, record, alternatives = _choose(rel, spell.readings(word, rel.has_prefix))
     reason: dict[str, str] | None
     if record is not None and not record.valid:
         reason = _reason(record.reason_code or "unknown", record.reason_message)
@@ -100,7 +102,7 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool) -> dict[str,
     result: dict[str, Any] = {
         "input": text,
         "game": game,
-        "word": record.word if record else key_to_latin(profile, reading.key),
+        "word": record.word if record else spell.to_latin(reading.key),
         "valid": reason is None,
         "tiles": list(reading.tiles),
         "score": None if reading.foreign else profile.score(reading.key),

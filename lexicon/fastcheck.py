@@ -6,13 +6,14 @@ module answers exactly the checker's ``valid`` for the common case in about a mi
 a word that spells one tiling only (no Latin digraph that could be a Kvizovka tile, no
 phrase space) is translated to its key in one ``str.translate``, looked up in the release's
 memory-mapped ``words`` trie, and held against the play rules (length, joker-only letters).
-Anything else (digraphs, phrases, odd input) goes through the checker itself, so the answer
-never differs from ``check`` (``tests/test_queries.py`` holds them side by side).
+A Latin word with a digraph is read by the checker's own :class:`~lexicon.tiles.Speller`
+(walking the words trie); anything else (phrases, odd input) goes through the checker
+itself, so the answer never differs from ``check`` (``tests/test_queries.py`` holds them
+side by side).
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
@@ -20,28 +21,22 @@ from lexicon import checker
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
 from lexicon.profile import Profile
-from lexicon.tiles import readings
+from lexicon.tiles import speller
 
 MAX_WORDS = 100_000   # per call / per HTTP request
 
 
 class _Plan:
-    """What one game needs to answer fast: the translation table and the play limits."""
+    """What one game needs to answer fast: its speller's table and the play limits."""
 
     def __init__(self, profile: Profile) -> None:
-        multi = profile.multi_letter_tiles
-        # a Latin digraph that is also a tile (lj, nj, dž) makes a spelling ambiguous
+        spell = speller(profile)
         self.profile = profile
-        self.digraphs = tuple(t.spelling for t in multi)
-        self.digraph_tile = {t.spelling: t.canonical for t in multi}
-        self.digraph_re = re.compile("|".join(re.escape(d) for d in self.digraphs) or "(?!)")
-        table: dict[int, str] = {}
-        for tile in profile.tiles:
-            table[ord(tile.canonical)] = tile.canonical
-            if len(tile.spelling) == 1:
-                table[ord(tile.spelling)] = tile.canonical
-        self.table = table
-        self.chars = frozenset(chr(c) for c in table)
+        self.speller = spell
+        # a Latin digraph that is also a tile (lj, nj, dž) makes a spelling ambiguous
+        self.digraphs = spell.ambiguous
+        self.table = spell.table
+        self.chars = frozenset(chr(c) for c in spell.table)
         # Latin and Cyrillic mixed is an input error for the checker: keep those apart
         self.canonical = frozenset(t.canonical for t in profile.tiles)
         self.spelled = frozenset(t.spelling for t in profile.tiles if len(t.spelling) == 1)
@@ -50,30 +45,6 @@ class _Plan:
         self.chars_nl = self.chars | {"\n"}
         self.canonical_nl = self.canonical | {"\n"}
         self.jokers = profile.jokers.count
-
-
-def _tilings(plan: _Plan, word: str) -> list[str]:
-    """The keys of every tiling of a Latin ``word``, in :func:`lexicon.tiles.readings` order.
-
-    Digraph tiles cannot overlap (their second letters j, ž start none of them), so each
-    occurrence is independently one tile or two: the keys are the occurrence subsets,
-    earliest occurrence most significant, joined before split, as the checker orders them.
-    """
-    spots = [m.start() for m in plan.digraph_re.finditer(word)]
-    if len(spots) > 6:        # beyond 64 readings: leave it to the checker's own cap
-        return [r.key for r in readings(plan.profile, word)]
-    table = plan.table
-    out = []
-    for mask in range(1 << len(spots)):
-        parts, at = [], 0
-        for bit, spot in enumerate(spots):
-            if not mask >> (len(spots) - 1 - bit) & 1:      # joined: one tile
-                parts.append(word[at:spot].translate(table))
-                parts.append(plan.digraph_tile[word[spot:spot + 2]])
-                at = spot + 2
-        parts.append(word[at:].translate(table))
-        out.append("".join(parts))
-    return out
 
 
 def _whole_batch(plan: _Plan, words: object, texts: list[str], low: int, high: int,
@@ -127,8 +98,9 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
 
     def tiled(word: str) -> bool:
         """A Latin word with digraphs: the first tiling the lexicon admits decides, as in
-        the checker, and the play rules judge that tiling."""
-        for key in _tilings(plan, word):
+        the checker (the same speller, walking the words trie), and the play rules judge it."""
+        for reading in plan.speller.readings(word, rel.indexes.has_prefix):
+            key = reading.key
             if key in words:
                 return (low <= len(key) <= high
                         and sum(key.count(c) for c in joker_only) <= jokers)

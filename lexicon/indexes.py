@@ -94,6 +94,11 @@ class Indexes:
         lengths = entry.get("lengths", [1, 64])
         self.min_length, self.max_length = int(lengths[0]), int(lengths[1])
 
+    def has_prefix(self, prefix: str) -> bool:
+        """Does some valid key start with ``prefix``? The prefix oracle a Latin Kvizovka
+        word is tiled against on the hot path (see :meth:`lexicon.tiles.Speller.readings`)."""
+        return next(self.words.iterkeys(prefix), None) is not None
+
     def words_of(self, alphagrams: list[str]) -> list[list[str]]:
         """The keys of each alphagram (one read transaction for all of them)."""
         out = []

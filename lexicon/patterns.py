@@ -31,7 +31,7 @@ from itertools import product
 
 from lexicon.errors import InputError
 from lexicon.profile import Profile
-from lexicon.tiles import MAX_READINGS, readings
+from lexicon.tiles import MAX_READINGS, speller
 
 MAX_PATTERN_CHARS = 64
 MAX_STARS = 8
@@ -104,21 +104,16 @@ def _fault(message: str, position: int, pattern: str) -> InputError:
                       detail={"position": position, "pattern": pattern})
 
 
-def _tile_of(profile: Profile, ch: str) -> str | None:
-    tile = profile.by_spelling.get(ch) or profile.by_canonical.get(ch)
-    return tile.canonical if tile else None
-
-
 def _set_tiles(profile: Profile, body: str, start: int, pattern: str) -> frozenset[str]:
     """The tiles listed in a bracket body (``start``: 1-based position of its first char)."""
     out: set[str] = set()
     for offset, item in _items(body):
         for i, ch in enumerate(item):
-            if _tile_of(profile, ch) is None:
+            if speller(profile).tile(ch) is None:
                 raise _fault(f"{ch!r} is not a tile of {profile.name}", start + offset + i,
                              pattern)
         # the greedy reading: multi-letter tiles wherever they fit ([dž] is DŽ)
-        out.update(readings(profile, item)[0].key)
+        out.update(speller(profile).first(item).key)
     if not out:
         raise _fault("empty set '[]'", start - 1, pattern)
     return frozenset(out)
@@ -189,7 +184,7 @@ def _tokens(profile: Profile, pattern: str, *, stars: bool, sets: bool
             i = end
         elif ch == "]":
             raise _fault("']' without '['", pos, pattern)
-        elif ch == "|" or _tile_of(profile, ch) is not None:
+        elif ch == "|" or speller(profile).tile(ch) is not None:
             run += ch
         elif ch.isspace() and profile.phrases:
             pass   # "pustni ples" is played without the space
@@ -241,7 +236,7 @@ def parse(profile: Profile, text: str, *, stars: bool = True, sets: bool = True)
     options: list[list[tuple[Element, ...]]] = []
     for kind, value in tokens:
         if kind == "run":
-            tilings = {r.key for r in readings(profile, str(value))}
+            tilings = {r.key for r in speller(profile).readings(str(value))}
             options.append([tuple(Slot(frozenset(c)) for c in key) for key in sorted(tilings)])
         elif kind == "any":
             options.append([(Slot(None, joker=True),)])

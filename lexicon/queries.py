@@ -28,7 +28,7 @@ from lexicon.patterns import Compiled, parse
 from lexicon.profile import Profile
 from lexicon.search import TooManyMatches, find_keys
 from lexicon.store import Release
-from lexicon.tiles import key_to_latin, key_to_tiles, readings
+from lexicon.tiles import speller
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500           # results per page
@@ -97,9 +97,10 @@ class Scorer:
 def _item(profile: Profile, rel: Release, scorer: Scorer, key: str,
           jokers: list[int] | None = None) -> dict[str, Any]:
     record = rel.get(key)
-    tiles = key_to_tiles(profile, key)
+    spell = speller(profile)
+    tiles = spell.tiles_of(key)
     item: dict[str, Any] = {
-        "word": record.word if record else key_to_latin(profile, key),
+        "word": record.word if record else spell.to_latin(key),
         "key": key,
         "tiles": list(tiles),
         "length": len(key),
@@ -245,8 +246,9 @@ def anagrams(catalog: Catalog, game: str, rack: str, *, board: str = "", exact: 
 
 def _reading_key(profile: Profile, index: Indexes, text: str) -> tuple[str, tuple[str, ...]]:
     """The tiling of ``text`` the lexicon knows (else the preferred one), as key and tiles."""
-    options = readings(profile, clean_word(text))
-    chosen = next((r for r in options if r.key in index.words), options[0])
+    words = index.words
+    options = speller(profile).readings(clean_word(text), index.has_prefix)
+    chosen = next((r for r in options if r.key in words), options[0])
     if chosen.foreign:
         odd = ", ".join(repr(c) for c in dict.fromkeys(chosen.foreign))
         raise InputError(f"{text!r} contains {odd}, which no tile of {profile.name} carries",

@@ -73,6 +73,17 @@ class Release:
             raw = txn.get(key.encode())
             return Record.decode(key, bytes(raw), self.strings) if raw is not None else None
 
+    def has_prefix(self, prefix: str) -> bool:
+        """Does some key of the release (valid or not) start with ``prefix``?
+
+        The prefix oracle a Latin Kvizovka word is tiled against (see
+        :meth:`lexicon.tiles.Speller.readings`): one B-tree seek.
+        """
+        p = prefix.encode()
+        with self.env.begin(db=self.forms, buffers=True) as txn:
+            cur = txn.cursor()
+            return cur.set_range(p) and bytes(cur.key()).startswith(p)
+
     def is_valid(self, key: str) -> bool:
         with self.env.begin(db=self.forms, buffers=True) as txn:
             raw = txn.get(key.encode())

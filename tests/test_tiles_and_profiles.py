@@ -5,7 +5,7 @@ import pytest
 from lexicon import profile as profiles
 from lexicon.errors import InputError, UnknownGame
 from lexicon.inputs import clean_word
-from lexicon.tiles import readings
+from lexicon.tiles import speller
 
 
 def test_every_game_has_a_profile_with_unique_tiles() -> None:
@@ -44,26 +44,26 @@ def test_unknown_game() -> None:
 
 
 def test_latin_kvizovka_has_every_tiling() -> None:
-    kv = profiles.load("kvizovka")
-    keys = [r.key for r in readings(kv, "nadživeti")]
+    kv = speller(profiles.load("kvizovka"))
+    keys = [r.key for r in kv.readings("nadživeti")]
     assert keys == ["наџивети", "надживети"]
-    assert [r.key for r in readings(kv, "konjugacija")] == ["коњугација", "конјугација"]
-    assert [r.tiles for r in readings(kv, "љубав")] == [("LJ", "U", "B", "A", "V")]
+    assert [r.key for r in kv.readings("konjugacija")] == ["коњугација", "конјугација"]
+    assert [r.tiles for r in kv.readings("љубав")] == [("LJ", "U", "B", "A", "V")]
 
 
 def test_explicit_tile_notation() -> None:
-    kv = profiles.load("kvizovka")
-    assert [r.key for r in readings(kv, "nad|živeti")] == ["надживети"]
-    assert [r.key for r in readings(kv, "na[dž]ivot")] == ["наџивот"]
+    kv = speller(profiles.load("kvizovka"))
+    assert [r.key for r in kv.readings("nad|živeti")] == ["надживети"]
+    assert [r.key for r in kv.readings("na[dž]ivot")] == ["наџивот"]
     with pytest.raises(InputError) as err:
-        readings(kv, "na[dživot")
+        kv.readings("na[dživot")
     assert err.value.code == "bad_tile_notation" and err.value.detail["position"] == 3
 
 
 def test_foreign_characters_are_kept() -> None:
-    r = readings(profiles.load("osps"), "e-mail")[0]
+    r = speller(profiles.load("osps")).readings("e-mail")[0]
     assert r.foreign == ("-",)
-    w = readings(profiles.load("krizemkrazem"), "wolf")[0]
+    w = speller(profiles.load("krizemkrazem")).readings("wolf")[0]
     assert w.foreign == () and w.tiles[0] == "W"
 
 

@@ -5,7 +5,8 @@ in *njiva* but N + J in *konjugacija* (kon+jugacija), "dž" is DŽ in *džep* bu
 *nadživeti* (nad+živeti); ``cyrtranslit`` and every rule-free converter read all of them as
 digraphs. Cyrillic spells the difference (њива / конјугација, џеп / надживети), so:
 
-1. Cyrillic -> Latin is a plain letter table (always right);
+1. Cyrillic -> Latin is a plain letter table (always right), the Kvizovka profile's tiles
+   read through :class:`lexicon.tiles.Speller`, as at check time;
 2. Latin -> Cyrillic asks, in order:
    a. the Cyrillic hunspell dictionary (``sr_RS``): every form it spells with separate letters
       (нј, лј, дж) is recorded under its Latin transliteration (:meth:`LatinToCyrillic.learn`);
@@ -14,7 +15,7 @@ digraphs. Cyrillic spells the difference (њива / конјугација, џ�
    c. otherwise the digraph reading, which is the normal one (*njiva, ljubav, džep*).
 
 Letters that are no tile (``q``, ``w``, ``x``, ``y``, digits, hyphens, accented letters of
-foreign names) are kept as themselves, exactly as :mod:`lexicon.tiles` does for typed input,
+foreign names) are kept as themselves: the speller that reads typed input reads these forms,
 so such a form gets the same key at build time and at check time and is explained rather
 than reported unknown.
 """
@@ -23,19 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-#: Serbian Cyrillic letter -> Latin spelling (the canonical tiles of the Kvizovka profile).
-CYR_TO_LAT: dict[str, str] = {
-    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "ђ": "đ", "е": "e", "ж": "ž",
-    "з": "z", "и": "i", "ј": "j", "к": "k", "л": "l", "љ": "lj", "м": "m", "н": "n",
-    "њ": "nj", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "ћ": "ć", "у": "u",
-    "ф": "f", "х": "h", "ц": "c", "ч": "č", "џ": "dž", "ш": "š",
-}
-_LAT_SINGLE = {lat: cyr for cyr, lat in CYR_TO_LAT.items() if len(lat) == 1}
-_LAT_DIGRAPH = {lat: cyr for cyr, lat in CYR_TO_LAT.items() if len(lat) == 2}
-_TO_LATIN = str.maketrans(CYR_TO_LAT)
+from lexicon import profile as profiles
+from lexicon.tiles import speller
 
-#: Cyrillic letter pairs whose Latin spelling looks like a digraph tile.
-SPLIT_PAIRS = ("нј", "лј", "дж")
+#: The Kvizovka profile's tiles are the table: Cyrillic is their canonical form.
+_SPELLER = speller(profiles.load("kvizovka"))
+_DIGRAPHS = _SPELLER.ambiguous                       # "lj", "nj", "dž"
+_DIGRAPH_KEYS = frozenset(_SPELLER.key_of(d) for d in _DIGRAPHS)   # "љ", "њ", "џ"
+
+#: Cyrillic letter pairs whose Latin spelling looks like a digraph tile ("лј", "нј", "дж").
+SPLIT_PAIRS = tuple("".join(_SPELLER.key_of(ch) for ch in d) for d in _DIGRAPHS)
+
+#: Letters that end a digraph (j, ž): after a prefix they may start a new morpheme.
+_TAILS = tuple(dict.fromkeys(d[-1] for d in _DIGRAPHS))
 
 #: Prefixes ending in n/d after which j/ž starts a new morpheme (rule b). Only used when the
 #: rest of the word is itself a known word form, so *odžak* (оџак) and *konjski* stay digraphs.
@@ -44,23 +45,12 @@ SPLIT_PREFIXES = ("nad", "pod", "od", "pred", "kon", "in", "van", "izvan", "pan"
 
 def to_latin(cyrillic: str) -> str:
     """Latin spelling of a Cyrillic word (unambiguous; non-Cyrillic characters kept)."""
-    return cyrillic.translate(_TO_LATIN)
+    return _SPELLER.to_latin(cyrillic)
 
 
 def digraph_key(latin: str) -> str:
     """Cyrillic of a lower-case Latin word reading every lj/nj/dž as one tile."""
-    out: list[str] = []
-    i, n = 0, len(latin)
-    while i < n:
-        pair = latin[i:i + 2]
-        if pair in _LAT_DIGRAPH:
-            out.append(_LAT_DIGRAPH[pair])
-            i += 2
-            continue
-        ch = latin[i]
-        out.append(_LAT_SINGLE.get(ch, ch))
-        i += 1
-    return "".join(out)
+    return _SPELLER.key_of(latin)
 
 
 def has_split(cyrillic: str) -> bool:
@@ -70,7 +60,7 @@ def has_split(cyrillic: str) -> bool:
 
 def may_need_split(latin: str) -> bool:
     """Could the Latin form hide a tile boundary inside lj/nj/dž?"""
-    return "nj" in latin or "lj" in latin or "dž" in latin
+    return any(d in latin for d in _DIGRAPHS)
 
 
 class LatinToCyrillic:
@@ -96,12 +86,12 @@ class LatinToCyrillic:
                 self.conflicts.setdefault(latin, {old}).add(cyrillic)
             else:
                 self.split[latin] = cyrillic
-        elif "њ" in cyrillic or "љ" in cyrillic or "џ" in cyrillic:
+        elif not _DIGRAPH_KEYS.isdisjoint(cyrillic):
             self.attested_digraph.add(to_latin(cyrillic))
 
     def learn_word(self, latin: str) -> None:
         """Record a known lower-case Latin form (any source), for rule (b)."""
-        if latin[:1] == "j" or latin[:1] == "ž":
+        if latin[:1] in _TAILS:
             self.rests.add(latin)
 
     def learn_all(self, cyrillic_forms: Iterable[str]) -> None:
@@ -136,7 +126,7 @@ class LatinToCyrillic:
                 cut = start + len(prefix)
                 if start == 0 or latin[:start] in ("ne", "mikro", "hiper", "su", "pre"):
                     rest = latin[cut:]
-                    if rest[:1] in ("j", "ž") and rest in self.rests:
+                    if rest[:1] in _TAILS and rest in self.rests:
                         return cut
                 start = latin.find(prefix, start + 1)
         return None

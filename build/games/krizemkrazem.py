@@ -66,7 +66,7 @@ from build.rules import Rule, RuleBook
 from lexicon.profile import Profile
 from lexicon.profile import load as load_profile
 from lexicon.records import Analysis, Record
-from lexicon.tiles import spelling_to_key
+from lexicon.tiles import speller
 from sources import freedict, lemmagen
 from sources.hunspell import expand
 from sources.lttoolbox import iter_pairs, parse_analysis
@@ -417,7 +417,7 @@ class KrizemkrazemBuilder:
         return sorted(words, key=lambda w: (self.key(w), w))
 
     def key(self, word: str) -> str:
-        return spelling_to_key(self.profile, word.lower().replace(" ", ""))
+        return speller(self.profile).key_of(word.lower().replace(" ", ""))
 
     # -- pass A: which single words are nominatives by their paradigm --------------------
     def _paradigm_pass(self, words: Iterable[str], ctx: BuildContext) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from lexicon.catalog import Catalog
 from lexicon.store import Release
-from lexicon.tiles import spelling_to_key
+from lexicon.tiles import speller
 
 _STRATUM = re.compile(r"^# stratum (\S+) (\d+)$")
 DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "data" / "krizemkrazem" / \
@@ -72,7 +72,7 @@ def verdicts(rows: list[Row], release: Release) -> list[Row]:
     prof = profiles.load("krizemkrazem")
     out = []
     for r in rows:
-        rec = release.get(spelling_to_key(prof, r.form.lower()))
+        rec = release.get(speller(prof).key_of(r.form.lower()))
         out.append(Row(r.sample, r.phase, r.stratum, r.form, r.label,
                        "admit" if rec is not None and rec.valid else "reject"))
     return out
