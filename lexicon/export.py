@@ -28,7 +28,7 @@ from lexicon.errors import InputError
 from lexicon.profile import Profile
 from lexicon.records import VALID
 from lexicon.store import Release
-from lexicon.tiles import key_to_tiles
+from lexicon.tiles import speller
 
 FORMATS = ("words", "tiles", "jsonl", "kwg")
 
@@ -96,12 +96,12 @@ def _line(fmt: str, profile: Profile, release: Release, key: str) -> str:
     if fmt == "words":
         return key
     if fmt == "tiles":
-        return " ".join(key_to_tiles(profile, key))
+        return " ".join(speller(profile).tiles_of(key))
     rec = release.get(key)
     return json.dumps({
         "word": key,
         "display": rec.word if rec else key,
-        "tiles": list(key_to_tiles(profile, key)),
+        "tiles": list(speller(profile).tiles_of(key)),
         "score": profile.score(key),
         "category": rec.category if rec else None,
     }, ensure_ascii=False)
