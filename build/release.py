@@ -26,7 +26,8 @@ import lmdb
 
 from build.indexes import build_indexes
 from build.progress import track
-from lexicon import releases
+from lexicon import integrity, releases
+from lexicon.errors import NoRelease
 from lexicon.profile import Profile
 from lexicon.records import VALID, Record, StringTable
 from lexicon.store import (
@@ -244,8 +245,11 @@ class ReleaseWriter:
         release_id = f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-{content[:8]}"
         final_lmdb = self.staging / LMDB_DIR
         self._write_final(final_lmdb)
-        prev_path = releases.current_path(self.profile.id, self.root)
-        previous = Release(prev_path) if prev_path else None
+        try:
+            prev_path = releases.current_path(self.profile.id, self.root)
+            previous = Release(prev_path) if prev_path else None
+        except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
+            previous = None
         try:
             diff = self._diff(previous, self.staging)
         finally:
@@ -272,12 +276,16 @@ class ReleaseWriter:
             "peak_rss_mb": peak_rss_mb(),
         }
         manifest["size_bytes"] = _dir_size(self.staging)
+        # size + sha256 of every file: checked when opened (sizes), published, installed
+        # and by `lexicon verify` (hashes); see lexicon.integrity
+        manifest[integrity.FILES] = integrity.file_table(self.staging)
         tmp = self.staging / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
         os.replace(tmp, self.staging / MANIFEST)
         target = self.game_dir / release_id
         if target.exists():  # same content rebuilt within the same second: never overwrite
             raise RuntimeError(f"release {release_id} already exists; not overwriting it")
+        integrity.verify_release(self.staging)  # re-read: what is published is what was hashed
         os.rename(self.staging, target)
         releases.set_current(self.profile.id, release_id, self.root)
         return target

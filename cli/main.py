@@ -102,6 +102,46 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
         _fail(exc, EXIT_FAILED)
 
 
+@app.command()
+def verify(game: Annotated[str | None, typer.Argument(
+               help="the game whose current release to check (default: every game)")] = None,
+           as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Check the current release of each game against its manifest: every file's size and
+    sha256. Exit 0 when all are whole, 3 when one is damaged (it is then not served)."""
+    from lexicon.integrity import verify_release
+    from lexicon.paths import home
+    cat = Catalog()
+    try:
+        games = [game] if game else cat.games()
+        for g in games:
+            cat.profile(g)
+    except UnknownGame as exc:
+        _fail(exc, EXIT_USAGE, as_json)
+    damaged = 0
+    for g in games:
+        try:
+            path = releases.current_path(g, home())
+            if path is None:
+                row = {"game": g, "state": "no_release"}
+            else:
+                row = {"state": "ok", **verify_release(path)}
+        except LexiconError as exc:
+            damaged += 1
+            row = {"game": g, "state": "damaged", "error": exc.to_json()}
+        if as_json:
+            print(_dump(row))
+        elif row["state"] == "ok":
+            what = (f"{row['files']} files, {row['bytes'] / 1e6:.1f} MB, sha256 match"
+                    if row["files"] is not None else
+                    "built before file tables: only LMDB sizes checked")
+            print(f"{g:14} {row['release']}  ok ({what})")
+        elif row["state"] == "no_release":
+            print(f"{g:14} (none built)")
+        else:
+            print(f"{g:14} error [{row['error']['code']}]: {row['error']['message']}")
+    raise typer.Exit(EXIT_FAILED if damaged else 0)
+
+
 @app.command("releases")
 def list_releases(game: Annotated[str | None, typer.Argument()] = None,
                   as_json: Annotated[bool, typer.Option("--json")] = False) -> None:

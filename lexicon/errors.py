@@ -57,6 +57,16 @@ class UnknownRelease(LexiconError):
     status = 404
 
 
+class ReleaseDamaged(NoRelease):
+    """The game's current release exists but fails its integrity checks (a file of the
+    wrong size or hash, an unreadable manifest, a bad ``CURRENT``). It is never opened:
+    memory-mapping a truncated file would kill the whole process with SIGBUS. A subclass of
+    :class:`NoRelease` because, for a caller, the game has no usable release either way."""
+
+    code = "release_damaged"
+    status = 503
+
+
 class SourceError(LexiconError):
     """A source dictionary could not be fetched or failed its checksum."""
 

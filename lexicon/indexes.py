@@ -124,11 +124,20 @@ class Indexes:
 
 
 def open_indexes(release_dir: Path, manifest: dict[str, Any]) -> Indexes:
+    """The release's indexes; NoIndex (503) when it has none or they cannot be mapped (a
+    missing or truncated file is the game's 503, not a 500)."""
     entry = manifest.get("indexes")
-    if not entry:
+    if not entry or not isinstance(entry, dict):
         raise NoIndex(
             f"release {manifest.get('release')} has no query indexes; rebuild the game or run "
             f"`python -m build.indexes {release_dir}`",
             detail={"release": manifest.get("release")},
         )
-    return Indexes(release_dir, entry)
+    try:
+        return Indexes(release_dir, entry)
+    except (OSError, RuntimeError, ValueError, TypeError, lmdb.Error) as exc:
+        raise NoIndex(
+            f"the query indexes of release {manifest.get('release')} cannot be read "
+            f"({type(exc).__name__}: {exc}); rebuild the game",
+            detail={"release": manifest.get("release")},
+        ) from exc

@@ -8,14 +8,13 @@ new one, never a mixture.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
-from lexicon.errors import UnknownRelease
+from lexicon.errors import LexiconError, ReleaseDamaged, UnknownRelease
+from lexicon.integrity import MANIFEST, read_manifest
 from lexicon.paths import releases_dir
-from lexicon.store import MANIFEST
 
 CURRENT = "CURRENT"
 
@@ -24,20 +23,49 @@ def game_dir(game: str, root: Path | None = None) -> Path:
     return releases_dir(root) / game
 
 
+def is_release_name(game: str, name: str) -> bool:
+    """Could ``name`` be a release directory of ``game``? A plain name in the game's own
+    directory (``osps-…``): never a path, so CURRENT cannot point into another game."""
+    return (name.startswith(game + "-") and name == os.path.basename(name)
+            and "\\" not in name and "\x00" not in name and name not in (".", ".."))
+
+
 def current_id(game: str, root: Path | None = None) -> str | None:
+    """The release id CURRENT names (None: nothing published). A CURRENT that cannot be
+    read, is not UTF-8 or names something other than a release of this game is
+    ReleaseDamaged: that game answers 503, the others are not affected."""
+    path = game_dir(game, root) / CURRENT
     try:
-        text = (game_dir(game, root) / CURRENT).read_text(encoding="utf-8").strip()
+        raw = path.read_bytes()
     except FileNotFoundError:
         return None
-    return text or None
+    except OSError as exc:
+        raise ReleaseDamaged(f"{game}: {CURRENT} cannot be read ({exc.strerror}); point it "
+                             f"at a release with `lexicon build {game}`",
+                             detail={"game": game, "path": str(path)}) from exc
+    try:
+        text = raw.decode("utf-8").strip()
+    except UnicodeDecodeError as exc:
+        raise ReleaseDamaged(f"{game}: {CURRENT} is not UTF-8 text",
+                             detail={"game": game, "path": str(path)}) from exc
+    if not text:
+        return None
+    if not is_release_name(game, text):
+        raise ReleaseDamaged(f"{game}: {CURRENT} names {text[:80]!r}, which is not a release "
+                             f"directory of {game}", detail={"game": game, "path": str(path)})
+    return text
 
 
 def current_path(game: str, root: Path | None = None) -> Path | None:
+    """The directory of the current release (None: nothing published yet)."""
     rid = current_id(game, root)
     if rid is None:
         return None
     path = game_dir(game, root) / rid
-    return path if (path / MANIFEST).exists() else None
+    if not (path / MANIFEST).is_file():
+        raise ReleaseDamaged(f"{game}: {CURRENT} names {rid}, but there is no such release",
+                             detail={"game": game, "release": rid})
+    return path
 
 
 def release_path(game: str, release_id: str, root: Path | None = None) -> Path:
@@ -76,12 +104,21 @@ def list_releases(game: str | None = None, root: Path | None = None) -> list[dic
         gdir = base / g
         if not gdir.is_dir():
             continue
-        cur = current_id(g, root)
+        try:
+            cur = current_id(g, root)
+        except LexiconError:
+            cur = None
         rows = []
         for rdir in gdir.iterdir():
             if rdir.name.startswith(".") or not (rdir / MANIFEST).exists():
                 continue
-            m = json.loads((rdir / MANIFEST).read_text(encoding="utf-8"))
+            try:
+                m = read_manifest(rdir)
+            except ReleaseDamaged as exc:
+                rows.append({"game": g, "release": rdir.name, "current": rdir.name == cur,
+                             "built_at": None, "counts": {}, "size_bytes": None,
+                             "damaged": exc.message, "path": str(rdir)})
+                continue
             rows.append({
                 "game": g,
                 "release": m["release"],

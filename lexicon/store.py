@@ -9,16 +9,18 @@ processes share one copy.
 
 from __future__ import annotations
 
-import json
+import os
+import threading
 from collections.abc import Callable, Iterator
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import lmdb
 
+from lexicon import integrity
 from lexicon.indexes import FORMAT as INDEX_FORMAT
 from lexicon.indexes import Indexes, open_indexes
+from lexicon.integrity import MANIFEST as MANIFEST  # re-exported: readers name it here
 from lexicon.records import VALID, Record, StringTable
 
 FORMS_DB = b"forms"
@@ -26,7 +28,6 @@ STRINGS_DB = b"strings"       # the release's StringTable, one value under STRIN
 STRINGS_KEY = b"table"
 TEXTS_DB = b"texts"           # repeated messages/evidence, key = 4-byte big-endian id
 LMDB_DIR = "lexicon.lmdb"
-MANIFEST = "manifest.json"
 
 
 def _text_reader(env: lmdb.Environment, db: Any) -> Callable[[int], str]:
@@ -42,23 +43,61 @@ def _text_reader(env: lmdb.Environment, db: Any) -> Callable[[int], str]:
 
 
 class Release:
-    """One immutable, published release of one game."""
+    """One immutable, published release of one game.
+
+    Opening checks the release first (:mod:`lexicon.integrity`): a file of the wrong size
+    is never mapped, and any failure to read the manifest or the LMDB store is a
+    :class:`~lexicon.errors.ReleaseDamaged`, never an arbitrary exception.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        with open(self.path / MANIFEST, encoding="utf-8") as fh:
-            self.manifest: dict[str, Any] = json.load(fh)
-        self.env = lmdb.open(str(self.path / LMDB_DIR), readonly=True, lock=False,
-                             max_dbs=4, readahead=False)
-        self.forms = self.env.open_db(FORMS_DB, create=False)
-        strings = self.env.open_db(STRINGS_DB, create=False)
+        self.manifest: dict[str, Any] = integrity.read_manifest(self.path)
+        problems = integrity.size_problems(self.path, self.manifest)
+        if problems:
+            raise integrity.damaged(self.path, problems, self.manifest)
+        mapped = integrity.mapped_sizes(self.path, self.manifest)
+        data = os.fspath(self.path / LMDB_DIR / "data.mdb")
+        # Re-checked on every use (check_sizes): the store always, the indexes once mapped.
+        self._watched = [(p, n) for p, n in mapped if p == data] or [
+            (data, os.stat(data).st_size)]
+        self._index_sizes = [(p, n) for p, n in mapped if p != data]
+        self._index_lock = threading.Lock()
+        self._indexes: Indexes | None = None
         try:
-            self.texts = self.env.open_db(TEXTS_DB, create=False)
-        except lmdb.NotFoundError:  # releases built before the text table
-            self.texts = None
-        with self.env.begin(db=strings) as txn:
-            self.strings = StringTable.load(txn.get(STRINGS_KEY),
-                                            _text_reader(self.env, self.texts))
+            self.env = lmdb.open(str(self.path / LMDB_DIR), readonly=True, lock=False,
+                                 max_dbs=4, readahead=False)
+            self.forms = self.env.open_db(FORMS_DB, create=False)
+            strings = self.env.open_db(STRINGS_DB, create=False)
+            try:
+                self.texts = self.env.open_db(TEXTS_DB, create=False)
+            except lmdb.NotFoundError:  # releases built before the text table
+                self.texts = None
+            with self.env.begin(db=strings) as txn:
+                self.strings = StringTable.load(txn.get(STRINGS_KEY),
+                                                _text_reader(self.env, self.texts))
+        except (lmdb.Error, OSError, ValueError, TypeError) as exc:
+            if getattr(self, "env", None) is not None:
+                self.env.close()
+            raise integrity.damaged(self.path, [f"{LMDB_DIR}: cannot be read ({exc})"],
+                                    self.manifest) from exc
+
+    def check_sizes(self) -> None:
+        """Raise ReleaseDamaged if a file this release maps changed size since it was
+        opened (a ``stat`` per mapped file). Called on every use by :class:`Catalog`: a file
+        truncated under a running server then becomes a 503 for its game instead of a
+        SIGBUS for the whole process."""
+        problems = []
+        for path, size in self._watched:
+            try:
+                have = os.stat(path).st_size
+            except OSError:
+                have = -1
+            if have != size:
+                problems.append(f"{os.path.relpath(path, self.path)}: {have} bytes, "
+                                f"expected {size}")
+        if problems:
+            raise integrity.damaged(self.path, problems, self.manifest)
 
     @property
     def id(self) -> str:
@@ -89,10 +128,16 @@ class Release:
             raw = txn.get(key.encode())
             return raw is not None and raw[:1] == VALID
 
-    @cached_property
+    @property
     def indexes(self) -> Indexes:
-        """The release's query tries, mapped on first use; raises NoIndex if it has none."""
-        return open_indexes(self.path, self.manifest)
+        """The release's query tries, mapped on first use (once, whatever the number of
+        threads asking); raises NoIndex if it has none or they cannot be read."""
+        if self._indexes is None:
+            with self._index_lock:
+                if self._indexes is None:
+                    self._indexes = open_indexes(self.path, self.manifest)
+                    self._watched = self._watched + self._index_sizes
+        return self._indexes
 
     def valid_many(self, keys: list[str]) -> list[bool]:
         """Membership for many keys (the batch hot path).
@@ -133,6 +178,7 @@ class Release:
                 yield k.decode()
 
     def close(self) -> None:
-        if "indexes" in self.__dict__:
-            self.indexes.close()
+        if self._indexes is not None:
+            self._indexes.close()
+            self._indexes = None
         self.env.close()

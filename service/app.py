@@ -92,30 +92,32 @@ def create_app(root: Path | None = None) -> FastAPI:
 
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, Any]:
-        """Liveness, and which release each game serves (null where none is built)."""
-        rels = {}
-        for game in catalog.games():
-            rel = catalog.release_or_none(game)
-            rels[game] = rel.id if rel else None
-        return {"status": "ok", "releases": rels}
+        """Liveness, and each game's state on its own: one game's damaged release never
+        hides the others. ``status`` is ``ok``, or ``degraded`` when some game's release
+        is damaged or its query indexes cannot be read (always HTTP 200: the process is
+        alive); ``games[g].state`` is ``serving``, ``no_release`` or ``damaged``."""
+        states = {game: catalog.state(game) for game in catalog.games()}
+        degraded = any(s["state"] == "damaged" or s.get("queries", "ok") != "ok"
+                       for s in states.values())
+        return {"status": "degraded" if degraded else "ok",
+                "releases": {g: s["release"] for g, s in states.items()}, "games": states}
+
+    def _summary(game: str) -> dict[str, Any]:
+        summary = catalog.profile(game).summary()
+        state = catalog.state(game)
+        summary["release"] = state["release"]
+        summary["state"] = state["state"]
+        return summary
 
     @app.get("/v1/games", tags=["games"])
     def games() -> list[dict[str, Any]]:
-        """Every game's profile (tiles, values, limits) and its current release."""
-        out = []
-        for game in catalog.games():
-            summary = catalog.profile(game).summary()
-            rel = catalog.release_or_none(game)
-            summary["release"] = rel.id if rel else None
-            out.append(summary)
-        return out
+        """Every game's profile (tiles, values, limits), its current release and its state
+        (``serving``, ``no_release``, ``damaged``)."""
+        return [_summary(game) for game in catalog.games()]
 
     @app.get("/v1/games/{game}", tags=["games"])
     def game_profile(game: str) -> dict[str, Any]:
-        summary = catalog.profile(game).summary()
-        rel = catalog.release_or_none(game)
-        summary["release"] = rel.id if rel else None
-        return summary
+        return _summary(game)
 
     @app.get("/v1/games/{game}/words/{word}", tags=["check"], response_model=None,
              responses={200: {"description": "the verdict", "content": {"application/json": {
@@ -139,8 +141,8 @@ def create_app(root: Path | None = None) -> FastAPI:
         if len(req.words) > checker.MAX_BATCH:
             raise InputError(f"{len(req.words)} words; at most {checker.MAX_BATCH} per request",
                              code="batch_too_large", status=413)
-        results = checker.check_many(catalog, game, req.words, edge=req.edge)
-        rel = catalog.release(game)
+        with catalog.pinned(game) as rel:
+            results = checker.check_many(catalog, game, req.words, edge=req.edge)
         return {"game": game, "release": rel.id, "count": len(results),
                 "valid": sum(1 for r in results if r.get("valid")), "results": results}
 
@@ -298,8 +300,9 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         if len(req.words) > fastcheck.MAX_WORDS:
             raise InputError(f"{len(req.words)} words; at most {fastcheck.MAX_WORDS:,} per "
                              f"request", code="batch_too_large", status=413)
-        flags = fastcheck.valid_flags(catalog, game, req.words, edge=req.edge)
-        body = {"game": game, "release": catalog.release(game).id, "count": len(flags),
+        with catalog.pinned(game) as rel:
+            flags = fastcheck.valid_flags(catalog, game, req.words, edge=req.edge)
+        body = {"game": game, "release": rel.id, "count": len(flags),
                 "valid": sum(flags), "results": flags}
         return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")

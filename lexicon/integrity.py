@@ -1,0 +1,187 @@
+"""Is a release whole? Sizes and sha256 of its files, checked before anything maps them.
+
+A release is memory-mapped (LMDB, marisa tries, node arrays). A mapped file that is shorter
+than its contents say does not raise an error: the first read past its end kills the whole
+process with SIGBUS, taking every game with it. So the manifest records the size and sha256
+of every file (``files``), and:
+
+* opening a release compares sizes (a ``stat`` per file, cheap) and refuses to map a file
+  of the wrong size, and LMDB's own meta page says how long ``data.mdb`` must be, which also
+  protects releases built before file tables existed;
+* publishing, installing and ``lexicon verify`` compare hashes (reads every byte).
+
+A release that fails is never opened: its game answers ``release_damaged`` (503) and the
+other games keep serving.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+from pathlib import Path
+from typing import Any
+
+from lexicon.errors import ReleaseDamaged
+
+MANIFEST = "manifest.json"
+FILES = "files"                       # the manifest key of the file table
+NOT_CONTENT = {MANIFEST, MANIFEST + ".tmp", "lock.mdb"}   # lock.mdb: LMDB's reader table
+MAPPED_SUFFIXES = ("data.mdb", ".marisa", ".bin")        # what a server memory-maps
+
+LMDB_MAGIC = 0xBEEFC0DE
+# MDB_meta after the 16-byte page header (64-bit build): magic u32, version u32, address,
+# mapsize, two 48-byte MDB_db (the first one's md_pad holds the page size), last_pg, txnid.
+_META = struct.Struct("<II QQ I12x32x 48x QQ")
+_META_OFFSET = 16
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def content_files(release_dir: Path) -> list[str]:
+    """Every file of a release that the file table covers, as sorted relative paths."""
+    base = Path(release_dir)
+    return sorted(p.relative_to(base).as_posix() for p in base.rglob("*")
+                  if p.is_file() and p.name not in NOT_CONTENT)
+
+
+def file_table(release_dir: Path) -> dict[str, dict[str, Any]]:
+    """``{relative path: {"size", "sha256"}}`` for the manifest, written at publish."""
+    base = Path(release_dir)
+    return {rel: {"size": (base / rel).stat().st_size, "sha256": sha256_file(base / rel)}
+            for rel in content_files(base)}
+
+
+def read_manifest(release_dir: Path) -> dict[str, Any]:
+    """The release's manifest, or ReleaseDamaged if it is missing, unreadable or not a
+    release manifest (a ``{}`` manifest must not surface as a KeyError deep in a request)."""
+    path = Path(release_dir) / MANIFEST
+    try:
+        manifest = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise damaged(release_dir, [f"{MANIFEST}: cannot be read ({exc})"]) from exc
+    if not isinstance(manifest, dict) or not all(
+            isinstance(manifest.get(k), str) and manifest.get(k) for k in ("game", "release")):
+        raise damaged(release_dir, [f"{MANIFEST}: not a release manifest (no game/release)"])
+    table = manifest.get(FILES)
+    if table is not None and not (isinstance(table, dict) and all(
+            isinstance(v, dict) and isinstance(v.get("size"), int) for v in table.values())):
+        raise damaged(release_dir, [f"{MANIFEST}: malformed file table"])
+    return manifest
+
+
+def lmdb_required_size(data_mdb: Path) -> int | None:
+    """How many bytes LMDB's newest meta page says ``data.mdb`` holds (None: unreadable)."""
+    try:
+        with open(data_mdb, "rb") as fh:
+            head = fh.read(_META_OFFSET + _META.size)
+            if len(head) < _META_OFFSET + _META.size:
+                return None
+            first = _META.unpack_from(head, _META_OFFSET)
+            magic, _version, _addr, _mapsize, psize, last_pg, txnid = first
+            if magic != LMDB_MAGIC or psize < 512 or psize & (psize - 1):
+                return None
+            fh.seek(psize)
+            other = fh.read(_META_OFFSET + _META.size)
+    except OSError:
+        return None
+    if len(other) == _META_OFFSET + _META.size:
+        second = _META.unpack_from(other, _META_OFFSET)
+        if second[0] == LMDB_MAGIC and second[6] > txnid:
+            last_pg = second[5]
+    return (last_pg + 1) * psize
+
+
+def size_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
+    """What is wrong with the sizes of a release's files (empty: nothing). A stat per file
+    plus two LMDB meta pages, so it runs every time a release is opened."""
+    base = Path(release_dir)
+    problems = []
+    for rel, want in sorted((manifest.get(FILES) or {}).items()):
+        try:
+            have = (base / rel).stat().st_size
+        except OSError:
+            problems.append(f"{rel}: missing")
+            continue
+        if have != want["size"]:
+            problems.append(f"{rel}: {have} bytes, the manifest says {want['size']}")
+    for data in sorted(base.rglob("data.mdb")):
+        rel = data.relative_to(base).as_posix()
+        if any(p.startswith(rel + ":") for p in problems):
+            continue
+        need = lmdb_required_size(data)
+        have = data.stat().st_size
+        if need is None:
+            problems.append(f"{rel}: not an LMDB file (no valid meta page)")
+        elif have < need:
+            problems.append(f"{rel}: {have} bytes, LMDB needs {need} (truncated)")
+    return problems
+
+
+def hash_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
+    """Files whose sha256 differs from the manifest, and files the manifest does not list."""
+    base = Path(release_dir)
+    table = manifest.get(FILES) or {}
+    problems = []
+    for rel, want in sorted(table.items()):
+        path = base / rel
+        if path.is_file() and sha256_file(path) != want.get("sha256"):
+            problems.append(f"{rel}: sha256 differs from the manifest")
+    problems += [f"{rel}: not listed in the manifest" for rel in content_files(base)
+                 if rel not in table]
+    return problems
+
+
+def verify_release(path: Path, *, hashes: bool = True) -> dict[str, Any]:
+    """Check a release directory: manifest, sizes and (by default) every file's sha256.
+
+    Returns a small report (``release``, ``game``, ``files``, ``bytes``, ``hashed``);
+    raises :class:`ReleaseDamaged` listing every problem found. Used at publish, by
+    ``lexicon verify`` and by installers of shipped releases. A release built before file
+    tables existed has ``files: null``: only its LMDB structure can be checked.
+    """
+    path = Path(path)
+    if not path.is_dir():
+        raise damaged(path, [f"{path} is not a release directory"])
+    manifest = read_manifest(path)
+    problems = size_problems(path, manifest)
+    table = manifest.get(FILES)
+    if hashes and table is not None and not problems:
+        problems = hash_problems(path, manifest)
+    if problems:
+        raise damaged(path, problems, manifest)
+    return {"release": manifest["release"], "game": manifest["game"], "path": str(path),
+            "files": None if table is None else len(table),
+            "bytes": None if table is None else sum(v["size"] for v in table.values()),
+            "hashed": bool(hashes and table is not None)}
+
+
+def mapped_sizes(release_dir: Path, manifest: dict[str, Any]) -> list[tuple[str, int]]:
+    """(path, size) of every memory-mapped file, to re-check a release a server holds: a
+    file truncated under a running server must become a 503, not a SIGBUS. Sizes come from
+    the file table, or from the disk at open for a release that has none."""
+    base = Path(release_dir)
+    table = manifest.get(FILES)
+    if table is not None:
+        return [(os.fspath(base / rel), meta["size"]) for rel, meta in table.items()
+                if rel.endswith(MAPPED_SUFFIXES)]
+    return [(os.fspath(p), p.stat().st_size) for p in base.rglob("*")
+            if p.is_file() and p.name.endswith(MAPPED_SUFFIXES)]
+
+
+def damaged(path: Path, problems: list[str],
+             manifest: dict[str, Any] | None = None) -> ReleaseDamaged:
+    name = (manifest or {}).get("release") or Path(path).name
+    shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more"
+                                       if len(problems) > 5 else "")
+    return ReleaseDamaged(
+        f"release {name} is damaged and is not served: {shown}. Rebuild the game "
+        f"(`lexicon build GAME`) or point CURRENT at a good release",
+        detail={"release": name, "path": str(path), "problems": problems})
