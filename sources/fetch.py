@@ -10,7 +10,6 @@ message a person can act on.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import shutil
 import subprocess
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.errors import SourceError
+from lexicon.integrity import sha256_file as sha256_of
 from lexicon.paths import cache_dir
 
 MANIFEST_PATH = Path(__file__).parent / "manifest.toml"
@@ -73,14 +73,6 @@ def load_manifest(path: Path = MANIFEST_PATH) -> dict[str, SourceSpec]:
 
 def sources_for(game: str, path: Path = MANIFEST_PATH) -> list[SourceSpec]:
     return [s for s in load_manifest(path).values() if game in s.games]
-
-
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _run(cmd: Sequence[str], cwd: Path) -> subprocess.CompletedProcess:
