@@ -85,8 +85,9 @@ Rule = Reject
 class Admit(Generic[C]):
     """A rule that admits: ``test`` returns the evidence it found (none: no opinion).
 
-    ``supporting``: the evidence is recorded only when another admission rule found some; on
-    its own it admits nothing (LemmaGen's "its own lemma" confirms a paradigm, no more).
+    ``supporting``: the evidence is recorded only when another admission rule found some, and
+    only if it brings a source that evidence does not already rest on; on its own it admits
+    nothing (LemmaGen's "its own lemma" confirms a paradigm, no more).
     """
 
     kind: str                               # default Evidence.kind; names the rule too
@@ -171,7 +172,11 @@ class RuleBook(Generic[C]):
         support: list[Evidence] = []
         for rule in self.admissions:
             (support if rule.supporting else found).extend(rule.apply(candidate))
-        return found + support if found else []
+        if not found:
+            return []
+        # supporting evidence is kept where it brings a source the rest does not rest on
+        have = {s for e in found for s in e.sources}
+        return found + [e for e in support if not set(e.sources) <= have]
 
     def judge(self, candidate: C) -> Verdict:
         for rule in self.vetoes:

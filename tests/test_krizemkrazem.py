@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from build.games.krizemkrazem import Inputs, KrizemkrazemBuilder
-from build.games.sl_lists import read_list
+from build.games.krizemkrazem.lists import read_list
 from build.games.sl_measure import read_sample, stratified
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
@@ -268,3 +268,18 @@ def test_labelled_sample_is_reviewable_and_parseable() -> None:
     assert {r.phase for r in rows} == {"dev", "held-out", "audit"}
     p, rc = stratified([r for r in rows if r.phase == "held-out"], sizes)
     assert 0.0 <= p <= 1.0 and 0.0 <= rc <= 1.0
+
+
+@pytest.mark.skipif(not HAVE_LTCOMP, reason="lttoolbox (lt-comp, lt-print) not installed")
+def test_a_name_every_dictionary_capitalises_stays_a_name(
+        built: tuple[Catalog, KrizemkrazemBuilder], tmp_path: Path) -> None:
+    """The analyser lists "ljubljana" as a common noun; hunspell-sl has only "Ljubljana":
+    names are admissible here, so the rule decides the category, not the verdict."""
+    r = check(built, "ljubljana")
+    assert r["valid"] and r["word"] == "Ljubljana" and r["category"] == "name"
+    fresh = make_builder(tmp_path)
+    fresh.sources.load()
+    fresh.sources.paradigm_pass(fresh.sources.spellings())
+    _, verdict, _ = fresh.judge("ljubljana")
+    assert verdict.code == "proper_noun" and "hunspell-sl: Ljubljana" in verdict.message
+    assert [e.kind for e in verdict.evidence] == ["capitalised_in_dictionary"]

@@ -79,6 +79,10 @@ GENDER = {"masc": "masculine", "fem_a": "feminine", "fem_i": "feminine", "neut":
           "pl_fem": "feminine plural-only", "pl_masc": "masculine plural-only",
           "pl_neut": "neuter plural-only"}
 PLURAL_ONLY = ("pl_fem", "pl_masc", "pl_neut")
+#: endings that make a capitalised word look like a case form of a shorter attested word
+CASE_ENDINGS = ("a", "u", "om", "em", "e", "i", "o", "ov", "ev", "ja", "ju", "jem", "ta",
+                "tu", "tom", "ih", "ima", "ama", "oma", "ema", "ami", "ah", "am", "mi",
+                "ega", "emu")
 
 
 def fleeting(word: str) -> str | None:

@@ -1,0 +1,375 @@
+"""What the Slovenian sources say about each spelling, as typed values the rules read.
+
+:class:`SlovenianSources` loads the evidence once (hunspell-sl forms, the apertium analyser,
+FreeDict headwords, the reviewed lists, LemmaGen) and runs the two passes that need every
+form: which words are nominatives by their declension (:mod:`.morph`), and which plurals
+are inhabitant plurals (*Ljubljančani*). :meth:`SlovenianSources.candidate` then gives one
+:class:`Candidate` per spelling; the facts only rejections need (verb and adjective endings,
+LemmaGen's lemma) are computed when a rule first asks.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import NamedTuple
+
+from build.games.krizemkrazem import morph
+from build.games.krizemkrazem.lists import ListEntry, read_lists
+from build.release import peak_rss_mb
+from lexicon.profile import Profile
+from lexicon.tiles import speller
+from sources import freedict, lemmagen
+from sources.hunspell import expand
+from sources.lttoolbox import iter_pairs, parse_analysis
+from sources.wordlist import LISTS_DIR
+
+HUNSPELL, APERTIUM, FREEDICT, LEMMAGEN = (
+    "hunspell-sl", "apertium-hbs-slv", "dict-freedict-slv-eng", "lemmagen3")
+NOUN_TAGS = ("n", "np")
+
+
+class Tagged(NamedTuple):
+    """One analysis of the apertium Slovenian analyser: ``hiša`` + ``("n", "f", "sg", "nom")``."""
+
+    lemma: str
+    tags: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return self.lemma + "".join(f"<{t}>" for t in self.tags)
+
+
+class CaseForm(NamedTuple):
+    """An attested form is a case form of an admitted lemma (*hiše* of *hiša*)."""
+
+    lemma: str
+    cases: tuple[str, ...]
+
+
+class InhabitantPair(NamedTuple):
+    """The admitted masculine and feminine behind an inhabitant plural (*Ljubljančani*)."""
+
+    masculine: str
+    feminine: str
+
+
+@dataclass
+class Inputs:
+    """Where the evidence comes from; every path but the hunspell pair is optional."""
+
+    dic: Path
+    aff: Path
+    analyser: Path | None = None        # apertium lttoolbox .bin (Slovenian analyser)
+    freedict_root: Path | None = None   # a directory holding a dictd .index/.dict(.dz)
+    lists_dir: Path = LISTS_DIR
+    use_lemmagen: bool = True
+
+
+@dataclass(eq=False)
+class Candidate:
+    """Everything known about one spelling; the rules read it, the record reports it."""
+
+    word: str
+    key: str
+    sources: SlovenianSources = field(repr=False)
+    analyses: list[Tagged] = field(default_factory=list)
+    dict_entries: list[freedict.Entry] = field(default_factory=list)
+    listed: ListEntry | None = None
+    excluded: ListEntry | None = None
+    paradigms: list[morph.Paradigm] = field(default_factory=list)
+    inflection_of: list[CaseForm] = field(default_factory=list)
+    derived_plural_of: InhabitantPair | None = None
+
+    @property
+    def capitalised(self) -> bool:
+        return morph.is_capitalised(self.word)
+
+    @property
+    def single(self) -> bool:
+        return " " not in self.word
+
+    @property
+    def in_hunspell(self) -> bool:
+        return self.word in self.sources.forms
+
+    def present_in(self) -> list[str]:
+        """The sources that list this spelling (before any evidence is weighed)."""
+        out = [HUNSPELL] if self.in_hunspell else []
+        if self.analyses:
+            out.append(APERTIUM)
+        if self.dict_entries:
+            out.append(FREEDICT)
+        if self.listed:
+            out.append(f"lists/{self.listed.file}")
+        return out
+
+    def noun_analyses(self) -> list[Tagged]:
+        """Noun analyses, singular before plural before dual: a referee reads "genitive
+        plural of Prešeren" more readily than "genitive dual"."""
+        nouns = [a for a in self.analyses if a.tags and a.tags[0] in NOUN_TAGS]
+        order = {"sg": 0, "pl": 1, "du": 2}
+        return sorted(nouns, key=lambda a: next((order[x] for x in a.tags if x in order), 3))
+
+    # -- facts computed on first use (most are only needed to explain a rejection) ----------
+    @cached_property
+    def lemma(self) -> str | None:
+        """LemmaGen's lemma (None: no lemmatiser, or a phrase)."""
+        lem = self.sources.lemmatizer
+        return lem.lemma(self.word) if lem and self.single else None
+
+    @cached_property
+    def self_lemma(self) -> bool | None:
+        """Does LemmaGen lemmatise the word to itself? (None: not asked)"""
+        if self.lemma is None or not self.word.isalpha():
+            return None
+        return self.lemma == self.word
+
+    @cached_property
+    def contradicted(self) -> bool:
+        """The analyser knows the word, but neither as a nominative singular nor as a
+        plural-only lemma."""
+        nouns = self.noun_analyses()
+        return bool(self.analyses) and not any(is_nom_sg(a.tags) for a in nouns) and not \
+            any(a.lemma == self.word and "pl" in a.tags and "nom" in a.tags for a in nouns)
+
+    @cached_property
+    def verb_forms(self) -> list[str]:
+        return morph.verb_forms(self.word, self.sources.has)          # delati -> delal
+
+    @cached_property
+    def adjective_forms(self) -> list[str]:
+        return morph.adjective_forms(self.word, self.sources.has)     # zelen -> zelenega
+
+    @cached_property
+    def lemma_is_adjective(self) -> bool:
+        lem = self.lemma
+        return bool(lem and lem != self.word and morph.adjective_forms(lem, self.sources.has))
+
+    @cached_property
+    def written_capitalised_by(self) -> list[str]:
+        """For a lower-case spelling no dictionary lists: the dictionaries that list it
+        with a capital letter (hunspell-sl, FreeDict), e.g. ``["hunspell-sl: Bled"]``."""
+        w = self.word
+        if self.capitalised or w != w.lower() or self.in_hunspell or self.dict_entries or \
+                self.listed or not self.single:
+            return []
+        title = w[:1].upper() + w[1:]
+        out = [f"{HUNSPELL}: {title}"] if title in self.sources.forms else []
+        if title in self.sources.dictionary:
+            out.append(f"FreeDict: {title}")
+        return out
+
+
+def is_nom_sg(tags: tuple[str, ...]) -> bool:
+    return "nom" in tags and "sg" in tags
+
+
+class SlovenianSources:
+    """The evidence tables of one build, loaded once and dropped when the records are out."""
+
+    def __init__(self, inputs: Inputs, profile: Profile,
+                 lemmatizer: lemmagen.SlovenianLemmatizer | None,
+                 log: Callable[[str], None] = lambda _m: None) -> None:
+        self.inputs = inputs
+        self.profile = profile
+        self.speller = speller(profile)
+        self.lemmatizer = lemmatizer
+        self.log = log
+        self.stats: dict[str, int] = {}
+        self.timings: dict[str, float] = {}
+        self.list_entries: list[ListEntry] = []
+        self.exclusions: list[ListEntry] = []
+        self.listed: dict[str, ListEntry] = {}
+        self.excluded: dict[str, ListEntry] = {}
+        self.forms: set[str] = set()
+        self.analyses: dict[str, list[Tagged]] = defaultdict(list)
+        self.dictionary: dict[str, list[freedict.Entry]] = {}
+        self.paradigm_admitted: dict[str, list[morph.Paradigm]] = {}
+        self.inflection_of: dict[str, list[CaseForm]] = defaultdict(list)
+        self.strong_inflection: set[str] = set()   # forms of a strongly attested lemma
+        self.derived_plurals: dict[str, InhabitantPair] = {}
+
+    # -- loading -------------------------------------------------------------------------
+    def load(self) -> None:
+        t = time.monotonic()
+        self.list_entries, self.exclusions = read_lists(self.inputs.lists_dir)
+        self.listed = {e.word: e for e in self.list_entries}
+        self.excluded = {e.word: e for e in self.exclusions}
+        self.log("krizemkrazem: expanding hunspell-sl")
+        self.forms = {f.form for f in expand(self.inputs.dic, self.inputs.aff)}
+        self.stats["hunspell_forms"] = len(self.forms)
+        self.timings["hunspell_s"] = round(time.monotonic() - t, 1)
+        self.timings["hunspell_peak_rss_mb"] = peak_rss_mb()
+        t = time.monotonic()
+        if self.inputs.analyser:
+            self.log("krizemkrazem: reading the apertium analyser")
+            for surface, analysis in iter_pairs(self.inputs.analyser):
+                parsed = Tagged(*parse_analysis(analysis))
+                if parsed not in self.analyses[surface]:
+                    self.analyses[surface].append(parsed)
+        self.stats["apertium_surfaces"] = len(self.analyses)
+        if self.inputs.freedict_root:
+            self.dictionary = freedict.by_headword(self.inputs.freedict_root)
+        self.stats["freedict_headwords"] = len(self.dictionary)
+        self.timings["analyser_dictionary_s"] = round(time.monotonic() - t, 1)
+        self.timings["analyser_dictionary_peak_rss_mb"] = peak_rss_mb()
+
+    def has(self, form: str) -> bool:
+        """Is ``form`` attested (hunspell, or a surface of the analyser)?"""
+        return form in self.forms or form in self.analyses
+
+    def is_lemma(self, word: str) -> bool | None:
+        return self.lemmatizer.is_lemma(word) if self.lemmatizer else None
+
+    def key(self, word: str) -> str:
+        return self.speller.key_of(word.lower().replace(" ", ""))
+
+    def spellings(self) -> list[str]:
+        """Every spelling to judge: hunspell forms, analyser single words, dictionary
+        headwords, list entries; sorted by key so spellings of one key are adjacent."""
+        words = set(self.forms)
+        words.update(s for s in self.analyses if " " not in s)
+        words.update(h for h in self.dictionary if " " not in h)
+        words.update(self.listed)
+        words.update(self.excluded)
+        words.discard("")
+        return sorted(words, key=lambda w: (self.key(w), w))
+
+    def candidate(self, w: str) -> Candidate:
+        return Candidate(
+            word=w, key=self.key(w), sources=self,
+            analyses=list(self.analyses.get(w, ())),
+            dict_entries=list(self.dictionary.get(w, ())),
+            listed=self.listed.get(w), excluded=self.excluded.get(w),
+            paradigms=self.paradigm_admitted.get(w, []),
+            inflection_of=self.inflection_of.get(w, []),
+            derived_plural_of=self.derived_plurals.get(w),
+        )
+
+    # -- pass A: which single words are nominatives by their paradigm --------------------
+    def paradigm_pass(self, words: Iterable[str]) -> None:
+        """Admit paradigms and map each attested inflected form back to its lemma.
+
+        Run over all candidates (even with a build limit), because whether *hiše* is an
+        inflected form depends on *hiša* having been recognised.
+        """
+        t = time.monotonic()
+        for w in words:
+            if " " in w or not w.isalpha():
+                continue
+            hyps = morph.noun_paradigms(w, self.has)
+            ok = [p for p in hyps if p.strong]
+            if hyps and not ok and self.lemmatizer and self.is_lemma(w) and \
+                    not morph.adjective_forms(w, self.has):
+                ok = hyps
+            if hyps and not ok:
+                ok = [p for p in hyps if self.singular_name(w, p)
+                      and not self._contradicted(w)]
+            plural = morph.plural_only(w, self.has)
+            if plural:
+                ok.append(plural)
+            if not ok:
+                continue
+            self.paradigm_admitted[w] = ok
+            for p in ok:
+                for form, cases in p.found.items():
+                    if form != w:
+                        self.inflection_of[form].append(CaseForm(w, cases))
+                        if p.strong:
+                            self.strong_inflection.add(form)
+        self.stats["paradigm_lemmas"] = len(self.paradigm_admitted)
+        self.timings["paradigm_pass_s"] = round(time.monotonic() - t, 1)
+        self.timings["paradigm_pass_peak_rss_mb"] = peak_rss_mb()
+        self.log(f"krizemkrazem: {len(self.paradigm_admitted):,} nominatives found by paradigm")
+        self._derive_inhabitant_plurals()
+
+    def _derive_inhabitant_plurals(self) -> None:
+        """Ljubljančan + Ljubljančanka (both nouns) -> Ljubljančani is an inhabitant plural.
+
+        Inhabitant and nation nouns come in masculine/feminine pairs; surnames do not, so
+        requiring the feminine (itself a recognised nominative) keeps out most surnames.
+        Only the productive inhabitant suffixes -an (-čan, -ljan) and -ec (-ka, -ica) are
+        derived: hunspell-sl also pairs surnames in -ar (Žagar/Žagarka), and ethnonyms
+        without a suffix (Škot, Hrvat) are few enough for the reviewed list.
+        """
+        admitted = self.paradigm_admitted
+        for lemma, paradigms in admitted.items():
+            if not lemma[:1].isupper() or lemma.isupper():
+                continue
+            masc = [p for p in paradigms if p.cls == "masc"]
+            if not masc:
+                continue
+            if lemma.endswith("ec"):
+                fems: tuple[str, ...] = (lemma[:-2] + "ka", lemma[:-2] + "ica")
+            elif lemma.endswith("an"):
+                fems = (lemma + "ka",)
+            else:
+                continue     # Škot, Anglež, Hrvat...: the list; Žagar/Žagarka are surnames
+            fem = next((f for f in fems if f in admitted
+                        and any(p.cls == "fem_a" for p in admitted[f])), None)
+            if fem is None:
+                continue
+            for p in masc:
+                for form, cases in p.found.items():
+                    if morph.NP in cases and form.endswith("i"):
+                        self.derived_plurals[form] = InhabitantPair(lemma, fem)
+        self.stats["derived_inhabitant_plurals"] = len(self.derived_plurals)
+
+    def _contradicted(self, w: str) -> bool:
+        """Does the analyser know ``w`` but not as a nominative (singular or plural lemma)?"""
+        an = self.analyses.get(w)
+        if not an:
+            return False
+        return not any(t and t[0] in NOUN_TAGS and "nom" in t and ("sg" in t or lem == w)
+                       for lem, t in an)
+
+    # -- facts the admission rules ask about ---------------------------------------------
+    def singular_name(self, w: str, p: morph.Paradigm) -> bool:
+        """A capitalised masculine attested in the singular only (Hanoj: Hanoja, Hanoju,
+        Hanojem), admitted without LemmaGen, which does not know most place names.
+
+        The risk is a genitive plural of a feminine or plural name (Tamar < Tamara, Kamenj
+        < Kamenje), whose other forms then include ``-o`` or ``-ah``; a masculine never has
+        those, so their absence is required. Measured on a sample of 80 such words before
+        the guard: ~75% right; the errors were all of that kind.
+        """
+        if p.cls != "masc" or p.strong or not morph.is_capitalised(w) or w.isupper():
+            return False
+        if w[-1].lower() in morph.VOWELS and not p.stem.startswith(w):
+            return False     # Razborco: Razborc+o is a case form, not a Marko-type name
+        stems = {w, p.stem}
+        return not any(self.has(x + "o") or self.has(x + "ah") for x in stems) and \
+            not morph.adjective_forms(w, self.has)
+
+    def possessive_of(self, w: str) -> str | None:
+        """The attested possessive adjective of a name (Karin -> Karinin), if any.
+
+        Only names of people (and a few animals) form possessives, so this is what lets an
+        uninflected capitalised entry count as a name; without it the route admitted case
+        forms of place names (Aosto, Canberre) about half the time.
+        """
+        return next((p for p in (w + "in", w + "ov", w + "ev", w + "jev", w + "tov")
+                     if p in self.forms), None)
+
+    def inflected_looking(self, w: str) -> bool:
+        """Is ``w`` an attested shorter word plus a case ending (Bizanca = Bizanc + a,
+        Foucaulteve = Foucaultev + e)? Then it is no bare name, whatever LemmaGen says."""
+        return any(w.endswith(e) and len(w) - len(e) >= 3 and self.has(w[: -len(e)])
+                   for e in morph.CASE_ENDINGS)
+
+    def free(self) -> None:
+        """Drop the evidence tables (~500 MB) once every record is out: the pipeline keeps
+        the builder alive while it scans, diffs and publishes the release."""
+        self.forms = set()
+        self.analyses = defaultdict(list)
+        self.dictionary = {}
+        self.paradigm_admitted = {}
+        self.inflection_of = defaultdict(list)
+        self.strong_inflection = set()
+        self.derived_plurals = {}
+        if self.lemmatizer:
+            self.lemmatizer.forget()

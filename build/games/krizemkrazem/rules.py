@@ -1,0 +1,368 @@
+"""The Križemkražem rule book: vetoes, admissions by evidence, explanations (seed 001).
+
+The rule book (shared/seeds/001, IZBOR BESED) admits nouns in the nominative singular,
+common and proper (the joker example accepts Kacin, kalin, Kanin, Karin); pluralia tantum
+(hlače); the nominative plural only for inhabitants and nations (Škoti) and established
+plural use (padavine); known phrases (pustni ples) and first name + surname (Tone
+Pavček); abbreviations only where they became nouns (Unesco). Length (at least 4 tiles)
+and letters only a joker can play (W, X, Y, Q) are play rules applied by the checker.
+
+Admission evidence, strongest first (the first decides the category, all are recorded):
+reviewed lists; the apertium analyser (``<n>``/``<np>`` ``<sg><nom>``, or a plural whose
+lemma is the form itself); FreeDict noun headwords; a noun declension found among the
+hunspell forms (:mod:`.morph`), strong alone, weak with LemmaGen's "its own lemma"; an
+uninflected capitalised entry with an attested possessive (*Karin*: *Karinin*); an
+inhabitant plural (*Ljubljančani*). Hunspell flags are not used as part-of-speech evidence:
+in hunspell-sl they compress the list rather than describe it (``hiš/A`` gives *hiša hiše
+hiši hišo*; 84k entries have no flag), so the bare-stem/flag test was measured and dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+from build.games.krizemkrazem import morph
+from build.games.krizemkrazem.evidence import (
+    APERTIUM,
+    FREEDICT,
+    HUNSPELL,
+    LEMMAGEN,
+    Candidate,
+    is_nom_sg,
+)
+from build.rules import Admit, Evidence, Reject, Rejection, RuleBook
+
+CASE = {"nom": "nominative", "gen": "genitive", "dat": "dative", "acc": "accusative",
+        "loc": "locative", "ins": "instrumental"}
+NUMBER = {"sg": "singular", "du": "dual", "pl": "plural"}
+CLOSED = {"adv": "an adverb", "prn": "a pronoun", "num": "a numeral", "pr": "a preposition",
+          "cnjcoo": "a conjunction", "cnjsub": "a conjunction", "cnjadv": "a conjunction",
+          "part": "a particle", "ij": "an interjection", "vbser": "a form of the verb biti",
+          "det": "a determiner"}
+ROMAN = re.compile(r"^[IVXLCDM]+$")
+PLURAL_NOTE = ("; the plural is admitted only for inhabitants and nations, pluralia tantum "
+               "and established plural use")
+ONLY_NOM = "; only the nominative singular is admitted"
+
+
+def tag_text(tags: tuple[str, ...]) -> str:
+    """``("n", "f", "sg", "gen")`` -> ``"genitive singular"`` (empty if no case)."""
+    case = next((CASE[t] for t in tags if t in CASE), None)
+    num = next((NUMBER[t] for t in tags if t in NUMBER), None)
+    return " ".join(x for x in (case, num) if x)
+
+
+def _inflection_message(cases: Iterable[str], lemma: str) -> str:
+    cs = [c for c in dict.fromkeys(cases) if c]
+    text = morph.describe_cases(cs)
+    note = PLURAL_NOTE if cs and "plural" in cs[0] and "nominative" in cs[0] else ONLY_NOM
+    return f"{text} of {lemma}{note}"
+
+
+def _name_or_noun(c: Candidate) -> str:
+    return "name" if c.capitalised else "noun"
+
+
+# -- vetoes: whatever the evidence ------------------------------------------------------------
+
+def excluded(c: Candidate) -> str | None:
+    if c.excluded:
+        return f"excluded by {c.excluded.file}: {c.excluded.reason}"
+    return None
+
+
+def hyphen(c: Candidate) -> str | None:
+    odd = [ch for ch in c.word if ch in "-'’"]
+    return f"contains {''.join(dict.fromkeys(odd))!r}" if odd else None
+
+
+def roman(c: Candidate) -> str | None:
+    return "a Roman numeral" if ROMAN.match(c.word) and not c.listed else None
+
+
+def written_abbreviation(c: Candidate) -> str | None:
+    if c.listed and c.listed.category == "abbreviation_noun":
+        return None
+    if c.word.endswith("."):
+        return "an abbreviation (written with a full stop)"
+    letters = c.word.replace(" ", "")
+    if len(letters) > 1 and letters.isupper():
+        return "an abbreviation (written in capitals); only abbreviations that became " \
+               "nouns, such as Unesco, are admitted"
+    if len(letters) <= 4 and any(ch.isupper() for ch in letters[1:]):
+        return "an abbreviation (capitals inside the word)"
+    return None
+
+
+def capital_in_every_dictionary(c: Candidate) -> Rejection | None:
+    """Issue 8 item 5, in a game that admits names: a lower-case spelling that only the
+    analyser has, while every dictionary that has the word writes it with a capital letter,
+    is the name (the capitalised spelling is judged on its own, as a name)."""
+    by = c.written_capitalised_by
+    if not by:
+        return None
+    return Rejection(
+        f"a proper name, written with a capital letter by every dictionary that has it "
+        f"({'; '.join(by)}); only the analyser has it in lower case",
+        tuple(Evidence("capitalised_in_dictionary", text) for text in by))
+
+
+# -- admissions: positive evidence ------------------------------------------------------------
+
+def listed(c: Candidate) -> Evidence | None:
+    if not c.listed:
+        return None
+    e = c.listed
+    return Evidence(f"list:{e.file}", f"{e.file}: {e.reason}", e.category, (f"lists/{e.file}",))
+
+
+def analyser(c: Candidate) -> Evidence | None:
+    nouns = c.noun_analyses()
+    nom_sg = [a for a in nouns if is_nom_sg(a.tags)]
+    if nom_sg:
+        a = nom_sg[0]
+        cat = "name" if a.tags[0] == "np" or c.capitalised else "noun"
+        return Evidence("apertium", f"apertium-hbs-slv: {a}", cat, (APERTIUM,))
+    plural_lemma = [a for a in nouns if a.lemma == c.word and "pl" in a.tags and "nom" in a.tags]
+    if plural_lemma:
+        return Evidence("apertium_plural_lemma",
+                        f"apertium-hbs-slv: plural-only lemma {plural_lemma[0]}",
+                        "plurale_tantum", (APERTIUM,))
+    return None
+
+
+def dictionary(c: Candidate) -> Evidence | None:
+    for e in c.dict_entries:
+        if e.pos == "n" and e.number in ("sg", None):
+            return Evidence("freedict", f"FreeDict: {e.describe()}", _name_or_noun(c),
+                            (FREEDICT,))
+        if e.pos == "n" and e.number == "pl":
+            return Evidence("freedict_plural", f"FreeDict: {e.describe()}", "plurale_tantum",
+                            (FREEDICT,))
+    return None
+
+
+def declension(c: Candidate) -> list[Evidence]:
+    """The noun paradigms found among the hunspell forms, weakest guarded hardest."""
+    out: list[Evidence] = []
+    w, cat, src = c.word, _name_or_noun(c), c.sources
+    contradicted, self_lemma = c.contradicted, c.self_lemma
+    for p in c.paradigms:
+        forms = f"hunspell-sl forms, {p.describe()}"
+        if p.cls in morph.PLURAL_ONLY:
+            if not contradicted or self_lemma:
+                out.append(Evidence("plural_paradigm", f"{forms}; no singular forms",
+                                    "plurale_tantum", (HUNSPELL,)))
+            continue
+        if p.strong and not (contradicted and not self_lemma):
+            out.append(Evidence("paradigm", forms, cat, (HUNSPELL,)))
+            break
+        if not p.strong and self_lemma and (not contradicted or p.shadowed) and not \
+                c.adjective_forms and (p.shadowed or w not in src.strong_inflection):
+            out.append(Evidence("paradigm+lemmagen", f"{forms}; LemmaGen: its own lemma", cat,
+                                (HUNSPELL, LEMMAGEN)))
+            break
+        if not p.strong and not contradicted and src.singular_name(w, p) and \
+                w not in src.strong_inflection:
+            out.append(Evidence("paradigm_name", f"{forms}; a capitalised masculine with no "
+                                f"feminine or plural-name reading ({w}o, {w}ah unattested)",
+                                "name", (HUNSPELL,)))
+            break
+    return out
+
+
+def name_entry(c: Candidate) -> Evidence | None:
+    w = c.word
+    if not (c.single and c.capitalised and not w.isupper() and c.in_hunspell and c.self_lemma
+            and not c.analyses and not c.inflection_of and not c.paradigms
+            and not c.adjective_forms and not c.verb_forms
+            and not c.sources.inflected_looking(w)):
+        return None
+    possessive = c.sources.possessive_of(w)
+    if not possessive:
+        return None
+    return Evidence("name_entry", f"hunspell-sl: capitalised entry with the possessive "
+                    f"{possessive} and no inflection of another word; LemmaGen: its own lemma",
+                    "name", (HUNSPELL, LEMMAGEN))
+
+
+def inhabitant_plural(c: Candidate) -> Evidence | None:
+    if c.derived_plural_of is None or any(is_nom_sg(a.tags) for a in c.noun_analyses()):
+        return None
+    lem, fem = c.derived_plural_of
+    return Evidence("inhabitant_plural", f"nominative plural of {lem}, an inhabitant/nation "
+                    f"noun (feminine {fem})", "nation_plural")
+
+
+def own_lemma(c: Candidate) -> Evidence | None:
+    if not (c.single and c.word.isalpha() and c.self_lemma):
+        return None
+    return Evidence("lemmagen", "LemmaGen: its own lemma", None, (LEMMAGEN,))
+
+
+# -- explanations: why a word nothing admitted is not one -------------------------------------
+
+def analysed_abbreviation(c: Candidate) -> str | None:
+    if c.analyses and all(a.tags[:1] == ("abbr",) for a in c.analyses):
+        return "an abbreviation (apertium: abbr)"
+    return None
+
+
+def closed_class(c: Candidate) -> str | None:
+    if c.noun_analyses():
+        return None
+    for a in c.analyses:
+        if a.tags and a.tags[0] in CLOSED:
+            return CLOSED[a.tags[0]] + (f" ({a.lemma})" if a.lemma != c.word.lower() else "")
+    return None
+
+
+def comparative(c: Candidate) -> str | None:
+    for a in c.analyses:
+        if a.tags[:1] == ("adj",) and ("comp" in a.tags or "sup" in a.tags):
+            degree = "comparative" if "comp" in a.tags else "superlative"
+            return f"{degree} of the adjective {a.lemma}"
+    return None
+
+
+def verb(c: Candidate) -> str | None:
+    for a in c.analyses:
+        if a.tags[:1] == ("vblex",):
+            return "a verb (infinitive)" if "inf" in a.tags else f"a form of the verb {a.lemma}"
+    return None
+
+
+def adjective(c: Candidate) -> str | None:
+    for a in c.analyses:
+        if a.tags[:1] == ("adj",):
+            if a.lemma == c.word and is_nom_sg(a.tags):
+                return "an adjective"
+            return f"a form of the adjective {a.lemma}"
+    return None
+
+
+def possessive(c: Candidate) -> str | None:
+    if not morph.possessive(c.word, c.adjective_forms):
+        return None
+    also = ""
+    nouns = c.noun_analyses()
+    if nouns:
+        also = f"; also {tag_text(nouns[0].tags)} of {nouns[0].lemma}"
+    elif c.inflection_of:
+        also = f"; also {morph.describe_cases(c.inflection_of[0].cases)} of " \
+               f"{c.inflection_of[0].lemma}"
+    return f"a possessive adjective (cf. {', '.join(c.adjective_forms[:2])}){also}"
+
+
+def inflected(c: Candidate) -> str | None:
+    nouns = c.noun_analyses()
+    if nouns:
+        by_lemma: dict[str, list[str]] = defaultdict(list)
+        for a in nouns:
+            by_lemma[a.lemma].append(tag_text(a.tags))
+        lem, cases = next(iter(by_lemma.items()))
+        return _inflection_message(cases, lem)
+    if c.inflection_of:
+        lem, found = c.inflection_of[0]
+        return _inflection_message(list(found), lem)
+    return None
+
+
+def guessed(c: Candidate) -> str | None:
+    """Facts from the word list and LemmaGen when no tagged source knows the word."""
+    if c.derived_plural_of is None and c.word.endswith(("ti", "či")) and c.verb_forms:
+        return f"a verb (infinitive; cf. {', '.join(c.verb_forms[:2])})"
+    if c.adjective_forms:
+        forms = ", ".join(c.adjective_forms[:2])
+        if morph.possessive(c.word, c.adjective_forms):
+            return f"a possessive adjective (cf. {forms})"
+        return f"an adjective (cf. {forms})"
+    lem = c.lemma
+    if lem and lem != c.word and len(lem) > 1:
+        if lem.endswith(("ti", "či")):
+            return f"a form of the verb {lem} (LemmaGen)"
+        if c.lemma_is_adjective:
+            return f"a form of the adjective {lem} (LemmaGen)"
+    return None
+
+
+def lemma_other(c: Candidate) -> str | None:
+    if not c.lemma or c.lemma == c.word:
+        return None
+    return f"an inflected form of {c.lemma} (LemmaGen){ONLY_NOM}"
+
+
+def no_evidence(_c: Candidate) -> str:
+    return ("no source attests it as a noun in the nominative singular (no noun analysis, "
+            "no noun declension among the known forms)")
+
+
+def make_book(allowed_letters: frozenset[str]) -> RuleBook[Candidate]:
+    """The ordered rules of Križemkražem (``allowed_letters``: tiles and joker letters)."""
+
+    def letters(c: Candidate) -> str | None:
+        odd = sorted({ch for ch in c.word.lower() if ch != " " and ch not in allowed_letters})
+        if odd:
+            return (f"spelled with {', '.join(odd)}, which no Križemkražem tile (or joker "
+                    "letter) stands for")
+        return None
+
+    return RuleBook(
+        "krizemkrazem",
+        vetoes=[
+            Reject("listed_exclusion", "excluded by sources/lists/sl_exclusions.txt", excluded),
+            Reject("hyphen_or_apostrophe", "written with a hyphen or apostrophe", hyphen),
+            Reject("part_of_speech", "Roman numerals are numerals", roman),
+            Reject("abbreviation", "abbreviations by their spelling (full stop, capitals), "
+                   "unless listed as having become nouns (Unesco)", written_abbreviation),
+            Reject("foreign_letters", "letters no tile or joker letter stands for (ć, ü, ö, đ)",
+                   letters),
+            Reject("proper_noun", "a lower-case spelling only the analyser has, of a word every "
+                   "dictionary that has it writes with a capital letter (the capitalised "
+                   "spelling is judged as a name)", capital_in_every_dictionary),
+        ],
+        admissions=[
+            Admit("list", "reviewed lists (pluralia tantum, nation/inhabitant and established "
+                  "plurals, phrases, full names, abbreviation nouns)", listed),
+            Admit("apertium", "apertium analyser <n>/<np> <sg><nom>; a plural analysis whose "
+                  "lemma is the form itself is a plurale tantum", analyser),
+            Admit("freedict", "FreeDict noun headword (<n, ..., pl>: plurale tantum)", dictionary),
+            Admit("paradigm", "a noun declension among the hunspell forms: a strong one alone; "
+                  "a weak one with LemmaGen's 'its own lemma'; one the analyser contradicts "
+                  "only with LemmaGen too; a capitalised masculine attested in the singular only "
+                  "(Hanoj) when no -o/-ah form makes it a genitive plural of a feminine name "
+                  "(Tamar < Tamara); plural case forms without any singular (hlačah, hlačam) "
+                  "make a plurale tantum", declension),
+            Admit("name_entry", "a capitalised hunspell entry LemmaGen leaves as is, no "
+                  "inflected form of an admitted noun, without adjective or verb endings, "
+                  "with an attested possessive (Karin: Karinin)", name_entry),
+            Admit("inhabitant_plural", "nominative plural of an admitted capitalised masculine "
+                  "in -an/-ec with a feminine counterpart (Slovenec/Slovenka)",
+                  inhabitant_plural),
+            Admit("lemmagen", "LemmaGen lemmatises the form to itself", own_lemma,
+                  supporting=True),
+        ],
+        explanations=[
+            Reject("abbreviation", "forms the analyser knows only as abbreviations",
+                   analysed_abbreviation),
+            Reject("part_of_speech", "closed classes per the apertium analyser (adverb, "
+                   "pronoun, numeral, preposition, conjunction, particle, interjection)",
+                   closed_class),
+            Reject("comparative", "comparatives and superlatives (apertium)", comparative),
+            Reject("part_of_speech", "verbs (apertium)", verb),
+            Reject("part_of_speech", "adjectives (apertium)", adjective),
+            Reject("part_of_speech", "possessive adjectives (Prešernov: Prešernovega among the "
+                   "hunspell forms), before their reading as a genitive plural", possessive),
+            Reject("inflected_form", "cases other than the nominative, the dual, ordinary "
+                   "plurals (apertium tags, or the declension found in the hunspell forms)",
+                   inflected),
+            Reject("part_of_speech", "verbs, adjectives and possessive adjectives recognised "
+                   "from their endings among the hunspell forms, or via the LemmaGen lemma",
+                   guessed),
+            Reject("inflected_form", "forms LemmaGen lemmatises to another word", lemma_other),
+        ],
+        otherwise=Reject("no_noun_evidence", "everything else: no evidence of a nominative noun",
+                         no_evidence),
+    )
