@@ -17,13 +17,13 @@ with ``query_too_broad`` rather than left to run.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from lexicon.errors import InputError, LexiconError
 from lexicon.indexes import NODE_CHILD_MASK, NODE_LABEL_SHIFT, NODE_TERMINAL, Indexes
+from lexicon.inputs import normalise
 from lexicon.profile import Profile
 from lexicon.tiles import speller
 
@@ -31,6 +31,7 @@ JOKER = "?"
 MAX_RACK_TILES = 15       # Remik's 13 (and a draw or two); the longest osps word is 15
 MAX_BOARD_TILES = 8
 MAX_JOKERS = 3            # beyond 3 jokers a 10-tile rack's sub-anagrams are most of a lexicon
+MAX_CHARS_PER_TILE = 6    # "[dž], " at most: a longer rack text is refused before it is read
 MAX_STEPS = 400_000       # trie probes per query (a 10-tile rack with 2 jokers needs ~10^4)
 
 
@@ -57,7 +58,11 @@ def _read_tiles(profile: Profile, text: str, what: str, *, jokers: bool
     Latin multi-letter tiles are read greedily (``lj`` is LJ); spaces, commas, ``|`` or
     ``[..]`` separate or group tiles where it matters (``l j``, ``l|j``, ``[lj]``).
     """
-    text = unicodedata.normalize("NFC", text or "").strip().lower()
+    text = normalise(text or "").strip().lower()
+    longest = MAX_CHARS_PER_TILE * (MAX_RACK_TILES if jokers else MAX_BOARD_TILES)
+    if len(text) > longest:
+        raise InputError(f"the {what} is {len(text)} characters long; at most {longest}",
+                         code="rack_too_long", detail={"max_chars": longest})
     tiles: list[str] = []
     n_jokers = 0
     position = 0

@@ -20,7 +20,7 @@ from typing import Any
 
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
-from lexicon.inputs import clean_word
+from lexicon.inputs import clean_word, printable
 from lexicon.profile import Profile
 from lexicon.reasons import describe
 from lexicon.records import Record
@@ -135,5 +135,6 @@ def check_many(catalog: Catalog, game: str, texts: Iterable[str], *,
         try:
             out.append(_verdict(profile, rel, text, edge))
         except LexiconError as exc:
-            out.append({"input": text, "game": game, "valid": False, "error": exc.to_json()})
+            out.append({"input": printable(text), "game": game, "valid": False,
+                        "error": exc.to_json()})
     return out

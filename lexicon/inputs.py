@@ -15,6 +15,26 @@ from lexicon.errors import InputError
 
 MAX_WORD_CHARS = 64
 
+#: Unicode's one-character digraphs (Ǆ ǅ ǆ, Ǉ ǈ ǉ, Ǌ ǋ ǌ, Ǳ ǲ ǳ) are two letters in every
+#: game: DŽ, LJ and NJ are Kvizovka tiles, dz is two Polish tiles. Their compatibility
+#: decomposition is taken, and nothing else of NFKC (which would also fold ² or ﬁ).
+_DIGRAPH_LETTERS = str.maketrans({
+    c: unicodedata.normalize("NFKC", c)
+    for c in map(chr, [*range(0x01C4, 0x01CD), *range(0x01F1, 0x01F4)])})
+
+
+def normalise(text: str) -> str:
+    """The one normalisation of typed text (words, patterns, racks): NFC, digraph letters
+    spelled as their two letters."""
+    return unicodedata.normalize("NFC", text.translate(_DIGRAPH_LETTERS))
+
+
+def printable(text: object) -> object:
+    """``text`` as it may be echoed back in JSON: a lone surrogate becomes ``\\udXXX``."""
+    if isinstance(text, str):
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
 
 def script_of(ch: str) -> str | None:
     """'Latn', 'Cyrl' or None (digits, punctuation, spaces) for one character."""
@@ -36,7 +56,7 @@ def clean_word(text: str, *, max_chars: int = MAX_WORD_CHARS) -> str:
     """NFC-normalised, stripped, lower-cased word; raises InputError on unusable input."""
     if text is None:
         raise InputError("no word given", code="empty_word")
-    word = unicodedata.normalize("NFC", text).strip()
+    word = normalise(text).strip()
     if not word:
         raise InputError("the word is empty", code="empty_word")
     if len(word) > max_chars:

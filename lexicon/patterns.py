@@ -25,11 +25,11 @@ anything back, and a match costs O(key length x pattern length) whatever the pat
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from itertools import product
 
 from lexicon.errors import InputError
+from lexicon.inputs import normalise
 from lexicon.profile import Profile
 from lexicon.tiles import MAX_READINGS, speller
 
@@ -227,12 +227,15 @@ def parse(profile: Profile, text: str, *, stars: bool = True, sets: bool = True)
     """Parse ``text`` for ``profile``; ``stars``/``sets`` off for a word with jokers."""
     if text is None or not text.strip():
         raise InputError("the pattern is empty", code="bad_pattern", detail={"position": 0})
-    pattern = unicodedata.normalize("NFC", text).strip().lower()
+    pattern = normalise(text).strip().lower()
     if len(pattern) > MAX_PATTERN_CHARS:
         raise InputError(f"the pattern is {len(pattern)} characters long; at most "
                          f"{MAX_PATTERN_CHARS} are accepted", code="pattern_too_long",
                          detail={"max_chars": MAX_PATTERN_CHARS})
     tokens = _tokens(profile, pattern, stars=stars, sets=sets)
+    if not tokens:
+        raise InputError("the pattern holds no tile (only '|')", code="bad_pattern",
+                         detail={"position": 0})
     options: list[list[tuple[Element, ...]]] = []
     for kind, value in tokens:
         if kind == "run":

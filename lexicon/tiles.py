@@ -142,10 +142,12 @@ class Speller:
         start at a position) steps per character.
         """
         text = word.replace(" ", "") if self.profile.phrases else word
-        if not any(s in text for s, _c in self._multi) and JOIN_OPEN not in text:
+        if (not any(s in text for s, _c in self._multi)
+                and JOIN_OPEN not in text and JOIN_CLOSE not in text):
             if work is not None:
                 work.steps += 1
-            return [self.tiling(text.replace(BREAK, "").translate(self.table))]
+            key = text.replace(BREAK, "").translate(self.table)
+            return [self.tiling(_some_tile(key))]
         units = self._units(text)
         options = _Options(self, units)
         n = len(units)
@@ -168,7 +170,7 @@ class Speller:
                     if known is not None and crowded and c and not known(longer):
                         continue
                     layers[j].append((rank + chr(48 + r), longer))
-        preferred = options.first()
+        preferred = _some_tile(options.first())
         if work is not None:
             work.steps += steps + n
         found = sorted(layers[n])[:limit]
@@ -244,6 +246,13 @@ class _Options:
             i, c = self[i][0]
             out.append(c)
         return "".join(out)
+
+
+def _some_tile(key: str) -> str:
+    """``key``, unless the word held only breaks: a word of no tile is no word."""
+    if not key:
+        raise InputError("the word holds no tile (only '|')", code="empty_word")
+    return key
 
 
 _SPELLERS: dict[int, tuple[Profile, Speller]] = {}
