@@ -28,6 +28,7 @@ from build.indexes import build_indexes
 from build.progress import track
 from lexicon import integrity, releases
 from lexicon.errors import NoRelease
+from lexicon.export import HASH_RECIPE, Identity, is_playable
 from lexicon.profile import Profile
 from lexicon.records import VALID, Record, StringTable
 from lexicon.store import (
@@ -150,6 +151,7 @@ class ReleaseWriter:
         by_category: Counter[str] = Counter()
         by_source: Counter[str] = Counter()
         valid = rejected = 0
+        self.identity = Identity()   # the playable words' Quackle hash and counts by length
         with self.env.begin(db=self.db) as txn:
             total = txn.stat(self.db)["entries"]
             for k, v in track(txn.cursor(), f"{self.profile.id}: counting and hashing",
@@ -158,6 +160,8 @@ class ReleaseWriter:
                 digest.update(canonical_bytes(rec))
                 if rec.valid:
                     valid += 1
+                    if is_playable(self.profile, rec.key):
+                        self.identity.add(rec.key)
                     by_category[rec.category or "uncategorised"] += 1
                     for s in rec.sources:
                         by_source[s] += 1
@@ -269,6 +273,9 @@ class ReleaseWriter:
             "policy": policy,
             "counts": counts,
             "content_sha256": content,
+            "content_hash": self.identity.content_hash,
+            "content_hash_recipe": HASH_RECIPE,
+            "counts_by_length": self.identity.result()["counts_by_length"],
             "diff": diff,
             "previous": diff.get("previous"),
             "indexes": indexes,

@@ -434,6 +434,28 @@ def export(game: Game,
         typer.echo(_dump(result), err=True)
 
 
+@app.command()
+def diff(game: Game,
+         old: Annotated[str | None, typer.Argument(
+             help="the older release id (default: the one NEW was built after)")] = None,
+         new: Annotated[str | None, typer.Argument(
+             help="the newer release id (default: the current release)")] = None,
+         as_json: AsJson = False) -> None:
+    """Words added and removed between two releases, by length (what an edition publishes)."""
+    from lexicon.diff import as_text, diff_releases, resolve_pair
+    cat = Catalog()
+    try:
+        before, after = resolve_pair(cat, game, old, new)
+        result = diff_releases(cat.profile(game), before, after)
+    except (UnknownGame, UnknownRelease, InputError) as exc:
+        _fail(exc, EXIT_USAGE, as_json)
+    except LexiconError as exc:
+        _fail(exc, EXIT_FAILED, as_json)
+    finally:
+        cat.close()
+    print(_dump(result) if as_json else as_text(result))
+
+
 @app.command("hash")
 def hash_list(path: Annotated[str, typer.Argument(
         help="a word list, one word a line ('-': stdin), e.g. from `lexicon export`")]) -> None:

@@ -64,32 +64,49 @@ def valid_keys(profile: Profile, release: Release) -> Iterator[str]:
             yield key
 
 
-def quackle_hash(words: Iterable[str]) -> str:
-    """Quackle's order-independent lexicon hash: the XOR of each word's MD5 digest.
+HASH_RECIPE = ("Quackle's order-independent lexicon hash: XOR of the MD5 digests of each "
+               "playable word's NFC UTF-8, as `lexicon export GAME` prints it (hex); "
+               "recompute with `lexicon hash FILE`")
+
+
+class Identity:
+    """Accumulates Quackle's order-independent hash and the counts by length of a word list.
 
     Quackle XORs the MD5 of its internal letter codes; we hash each word's NFC UTF-8 so
-    anyone can recompute it from a plain word list (``lexicon hash FILE``). Duplicates
-    cancel out, as in Quackle, so the caller passes each word once.
+    anyone can recompute it from a plain word list. Duplicates cancel out, as in Quackle,
+    so each word is added once. Quackle checks the hash against per-length counts; both are
+    in every manifest.
     """
-    acc = 0
-    for word in words:
+
+    def __init__(self) -> None:
+        self.acc = 0
+        self.by_length: Counter[int] = Counter()
+
+    def add(self, word: str) -> None:
         digest = hashlib.md5(unicodedata.normalize("NFC", word).encode(), usedforsecurity=False)
-        acc ^= int.from_bytes(digest.digest(), "big")
-    return acc.to_bytes(16, "big").hex()
+        self.acc ^= int.from_bytes(digest.digest(), "big")
+        self.by_length[len(word)] += 1
+
+    @property
+    def content_hash(self) -> str:
+        return self.acc.to_bytes(16, "big").hex()
+
+    def result(self) -> dict[str, Any]:
+        return {"content_hash": self.content_hash, "words": sum(self.by_length.values()),
+                "counts_by_length": {str(n): self.by_length[n] for n in sorted(self.by_length)}}
+
+
+def quackle_hash(words: Iterable[str]) -> str:
+    """The content hash of ``words`` (each once; see :class:`Identity`)."""
+    return identity(words)["content_hash"]
 
 
 def identity(words: Iterable[str]) -> dict[str, Any]:
     """``content_hash``, ``counts_by_length`` and the word count of a list, in one pass."""
-    by_length: Counter[int] = Counter()
-
-    def counted() -> Iterator[str]:
-        for w in words:
-            by_length[len(w)] += 1
-            yield w
-
-    content = quackle_hash(counted())
-    return {"content_hash": content, "words": sum(by_length.values()),
-            "counts_by_length": {str(n): by_length[n] for n in sorted(by_length)}}
+    ident = Identity()
+    for w in words:
+        ident.add(w)
+    return ident.result()
 
 
 def _line(fmt: str, profile: Profile, release: Release, key: str) -> str:

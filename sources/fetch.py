@@ -40,6 +40,7 @@ class SourceSpec:
     license: str
     contributes: str
     games: tuple[str, ...] = ()
+    credit: str = ""          # authors and copyright holders, shown with every release
 
 
 @dataclass
@@ -54,7 +55,8 @@ class Fetched:
         return {
             "id": self.spec.id, "kind": self.spec.kind, "package": self.spec.package,
             "version": self.spec.version, "artifact": self.artifact.name, "sha256": self.sha256,
-            "license": self.spec.license, "contributes": self.spec.contributes,
+            "license": self.spec.license, "credit": self.spec.credit,
+            "contributes": self.spec.contributes,
         }
 
 
@@ -64,7 +66,8 @@ def load_manifest(path: Path = MANIFEST_PATH) -> dict[str, SourceSpec]:
     specs = {}
     for raw in data["source"]:
         spec = SourceSpec(raw["id"], raw["kind"], raw["package"], raw["version"], raw["sha256"],
-                          raw["license"], raw["contributes"], tuple(raw.get("games", ())))
+                          raw["license"], raw["contributes"], tuple(raw.get("games", ())),
+                          raw.get("credit", ""))
         if spec.kind not in ("deb", "pypi"):
             raise SourceError(f"source {spec.id}: unknown kind {spec.kind!r}")
         specs[spec.id] = spec
