@@ -28,7 +28,6 @@ import marisa_trie
 from lexicon import profile as profiles
 from lexicon import releases
 from lexicon.errors import BuildError
-from lexicon.export import playable_lengths
 from lexicon.indexes import (
     ALPHAGRAM_COUNTS,
     ALPHAGRAM_NODES,
@@ -46,6 +45,7 @@ from lexicon.indexes import (
     WORDS,
     length_tag,
 )
+from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.records import VALID
 from lexicon.store import FORMS_DB, LMDB_DIR, MANIFEST
@@ -68,11 +68,10 @@ def _valid_keys(lmdb_dir: Path) -> Iterator[str]:
 
 
 def _playable(lmdb_dir: Path, profile: Profile) -> Iterator[str]:
-    """Valid keys a move can play: within the length limits and spelled only in tiles."""
-    low, high = playable_lengths(profile)
-    tiles = set(profile.by_canonical)
+    """Valid keys some move can play (:meth:`lexicon.play.PlayRules.is_playable`)."""
+    playable = play_rules(profile).is_playable
     for key in _valid_keys(lmdb_dir):
-        if low <= len(key) <= high and tiles.issuperset(key):
+        if playable(key):
             yield key
 
 
@@ -219,7 +218,7 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path) -> dict[s
         "files": files,
         "keys": counts["words"],
         "playable_keys": counts["playable"],
-        "lengths": list(playable_lengths(profile)),
+        "lengths": list(play_rules(profile).playable_lengths),
         "build_seconds": round(time.monotonic() - started, 1),
     }
 

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from lexicon.errors import InputError, LexiconError
 from lexicon.indexes import NODE_CHILD_MASK, NODE_LABEL_SHIFT, NODE_TERMINAL, Indexes
 from lexicon.inputs import normalise
+from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.tiles import speller
 
@@ -125,19 +126,6 @@ class Found(NamedTuple):
     words: int                # how many words have this alphagram
 
 
-def _values(profile: Profile, letters: list[str]) -> tuple[list[int], list[int], bool]:
-    """Per label: the tile's value and a joker's value standing for it; False if unknown."""
-    if profile.scoring == "letter_count":
-        return [1] * len(letters), [1] * len(letters), True
-    tile = [profile.tile_value(c) for c in letters]
-    known = all(v is not None for v in tile)
-    tile_values = [v or 0 for v in tile]
-    joker = profile.jokers.value
-    if joker == "as_letter":
-        return tile_values, tile_values, known
-    return tile_values, [joker if isinstance(joker, int) else 0] * len(letters), known
-
-
 def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: int,
                     max_length: int, exact: bool) -> list[Found]:
     """Every alphagram makeable from ``rack`` (using all board letters) within the lengths.
@@ -146,7 +134,10 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     is summed along the walk, so finding an alphagram costs no more than reaching it.
     """
     letters = sorted(profile.by_canonical)
-    tile_value, joker_value, known = _values(profile, letters)
+    rules = play_rules(profile)
+    tile_value = [rules.values[c] or 0 for c in letters]
+    joker_value = [rules.joker_value(c) for c in letters]
+    known = rules.known_values
     rack_left = [rack.tiles.get(c, 0) for c in letters]
     board_left = [rack.board.get(c, 0) for c in letters]
     board_labels = [i for i, n in enumerate(board_left) if n]

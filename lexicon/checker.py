@@ -4,9 +4,9 @@ The answer combines two kinds of rule:
 
 * *lexical* rules, decided at build time and stored with each word in the release
   (abbreviation, proper noun, dative case, comparative ...), and
-* *play* rules, decided here from the game's profile because they depend on the move
-  (length limits, the 3-letter exception at Kvizovka's board edge, letters that no tile
-  carries, letters only a joker can stand for).
+* *play* rules, decided here by :class:`lexicon.play.PlayRules` because they depend on the
+  move (length limits, the 3-letter exception at Kvizovka's board edge, letters that no
+  tile carries, letters only a joker can stand for).
 
 For a Latin Kvizovka word the tilings the release may hold are looked up (see
 :mod:`lexicon.tiles`): the one the lexicon holds decides, the others are reported as
@@ -21,6 +21,7 @@ from typing import Any
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
 from lexicon.inputs import clean_word, printable
+from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.reasons import describe
 from lexicon.records import Record
@@ -47,41 +48,6 @@ def _choose(rel: Release, options: list[Tiling]) -> tuple[Tiling, Record | None,
     return chosen[0], chosen[1], alternatives
 
 
-def play_reason(profile: Profile, reading: Tiling, *, edge: bool = False) -> dict | None:
-    """The first play rule the reading breaks, or None."""
-    if reading.foreign:
-        odd = "".join(dict.fromkeys(reading.foreign))
-        if set(odd) & {"-", "'", "’"}:
-            return _reason("hyphen_or_apostrophe",
-                           f"contains {odd!r}: words needing a hyphen or apostrophe are not played")
-        return _reason("not_in_alphabet",
-                       f"contains {', '.join(repr(c) for c in odd)}, which no tile of "
-                       f"{profile.name} carries")
-    jokers = joker_letters(profile, reading)
-    if len(jokers) > profile.jokers.count:
-        return _reason("too_many_jokers",
-                       f"needs {len(jokers)} jokers for {', '.join(jokers)}; the game has "
-                       f"{profile.jokers.count}")
-    n = len(reading.tiles)
-    minimum = profile.min_length
-    if edge and profile.edge_min_length is not None:
-        minimum = profile.edge_min_length
-    if n < minimum:
-        edge_note = ""
-        if profile.edge_min_length is not None and not edge:
-            edge_note = f" ({profile.edge_min_length} at the board's edge)"
-        return _reason("too_short", f"{n} tiles; {minimum} required{edge_note}")
-    if n > profile.max_length:
-        return _reason("too_long", f"{n} tiles; at most {profile.max_length}")
-    return None
-
-
-def joker_letters(profile: Profile, reading: Tiling) -> list[str]:
-    """Letters of the word that only a joker can stand for (Križemkražem's W, X, Y, Q)."""
-    return [profile.by_canonical[c].letter for c in reading.key
-            if c in profile.by_canonical and profile.by_canonical[c].joker_only]
-
-
 def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False) -> dict[str, Any]:
     """The full verdict for one word (raises LexiconError for unusable input)."""
     return _verdict(catalog.profile(game), catalog.release(game), text, edge)
@@ -90,13 +56,14 @@ def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False) ->
 def _verdict(profile: Profile, rel: Release, text: str, edge: bool) -> dict[str, Any]:
     game = profile.id
     word = clean_word(text)
-    spell = speller(profile)
+    spell, rules = speller(profile), play_rules(profile)
     reading, record, alternatives = _choose(rel, spell.readings(word, rel.has_prefix))
     reason: dict[str, str] | None
     if record is not None and not record.valid:
         reason = _reason(record.reason_code or "unknown", record.reason_message)
     else:
-        reason = play_reason(profile, reading, edge=edge)
+        broken = rules.broken(reading.key, reading.foreign, edge=edge)
+        reason = _reason(broken.code, broken.message) if broken else None
         if reason is None and record is None:
             reason = _reason("unknown", f"{word!r} is in none of this release's sources")
     result: dict[str, Any] = {
@@ -105,19 +72,19 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool) -> dict[str,
         "word": record.word if record else spell.to_latin(reading.key),
         "valid": reason is None,
         "tiles": list(reading.tiles),
-        "score": None if reading.foreign else profile.score(reading.key),
+        "score": rules.score(reading.key),
         "reason": reason,
         "analyses": [a.to_json() for a in record.analyses] if record else [],
         "category": record.category if record else None,
         "sources": record.sources if record else [],
         "evidence": record.evidence if record else [],
         "alternatives": alternatives,
-        "jokers_needed": joker_letters(profile, reading),
+        "jokers_needed": rules.joker_letters(reading.key),
         "release": rel.id,
     }
-    if profile.opening_double_letters and result["score"] is not None:
-        doubled = any(t in profile.opening_double_letters for t in reading.tiles)
-        result["opening_score"] = result["score"] * (2 if doubled else 1)
+    opening = rules.opening_score(reading.key)
+    if opening is not None:
+        result["opening_score"] = opening
     return result
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from lexicon.errors import InputError
+from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.records import VALID
 from lexicon.store import Release
@@ -33,34 +34,11 @@ from lexicon.tiles import speller
 FORMATS = ("words", "tiles", "jsonl", "kwg")
 
 
-def playable_lengths(profile: Profile) -> tuple[int, int]:
-    """Shortest and longest word some move can lay (Kvizovka: 3 at the board's edge)."""
-    low = profile.min_length
-    if profile.edge_min_length is not None:
-        low = min(low, profile.edge_min_length)
-    return low, profile.max_length
-
-
-def is_playable(profile: Profile, key: str) -> bool:
-    """Could a move lay this admitted key: every character a tile, within the length limits,
-    and no more letters that only a joker plays than the game has jokers."""
-    low, high = playable_lengths(profile)
-    if not low <= len(key) <= high:
-        return False
-    tiles = profile.by_canonical
-    jokers_needed = 0
-    for ch in key:
-        tile = tiles.get(ch)
-        if tile is None:
-            return False
-        jokers_needed += tile.joker_only
-    return jokers_needed <= profile.jokers.count
-
-
 def valid_keys(profile: Profile, release: Release) -> Iterator[str]:
     """The game's valid words, in code-point order, streamed from the release."""
+    playable = play_rules(profile).is_playable
     for key, raw in release.iter_records(valid_only=True):
-        if raw[:1] == VALID and is_playable(profile, key):
+        if raw[:1] == VALID and playable(key):
             yield key
 
 
@@ -119,7 +97,7 @@ def _line(fmt: str, profile: Profile, release: Release, key: str) -> str:
         "word": key,
         "display": rec.word if rec else key,
         "tiles": list(speller(profile).tiles_of(key)),
-        "score": profile.score(key),
+        "score": play_rules(profile).score(key),
         "category": rec.category if rec else None,
     }, ensure_ascii=False)
 

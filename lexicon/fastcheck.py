@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from lexicon import checker
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
+from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.tiles import speller
 
@@ -41,13 +42,12 @@ class _Plan:
         self.canonical = frozenset(t.canonical for t in profile.tiles)
         self.spelled = frozenset(t.spelling for t in profile.tiles if len(t.spelling) == 1)
         self.two_scripts = bool(self.canonical - self.spelled)
-        self.joker_only = frozenset(t.canonical for t in profile.tiles if t.joker_only)
+        self.rules = play_rules(profile)
         self.chars_nl = self.chars | {"\n"}
         self.canonical_nl = self.canonical | {"\n"}
-        self.jokers = profile.jokers.count
 
 
-def _whole_batch(plan: _Plan, words: object, texts: list[str], low: int, high: int,
+def _whole_batch(plan: _Plan, words: object, texts: list[str], edge: bool,
                  tiled: Callable[[str], bool]) -> list[bool] | None:
     """The whole batch in a few C-level string operations, when every word is plain.
 
@@ -65,6 +65,7 @@ def _whole_batch(plan: _Plan, words: object, texts: list[str], low: int, high: i
     lowered = joined.split("\n")
     keys = joined.translate(plan.table).split("\n")
     found = map(words.__contains__, keys)  # type: ignore[attr-defined]
+    low, high = plan.rules.lengths(edge=edge)
     flags = [hit and low <= len(k) <= high for k, hit in zip(keys, found, strict=True)]
     if plan.two_scripts and not plan.canonical_nl.issuperset(joined):
         canonical, spelled, digraphs = plan.canonical, plan.spelled, plan.digraphs
@@ -74,9 +75,10 @@ def _whole_batch(plan: _Plan, words: object, texts: list[str], low: int, high: i
                     flags[i] = tiled(word)
             elif not canonical.issuperset(word) and not spelled.isdisjoint(word):
                 return None           # Latin and Cyrillic in one word: the checker's error
-    if plan.joker_only and not plan.joker_only.isdisjoint(joined):
+    if plan.rules.joker_only and not plan.rules.joker_only.isdisjoint(joined):
+        allows = plan.rules.allows
         for i, key in enumerate(keys):
-            if flags[i] and sum(key.count(c) for c in plan.joker_only) > plan.jokers:
+            if flags[i] and not allows(key, edge=edge):
                 flags[i] = False
     return flags
 
@@ -87,12 +89,10 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
     profile = catalog.profile(game)
     rel = catalog.release(game)
     words = rel.indexes.words
-    plan = _Plan(profile)
-    low = profile.edge_min_length if edge and profile.edge_min_length else profile.min_length
-    high = profile.max_length
+    plan = profile.derived(_Plan)
     table, chars, digraphs = plan.table, plan.chars, plan.digraphs
     canonical, two_scripts = plan.canonical, plan.two_scripts
-    joker_only, jokers = plan.joker_only, plan.jokers
+    allows = plan.rules.allows
     is_nfc = unicodedata.is_normalized
     texts = list(texts)
 
@@ -102,11 +102,10 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
         for reading in plan.speller.readings(word, rel.indexes.has_prefix):
             key = reading.key
             if key in words:
-                return (low <= len(key) <= high
-                        and sum(key.count(c) for c in joker_only) <= jokers)
+                return allows(key, edge=edge)
         return False
 
-    fast = _whole_batch(plan, words, texts, low, high, tiled)
+    fast = _whole_batch(plan, words, texts, edge, tiled)
     if fast is not None:
         return fast
     out: list[bool] = []
@@ -121,10 +120,7 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
                 continue
             if not two_scripts or canonical.issuperset(word) or canonical.isdisjoint(word):
                 key = word.translate(table)
-                ok = low <= len(key) <= high and key in words
-                if ok and joker_only:
-                    ok = sum(key.count(c) for c in joker_only) <= jokers
-                append(ok)
+                append(key in words and allows(key, edge=edge))
                 continue
         try:
             append(bool(checker.check_word(catalog, game, text, edge=edge)["valid"]))

@@ -13,14 +13,16 @@ canonical code points, so one tile is always one character: Kvizovka uses Serbia
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lexicon.errors import UnknownGame
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -73,33 +75,19 @@ class Profile:
     notes: str = ""
     by_canonical: dict[str, Tile] = field(default_factory=dict, repr=False, compare=False)
     by_spelling: dict[str, Tile] = field(default_factory=dict, repr=False, compare=False)
+    _derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def multi_letter_tiles(self) -> tuple[Tile, ...]:
         return tuple(t for t in self.tiles if len(t.letter) > 1)
 
-    @property
-    def has_values(self) -> bool:
-        return self.scoring == "letter_count" or all(t.value is not None for t in self.tiles)
-
-    def tile_value(self, canonical: str) -> int | None:
-        """Nominal value of the tile with this canonical code point (joker-only letters too)."""
-        if self.scoring == "letter_count":
-            return 1
-        tile = self.by_canonical.get(canonical)
-        return tile.value if tile else None
-
-    def score(self, key: str) -> int | None:
-        """Nominal score of a word given as canonical tiles; None where values are unknown."""
-        if self.scoring == "letter_count":
-            return len(key)
-        total = 0
-        for ch in key:
-            value = self.tile_value(ch)
-            if value is None:
-                return None
-            total += value
-        return total
+    def derived(self, make: Callable[[Profile], T]) -> T:
+        """The object ``make(self)``, built once per profile (its speller, its play rules):
+        everything derived from a profile is derived in one place, and only once."""
+        hit = self._derived.get(make)
+        if hit is None:
+            hit = self._derived[make] = make(self)
+        return hit
 
     def summary(self) -> dict[str, Any]:
         """The profile as JSON for ``/v1/games`` and ``lexicon games``."""

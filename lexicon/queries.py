@@ -25,6 +25,7 @@ from lexicon.errors import InputError
 from lexicon.indexes import Indexes
 from lexicon.inputs import clean_word
 from lexicon.patterns import Compiled, parse
+from lexicon.play import PlayRules, play_rules
 from lexicon.profile import Profile
 from lexicon.search import TooManyMatches, find_keys
 from lexicon.store import Release
@@ -51,11 +52,12 @@ def _check_page(limit: int, offset: int, sort: str) -> None:
                          detail={"sorts": list(SORTS)})
 
 
-def _lengths(profile: Profile, min_length: int | None, max_length: int | None,
-             default_min: int | None = None) -> tuple[int, int]:
-    low = default_min if min_length is None else min_length
-    low = profile.min_length if low is None else low
-    high = profile.max_length if max_length is None else max_length
+def _lengths(profile: Profile, min_length: int | None, max_length: int | None
+             ) -> tuple[int, int]:
+    """The query's length bounds, the game's move lengths where none is given."""
+    default_low, default_high = play_rules(profile).lengths()
+    low = default_low if min_length is None else min_length
+    high = default_high if max_length is None else max_length
     if not 1 <= low <= high <= 64:
         raise InputError(f"length bounds {low}..{high} are not 1 <= min <= max <= 64",
                          code="bad_length", detail={"min_length": low, "max_length": high})
@@ -68,33 +70,7 @@ def _alphabet_order(profile: Profile) -> Callable[[str], str]:
     return lambda key: key.translate(table)
 
 
-class Scorer:
-    """Scores with jokers: a joker tile is worth the profile's joker value."""
-
-    def __init__(self, profile: Profile) -> None:
-        self.profile = profile
-        self.values = {c: profile.tile_value(c) for c in profile.by_canonical}
-        self.known = all(v is not None for v in self.values.values())
-
-    def joker_value(self, letter: str) -> int:
-        value = self.profile.jokers.value
-        if value == "as_letter":
-            return self.values.get(letter) or 0
-        return value if isinstance(value, int) else 0
-
-    def __call__(self, key: str, jokers: Iterable[str] = ()) -> int | None:
-        """Score of ``key`` where the letters ``jokers`` are played by jokers."""
-        if self.profile.scoring == "letter_count":
-            return len(key)
-        if not self.known:
-            return self.profile.score(key)
-        total = sum(map(self.values.__getitem__, key))
-        for letter in jokers:
-            total += self.joker_value(letter) - self.values[letter]
-        return total
-
-
-def _item(profile: Profile, rel: Release, scorer: Scorer, key: str,
+def _item(profile: Profile, rel: Release, rules: PlayRules, key: str,
           jokers: list[int] | None = None) -> dict[str, Any]:
     record = rel.get(key)
     spell = speller(profile)
@@ -104,7 +80,7 @@ def _item(profile: Profile, rel: Release, scorer: Scorer, key: str,
         "key": key,
         "tiles": list(tiles),
         "length": len(key),
-        "score": scorer(key, [key[i] for i in jokers or ()]),
+        "score": rules.score(key, [key[i] for i in jokers or ()]),
     }
     if jokers is not None:
         item["jokers"] = [{"position": i + 1, "letter": tiles[i]} for i in jokers]
@@ -123,12 +99,12 @@ def _open(catalog: Catalog, game: str) -> tuple[Profile, Release, Indexes]:
     return profile, rel, rel.indexes
 
 
-def _ordered(profile: Profile, scorer: Scorer, keys: Iterable[str], sort: str,
+def _ordered(profile: Profile, rules: PlayRules, keys: Iterable[str], sort: str,
              jokers_of: Callable[[str], list[str]] = lambda _k: []) -> list[str]:
     alpha = _alphabet_order(profile)
     keys = sorted(keys, key=alpha)
     if sort == "score":
-        keys.sort(key=lambda k: -(scorer(k, jokers_of(k)) or 0))
+        keys.sort(key=lambda k: -(rules.score(k, jokers_of(k)) or 0))
     elif sort == "length":
         keys.sort(key=lambda k: -len(k))
     return keys
@@ -136,10 +112,10 @@ def _ordered(profile: Profile, scorer: Scorer, keys: Iterable[str], sort: str,
 
 # -- joker resolution --------------------------------------------------------------------
 
-def _joker_slots(profile: Profile, compiled: Compiled, key: str) -> list[int]:
+def _joker_slots(rules: PlayRules, compiled: Compiled, key: str) -> list[int]:
     """0-based positions a joker fills: the '?'s and letters only a joker can play."""
     return [i for i, slot in enumerate(compiled.slots)
-            if slot.joker or profile.by_canonical[key[i]].joker_only]
+            if slot.joker or key[i] in rules.joker_only]
 
 
 def blanks(catalog: Catalog, game: str, word: str, *, edge: bool = False, sort: str = "alpha",
@@ -148,25 +124,25 @@ def blanks(catalog: Catalog, game: str, word: str, *, edge: bool = False, sort: 
     _check_page(limit, offset, sort)
     profile, rel, index = _open(catalog, game)
     compiled = parse(profile, word, stars=False, sets=False)
-    allowed = profile.jokers.count
+    rules = play_rules(profile)
     for reading in compiled.readings:
         needed = sum(1 for s in reading.slots if s.joker or
-                     (s.tiles and profile.by_canonical[next(iter(s.tiles))].joker_only))
-        if needed > allowed:
-            raise InputError(f"{word!r} needs {needed} jokers; {profile.name} has {allowed}",
-                             code="too_many_jokers", detail={"max_jokers": allowed})
-    low = profile.edge_min_length if edge and profile.edge_min_length else profile.min_length
+                     (s.tiles and next(iter(s.tiles)) in rules.joker_only))
+        if needed > rules.jokers:
+            raise InputError(f"{word!r} needs {needed} jokers; {profile.name} has "
+                             f"{rules.jokers}", code="too_many_jokers",
+                             detail={"max_jokers": rules.jokers})
+    low, high = rules.lengths(edge=edge)
     matched: dict[str, list[int]] = {}
     for reading in compiled.readings:
-        for key in find_keys(index, reading, sorted(profile.by_canonical), low,
-                             profile.max_length, MAX_MATCHES):
-            matched.setdefault(key, _joker_slots(profile, reading, key))
+        for key in find_keys(index, reading, sorted(profile.by_canonical), low, high,
+                             MAX_MATCHES):
+            matched.setdefault(key, _joker_slots(rules, reading, key))
     if len(matched) > MAX_MATCHES:
         raise TooManyMatches(f"more than {MAX_MATCHES:,} words", detail={"limit": MAX_MATCHES})
-    scorer = Scorer(profile)
-    keys = _ordered(profile, scorer, matched, sort,
+    keys = _ordered(profile, rules, matched, sort,
                     lambda k: [k[i] for i in matched[k]])
-    page = [_item(profile, rel, scorer, k, matched[k]) for k in keys[offset:offset + limit]]
+    page = [_item(profile, rel, rules, k, matched[k]) for k in keys[offset:offset + limit]]
     query = {"word": word, "edge": edge, "sort": sort}
     return _envelope(game, rel, query, len(keys), offset, limit, page)
 
@@ -185,9 +161,9 @@ def pattern(catalog: Catalog, game: str, text: str, *, min_length: int | None = 
     for reading in compiled.readings:
         keys |= find_keys(index, reading, sorted(profile.by_canonical), low, high,
                           MAX_MATCHES - len(keys))
-    scorer = Scorer(profile)
-    ordered = _ordered(profile, scorer, keys, sort)
-    page = [_item(profile, rel, scorer, k) for k in ordered[offset:offset + limit]]
+    rules = play_rules(profile)
+    ordered = _ordered(profile, rules, keys, sort)
+    page = [_item(profile, rel, rules, k) for k in ordered[offset:offset + limit]]
     query = {"pattern": text, "min_length": low, "max_length": high, "sort": sort}
     return _envelope(game, rel, query, len(ordered), offset, limit, page)
 
@@ -208,7 +184,7 @@ def anagrams(catalog: Catalog, game: str, rack: str, *, board: str = "", exact: 
     low, high = _lengths(profile, min_length, max_length)
     parsed = anagram_engine.parse_rack(profile, rack, board)
     found = anagram_engine.find_alphagrams(index, profile, parsed, low, high, exact)
-    scorer = Scorer(profile)
+    rules = play_rules(profile)
     alpha = _alphabet_order(profile)
     if sort == "score":
         found.sort(key=lambda f: (-(f.score or 0), -len(f.alphagram), f.alphagram))
@@ -232,7 +208,7 @@ def anagrams(catalog: Catalog, game: str, rack: str, *, board: str = "", exact: 
     board_letters = [profile.by_canonical[c].letter for c in sorted(parsed.board.elements())]
     page = []
     for key, hit in pairs[offset:offset + limit]:
-        item = _item(profile, rel, scorer, key,
+        item = _item(profile, rel, rules, key,
                      anagram_engine.joker_positions(key, hit.jokers))
         item["board"] = board_letters
         item["uses_all_tiles"] = len(key) == full
@@ -260,11 +236,11 @@ def hooks(catalog: Catalog, game: str, word: str) -> dict[str, Any]:
     """Tiles that extend ``word`` at the front or the back into an admissible word."""
     profile, rel, index = _open(catalog, game)
     key, tiles = _reading_key(profile, index, word)
-    scorer = Scorer(profile)
+    rules = play_rules(profile)
 
     def hook(tile: str, longer: str) -> dict[str, Any]:
         t = profile.by_canonical[tile]
-        item = _item(profile, rel, scorer, longer)
+        item = _item(profile, rel, rules, longer)
         return {"tile": t.letter, "joker_only": t.joker_only, **item}
 
     record = rel.get(key)

@@ -255,12 +255,6 @@ def _some_tile(key: str) -> str:
     return key
 
 
-_SPELLERS: dict[int, tuple[Profile, Speller]] = {}
-
-
 def speller(profile: Profile) -> Speller:
     """The (cached) speller of ``profile``: its tables are built once per process."""
-    hit = _SPELLERS.get(id(profile))
-    if hit is None or hit[0] is not profile:
-        hit = _SPELLERS[id(profile)] = (profile, Speller(profile))
-    return hit[1]
+    return profile.derived(Speller)

@@ -1,0 +1,143 @@
+"""Play rules: what a move may lay and what it scores, decided from the game's profile.
+
+A word's *lexical* verdict is stored in the release; whether a move can lay it depends on
+the move (Kvizovka's 3-letter words at the board's edge), on the tiles (letters only a
+joker can stand for, and how many jokers the game has) and on the scoring rules. Every
+place that needs one of these asks :class:`PlayRules`: the checker and the batch hot path
+(length, jokers), the queries and the anagram walk (scores with jokers), the index builder
+and the exporter (which words some move can play). One definition each, so a check, a
+query and an index cannot disagree about what a move can do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lexicon.profile import Profile
+
+
+@dataclass(frozen=True)
+class Broken:
+    """The play rule a tiling breaks: a reason code and a sentence a referee can read."""
+
+    code: str
+    message: str
+
+
+class PlayRules:
+    """One game's move rules (see the module docstring)."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.min_length = profile.min_length
+        self.max_length = profile.max_length
+        self.edge_min_length = profile.edge_min_length
+        self.jokers = profile.jokers.count
+        self.joker_only = frozenset(t.canonical for t in profile.tiles if t.joker_only)
+        self.letter_count = profile.scoring == "letter_count"
+        self.values: dict[str, int | None] = {
+            t.canonical: 1 if self.letter_count else t.value for t in profile.tiles}
+        self.known_values = all(v is not None for v in self.values.values())
+
+    # -- lengths ---------------------------------------------------------------------------
+    def lengths(self, *, edge: bool = False) -> tuple[int, int]:
+        """Fewest and most tiles of a word this move lays (``edge``: at the board's edge)."""
+        low = self.min_length
+        if edge and self.edge_min_length is not None:
+            low = self.edge_min_length
+        return low, self.max_length
+
+    @property
+    def playable_lengths(self) -> tuple[int, int]:
+        """Fewest and most tiles of a word *some* move can lay (Kvizovka: 3 at the edge)."""
+        return min(self.lengths()[0], self.lengths(edge=True)[0]), self.max_length
+
+    # -- jokers ----------------------------------------------------------------------------
+    def jokers_needed(self, key: str) -> int:
+        """How many letters of ``key`` no tile carries, so that a joker must play them."""
+        joker_only = self.joker_only
+        return sum(key.count(c) for c in joker_only) if joker_only else 0
+
+    def joker_letters(self, key: str) -> list[str]:
+        """Those letters, as printed (Križemkražem's W, X, Y, Q), in word order."""
+        letter = self.profile.by_canonical
+        return [letter[c].letter for c in key if c in self.joker_only]
+
+    def is_playable(self, key: str) -> bool:
+        """Could some move lay this admitted key: every character a tile, within the lengths,
+        and no more letters only a joker plays than the game has jokers."""
+        low, high = self.playable_lengths
+        return (low <= len(key) <= high and self.values.keys() >= set(key)
+                and self.jokers_needed(key) <= self.jokers)
+
+    def allows(self, key: str, *, edge: bool = False) -> bool:
+        """``broken(key, edge=edge) is None`` for a key spelled in tiles only, at the cost
+        of a length test (the batch hot path)."""
+        low, high = self.lengths(edge=edge)
+        return low <= len(key) <= high and (
+            not self.joker_only or self.jokers_needed(key) <= self.jokers)
+
+    def broken(self, key: str, foreign: Iterable[str] = (), *,
+               edge: bool = False) -> Broken | None:
+        """The first play rule laying ``key`` breaks, or None (``foreign``: non-tiles)."""
+        odd = "".join(dict.fromkeys(foreign))
+        if odd:
+            if set(odd) & {"-", "'", "’"}:
+                return Broken("hyphen_or_apostrophe", f"contains {odd!r}: words needing a "
+                                                      "hyphen or apostrophe are not played")
+            return Broken("not_in_alphabet", f"contains {', '.join(repr(c) for c in odd)}, "
+                                             f"which no tile of {self.profile.name} carries")
+        needed = self.joker_letters(key)
+        if len(needed) > self.jokers:
+            return Broken("too_many_jokers", f"needs {len(needed)} jokers for "
+                                             f"{', '.join(needed)}; the game has {self.jokers}")
+        n = len(key)
+        minimum, maximum = self.lengths(edge=edge)
+        if n < minimum:
+            note = ""
+            if self.edge_min_length is not None and not edge:
+                note = f" ({self.edge_min_length} at the board's edge)"
+            return Broken("too_short", f"{n} tiles; {minimum} required{note}")
+        if n > maximum:
+            return Broken("too_long", f"{n} tiles; at most {maximum}")
+        return None
+
+    # -- scores ----------------------------------------------------------------------------
+    def joker_value(self, canonical: str) -> int:
+        """What a joker standing for this letter scores (0, a fixed value, or the letter's)."""
+        if self.letter_count:
+            return 1
+        value = self.profile.jokers.value
+        if value == "as_letter":
+            return self.values.get(canonical) or 0
+        return value if isinstance(value, int) else 0
+
+    def score(self, key: str, jokers: Iterable[str] = ()) -> int | None:
+        """Nominal score of ``key`` where the letters ``jokers`` are played by jokers; None
+        where a value is unknown (an unpublished table, or a character no tile carries)."""
+        values = self.values
+        total = 0
+        for ch in key:
+            value = values.get(ch)
+            if value is None:
+                return None
+            total += value
+        for letter in jokers:
+            total += self.joker_value(letter) - (values[letter] or 0)
+        return total
+
+    def opening_score(self, key: str) -> int | None:
+        """Remik: an opening word holding one of the listed letters scores double."""
+        score = self.score(key)
+        doubles = self.profile.opening_double_letters
+        if score is None or not doubles:
+            return None
+        letters = self.profile.by_canonical
+        doubled = any(letters[c].letter in doubles for c in key if c in letters)
+        return score * (2 if doubled else 1)
+
+
+def play_rules(profile: Profile) -> PlayRules:
+    """The (cached) play rules of ``profile``."""
+    return profile.derived(PlayRules)
