@@ -28,7 +28,8 @@ from build.indexes import build_indexes
 from build.progress import track
 from lexicon import integrity, releases
 from lexicon.errors import NoRelease
-from lexicon.export import HASH_RECIPE, Identity, is_playable
+from lexicon.export import HASH_RECIPE, Identity
+from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.records import VALID, Record, StringTable
 from lexicon.store import (
@@ -160,7 +161,7 @@ class ReleaseWriter:
                 digest.update(canonical_bytes(rec))
                 if rec.valid:
                     valid += 1
-                    if is_playable(self.profile, rec.key):
+                    if play_rules(self.profile).is_playable(rec.key):
                         self.identity.add(rec.key)
                     by_category[rec.category or "uncategorised"] += 1
                     for s in rec.sources:
