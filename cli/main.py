@@ -164,6 +164,10 @@ def list_releases(game: Annotated[str | None, typer.Argument()] = None,
         print("no releases built yet; run `lexicon build GAME`")
 
 
+Lang = Annotated[str | None, typer.Option(
+    help="language of glosses and reasons: pl, sr, sl or en (default: the game's)")]
+
+
 def _human(r: dict) -> str:
     if "error" in r:
         return f"{r['input']}: error [{r['error']['code']}] {r['error']['message']}"
@@ -173,8 +177,12 @@ def _human(r: dict) -> str:
         line += f"  score {r['score']}"
     if r["reason"]:
         line += f"\n  reason [{r['reason']['code']}] {r['reason']['message']}"
+        if r["reason"].get("detail"):
+            line += f"\n    {r['reason']['detail']}"
     for a in r["analyses"][:4]:
         line += f"\n  {a['lemma']}  {a['tags']}  ({a['source']})"
+        if a.get("gloss"):
+            line += f"\n    {a['gloss']}"
     if r.get("jokers_needed"):
         line += f"\n  needs a joker for {', '.join(r['jokers_needed'])}"
     for alt in r.get("alternatives", []):
@@ -195,11 +203,12 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
               "--edge", help="Kvizovka: the word touches the board's edge (3 letters allowed)")]
           = False,
           as_json: Annotated[bool, typer.Option("--json", help="one JSON object per word")]
-          = False) -> None:
+          = False, lang: Lang = None) -> None:
     """Check words. Exit 0 if all are valid, 1 if any is not, 2 on a usage error."""
+    from lexicon.gloss import language
     cat = Catalog()
     try:
-        cat.profile(game)
+        language(cat.profile(game).language, lang)
         cat.release(game)
         if not words and from_file is None:
             raise InputError("give words to check, or --file", code="empty_word")
@@ -210,14 +219,14 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
     results = []
     for w in words or []:
         try:
-            results.append(checker.check_word(cat, game, w, edge=edge))
+            results.append(checker.check_word(cat, game, w, edge=edge, lang=lang))
         except InputError as exc:
             _fail(exc, EXIT_USAGE, as_json)
     if from_file is not None:
         fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
         with fh:
             lines = [ln.rstrip("\r\n") for ln in fh if ln.strip()]
-        results += checker.check_many(cat, game, lines, edge=edge)
+        results += checker.check_many(cat, game, lines, edge=edge, lang=lang)
     out = sys.stdout
     for r in results:
         out.write((_dump(r) if as_json else _human(r)) + "\n")
@@ -242,13 +251,13 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
           reveal: Annotated[bool, typer.Option(
               "--reveal", help="also show each word's verdict (settling a dispute)")] = False,
           as_json: Annotated[bool, typer.Option("--json", help="the ruling as one JSON object")]
-          = False) -> None:
+          = False, lang: Lang = None) -> None:
     """One ruling for a whole play: exit 0 if it stands, 1 if it falls (which word failed is
     not said unless --reveal), 2 on a usage error, 3 when no release is built. Every ruling
     is logged (see `lexicon rulings`)."""
     from lexicon import judge as judging
     try:
-        ruling = judging.judge(Catalog(), game, words, edge=edge, reveal=reveal)
+        ruling = judging.judge(Catalog(), game, words, edge=edge, reveal=reveal, lang=lang)
     except NoRelease as exc:
         _fail(exc, EXIT_FAILED, as_json)
     except LexiconError as exc:

@@ -20,6 +20,7 @@ from typing import Any
 
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
+from lexicon.gloss import gloss, language, localized_reason
 from lexicon.inputs import clean_word, printable
 from lexicon.play import play_rules
 from lexicon.profile import Profile
@@ -48,12 +49,29 @@ def _choose(rel: Release, options: list[Tiling]) -> tuple[Tiling, Record | None,
     return chosen[0], chosen[1], alternatives
 
 
-def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False) -> dict[str, Any]:
-    """The full verdict for one word (raises LexiconError for unusable input)."""
-    return _verdict(catalog.profile(game), catalog.release(game), text, edge)
+def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False,
+               lang: str | None = None) -> dict[str, Any]:
+    """The full verdict for one word (raises LexiconError for unusable input).
+
+    Glosses and reason texts are in ``lang`` (pl, sr, sl, en), by default in the language
+    of the game's players.
+    """
+    profile = catalog.profile(game)
+    return _verdict(profile, catalog.release(game), text, edge,
+                    language(profile.language, lang))
 
 
-def _verdict(profile: Profile, rel: Release, text: str, edge: bool) -> dict[str, Any]:
+def _analyses(game: str, record: Record, lang: str) -> list[dict[str, Any]]:
+    out = []
+    for a in record.analyses:
+        item = a.to_json()
+        item["gloss"] = gloss(game, a.tags, lang)
+        out.append(item)
+    return out
+
+
+def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
+             lang: str) -> dict[str, Any]:
     game = profile.id
     word = clean_word(text)
     spell, rules = speller(profile), play_rules(profile)
@@ -66,6 +84,8 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool) -> dict[str,
         reason = _reason(broken.code, broken.message) if broken else None
         if reason is None and record is None:
             reason = _reason("unknown", f"{word!r} is in none of this release's sources")
+    if reason is not None:
+        reason = localized_reason(reason["code"], reason["message"], lang)
     result: dict[str, Any] = {
         "input": text,
         "game": game,
@@ -74,7 +94,7 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool) -> dict[str,
         "tiles": list(reading.tiles),
         "score": rules.score(reading.key),
         "reason": reason,
-        "analyses": [a.to_json() for a in record.analyses] if record else [],
+        "analyses": _analyses(game, record, lang) if record else [],
         "category": record.category if record else None,
         "sources": record.sources if record else [],
         "evidence": record.evidence if record else [],
@@ -89,7 +109,7 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool) -> dict[str,
 
 
 def check_many(catalog: Catalog, game: str, texts: Iterable[str], *,
-               edge: bool = False) -> list[dict[str, Any]]:
+               edge: bool = False, lang: str | None = None) -> list[dict[str, Any]]:
     """Verdicts for many words; a bad item gets an ``error`` object, not a failed batch.
 
     The profile and release are resolved once, so the whole batch is answered by one
@@ -97,10 +117,11 @@ def check_many(catalog: Catalog, game: str, texts: Iterable[str], *,
     """
     profile = catalog.profile(game)
     rel = catalog.release(game)
+    lang = language(profile.language, lang)
     out = []
     for text in texts:
         try:
-            out.append(_verdict(profile, rel, text, edge))
+            out.append(_verdict(profile, rel, text, edge, lang))
         except LexiconError as exc:
             out.append({"input": printable(text), "game": game, "valid": False,
                         "error": exc.to_json()})

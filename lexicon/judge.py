@@ -24,6 +24,7 @@ from lexicon import rulings
 from lexicon.catalog import Catalog
 from lexicon.checker import check_many
 from lexicon.errors import InputError
+from lexicon.gloss import language
 from lexicon.inputs import clean_word
 
 MAX_PLAY_WORDS = 32   # a move forms one main word plus at most one cross word per tile
@@ -60,15 +61,15 @@ def _read_play(words: object) -> list[str]:
 
 
 def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = False,
-          reveal: bool = False, log_root: Path | None = None, log: bool = True
-          ) -> dict[str, Any]:
+          reveal: bool = False, lang: str | None = None, log_root: Path | None = None,
+          log: bool = True) -> dict[str, Any]:
     """Rule on a play: ``verdict`` is ``stands`` when every word is valid, else ``falls``.
 
     Raises UnknownGame / NoRelease / InputError before anything is ruled or logged.
     """
-    catalog.profile(game)
+    language(catalog.profile(game).language, lang)     # a bad language is refused first
     play = _read_play(words)
-    results = check_many(catalog, game, play, edge=edge)
+    results = check_many(catalog, game, play, edge=edge, lang=lang)
     release = results[0]["release"]
     stands = all(r["valid"] for r in results)
     verdict = STANDS if stands else FALLS

@@ -29,7 +29,7 @@ Word validation for Kvizovka, Križemkražem, Polish Scrabble (`osps`) and Remik
 Errors are JSON objects `{"code": ..., "message": ...}` with a stable `code`:
 `unknown_game`, `no_release`, `empty_word`, `word_too_long`, `control_character`,
 `mixed_scripts`, `bad_tile_notation`, `batch_too_large`, `invalid_request`, `not_found`;
-the judge adds `bad_play`, `empty_play` and `play_too_large`.
+the judge adds `bad_play`, `empty_play` and `play_too_large`; `bad_lang` is an unknown `lang`.
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
 across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at most
@@ -46,11 +46,17 @@ served at `/`.
 CHECK_EXAMPLE = {
     "input": "zażółć", "game": "osps", "word": "zażółć", "valid": True,
     "tiles": ["Z", "A", "Ż", "Ó", "Ł", "Ć"], "score": 21, "reason": None,
-    "analyses": [{"lemma": "zażółcić", "tags": "impt:sg:sec:perf", "source": "morfeusz2"}],
+    "analyses": [{"lemma": "zażółcić", "tags": "impt:sg:sec:perf", "source": "morfeusz2",
+                  "gloss": "czasownik, tryb rozkazujący, 2. osoba liczby pojedynczej, "
+                           "aspekt dokonany"}],
     "category": "verb", "sources": ["hunspell-pl", "wpolish"],
     "evidence": ["listed by hunspell-pl and wpolish; known to Morfeusz"],
     "alternatives": [], "jokers_needed": [], "release": "osps-20261129T181304Z-031cfb68",
 }
+
+
+LANG_HELP = ("language of glosses and reason texts: pl, sr, sl or en (default: the game's "
+             "players': pl for osps and remik, sr for kvizovka, sl for krizemkrazem)")
 
 
 class CheckRequest(BaseModel):
@@ -58,6 +64,7 @@ class CheckRequest(BaseModel):
                              examples=[["zażółć", "gęślą", "jaźń", "np"]])
     edge: bool = Field(False, description="Kvizovka: the word touches the board's edge "
                                           "(3-letter words allowed)")
+    lang: str | None = Field(None, description=LANG_HELP)
 
 
 def _error(status: int, code: str, message: str, detail: Any = None) -> JSONResponse:
@@ -123,15 +130,15 @@ def create_app(root: Path | None = None) -> FastAPI:
              responses={200: {"description": "the verdict", "content": {"application/json": {
                  "example": CHECK_EXAMPLE}}}})
     async def check_one(game: str, word: str,
-                        edge: bool = Query(False, description="Kvizovka board-edge rule")
-                        ) -> Response:
+                        edge: bool = Query(False, description="Kvizovka board-edge rule"),
+                        lang: str | None = Query(None, description=LANG_HELP)) -> Response:
         """Is ``word`` valid in ``game``, with reason, tiles, score and analyses.
 
         Declared ``async`` and serialised here: a lookup takes microseconds of memory-mapped
         reads, so a thread-pool hop and FastAPI's generic encoder would cost more than the
         work itself.
         """
-        result = checker.check_word(catalog, game, word, edge=edge)
+        result = checker.check_word(catalog, game, word, edge=edge, lang=lang)
         return Response(json.dumps(result, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
 
@@ -142,7 +149,8 @@ def create_app(root: Path | None = None) -> FastAPI:
             raise InputError(f"{len(req.words)} words; at most {checker.MAX_BATCH} per request",
                              code="batch_too_large", status=413)
         with catalog.pinned(game) as rel:
-            results = checker.check_many(catalog, game, req.words, edge=req.edge)
+            results = checker.check_many(catalog, game, req.words, edge=req.edge,
+                                          lang=req.lang)
         return {"game": game, "release": rel.id, "count": len(results),
                 "valid": sum(1 for r in results if r.get("valid")), "results": results}
 
@@ -316,6 +324,7 @@ class JudgeRequest(BaseModel):
                              examples=[["zażółć", "gęślą"]])
     edge: bool = Field(False, description="Kvizovka: the play touches the board's edge")
     reveal: bool = Field(False, description="give each word's verdict (settling a dispute)")
+    lang: str | None = Field(None, description=LANG_HELP)
 
 
 def _add_judge(app: FastAPI, catalog: Catalog) -> None:
@@ -332,7 +341,8 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
             "game": "osps", "release": "osps-…", "verdict": "falls", "valid": False,
             "count": 2, "time": "2026-12-01T05:00:00.000Z"}}}}}, response_model=None)
     def judge_play(game: str, req: JudgeRequest) -> Response:
-        ruling = judge.judge(catalog, game, req.words, edge=req.edge, reveal=req.reveal)
+        ruling = judge.judge(catalog, game, req.words, edge=req.edge, reveal=req.reveal,
+                             lang=req.lang)
         return Response(json.dumps(ruling, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
 

@@ -42,7 +42,7 @@ def test_check_unknown_word_and_too_short(small_releases: Path) -> None:
     p = run(small_releases, "check", "kvizovka", "džep", "--json")
     row = json.loads(p.stdout)
     assert p.returncode == 1 and row["reason"]["code"] == "too_short"
-    assert row["reason"]["message"] == "3 tiles; 4 required (3 at the board's edge)"
+    assert row["reason"]["detail"] == "3 tiles; 4 required (3 at the board's edge)"
     p = run(small_releases, "check", "kvizovka", "džep", "--edge", "--json")
     assert p.returncode == 0 and json.loads(p.stdout)["tiles"] == ["DŽ", "E", "P"]
 

@@ -175,12 +175,12 @@ def test_rejections_carry_specific_reasons(built: tuple[Catalog, KrizemkrazemBui
     r = check(built, word)
     assert not r["valid"]
     assert r["reason"]["code"] == code, r["reason"]
-    assert text in r["reason"]["message"], r["reason"]["message"]
+    assert text in r["reason"]["detail"], r["reason"]["detail"]
 
 
 def test_plural_of_an_ordinary_noun_names_the_exception(
         built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
-    msg = check(built, "učitelji")["reason"]["message"]
+    msg = check(built, "učitelji")["reason"]["detail"]
     assert "of učitelj" in msg and "inhabitants and nations" in msg
 
 
@@ -195,13 +195,14 @@ def test_analyser_evidence(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
     assert hisa["valid"] and "apertium-hbs-slv: hiša<n><f><sg><nom>" in hisa["evidence"]
     hise = check(built, "hiše")
     assert hise["reason"]["code"] == "inflected_form"
-    assert hise["reason"]["message"].startswith("genitive singular (or nominative plural) "
+    assert hise["reason"]["detail"].startswith("genitive singular (or nominative plural) "
                                                 "of hiša")
     assert any(a["tags"] == "n.f.sg.gen" for a in hise["analyses"])
-    assert check(built, "Ljubljane")["reason"]["message"].startswith(
+    assert check(built, "Ljubljane")["reason"]["detail"].startswith(
         "genitive singular of Ljubljana")
-    assert check(built, "hitro")["reason"] == {"code": "part_of_speech",
-                                               "message": "an adverb"}
+    assert check(built, "hitro")["reason"] == {
+        "code": "part_of_speech", "message": "besedna vrsta, ki je igra ne dopušča",
+        "detail": "an adverb"}
     vrata = check(built, "vrata")
     assert vrata["valid"] and vrata["category"] == "plurale_tantum"
     bled = check(built, "Bled")            # known to the analyser only

@@ -138,13 +138,13 @@ def test_invalid_words_and_reasons(catalog: Catalog, word: str, code: str) -> No
 
 @needs_lttoolbox
 def test_messages_explain(catalog: Catalog) -> None:
-    assert check(catalog, "kući")["reason"]["message"] == (
+    assert check(catalog, "kući")["reason"]["detail"] == (
         "noun kuća in dative/locative singular; only nominative is admitted")
-    assert check(catalog, "lepši")["reason"]["message"].startswith("comparative of lep")
-    assert check(catalog, "čitam")["reason"]["message"].startswith(
+    assert check(catalog, "lepši")["reason"]["detail"].startswith("comparative of lep")
+    assert check(catalog, "čitam")["reason"]["detail"].startswith(
         "present tense of čitati; only the infinitive")
-    assert check(catalog, "Beograd")["reason"]["message"].startswith("proper noun")
-    assert "livada" in check(catalog, "livadi")["reason"]["message"]
+    assert check(catalog, "Beograd")["reason"]["detail"].startswith("proper noun")
+    assert "livada" in check(catalog, "livadi")["reason"]["detail"]
 
 
 @needs_lttoolbox

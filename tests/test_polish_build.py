@@ -54,7 +54,7 @@ def test_rejections_carry_reasons(polish: Catalog, word: str, code: str, text: s
     r = check_word(polish, "osps", word)
     assert not r["valid"]
     assert r["reason"]["code"] == code
-    assert text in r["reason"]["message"]
+    assert text in r["reason"]["detail"]
 
 
 def test_hunspell_second_path_and_merging(polish: Catalog) -> None:

@@ -61,12 +61,14 @@ async function getJSON(url) {
 function showCheck(game, r) {
   verdict(r.valid ? "valid" : "invalid", r.valid ? "VALID" : "INVALID");
   $("shown-word").textContent = r.word;
-  $("reason").textContent = r.reason ? r.reason.message + " [" + r.reason.code + "]" : "";
+  $("reason").textContent = r.reason ? r.reason.message +
+    (r.reason.detail ? " — " + r.reason.detail : "") + " [" + r.reason.code + "]" : "";
   showTiles(game, r.tiles);
   $("score").textContent = r.score === null ? "" : "score " + r.score +
     (r.opening_score !== undefined ? " (opening " + r.opening_score + ")" : "");
   section($("analyses"), "Lemma and analysis",
-    r.analyses.map((a) => a.lemma + " — " + a.tags + " (" + a.source + ")"));
+    r.analyses.map((a) => a.lemma + " — " + (a.gloss ? a.gloss + " · " : "") + a.tags +
+                          " (" + a.source + ")"));
   section($("alternatives"), "Other readings",
     r.alternatives.map((a) => a.tiles.join("-") + ": " + (a.valid ? "valid" : a.known ? "not valid" : "unknown")));
   if (r.jokers_needed && r.jokers_needed.length) {

@@ -1,0 +1,159 @@
+"""Analyses and reasons in words a referee at the table can read, in the players' language.
+
+Raw tags (``impt:sg:sec:perf``, ``n.f.sg.dat``) mean nothing to a referee at a Polish or
+Serbian table, so every analysis also gets a ``gloss`` ("czasownik, tryb rozkazujący,
+2. osoba liczby pojedynczej, aspekt dokonany") and every reason a text in the same language.
+The words are data, one TOML file per tag set in ``lexicon/glosses/`` (the Morfeusz/SGJP
+tagset, Apertium's Serbo-Croatian tags, the Slovenian categories), plus ``reasons.toml``;
+this module only reads a tag string position by position and looks each value up.
+
+The language defaults to the game's (Polish for osps and remik, Serbian Latin for kvizovka,
+Slovenian for krizemkrazem); ``en`` is always available. A tag set without the asked language
+falls back to English, and a value without a gloss is shown raw, never dropped (the tests
+and ``tools/gloss_coverage.py`` make sure that does not happen with real releases).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from lexicon.errors import InputError
+from lexicon.reasons import describe
+
+GLOSS_DIR = Path(__file__).parent / "glosses"
+LANGUAGES = ("pl", "sr", "sl", "en")
+FALLBACK = "en"
+#: profile ``language`` -> the language its players read (Kvizovka's "sh": Serbian Latin).
+PLAYERS_LANGUAGE = {"pl": "pl", "sh": "sr", "sr": "sr", "hr": "sr", "sl": "sl", "en": "en"}
+
+
+@dataclass(frozen=True)
+class TagSet:
+    """One tag set's glosses: how its tag strings are cut, and what each value means."""
+
+    name: str
+    games: tuple[str, ...]
+    languages: tuple[str, ...]
+    separator: str                       # between positions: ":" (Morfeusz) or "."
+    alternative: str | None              # between alternatives inside a position: "."
+    segment: str | None                  # between segments of an agglutinated form: "+"
+    alternatives_joiner: dict[str, str]  # "lub", "ili", "ali", "or"
+    tags: dict[str, dict[str, str]]
+    combined: dict[str, dict[str, str]]  # a run of positions glossed as one phrase
+
+    @classmethod
+    def load(cls, path: Path) -> TagSet:
+        with open(path, "rb") as fh:
+            data: dict[str, Any] = tomllib.load(fh)
+        return cls(name=data["tagset"], games=tuple(data["games"]),
+                   languages=tuple(data["languages"]), separator=data["separator"],
+                   alternative=data.get("alternative"), segment=data.get("segment"),
+                   alternatives_joiner=data.get("or", {}), tags=data["tags"],
+                   combined=data.get("combined", {}))
+
+    def _segments(self, tags: str) -> list[list[str]]:
+        parts = tags.split(self.segment) if self.segment else [tags]
+        return [[p for p in seg.split(self.separator) if p] for seg in parts if seg]
+
+    def atoms(self, tags: str) -> set[str]:
+        """Every single value in a tag string (alternatives split)."""
+        out = set()
+        for positions in self._segments(tags):
+            for p in positions:
+                out.update(p.split(self.alternative) if self.alternative else [p])
+        return out
+
+    def missing(self, tags: str) -> set[str]:
+        """Values of ``tags`` lacking a gloss in one of this tag set's languages."""
+        return {a for a in self.atoms(tags)
+                if any(lang not in self.tags.get(a, {}) for lang in self.languages)}
+
+    def _value(self, value: str, lang: str) -> str:
+        return self.tags.get(value, {}).get(lang, value)
+
+    def _position(self, position: str, lang: str) -> str:
+        if self.alternative and self.alternative in position:
+            joiner = self.alternatives_joiner.get(lang, " / ")
+            return joiner.join(self._value(v, lang) for v in position.split(self.alternative))
+        return self._value(position, lang)
+
+    def gloss(self, tags: str, lang: str) -> str:
+        """The tag string in words, e.g. "rzeczownik, liczba pojedyncza, narzędnik"."""
+        if lang not in self.languages:
+            lang = FALLBACK
+        glossed = []
+        for positions in self._segments(tags):
+            words, i = [], 0
+            while i < len(positions):
+                for k in (3, 2, 1):
+                    run = self.separator.join(positions[i:i + k])
+                    if k <= len(positions) - i and run in self.combined:
+                        words.append(self.combined[run].get(lang, run))
+                        i += k
+                        break
+                else:
+                    words.append(self._position(positions[i], lang))
+                    i += 1
+            glossed.append(", ".join(words))
+        return " + ".join(glossed)
+
+
+@cache
+def tagsets() -> dict[str, TagSet]:
+    """Every tag set in ``lexicon/glosses`` by name."""
+    out = {}
+    for path in sorted(GLOSS_DIR.glob("*.toml")):
+        if path.stem != "reasons":
+            ts = TagSet.load(path)
+            out[ts.name] = ts
+    return out
+
+
+@cache
+def tagset_for(game: str) -> TagSet | None:
+    return next((ts for ts in tagsets().values() if game in ts.games), None)
+
+
+@cache
+def _reason_texts() -> dict[str, dict[str, str]]:
+    with open(GLOSS_DIR / "reasons.toml", "rb") as fh:
+        return tomllib.load(fh)["reasons"]
+
+
+def language(profile_language: str, lang: str | None) -> str:
+    """The language to answer in: ``lang`` if given (checked), else the game's players'."""
+    if lang is None:
+        return PLAYERS_LANGUAGE.get(profile_language, FALLBACK)
+    if lang not in LANGUAGES:
+        raise InputError(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}",
+                         code="bad_lang", detail={"languages": list(LANGUAGES)})
+    return lang
+
+
+@lru_cache(maxsize=65536)
+def gloss(game: str, tags: str, lang: str) -> str | None:
+    """The gloss of one analysis' tags in ``game``, or None for a game without a tag set."""
+    ts = tagset_for(game)
+    return ts.gloss(tags, lang) if ts is not None and tags else None
+
+
+def reason_text(code: str, lang: str) -> str:
+    """The reason code's text in ``lang`` (English from lexicon.reasons, the catalogue)."""
+    if lang != FALLBACK:
+        found = _reason_texts().get(code, {}).get(lang)
+        if found:
+            return found
+    return describe(code)
+
+
+def localized_reason(code: str, specific: str | None, lang: str) -> dict[str, str]:
+    """``{"code", "message", "detail"}``: the code's text in ``lang`` and, as ``detail``, the
+    specific message stored with the word or made by a play rule (in English)."""
+    out = {"code": code, "message": reason_text(code, lang)}
+    if specific:
+        out["detail"] = specific
+    return out

@@ -1,0 +1,127 @@
+"""Glosses and localized reasons: the tag tables cover every tag the releases can carry.
+
+The tag inventories come from what the project ships and installs: the full Morfeusz tagset
+(the installed morfeusz2's own listing), the tags declared in the shipped apertium test
+dictionaries, and the tags the builders write themselves. tools/gloss_coverage.py measures
+the same against real releases.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import morfeusz2
+import pytest
+from fastapi.testclient import TestClient
+
+from build.games import hbs_tags
+from lexicon import gloss
+from lexicon.catalog import Catalog
+from lexicon.checker import check_word
+from lexicon.errors import InputError
+from lexicon.reasons import REASONS
+from service.app import create_app
+from tests.conftest import publish, rec
+from tools.gloss_coverage import coverage
+
+DATA = Path(__file__).parent / "data"
+
+
+def morfeusz_tagset() -> list[str]:
+    resolver = morfeusz2.Morfeusz()._morfeusz_obj.getIdResolver()
+    tags = [resolver.getTag(i) for i in range(resolver.getTagsCount())]
+    return [t for t in tags if t]
+
+
+def dix_tags(path: Path) -> set[str]:
+    return set(re.findall(r'<sdef n="([^"]+)"', path.read_text(encoding="utf-8")))
+
+
+def test_the_example_gloss() -> None:
+    assert gloss.gloss("osps", "impt:sg:sec:perf", "pl") == (
+        "czasownik, tryb rozkazujący, 2. osoba liczby pojedynczej, aspekt dokonany")
+    assert gloss.gloss("remik", "impt:sg:sec:perf", "en") == (
+        "verb, imperative, 2nd person singular, perfective aspect")
+    assert gloss.gloss("osps", "subst:pl:nom.acc.voc:m2.m3", "pl") == (
+        "rzeczownik, liczba mnoga, mianownik lub biernik lub wołacz, "
+        "rodzaj męskozwierzęcy lub męskorzeczowy")
+    assert gloss.gloss("osps", "prep:gen+ppron3:sg:gen:m1:ter:akc:praep", "en").startswith(
+        "preposition, genitive + third-person personal pronoun, singular")
+    assert gloss.gloss("kvizovka", "n.f.sg.nom", "sr") == "imenica, ženski rod, jednina, nominativ"
+    assert gloss.gloss("krizemkrazem", "n.nt.sg.nom", "sl") == (
+        "samostalnik, srednji spol, ednina, imenovalnik")
+    # a language the tag set has no words for falls back to English
+    assert gloss.gloss("osps", "subst:sg:nom:f", "sr") == (
+        "noun, singular, nominative, feminine gender")
+
+
+def test_every_morfeusz_tag_has_a_gloss() -> None:
+    tags = morfeusz_tagset()
+    assert len(tags) > 500            # the full SGJP tagset, not an empty listing
+    ts = gloss.tagset_for("osps")
+    missing = {v for t in tags for v in ts.missing(t)}
+    assert not missing, sorted(missing)
+
+
+def test_every_apertium_tag_the_builders_use_has_a_gloss() -> None:
+    hbs = dix_tags(DATA / "kvizovka" / "hbs_SR.dix") | dix_tags(DATA / "kvizovka" / "hbs_HR.dix")
+    hbs |= {*hbs_tags.NOMINAL, *hbs_tags.VERBAL, *hbs_tags.CASES, *hbs_tags.NUMBERS,
+            *hbs_tags.POS_NAMES, *hbs_tags.VERB_FORMS, *hbs_tags.FUNCTION_WORDS,
+            *hbs_tags.PROPER_KINDS, *hbs_tags.DEGREES, *hbs_tags.LEXICAL_TAGS,
+            hbs_tags.UNCLASSIFIED}
+    assert len(hbs) > 40
+    assert not gloss.tagset_for("kvizovka").missing(".".join(sorted(hbs)))
+    # Slovenian: the analyser's tags and the builder's own "n.<gender>.<number>.nom".
+    slv = dix_tags(DATA / "krizemkrazem" / "slv_tiny.dix") | {"n", "m", "f", "nt", "sg", "pl",
+                                                             "nom"}
+    assert not gloss.tagset_for("krizemkrazem").missing(".".join(sorted(slv)))
+
+
+def test_every_reason_code_speaks_every_language() -> None:
+    for code in REASONS:
+        for lang in gloss.LANGUAGES:
+            text = gloss.reason_text(code, lang)
+            assert text and (lang == "en" or text != REASONS[code]), (code, lang)
+
+
+def test_check_glosses_and_localizes(small_releases: Path) -> None:
+    cat = Catalog(small_releases)
+    r = check_word(cat, "osps", "zażółć")
+    assert r["analyses"][0]["gloss"] == (
+        "czasownik, tryb rozkazujący, 2. osoba liczby pojedynczej, aspekt dokonany")
+    np = check_word(cat, "osps", "np")
+    assert np["reason"] == {"code": "abbreviation", "message": "skrót lub symbol",
+                            "detail": "abbreviation (Morfeusz: brev:pun)"}
+    assert check_word(cat, "osps", "np", lang="en")["reason"]["message"] == (
+        "an abbreviation or symbol")
+    kuci = check_word(cat, "kvizovka", "kući")
+    assert kuci["reason"]["message"].startswith("oblik koji igra ne dozvoljava")
+    assert check_word(cat, "kvizovka", "ljubav")["analyses"][0]["gloss"].startswith("imenica")
+    short = check_word(cat, "kvizovka", "džep", lang="sl")
+    assert short["reason"] == {"code": "too_short", "message": "manj črk, kot jih zahteva igra",
+                               "detail": "3 tiles; 4 required (3 at the board's edge)"}
+    with pytest.raises(InputError) as bad:
+        check_word(cat, "osps", "kot", lang="de")
+    assert bad.value.code == "bad_lang"
+
+
+def test_http_lang(small_releases: Path) -> None:
+    client = TestClient(create_app(small_releases))
+    r = client.get("/v1/games/osps/words/zażółć", params={"lang": "en"}).json()
+    assert r["analyses"][0]["gloss"].startswith("verb, imperative")
+    r = client.post("/v1/games/osps/check", json={"words": ["np"], "lang": "sl"}).json()
+    assert r["results"][0]["reason"]["message"] == "okrajšava ali simbol"
+    r = client.post("/v1/games/osps/judge", json={"words": ["np"], "reveal": True,
+                                                   "lang": "en"}).json()
+    assert r["results"][0]["reason"]["message"] == "an abbreviation or symbol"
+    bad = client.get("/v1/games/osps/words/kot", params={"lang": "xx"})
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_lang"
+
+
+def test_coverage_tool_finds_an_unglossed_tag(home: Path) -> None:
+    publish(home, "osps", [rec("kot", tags="subst:sg:nom:m2"), rec("kota", tags="subst:sg:zzz")])
+    cat = Catalog(home)
+    got = coverage("osps", cat.release("osps"))
+    assert got["missing"] == {"zzz": 1} and got["analyses"] == 2
+    assert got["analyses_glossed_pct"] == 50.0
