@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from build.progress import track
-from build.release import ReleaseWriter
+from build.release import ReleaseWriter, build_lock
 from lexicon import profile as profiles
 from lexicon.errors import BuildError, LexiconError
 from lexicon.paths import home
 from lexicon.records import Record
 from sources import fetch as fetching
+
+T = TypeVar("T")
 
 # game id -> "module:factory"; a factory takes a BuildContext and returns a GameBuilder
 BUILDERS: dict[str, str] = {
@@ -49,6 +51,20 @@ class BuildContext:
         if fetched is None or fetched.root is None:
             raise BuildError(f"source {source_id!r} was not fetched for this build")
         return fetched.root
+
+
+def smoke_sample(items: Sequence[T], limit: int | None) -> list[T]:
+    """``limit`` items evenly spaced over ``items`` (all of them when ``limit`` is None or
+    not smaller). A smoke build (``--limit N``) judges such a sample of the sorted
+    candidates: the first N in code-point order would be capitalised words, digits and
+    punctuation, which a game rejects, so a smoke build would admit nothing. Deterministic:
+    the same candidates give the same sample."""
+    items = list(items)
+    if limit is None or limit >= len(items):
+        return items
+    if limit <= 0:
+        return []
+    return [items[i * len(items) // limit] for i in range(limit)]
 
 
 class GameBuilder(Protocol):
@@ -79,6 +95,12 @@ def build_game(game: str, ctx: BuildContext | None = None,
     """Build and publish one game's release; returns the published directory."""
     profile = profiles.load(game)
     ctx = ctx or BuildContext(root=home())
+    with build_lock(game, ctx.root):
+        return _build_locked(game, profile, ctx, builder)
+
+
+def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
+                  builder: GameBuilder | None) -> Path:
     if builder is None:
         for spec in fetching.sources_for(game):
             if spec.id not in ctx.fetched:

@@ -9,14 +9,17 @@ half-written release, and an existing release directory is never modified.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import resource
+import secrets
 import shutil
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -27,7 +30,7 @@ import lmdb
 from build.indexes import build_indexes
 from build.progress import track
 from lexicon import integrity, releases
-from lexicon.errors import NoRelease
+from lexicon.errors import BuildBusy, BuildError, NoRelease
 from lexicon.export import HASH_RECIPE, Identity
 from lexicon.play import play_rules
 from lexicon.profile import Profile
@@ -82,6 +85,33 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+LOCK_FILE = ".build.lock"
+
+
+@contextmanager
+def build_lock(game: str, root: Path | None = None) -> Iterator[None]:
+    """Hold the game's build lock for a whole build: two builds of one game would race for
+    ``CURRENT``, so the second fails at once with BuildBusy (CLI exit 4) instead of waiting.
+    An ``flock``: the kernel drops it when its holder dies, so a killed build never leaves
+    the game locked."""
+    gdir = releases.game_dir(game, root)
+    gdir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(gdir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+            raise BuildBusy(
+                f"another build of {game} is running (pid {holder}); wait for it to finish",
+                detail={"game": game, "pid": holder}) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)   # releases the flock
+
+
 def remove_dead_staging(game_dir: Path) -> list[Path]:
     """Delete staging directories left by builds that were killed (their pid is gone)."""
     removed = []
@@ -106,7 +136,8 @@ class ReleaseWriter:
         self.game_dir.mkdir(parents=True, exist_ok=True)
         remove_dead_staging(self.game_dir)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        self.staging = self.game_dir / f".staging-{stamp}-{os.getpid()}"
+        # unique even for two builds in one process and one second; the pid stays last
+        self.staging = self.game_dir / f".staging-{stamp}-{secrets.token_hex(4)}-{os.getpid()}"
         self.staging.mkdir()
         self._raw = self.staging / "raw.lmdb"
         self.env = lmdb.open(str(self._raw), map_size=MAP_SIZE, max_dbs=4, sync=False,
@@ -237,6 +268,15 @@ class ReleaseWriter:
         out.sync(True)
         out.close()
 
+    def _unique_id(self, base: str) -> str:
+        """``base``, or ``base-2``, ``-3`` … when the same content was already published in
+        the same second (the game's build lock makes check-then-rename safe)."""
+        rid, n = base, 1
+        while (self.game_dir / rid).exists():
+            n += 1
+            rid = f"{base}-{n}"
+        return rid
+
     def publish(self, *, sources: list[dict[str, Any]], policy: dict[str, Any],
                 rules: list[dict[str, str]]) -> Path:
         if self._txn is not None:
@@ -245,9 +285,10 @@ class ReleaseWriter:
         self.env.sync(True)
         counts, content = self._scan()
         if counts["valid"] == 0:
-            raise RuntimeError(f"{self.profile.id}: the build admitted no word; not publishing")
+            raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
         built_at = datetime.now(UTC)
-        release_id = f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-{content[:8]}"
+        release_id = self._unique_id(f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-"
+                                     f"{content[:8]}")
         final_lmdb = self.staging / LMDB_DIR
         self._write_final(final_lmdb)
         try:
@@ -291,8 +332,8 @@ class ReleaseWriter:
         tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
         os.replace(tmp, self.staging / MANIFEST)
         target = self.game_dir / release_id
-        if target.exists():  # same content rebuilt within the same second: never overwrite
-            raise RuntimeError(f"release {release_id} already exists; not overwriting it")
+        if target.exists():  # _unique_id chose a free name; a release is never overwritten
+            raise BuildError(f"release {release_id} already exists; not overwriting it")
         integrity.verify_release(self.staging)  # re-read: what is published is what was hashed
         os.rename(self.staging, target)
         releases.set_current(self.profile.id, release_id, self.root)

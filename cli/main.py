@@ -3,7 +3,8 @@ serve`` and the queries ``blanks | pattern | anagram | hooks``.
 
 Like the service, it only parses arguments and prints what the library returns. Exit codes
 are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage error (unknown
-game, empty word, unreadable input), 3 a failed fetch or build.
+game, empty word, unreadable input), 3 a failed fetch or build or a damaged release, 4 a
+build refused because another build of the same game is running.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ import typer
 
 from lexicon import checker, releases
 from lexicon.catalog import Catalog
-from lexicon.errors import InputError, LexiconError, NoRelease, UnknownGame, UnknownRelease
+from lexicon.errors import (
+    BuildBusy,
+    InputError,
+    LexiconError,
+    NoRelease,
+    UnknownGame,
+    UnknownRelease,
+)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Lexicon compiler and word checker for Kvizovka, Križemkražem, "
@@ -26,6 +34,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_FAILED = 3
+EXIT_BUSY = 4      # another build of the game holds its lock: nothing was done, retry later
 
 
 def _fail(exc: LexiconError, code: int, as_json: bool = False) -> None:
@@ -91,13 +100,15 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
         for g in game_ids:
             Catalog().profile(g)
         for g in game_ids:
-            if if_missing and releases.current_id(g, ctx.root):
+            if if_missing and Catalog(ctx.root).release_or_none(g):  # damaged: rebuilt
                 print(f"{g}: release {releases.current_id(g, ctx.root)} exists; skipped")
                 continue
             path = build_game(g, ctx)
             print(path.name)
     except UnknownGame as exc:
         _fail(exc, EXIT_USAGE)
+    except BuildBusy as exc:
+        _fail(exc, EXIT_BUSY)
     except LexiconError as exc:
         _fail(exc, EXIT_FAILED)
 

@@ -77,3 +77,10 @@ class SourceError(LexiconError):
 class BuildError(LexiconError):
     code = "build_failed"
     status = 500
+
+
+class BuildBusy(BuildError):
+    """Another build of the same game holds its build lock (CLI exit 4: try again later)."""
+
+    code = "build_in_progress"
+    status = 409

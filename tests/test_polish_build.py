@@ -92,3 +92,12 @@ def test_manifest_records_policy_and_morfeusz(polish: Catalog) -> None:
     assert m["policy"]["morfeusz"]["dictionary"].startswith("pl.sgjp")
     assert m["policy"]["rejected_by_rule"]["abbreviation"] >= 3
     assert m["counts"]["by_reason"]["unattested"] == 3  # żłobyrk, -a, -u
+
+
+def test_smoke_limit_samples_across_the_alphabet(home: Path) -> None:
+    """`--limit 3` used to judge the first three forms in code-point order: capitalised
+    words here (as in wpolish), so the smoke build admitted nothing and failed."""
+    ctx = BuildContext(root=home, log=lambda _m: None, limit=3)
+    path = build_game("osps", ctx, builder=builder("osps"))
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["counts"]["records"] == 3 and manifest["counts"]["valid"] >= 1

@@ -10,6 +10,7 @@ import pytest
 from build.pipeline import BuildContext, build_game
 from lexicon import releases
 from lexicon.catalog import Catalog
+from lexicon.errors import BuildError
 from tests.conftest import POLISH_RECORDS, StaticBuilder, publish, rec
 
 
@@ -52,7 +53,7 @@ def test_crashed_build_leaves_previous_release_serving(home: Path) -> None:
 
 def test_empty_build_is_refused(home: Path) -> None:
     ctx = BuildContext(root=home, log=lambda _m: None)
-    with pytest.raises(RuntimeError, match="admitted no word"):
+    with pytest.raises(BuildError, match="admitted no word"):
         build_game("osps", ctx, builder=StaticBuilder("osps", [rec("np", valid=False,
                                                                     code="abbreviation")]))
     assert releases.current_id("osps", home) is None

@@ -52,7 +52,7 @@ from build.games.hbs_paradigms import (
 )
 from build.games.hbs_script import LatinToCyrillic, to_latin
 from build.games.hbs_tags import UNCLASSIFIED, VERBAL, AnalysisJudge, HbsAnalysis, normalise
-from build.pipeline import BuildContext
+from build.pipeline import BuildContext, smoke_sample
 from build.rules import Rule, RuleBook
 from lexicon import profile as profiles
 from lexicon.records import Analysis, Record
@@ -362,10 +362,9 @@ class KvizovkaBuilder:
         book = self.form_book
         admitted_by: Counter[str] = Counter()
         keys = sorted(state.acc)
-        if ctx.limit is not None and ctx.limit < len(keys):
-            # smoke build: an evenly spaced sample, since the first keys in order are
-            # punctuation and digits; the sources are read whole (slots need the overlap)
-            keys = [keys[i * len(keys) // ctx.limit] for i in range(ctx.limit)]
+        # smoke build: an evenly spaced sample (the sources are read whole: slots need
+        # the overlap)
+        keys = smoke_sample(keys, ctx.limit)
         for key in keys:
             cand = self._candidate(key, state)
             verdict = book.judge(cand)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from build.pipeline import BuildContext
+from build.pipeline import BuildContext, smoke_sample
 from build.rules import Rule, RuleBook
 from lexicon.profile import load as load_profile
 from lexicon.records import Analysis, Record, StringTable
@@ -185,8 +185,8 @@ class PolishBuilder:
         for source, bit in SOURCE_BITS.items():
             self.stats[f"forms_from_{source}"] = sum(1 for b in forms.values() if b & bit)
         self.stats["candidate_forms"] = len(forms)
-        if limit is not None:
-            forms = dict(sorted(forms.items())[:limit])
+        if limit is not None:  # smoke build: a sample across the alphabet, not the capitals
+            forms = dict(smoke_sample(sorted(forms.items()), limit))
         return forms
 
     def _analysed(self, ordered: list[str]) -> Iterator[tuple[str, list[morfeusz.Analysis]]]:

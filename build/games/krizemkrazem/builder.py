@@ -29,7 +29,7 @@ from build.games.krizemkrazem.evidence import (
     SlovenianSources,
 )
 from build.games.krizemkrazem.rules import make_book
-from build.pipeline import BuildContext
+from build.pipeline import BuildContext, smoke_sample
 from build.release import peak_rss_mb
 from build.rules import Verdict
 from lexicon.profile import Profile
@@ -105,8 +105,9 @@ class KrizemkrazemBuilder:
         words = src.spellings()
         self.stats["candidates"] = len(words)
         src.paradigm_pass(words)
-        if ctx.limit is not None:
-            words = words[: ctx.limit]
+        if ctx.limit is not None:  # smoke build: whole key groups, spread over the alphabet
+            keep = set(smoke_sample(sorted({src.key(w) for w in words}), ctx.limit))
+            words = [w for w in words if src.key(w) in keep]
             self.stats["judged_limit"] = ctx.limit
         ctx.log(f"{GAME}: judging {len(words):,} spellings")
         t = time.monotonic()
