@@ -1,21 +1,12 @@
 """Building a release's query indexes (see :mod:`lexicon.indexes` for what each one is for).
 
 Called by :meth:`build.release.ReleaseWriter.publish` on the compacted LMDB in the staging
-directory, so the indexes are published atomically with the words they index.
-
-``python -m build.indexes RELEASE_DIR...`` (or ``--current``: every game's current release)
-adds indexes to a release published before indexes existed, or re-indexes one whose index
-format is out of date; it only adds files and rewrites the manifest atomically, never
-touching the words.
+directory, so the indexes are published atomically with the words they index. A release
+is never indexed again after it is published: a new index format means a new build.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import shutil
-import sys
 import time
 from array import array
 from collections.abc import Iterator
@@ -25,8 +16,6 @@ from typing import Any
 import lmdb
 import marisa_trie
 
-from lexicon import profile as profiles
-from lexicon import releases
 from lexicon.errors import BuildError
 from lexicon.indexes import (
     ALPHAGRAM_COUNTS,
@@ -48,7 +37,7 @@ from lexicon.indexes import (
 from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.records import VALID
-from lexicon.store import FORMS_DB, LMDB_DIR, MANIFEST
+from lexicon.store import FORMS_DB
 
 MAP_SIZE = 16 << 30   # address space only
 
@@ -221,51 +210,3 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path) -> dict[s
         "lengths": list(play_rules(profile).playable_lengths),
         "build_seconds": round(time.monotonic() - started, 1),
     }
-
-
-def add_to_release(release_dir: Path) -> dict[str, Any]:
-    """Index a release published without (current) indexes.
-
-    Only ``indexes/`` and the manifest change: the words and their hash stay as published,
-    and the manifest is replaced atomically.
-    """
-    release_dir = Path(release_dir)
-    manifest = json.loads((release_dir / MANIFEST).read_text(encoding="utf-8"))
-    if manifest.get("indexes", {}).get("format") == FORMAT:
-        return manifest["indexes"]
-    profile = profiles.load(manifest["game"])
-    scratch = release_dir / f".indexes-{os.getpid()}"
-    shutil.rmtree(scratch, ignore_errors=True)
-    scratch.mkdir()
-    try:
-        entry = build_indexes(profile, release_dir / LMDB_DIR, scratch)
-        if (release_dir / INDEX_DIR).exists():   # an orphan of an interrupted run
-            os.rename(release_dir / INDEX_DIR, scratch / "orphan")
-        os.rename(scratch / INDEX_DIR, release_dir / INDEX_DIR)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    manifest["indexes"] = entry
-    manifest["size_bytes"] = sum(p.stat().st_size for p in release_dir.rglob("*") if p.is_file())
-    tmp = release_dir / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
-    os.replace(tmp, release_dir / MANIFEST)
-    return entry
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("release_dirs", nargs="*", type=Path)
-    parser.add_argument("--current", action="store_true",
-                        help="every game's current release under LEXICON_HOME")
-    args = parser.parse_args(argv)
-    paths = list(args.release_dirs)
-    if args.current:
-        paths += [p for g in profiles.game_ids() if (p := releases.current_path(g))]
-    for path in paths:
-        entry = add_to_release(path)
-        print(json.dumps({"release": path.name, "indexes": entry}, ensure_ascii=False))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -62,7 +62,8 @@ def length_tag(length: int) -> str:
 
 
 class NoIndex(LexiconError):
-    """The release predates query indexes (or lost them); queries need a rebuild."""
+    """The release lost its query indexes (or their format is not this code's); queries need
+    a rebuild."""
 
     code = "no_index"
     status = 503
@@ -74,7 +75,7 @@ class Indexes:
     def __init__(self, release_dir: Path, entry: dict[str, Any]) -> None:
         if entry.get("format") != FORMAT:
             raise NoIndex(f"index format {entry.get('format')!r} is not {FORMAT}; rebuild "
-                          f"the release or run `python -m build.indexes`")
+                          f"the game (`lexicon build GAME`)")
         base = Path(release_dir) / entry.get("dir", INDEX_DIR)
         self.entry = entry
 
@@ -129,8 +130,8 @@ def open_indexes(release_dir: Path, manifest: dict[str, Any]) -> Indexes:
     entry = manifest.get("indexes")
     if not entry or not isinstance(entry, dict):
         raise NoIndex(
-            f"release {manifest.get('release')} has no query indexes; rebuild the game or run "
-            f"`python -m build.indexes {release_dir}`",
+            f"release {manifest.get('release')} has no query indexes; rebuild the game "
+            f"(`lexicon build {manifest.get('game', 'GAME')}`)",
             detail={"release": manifest.get("release")},
         )
     try:

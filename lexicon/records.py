@@ -90,10 +90,6 @@ class StringTable:
             return self._fetch_text(value)
         return self.lazy_items[value]
 
-    def resolve(self, value: int | str) -> str:
-        """Releases built before the text table kept these ids in the eager table."""
-        return value if isinstance(value, str) else self.items[value]
-
     def text(self, i: int) -> str:
         return self.items[i]
 
@@ -158,14 +154,14 @@ class Record:
             valid=raw[:1] == VALID,
             reason_code=t(body["r"]) if "r" in body else None,
             reason_message=(table.lazy_text(body["M"]) if "M" in body
-                            else table.resolve(body["m"]) if "m" in body else None),
+                            else body.get("m")),
             analyses=[Analysis(word if a[0] == 0 else a[0], t(a[1]), t(a[2]),
                                tuple(table.texts(a[3])) if len(a) > 3 else ())
                       for a in body.get("a", [])],
             sources=table.texts(body["s"]) if "s" in body else [],
             category=t(body["c"]) if "c" in body else None,
             evidence=(table.lazy_text(body["E"]).split(table.SEP) if "E" in body
-                      else table.resolve(body["e"]).split(table.SEP) if "e" in body else []),
+                      else body["e"].split(table.SEP) if "e" in body else []),
         )
 
     def merge(self, other: Record) -> Record:

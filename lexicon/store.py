@@ -69,10 +69,7 @@ class Release:
                                  max_dbs=4, readahead=False)
             self.forms = self.env.open_db(FORMS_DB, create=False)
             strings = self.env.open_db(STRINGS_DB, create=False)
-            try:
-                self.texts = self.env.open_db(TEXTS_DB, create=False)
-            except lmdb.NotFoundError:  # releases built before the text table
-                self.texts = None
+            self.texts = self.env.open_db(TEXTS_DB, create=False)
             with self.env.begin(db=strings) as txn:
                 self.strings = StringTable.load(txn.get(STRINGS_KEY),
                                                 _text_reader(self.env, self.texts))

@@ -30,9 +30,8 @@ Analysers (``*.automorf.bin``) read the surface form (input side = surface); gen
 :func:`detect_surface_side` tells them apart by which side carries the tags.
 
 The pipeline is: :func:`read_sections` -> :func:`prepare_sections` (orient surface->analysis,
-apply every filter on the graph, make it acyclic) -> :func:`walk_section`. The HFST converter
-(``sources.hfst_convert``) compiles the same prepared sections, so the runtime analyser
-accepts exactly the pairs that :func:`iter_pairs` yields.
+apply every filter on the graph, make it acyclic) -> :func:`walk_section`. It runs at build
+time only: the service answers from the release, where every form is already judged.
 """
 
 from __future__ import annotations

@@ -93,18 +93,6 @@ needs_ltcomp = pytest.mark.skipif(
 )
 
 
-def _has_hfst() -> bool:
-    try:
-        import hfst  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_hfst = pytest.mark.skipif(not _has_hfst(),
-                                reason="hfst Python package missing (pip install hfst)")
-
-
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The test dictionary compiled as analyser (``lr``) and generator (``rl``)."""
@@ -160,27 +148,6 @@ def test_memo_and_plain_walk_agree(compiled: dict[str, Path]) -> None:
         plain = sorted(walk_section(sec, memo_limit=0))
         memo = sorted(walk_section(sec, memo_limit=10**9))
         assert plain == memo
-
-
-@needs_ltcomp
-@needs_hfst
-@pytest.mark.parametrize("direction", ["lr", "rl"])
-def test_hfst_conversion_looks_up_through_pyhfst(compiled: dict[str, Path], direction: str,
-                                                 tmp_path: Path) -> None:
-    from sources.hfst_convert import analyse, to_hfst_ol
-
-    out = tmp_path / f"test.{direction}.hfstol"
-    res = to_hfst_ol(compiled[direction], out)
-    assert out.stat().st_size > 0 and res.states > 0
-    # Every enumerated pair is found, and nothing else, for every surface form.
-    by_surface: dict[str, set[str]] = {}
-    for s, a in EXPECTED:
-        by_surface.setdefault(s, set()).add(a)
-    for s, analyses in by_surface.items():
-        assert analyse(out, s) == sorted(analyses), s
-    assert analyse(out, "kuće") == ["kuća<n><f><pl><nom>", "kuća<n><f><sg><gen>"]
-    for absent in ("ga", "123", "~sa", "kuć", "kućee", ""):
-        assert analyse(out, absent) == [], absent
 
 
 # --------------------------------------------------------------------------- pure Python

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from build.indexes import add_to_release
 from lexicon import checker, fastcheck, queries
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
@@ -204,19 +203,17 @@ def test_store_membership_uses_the_index(cat: Catalog) -> None:
     assert rel.valid_many(keys) == [r.valid for r in POLISH] + [False, False]
 
 
-def test_indexes_listed_in_manifest_and_addable_later(cat: Catalog) -> None:
+def test_indexes_listed_in_manifest_and_required(cat: Catalog) -> None:
     rel = cat.release("osps")
     entry = rel.manifest["indexes"]
     assert entry["playable_keys"] == entry["keys"] == 14
     assert {"words.marisa", "forward.marisa", "alphagram-nodes.bin"} <= set(
         entry["files"])
-    # a release published before indexes existed: queries say so, then the tool adds them
+    # a release whose manifest lost its indexes: queries say so (503), and name the cure
     manifest = json.loads((rel.path / "manifest.json").read_text())
     del manifest["indexes"]
     (rel.path / "manifest.json").write_text(json.dumps(manifest))
     cat.close()
-    with pytest.raises(NoIndex):
+    with pytest.raises(NoIndex) as err:
         queries.pattern(Catalog(cat.root), "osps", "kot")
-    added = add_to_release(rel.path)
-    assert added["keys"] == 14
-    assert queries.pattern(Catalog(cat.root), "osps", "kot")["count"] == 1
+    assert err.value.status == 503 and "lexicon build osps" in err.value.message
