@@ -12,23 +12,24 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from lexicon import checker, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, LexiconError
+from service import contract
+from service.contract import error
 
 API_DESCRIPTION = """
 Word validation for Kvizovka, Križemkražem, Polish Scrabble (`osps`) and Remik słowny
 (`remik`). Every answer names the release that gave it.
 
 Errors are JSON objects `{"code": ..., "message": ...}` with a stable `code`:
-`unknown_game`, `no_release`, `empty_word`, `word_too_long`, `control_character`,
-`mixed_scripts`, `bad_tile_notation`, `batch_too_large`, `invalid_request`, `not_found`;
+`unknown_game`, `no_release`, `release_damaged`, `empty_word`, `word_too_long`,
+`control_character`, `mixed_scripts`, `bad_tile_notation`, `batch_too_large`,
+`invalid_request`, `not_found`, `method_not_allowed`;
 the judge adds `bad_play`, `empty_play` and `play_too_large`; `bad_lang` is an unknown `lang`.
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
@@ -40,6 +41,11 @@ codes `bad_pattern` (with `detail.position`), `pattern_too_long`, `bad_rack`,
 `rack_too_long`, `too_many_jokers`, `result_limit`, `bad_sort`, `bad_length`,
 `too_many_matches`, `query_too_broad`, `not_in_alphabet` and `no_index`. The referee page is
 served at `/`.
+
+A request whose form is wrong (a body that is not JSON, not UTF-8 or not of the schema) is
+always 422 `invalid_request`; 400 is for readable input whose content is refused; 503 is a
+game that cannot answer (`no_release`, `release_damaged`, `no_index`) while the others do.
+`HEAD` works wherever `GET` does.
 """
 
 
@@ -67,35 +73,19 @@ class CheckRequest(BaseModel):
     lang: str | None = Field(None, description=LANG_HELP)
 
 
-def _error(status: int, code: str, message: str, detail: Any = None) -> JSONResponse:
-    body: dict[str, Any] = {"code": code, "message": message}
-    if detail:
-        body["detail"] = detail
-    return JSONResponse(body, status_code=status)
-
-
 def create_app(root: Path | None = None) -> FastAPI:
     catalog = Catalog(root)
     app = FastAPI(title="Lexicon", version="0.1.0", description=API_DESCRIPTION)
     app.state.catalog = catalog
+    contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
 
     @app.exception_handler(LexiconError)
     async def lexicon_error(_: Request, exc: LexiconError) -> JSONResponse:
         return JSONResponse(exc.to_json(), status_code=exc.status)
 
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [{"loc": list(e.get("loc", ())), "msg": e.get("msg")} for e in exc.errors()]
-        return _error(422, "invalid_request", "the request does not match the API", errors)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = "not_found" if exc.status_code == 404 else "http_error"
-        return _error(exc.status_code, code, str(exc.detail))
-
     @app.exception_handler(Exception)
     async def internal_error(_: Request, exc: Exception) -> JSONResponse:
-        return _error(500, "internal_error", f"{type(exc).__name__}: the server failed")
+        return error(500, "internal_error", f"{type(exc).__name__}: the server failed")
 
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, Any]:
@@ -341,8 +331,9 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
             "game": "osps", "release": "osps-…", "verdict": "falls", "valid": False,
             "count": 2, "time": "2026-12-01T05:00:00.000Z"}}}}}, response_model=None)
     def judge_play(game: str, req: JudgeRequest) -> Response:
-        ruling = judge.judge(catalog, game, req.words, edge=req.edge, reveal=req.reveal,
-                             lang=req.lang)
+        with catalog.pinned(game):   # one release judges the play and labels the ruling
+            ruling = judge.judge(catalog, game, req.words, edge=req.edge, reveal=req.reveal,
+                                 lang=req.lang)
         return Response(json.dumps(ruling, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
 
@@ -356,9 +347,8 @@ def _add_referee_page(app: FastAPI) -> None:
 
     @app.get("/", include_in_schema=False, response_model=None)
     def referee_page() -> FileResponse:
-        return FileResponse(STATIC_DIR / "index.html", headers={
-            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:",
-            "Cache-Control": "no-cache"})
+        # the Content-Security-Policy of every HTML response is set by contract.TransportRules
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
 app = create_app()
