@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from lexicon import checker, releases
+from lexicon import checker, gloss, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, LexiconError
 from service import contract
@@ -100,7 +100,9 @@ def create_app(root: Path | None = None) -> FastAPI:
                 "releases": {g: s["release"] for g, s in states.items()}, "games": states}
 
     def _summary(game: str) -> dict[str, Any]:
-        summary = catalog.profile(game).summary()
+        profile = catalog.profile(game)
+        summary = profile.summary()
+        summary["players_language"] = gloss.language(profile.language, None)
         state = catalog.state(game)
         summary["release"] = state["release"]
         summary["state"] = state["state"]

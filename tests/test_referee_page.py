@@ -1,8 +1,9 @@
 """The referee page in a real headless Chromium, driven through chromedriver (selenium).
 
-Types words as a referee would and reads the verdicts the page shows; saves a screenshot
-to test-artifacts/referee.png. Outside CI a machine without Chromium skips this test; in CI
-(CI set) a missing browser is a failure, so the page is never silently untested there.
+Types words as a referee would and reads the verdicts the page shows, in both modes (lookup
+and judge) and in the players' languages; emulates a 360 px wide phone and saves screenshots
+of both modes to test-artifacts/. Outside CI a machine without Chromium skips this test; in
+CI (CI set) a missing browser is a failure, so the page is never silently untested there.
 """
 
 from __future__ import annotations
@@ -74,14 +75,24 @@ def ask(driver: webdriver.Chrome, game: str, word: str) -> dict[str, str]:
         "fillings", "release")}
 
 
-def test_referee_types_words_and_reads_verdicts(base: str, browser: webdriver.Chrome) -> None:
-    browser.get(base + "/")
-    WebDriverWait(browser, 10).until(ec.presence_of_element_located(
+def open_page(driver: webdriver.Chrome, base: str, lang: str | None = None) -> None:
+    """A fresh page with nothing remembered; ``lang`` chosen explicitly if given."""
+    driver.get(base + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(base + "/")
+    WebDriverWait(driver, 10).until(ec.presence_of_element_located(
         (By.CSS_SELECTOR, "#game option[value=kvizovka]")))
+    if lang:
+        Select(driver.find_element(By.ID, "lang")).select_by_value(lang)
+
+
+def test_referee_types_words_and_reads_verdicts(base: str, browser: webdriver.Chrome) -> None:
+    open_page(browser, base, "en")
 
     seen = ask(browser, "osps", "zażółć")
     assert seen["verdict"] == "VALID"
     assert "zażółcić" in seen["analyses"] and "score 21" in seen["score"]
+    assert "verb, imperative, 2nd person singular, perfective aspect" in seen["analyses"]
     assert seen["release"].startswith("osps-")
 
     seen = ask(browser, "osps", "ok")
@@ -109,3 +120,102 @@ def test_referee_types_words_and_reads_verdicts(base: str, browser: webdriver.Ch
     ask(browser, "osps", "zażółć")
     browser.save_screenshot(str(ARTIFACTS / "referee.png"))
     assert (ARTIFACTS / "referee.png").stat().st_size > 1000
+
+
+def test_language_follows_the_game_then_the_choice(base: str, browser: webdriver.Chrome) -> None:
+    open_page(browser, base)
+    lang = Select(browser.find_element(By.ID, "lang"))
+    seen = ask(browser, "osps", "zażółć")
+    assert lang.first_selected_option.get_attribute("value") == "pl"
+    assert seen["verdict"] == "DOBRE" and browser.find_element(By.ID, "check").text == "Sprawdź"
+    assert "czasownik, tryb rozkazujący, 2. osoba liczby pojedynczej" in seen["analyses"]
+    seen = ask(browser, "kvizovka", "kući")
+    assert lang.first_selected_option.get_attribute("value") == "sr"
+    assert seen["verdict"] == "NEISPRAVNO" and "oblik koji igra ne dozvoljava" in seen["reason"]
+    ask(browser, "krizemkrazem", "kalin")
+    assert lang.first_selected_option.get_attribute("value") == "sl"
+    lang.select_by_value("en")                         # an explicit choice sticks
+    seen = ask(browser, "osps", "ok")
+    assert seen["verdict"] == "INVALID" and "an abbreviation or symbol" in seen["reason"]
+
+
+def judge(driver: webdriver.Chrome, game: str, words: list[str], edge: bool = False
+          ) -> dict[str, str]:
+    Select(driver.find_element(By.ID, "game")).select_by_value(game)
+    driver.find_element(By.ID, "mode-judge").click()
+    box = driver.find_element(By.ID, "play-words")
+    box.clear()
+    box.send_keys("\n".join(words))
+    check = driver.find_element(By.ID, "play-edge")
+    if check.is_selected() != edge:
+        check.click()
+    driver.find_element(By.ID, "judge-go").click()
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_element(By.ID, "judge-verdict").text.strip() != "")
+    return {"verdict": driver.find_element(By.ID, "judge-verdict").text,
+            "ruling": driver.find_element(By.ID, "ruling").text,
+            "release": driver.find_element(By.ID, "release").text}
+
+
+def test_judge_mode_gives_one_verdict_and_clears_itself(base: str,
+                                                       browser: webdriver.Chrome) -> None:
+    open_page(browser, base, "en")
+    browser.find_element(By.ID, "mode-judge").click()
+    seconds = browser.find_element(By.ID, "reset-seconds")
+    seconds.clear()
+    seconds.send_keys("2")
+    seen = judge(browser, "osps", ["zażółć", "ok", "jaźń"])
+    assert seen["verdict"] == "INVALID PLAY" and "3 words" in seen["ruling"]
+    for word in ("ok", "OK", "zażółć", "jaźń", "2", "second"):   # nothing points at a word
+        assert word not in seen["ruling"].split("\n")[:2]
+    assert "ok" not in browser.find_element(By.ID, "ruling").text.lower().replace("clears", "")
+    assert seen["release"].startswith("osps-")
+    WebDriverWait(browser, 6).until(               # the verdict clears itself, words too
+        lambda d: not d.find_element(By.ID, "ruling").is_displayed())
+    assert browser.find_element(By.ID, "play-words").get_attribute("value") == ""
+
+    seen = judge(browser, "osps", ["zażółć", "jaźń"])
+    assert seen["verdict"] == "VALID PLAY"
+    seen = judge(browser, "kvizovka", ["džep"])
+    assert seen["verdict"] == "INVALID PLAY"
+    seen = judge(browser, "kvizovka", ["džep", "ljubav"], edge=True)
+    assert seen["verdict"] == "VALID PLAY"
+    Select(browser.find_element(By.ID, "lang")).select_by_value("pl")
+    assert judge(browser, "osps", ["kot"])["verdict"] == "RUCH DOBRY"
+
+
+def test_both_modes_fit_a_360px_phone(base: str, browser: webdriver.Chrome) -> None:
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 360, "height": 760, "deviceScaleFactor": 2, "mobile": True})
+    try:
+        open_page(browser, base)
+        ARTIFACTS.mkdir(exist_ok=True)
+        ask(browser, "osps", "zażółć")
+        shots = {"lookup": ARTIFACTS / "referee-lookup-360.png",
+                 "judge": ARTIFACTS / "referee-judge-360.png"}
+        fits_and_large(browser)
+        browser.save_screenshot(str(shots["lookup"]))
+        browser.find_element(By.ID, "mode-judge").click()
+        browser.find_element(By.ID, "reset-seconds").clear()
+        browser.find_element(By.ID, "reset-seconds").send_keys("30")
+        judge(browser, "osps", ["zażółć", "ok"])
+        fits_and_large(browser)
+        browser.save_screenshot(str(shots["judge"]))
+        for shot in shots.values():
+            assert shot.stat().st_size > 1000
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def fits_and_large(driver: webdriver.Chrome) -> None:
+    """No horizontal scroll at the emulated width; every visible control is a large target."""
+    width = driver.execute_script("return window.innerWidth")
+    assert width == 360
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+    small = driver.execute_script("""
+        const controls = 'button, select, input:not([type=checkbox]), textarea';
+        return [...document.querySelectorAll(controls)]
+          .filter((e) => e.offsetParent !== null)
+          .map((e) => [e.id, e.getBoundingClientRect().height, e.getBoundingClientRect().right])
+          .filter(([, h, right]) => h < 44 || right > window.innerWidth);""")
+    assert small == []

@@ -1,11 +1,23 @@
-// The referee page: one input, one verdict. Talks only to this server's JSON API:
-//   GET /v1/games                          games and their current releases
-//   GET /v1/games/{game}/words/{word}      the verdict (reason, analyses, tiles, score)
-//   GET /v1/games/{game}/blanks?word=...   joker fillings for a word with '?'
+// The referee page, two modes. Talks only to this server's JSON API:
+//   GET  /v1/games                              games, current releases, players' language
+//   GET  /v1/games/{game}/words/{word}?lang=    lookup: verdict, reason, glossed analyses
+//   GET  /v1/games/{game}/blanks?word=...       joker fillings for a word with '?'
+//   POST /v1/games/{game}/judge                 judge: one verdict for a whole play
+// The judge mode never asks for `reveal` and shows nothing per word: the challenger must
+// not learn which word failed. Its verdict clears itself after a configurable delay.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const LANGS = Object.keys(UI_TEXT);
 let games = {};
+let lang = "en";
+let resetTimer = null;
+let lastLookup = null;      // re-shown in the new language when the language changes
+
+function t(key, ...args) {
+  const v = (UI_TEXT[lang] || UI_TEXT.en)[key];
+  return typeof v === "function" ? v(...args) : v;
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -17,14 +29,51 @@ function el(tag, attrs = {}, ...children) {
 function section(target, title, items) {
   target.replaceChildren();
   if (!items.length) return;
-  target.append(el("h2", {}, title), el("ul", {}, ...items.map((t) => el("li", {}, t))));
+  target.append(el("h2", {}, title), el("ul", {}, ...items.map((x) => el("li", {}, x))));
 }
 
 function setRelease(id) { $("release").textContent = id || "(none built)"; }
 
+// -- language ------------------------------------------------------------------------------
+
+function browserLanguage() {
+  for (const l of navigator.languages || [navigator.language || ""]) {
+    const base = l.toLowerCase().split("-")[0];
+    if (["sr", "hr", "bs", "sh"].includes(base)) return "sr";
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+// An explicit choice wins; otherwise the chosen game's players' language, then the browser's.
+function defaultLanguage() {
+  const chosen = localStorage.getItem("referee-lang");
+  if (chosen && LANGS.includes(chosen)) return chosen;
+  const g = games[$("game").value];
+  if (g && LANGS.includes(g.players_language)) return g.players_language;
+  return browserLanguage();
+}
+
+function applyLanguage(next) {
+  lang = next;
+  $("lang").value = lang;
+  document.documentElement.lang = lang === "sr" ? "sr-Latn" : lang;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t-placeholder]")) {
+    node.placeholder = t(node.dataset.tPlaceholder);
+  }
+  for (const g of Object.values(games)) {
+    const opt = $("game").querySelector(`option[value="${g.id}"]`);
+    if (opt) opt.textContent = g.name + (g.release ? "" : " " + t("notBuilt"));
+  }
+  if (lastLookup) lookup();
+}
+
+// -- lookup mode ---------------------------------------------------------------------------
+
 function tileValues(game) {
   const values = {};
-  for (const t of (games[game] && games[game].tiles) || []) values[t.letter] = t.value;
+  for (const x of (games[game] && games[game].tiles) || []) values[x.letter] = x.value;
   return values;
 }
 
@@ -32,86 +81,155 @@ function showTiles(game, tiles, jokerPositions = []) {
   const values = tileValues(game);
   const box = $("tiles");
   box.replaceChildren();
-  tiles.forEach((t, i) => {
+  tiles.forEach((x, i) => {
     const joker = jokerPositions.includes(i + 1);
-    const value = joker ? "" : (values[t] ?? "");
-    box.append(el("span", { class: joker ? "tile joker" : "tile" }, t, el("sub", {}, String(value))));
+    const value = joker ? "" : (values[x] ?? "");
+    box.append(el("span", { class: joker ? "tile joker" : "tile" }, x, el("sub", {}, String(value))));
   });
 }
 
-function clear() {
+function clearAnswer() {
   for (const id of ["reason", "score", "shown-word"]) $(id).textContent = "";
   for (const id of ["tiles", "analyses", "alternatives", "fillings"]) $(id).replaceChildren();
 }
 
-function verdict(kind, text) {
-  const v = $("verdict");
-  v.className = "verdict " + kind;
-  v.textContent = text;
-  $("answer").hidden = false;
+function verdict(target, kind, text) {
+  target.className = "verdict " + kind;
+  target.textContent = text;
 }
 
-async function getJSON(url) {
-  const r = await fetch(url, { headers: { Accept: "application/json" } });
+async function getJSON(url, options = {}) {
+  const r = await fetch(url, { headers: { Accept: "application/json", "Content-Type": "application/json" }, ...options });
   const body = await r.json();
   if (!r.ok) throw body;
   return body;
 }
 
 function showCheck(game, r) {
-  verdict(r.valid ? "valid" : "invalid", r.valid ? "VALID" : "INVALID");
+  verdict($("verdict"), r.valid ? "valid" : "invalid", r.valid ? t("valid") : t("invalid"));
   $("shown-word").textContent = r.word;
   $("reason").textContent = r.reason ? r.reason.message +
     (r.reason.detail ? " — " + r.reason.detail : "") + " [" + r.reason.code + "]" : "";
   showTiles(game, r.tiles);
-  $("score").textContent = r.score === null ? "" : "score " + r.score +
-    (r.opening_score !== undefined ? " (opening " + r.opening_score + ")" : "");
-  section($("analyses"), "Lemma and analysis",
-    r.analyses.map((a) => a.lemma + " — " + (a.gloss ? a.gloss + " · " : "") + a.tags +
-                          " (" + a.source + ")"));
-  section($("alternatives"), "Other readings",
-    r.alternatives.map((a) => a.tiles.join("-") + ": " + (a.valid ? "valid" : a.known ? "not valid" : "unknown")));
+  $("score").textContent = r.score === null ? "" : t("score") + " " + r.score +
+    (r.opening_score !== undefined ? " (" + t("opening") + " " + r.opening_score + ")" : "");
+  section($("analyses"), t("analyses"), r.analyses.map((a) =>
+    a.lemma + " — " + (a.gloss ? a.gloss + " · " : "") + a.tags + " (" + a.source + ")"));
+  section($("alternatives"), t("alternatives"), r.alternatives.map((a) => a.tiles.join("-") +
+    ": " + (a.valid ? t("otherValid") : a.known ? t("otherInvalid") : t("otherUnknown"))));
   if (r.jokers_needed && r.jokers_needed.length) {
-    section($("fillings"), "Needs a joker for", [r.jokers_needed.join(", ")]);
+    section($("fillings"), t("needsJoker"), [r.jokers_needed.join(", ")]);
   }
   setRelease(r.release);
 }
 
 function showBlanks(game, word, r) {
   const n = r.count;
-  verdict(n ? "valid" : "invalid", n ? "VALID" : "INVALID");
+  verdict($("verdict"), n ? "valid" : "invalid", n ? t("valid") : t("invalid"));
   $("shown-word").textContent = word.toUpperCase();
-  $("reason").textContent = n ? n + (n === 1 ? " word fits" : " words fit") + " the jokers"
-                              : "no admissible word fits the jokers";
+  $("reason").textContent = n ? t("fit", n) : t("noFit");
   if (n) {
     const first = r.results[0];
     showTiles(game, first.tiles, first.jokers.map((j) => j.position));
-    $("score").textContent = "score " + first.score + " (" + first.word + ")";
+    $("score").textContent = t("score") + " " + first.score + " (" + first.word + ")";
   }
-  section($("fillings"), "Joker fillings", r.results.map((w) =>
-    w.word + "  — ? = " + w.jokers.map((j) => j.letter).join(", ") + "  (score " + w.score + ")"));
+  section($("fillings"), t("fillings"), r.results.map((w) =>
+    w.word + "  — ? = " + w.jokers.map((j) => j.letter).join(", ") + "  (" + t("score") + " " + w.score + ")"));
   setRelease(r.release);
 }
 
-async function ask(event) {
+async function lookup(event) {
   if (event) event.preventDefault();
   const game = $("game").value;
   const word = $("word").value.trim();
   if (!word) return;
-  clear();
+  lastLookup = word;
+  clearAnswer();
+  $("answer").hidden = false;
+  const g = encodeURIComponent(game);
   try {
     if (word.includes("?")) {
-      const r = await getJSON(`/v1/games/${encodeURIComponent(game)}/blanks?limit=100&word=${encodeURIComponent(word)}`);
-      showBlanks(game, word, r);
+      showBlanks(game, word, await getJSON(`/v1/games/${g}/blanks?limit=100&word=${encodeURIComponent(word)}`));
     } else {
-      const r = await getJSON(`/v1/games/${encodeURIComponent(game)}/words/${encodeURIComponent(word)}`);
-      showCheck(game, r);
+      showCheck(game, await getJSON(`/v1/games/${g}/words/${encodeURIComponent(word)}?lang=${lang}`));
     }
   } catch (err) {
-    verdict("error", "Cannot check");
+    verdict($("verdict"), "error", t("cannot"));
     $("reason").textContent = (err && err.message) ? err.message + (err.code ? " [" + err.code + "]" : "") : String(err);
   }
-  $("word").select();
+  if (event) $("word").select();
+}
+
+// -- judge mode ----------------------------------------------------------------------------
+
+function playWords() {
+  return $("play-words").value.split(/[\n,]+/).map((w) => w.trim()).filter((w) => w);
+}
+
+function resetSeconds() {
+  const n = Number($("reset-seconds").value);
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, 600) : 10;
+}
+
+function clearRuling() {
+  clearInterval(resetTimer);
+  resetTimer = null;
+  $("ruling").hidden = true;
+  $("ruling").className = "ruling";
+  $("judge-verdict").textContent = "";
+  $("judge-detail").textContent = "";
+  $("countdown").textContent = "";
+}
+
+function resetPlay() {
+  clearRuling();
+  $("play-words").value = "";
+  $("play-edge").checked = false;
+  $("play-words").focus();
+}
+
+function startCountdown() {
+  let left = resetSeconds();
+  if (left === 0) return;            // 0: the verdict stays until the next play
+  $("countdown").textContent = t("clearsIn", left);
+  resetTimer = setInterval(() => {
+    left -= 1;
+    if (left <= 0) resetPlay();
+    else $("countdown").textContent = t("clearsIn", left);
+  }, 1000);
+}
+
+async function judgePlay(event) {
+  if (event) event.preventDefault();
+  const words = playWords();
+  if (!words.length) return;
+  clearRuling();
+  const game = $("game").value;
+  try {
+    const r = await getJSON(`/v1/games/${encodeURIComponent(game)}/judge`, {
+      method: "POST", body: JSON.stringify({ words, edge: $("play-edge").checked, lang }) });
+    $("ruling").className = "ruling " + (r.valid ? "valid" : "invalid");
+    verdict($("judge-verdict"), r.valid ? "valid" : "invalid", r.valid ? t("stands") : t("falls"));
+    $("judge-detail").textContent = t("words", r.count);
+    setRelease(r.release);
+  } catch (err) {
+    verdict($("judge-verdict"), "error", t("cannot"));
+    $("judge-detail").textContent = (err && err.message) ? err.message + (err.code ? " [" + err.code + "]" : "") : String(err);
+  }
+  $("ruling").hidden = false;
+  startCountdown();
+}
+
+// -- modes, game, start --------------------------------------------------------------------
+
+function setMode(mode) {
+  const judge = mode === "judge";
+  $("lookup").hidden = judge;
+  $("judge").hidden = !judge;
+  $("mode-lookup").setAttribute("aria-selected", String(!judge));
+  $("mode-judge").setAttribute("aria-selected", String(judge));
+  localStorage.setItem("referee-mode", mode);
+  (judge ? $("play-words") : $("word")).focus();
 }
 
 async function loadGames() {
@@ -119,21 +237,39 @@ async function loadGames() {
   const select = $("game");
   for (const g of list) {
     games[g.id] = g;
-    select.append(el("option", { value: g.id }, g.name + (g.release ? "" : " (not built)")));
+    select.append(el("option", { value: g.id }, g.name));
   }
   const saved = localStorage.getItem("referee-game");
   const first = list.find((g) => g.release);
   select.value = (saved && games[saved]) ? saved : (first ? first.id : list[0].id);
   setRelease(games[select.value].release);
+  const seconds = localStorage.getItem("referee-reset-seconds");
+  if (seconds !== null) $("reset-seconds").value = seconds;
+  applyLanguage(defaultLanguage());
+  setMode(localStorage.getItem("referee-mode") === "judge" ? "judge" : "lookup");
 }
 
 $("game").addEventListener("change", () => {
   localStorage.setItem("referee-game", $("game").value);
   setRelease(games[$("game").value].release);
   $("answer").hidden = true;
-  $("word").focus();
+  lastLookup = null;
+  clearRuling();
+  applyLanguage(defaultLanguage());
+  ($("judge").hidden ? $("word") : $("play-words")).focus();
 });
-$("ask").addEventListener("submit", ask);
+$("lang").addEventListener("change", () => {
+  localStorage.setItem("referee-lang", $("lang").value);
+  applyLanguage($("lang").value);
+});
+$("reset-seconds").addEventListener("change", () => {
+  localStorage.setItem("referee-reset-seconds", String(resetSeconds()));
+});
+$("mode-lookup").addEventListener("click", () => setMode("lookup"));
+$("mode-judge").addEventListener("click", () => setMode("judge"));
+$("ask").addEventListener("submit", lookup);
+$("play").addEventListener("submit", judgePlay);
+$("play-words").addEventListener("input", () => { if (!$("ruling").hidden) clearRuling(); });
 $("joker").addEventListener("click", () => {
   const w = $("word");
   const at = w.selectionStart ?? w.value.length;
@@ -141,7 +277,8 @@ $("joker").addEventListener("click", () => {
   w.focus();
   w.setSelectionRange(at + 1, at + 1);
 });
-loadGames().then(() => $("word").focus()).catch((err) => {
-  verdict("error", "Service unavailable");
+loadGames().catch((err) => {
+  $("answer").hidden = false;
+  verdict($("verdict"), "error", t("unavailable"));
   $("reason").textContent = String(err && err.message ? err.message : err);
 });
