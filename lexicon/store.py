@@ -140,7 +140,7 @@ class Release:
         """Membership for many keys (the batch hot path).
 
         With indexes, one marisa lookup per key: measured about twice as fast as an LMDB get
-        from Python (see ``build/bench.py``). Without them, one read transaction.
+        from Python (see ``tools/bench.py``). Without them, one read transaction.
         """
         if (self.manifest.get("indexes") or {}).get("format") == INDEX_FORMAT:
             return list(map(self.indexes.words.__contains__, keys))

@@ -19,13 +19,13 @@ import pytest
 
 from build.games.krizemkrazem import Inputs, KrizemkrazemBuilder
 from build.games.krizemkrazem.lists import read_list
-from build.games.sl_measure import read_sample, stratified
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.checker import check_word
 from sources import freedict
 from sources.lemmagen import SlovenianLemmatizer
 from sources.wordlist import ReviewedListError
+from tools.sl_measure import read_sample, stratified
 
 DATA = Path(__file__).parent / "data" / "krizemkrazem"
 HAVE_LTCOMP = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None

@@ -1,1 +1,2 @@
-"""Maintainer tools: measurements over real releases, run by hand or by make targets."""
+"""What measures and documents the project, and is no part of it: the benchmark, the
+Slovenian precision sample, the tiling cost, the README's generated tables."""

@@ -86,7 +86,7 @@ class SyntheticBuilder:
                              evidence=["SYNTHETIC benchmark word"])
 
     def policy(self) -> dict[str, Any]:
-        return {"builder": "SYNTHETIC benchmark data (build/synthetic.py), not a lexicon",
+        return {"builder": "SYNTHETIC benchmark data (tools/synthetic.py), not a lexicon",
                 "synthetic": True, "words": self.n_words, "seed": self.seed}
 
     def rules(self) -> list[dict[str, str]]:

@@ -15,7 +15,7 @@ Prints one JSON object per figure on stdout (progress goes to stderr):
 * ``server_rss``: resident memory of a server with every built game loaded.
 
 All traffic goes to 127.0.0.1, every loop is bounded in count and time. ``--synthetic N``
-first publishes SYNTHETIC releases (see :mod:`build.synthetic`) under a scratch home, and
+first publishes SYNTHETIC releases (see :mod:`tools.synthetic`) under a scratch home, and
 every figure then says ``"synthetic": true``.
 """
 
@@ -277,7 +277,7 @@ def http_figures(fig: Figures, cat: Catalog, home: Path, game: str, seconds: int
         with serving("service.app:create_app", home) as (base, _pid):
             _wrk(base, paths[:50], 1, 4)                       # warm-up
             ours = _wrk(base, paths, seconds, 8)
-        with serving("build.bench:bare_app", home) as (base, _pid):
+        with serving("tools.bench:bare_app", home) as (base, _pid):
             _wrk(base, paths[:50], 1, 4)
             bare = _wrk(base, paths, seconds, 8)
         ratio = (round(ours["requests_per_s"] / bare["requests_per_s"], 3)
@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
 
     home = args.home
     if args.synthetic:
-        from build.synthetic import publish_synthetic
+        from tools.synthetic import publish_synthetic
         home = args.synthetic_home or Path(tempfile.mkdtemp(prefix="lexicon-synthetic-"))
         for game in ("osps", "remik", "kvizovka", "krizemkrazem"):
             if Catalog(home).release_or_none(game) is None:

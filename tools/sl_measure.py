@@ -12,7 +12,7 @@ each stratum by its size (recorded in the file header). A and B were labelled fi
 used while developing the rules ("dev"); C and D were labelled afterwards, before their
 verdicts were looked at ("held-out"), and are the honest numbers.
 
-Usage: ``python -m build.games.sl_measure [labelled_sample.tsv]`` (reads the current
+Usage: ``python -m tools.sl_measure [labelled_sample.tsv]`` (reads the current
 release of krizemkrazem under ``$LEXICON_HOME``).
 """
 
@@ -29,7 +29,7 @@ from lexicon.store import Release
 from lexicon.tiles import speller
 
 _STRATUM = re.compile(r"^# stratum (\S+) (\d+)$")
-DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "data" / "krizemkrazem" / \
+DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "krizemkrazem" / \
     "labelled_sample.tsv"
 
 
