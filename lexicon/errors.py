@@ -84,3 +84,58 @@ class BuildBusy(BuildError):
 
     code = "build_in_progress"
     status = 409
+
+
+#: Every error code a face answers with, and what it means. Codes are public contract
+#: (never renamed); the README's table is generated from this and from the code that raises
+#: each one (``python -m tools.docs``), and a test fails when a raised code is missing here.
+CODES: dict[str, str] = {
+    # the word, pattern, rack or request cannot be read (CLI exit 2)
+    "bad_input": "the input cannot be read (the generic input error)",
+    "empty_word": "no word given, or a word of `|` only",
+    "word_too_long": "the word is longer than the limit below",
+    "control_character": "a control, invisible or unpaired-surrogate character",
+    "mixed_scripts": "Latin and Cyrillic letters in one word",
+    "bad_tile_notation": "a malformed `[..]` or `|`, or `[..]` around no tile of the game",
+    "not_in_alphabet": "a hooks/prefix word holding a character no tile carries",
+    "bad_pattern": "a malformed pattern (`detail.position` points at the fault)",
+    "pattern_too_long": "a pattern longer than the limit below",
+    "bad_rack": "a rack or board letter that is no tile, or a joker where none may be",
+    "rack_too_long": "more rack tiles, board letters or characters than the limits below",
+    "too_many_jokers": "more jokers than the game has (or than an anagram query takes)",
+    "bad_length": "length bounds outside 1 <= min <= max <= 64",
+    "bad_sort": "a sort other than `alpha`, `score`, `length`",
+    "result_limit": "`limit` or `offset` outside the limits below",
+    "bad_lang": "a gloss language the service has no glosses for",
+    "bad_play": "a judged play that is not a list of words",
+    "empty_play": "a judged play with no words",
+    "play_too_large": "a judged play with more words than the limit below",
+    "bad_format": "an export format that does not exist",
+    "output_required": "a binary export (`kwg`) without `--output`",
+    "bad_date": "a rulings date that is not YYYY-MM-DD",
+    "no_previous_release": "`lexicon diff` with no earlier release to compare with",
+    "unknown_source": "`lexicon fetch` of a source the manifest does not list",
+    "invalid_request": "the request body is not UTF-8 JSON or does not match the schema",
+    "batch_too_large": "more words in one batch than the limits below",
+    # the query is readable but would cost too much
+    "too_many_matches": "a pattern or blanks query matching more words than the limit below",
+    "query_too_broad": "an anagram query that would walk more trie steps than the limit below",
+    # what was asked for does not exist
+    "unknown_game": "no such game",
+    "unknown_release": "a `release=` id that was never published for the game",
+    "not_found": "no such path",
+    # the game cannot answer (CLI exit 3)
+    "no_release": "no release of the game has been built yet",
+    "release_damaged": "the game's release fails its integrity checks and is not served",
+    "no_index": "the release's query indexes are missing or unreadable",
+    # building and shipping
+    "build_failed": "a build failed; the previous release keeps serving",
+    "build_in_progress": "another build of the same game holds its lock (CLI exit 4)",
+    "source_unavailable": "a source could not be fetched or failed its checksum",
+    "tool_missing": "a system tool a build needs (`lt-print`) is not installed",
+    "kwg_too_large": "the lexicon has more nodes than a KWG file can address",
+    # the catch-alls: never expected, documented so that a client can still branch on them
+    "lexicon_error": "a library error without a more specific code",
+    "http_error": "an HTTP-level refusal without a more specific code",
+    "internal_error": "a bug: the server failed (reported, never by design)",
+}

@@ -1,0 +1,31 @@
+"""The README's generated tables follow the code: no code or limit undocumented, none stale."""
+
+from __future__ import annotations
+
+from lexicon.errors import CODES
+from tools import docs
+
+
+def test_every_raised_error_code_is_documented_and_no_other() -> None:
+    raised = set(docs.raised_codes())
+    assert raised - set(CODES) == set(), "add these to lexicon.errors.CODES"
+    assert set(CODES) - raised == set(), "no code raises these any more"
+
+
+def test_every_limit_is_documented() -> None:
+    assert docs.defined_limits() == set(docs.LIMITS)
+
+
+def test_the_readme_tables_are_current() -> None:
+    current = docs.README.read_text(encoding="utf-8")
+    assert docs.render(current) == current, "run `python -m tools.docs`"
+    assert docs.main(["--check"]) == 0
+
+
+def test_a_new_code_or_a_changed_limit_makes_the_readme_stale(monkeypatch) -> None:
+    current = docs.README.read_text(encoding="utf-8")
+    monkeypatch.setitem(CODES, "brand_new_code", "what it means")
+    assert "brand_new_code" in docs.render(current)
+    monkeypatch.delitem(CODES, "brand_new_code")
+    monkeypatch.setattr("lexicon.inputs.MAX_WORD_CHARS", 65)
+    assert "| `inputs.MAX_WORD_CHARS` | 65 |" in docs.render(current)

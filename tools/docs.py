@@ -1,0 +1,182 @@
+"""The README's error-code and limit tables, generated from the code (datasette's cog way).
+
+``python -m tools.docs`` rewrites the text between ``<!-- generated: NAME -->`` and
+``<!-- /generated: NAME -->`` in README.md; ``python -m tools.docs --check`` exits 1 when the
+README differs from what would be written. ``tests/test_docs.py`` runs the check, and also
+fails when the code raises an error code :data:`lexicon.errors.CODES` does not describe, or
+defines a ``MAX_*`` limit that :data:`LIMITS` does not list.
+
+The error table's statuses are read from the code that raises each code (the ``status=``
+given, or the raising class's ``status``), not typed again here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from lexicon.errors import CODES
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+PRODUCT = ("lexicon", "service", "cli", "build", "sources")
+
+#: Every ``MAX_*`` limit of the runtime: (module, constant) -> what it bounds, and the code a
+#: request over it gets.
+LIMITS: dict[tuple[str, str], tuple[str, str]] = {
+    ("lexicon.inputs", "MAX_WORD_CHARS"): ("characters in a checked word", "word_too_long"),
+    ("lexicon.checker", "MAX_BATCH"): ("words per `check` batch", "batch_too_large"),
+    ("lexicon.fastcheck", "MAX_WORDS"): ("words per `valid` batch", "batch_too_large"),
+    ("lexicon.judge", "MAX_PLAY_WORDS"): ("words in one judged play", "play_too_large"),
+    ("lexicon.tiles", "MAX_READINGS"):
+        ("tilings of a Latin word kept per position and reported (more are never read)", "—"),
+    ("lexicon.patterns", "MAX_PATTERN_CHARS"): ("characters in a pattern", "pattern_too_long"),
+    ("lexicon.patterns", "MAX_STARS"): ("`*` in a pattern", "bad_pattern"),
+    ("lexicon.queries", "MAX_LIMIT"): ("results per page", "result_limit"),
+    ("lexicon.queries", "MAX_OFFSET"): ("first result of a page", "result_limit"),
+    ("lexicon.queries", "MAX_MATCHES"): ("words a pattern or blanks query may match",
+                                         "too_many_matches"),
+    ("lexicon.anagrams", "MAX_RACK_TILES"): ("tiles on a rack", "rack_too_long"),
+    ("lexicon.anagrams", "MAX_BOARD_TILES"): ("board letters an anagram must use",
+                                              "rack_too_long"),
+    ("lexicon.anagrams", "MAX_CHARS_PER_TILE"):
+        ("characters per tile of rack or board text (`[dž], `), read before the tiles",
+         "rack_too_long"),
+    ("lexicon.anagrams", "MAX_JOKERS"): ("jokers in an anagram query (never more than the "
+                                         "game has)", "too_many_jokers"),
+    ("lexicon.anagrams", "MAX_STEPS"): ("trie steps an anagram query may walk",
+                                        "query_too_broad"),
+    ("lexicon.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
+                                   "kwg_too_large"),
+}
+
+
+# -- what the code says ------------------------------------------------------------------
+
+def _sources(packages: tuple[str, ...] = PRODUCT) -> Iterator[Path]:
+    for package in packages:
+        yield from sorted((ROOT / package).rglob("*.py"))
+
+
+def _const(node: ast.AST | None) -> object:
+    return node.value if isinstance(node, ast.Constant) else None
+
+
+def raised_codes() -> dict[str, set[int | None]]:
+    """Every error code the product code gives, with the HTTP statuses it is given with.
+
+    Read from the syntax: a class with ``code = "..."`` (and its ``status``), a call with
+    ``code="..."`` (its ``status=``, else the called class's), and the service's
+    ``error(status, "code", ...)`` helpers.
+    """
+    classes: dict[str, tuple[str | None, int | None]] = {}
+    calls: list[tuple[str, str, int | None]] = []
+    for path in _sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                attrs = {t.id: _const(n.value) for n in node.body if isinstance(n, ast.Assign)
+                         for t in n.targets if isinstance(t, ast.Name)}
+                classes[node.name] = (attrs.get("code"), attrs.get("status"))  # type: ignore[assignment]
+            elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+                  and getattr(node.targets[0], "id", None) == "code"):
+                branches = ([node.value.body, node.value.orelse]
+                            if isinstance(node.value, ast.IfExp) else [node.value])
+                for branch in branches:
+                    if isinstance(_const(branch), str):
+                        calls.append(("", _const(branch), None))  # type: ignore[arg-type]
+            elif isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", "")
+                kw = {k.arg: _const(k.value) for k in node.keywords}
+                if isinstance(kw.get("code"), str):
+                    calls.append((name, kw["code"], kw.get("status")))  # type: ignore[arg-type]
+                elif (name.lstrip("_") == "error" and len(node.args) >= 2
+                      and isinstance(_const(node.args[1]), str)):
+                    calls.append(("", _const(node.args[1]), _const(node.args[0])))  # type: ignore[arg-type]
+    out: dict[str, set[int | None]] = {}
+    for code, status in classes.values():
+        if code:
+            out.setdefault(code, set()).add(status)
+    for name, code, status in calls:
+        if status is None and name in classes:
+            status = classes[name][1] or 400
+        out.setdefault(code, set()).add(status)
+    return out
+
+
+def defined_limits() -> set[tuple[str, str]]:
+    """Every module-level ``MAX_*`` integer of the runtime library."""
+    found = set()
+    for path in sorted((ROOT / "lexicon").glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and isinstance(_const(node.value), int):
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and target.id.startswith("MAX_"):
+                        found.add((f"lexicon.{path.stem}", target.id))
+    return found
+
+
+# -- the tables ---------------------------------------------------------------------------
+
+def _cell(text: str) -> str:
+    """``text`` safe inside a Markdown table cell (a ``|`` would end the cell)."""
+    return text.replace("|", "\\|")
+
+
+def error_table() -> str:
+    statuses = raised_codes()
+    rows = ["| code | HTTP | meaning |", "|---|---|---|"]
+    for code in sorted(CODES):
+        given = sorted(s for s in statuses.get(code, set()) if s is not None)
+        http = " / ".join(map(str, given)) or "varies"
+        rows.append(f"| `{code}` | {http} | {_cell(CODES[code])} |")
+    return "\n".join(rows)
+
+
+def limit_table() -> str:
+    rows = ["| limit | value | bounds | over it |", "|---|---|---|---|"]
+    for (module, name), (what, code) in LIMITS.items():
+        value = getattr(importlib.import_module(module), name)
+        over = f"`{code}`" if code != "—" else "—"
+        rows.append(f"| `{module.rsplit('.', 1)[1]}.{name}` | {value:,} | {_cell(what)} | {over} |")
+    return "\n".join(rows)
+
+
+TABLES = {"error-codes": error_table, "limits": limit_table}
+
+
+def render(text: str) -> str:
+    """``text`` with every generated section written anew."""
+    for name, make in TABLES.items():
+        pattern = re.compile(rf"(<!-- generated: {name} -->\n)(?:.*?\n)?"
+                             rf"(<!-- /generated: {name} -->)", re.S)
+        if not pattern.search(text):
+            raise SystemExit(f"README.md has no '<!-- generated: {name} -->' section")
+        table = make()
+        text = pattern.sub(lambda m, t=table: m.group(1) + t + "\n" + m.group(2), text)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if README.md is stale")
+    args = parser.parse_args(argv)
+    current = README.read_text(encoding="utf-8")
+    wanted = render(current)
+    if args.check:
+        if wanted != current:
+            print("README.md is stale: run `python -m tools.docs`", file=sys.stderr)
+            return 1
+        return 0
+    if wanted != current:
+        README.write_text(wanted, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
