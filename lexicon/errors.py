@@ -124,6 +124,7 @@ CODES: dict[str, str] = {
     "unknown_game": "no such game",
     "unknown_release": "a `release=` id that was never published for the game",
     "not_found": "no such path",
+    "method_not_allowed": "the path does not take that method (the `Allow` header says which)",
     # the game cannot answer (CLI exit 3)
     "no_release": "no release of the game has been built yet",
     "release_damaged": "the game's release fails its integrity checks and is not served",
