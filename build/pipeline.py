@@ -106,7 +106,9 @@ def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
             if spec.id not in ctx.fetched:
                 ctx.log(f"fetch {spec.id} {spec.version}")
                 fetching.check_installed(spec)
-                ctx.fetched[spec.id] = fetching.fetch(spec, fetching.cache_dir(ctx.root))
+                ctx.fetched[spec.id] = fetching.fetch(spec, fetching.cache_dir(ctx.root),
+                                                      log=ctx.log)
+                fetching.verify_installed(ctx.fetched[spec.id])  # what the build imports
         builder = default_builder(game, ctx)
     used = [ctx.fetched[s].manifest_entry() for s in builder.source_ids if s in ctx.fetched]
     ctx.log(f"build {game}: judging forms")

@@ -77,7 +77,9 @@ def fetch(source_ids: Annotated[list[str] | None, typer.Argument(
                                  code="unknown_source")
             fetching.check_installed(specs[sid])
             got = fetching.fetch(specs[sid])
-            print(f"{sid:24} {specs[sid].version:14} sha256 {got.sha256[:16]}…  ok")
+            installed = fetching.verify_installed(got)
+            note = f"; installed: {installed} files match the wheel" if installed else ""
+            print(f"{sid:24} {specs[sid].version:14} sha256 {got.sha256[:16]}…  ok{note}")
     except InputError as exc:
         _fail(exc, EXIT_USAGE)
     except LexiconError as exc:

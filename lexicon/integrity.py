@@ -45,18 +45,40 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def content_files(release_dir: Path) -> list[str]:
+def content_files(release_dir: Path, skip: frozenset[str] | set[str] = NOT_CONTENT
+                  ) -> list[str]:
     """Every file of a release that the file table covers, as sorted relative paths."""
     base = Path(release_dir)
     return sorted(p.relative_to(base).as_posix() for p in base.rglob("*")
-                  if p.is_file() and p.name not in NOT_CONTENT)
+                  if p.is_file() and p.name not in skip)
 
 
-def file_table(release_dir: Path) -> dict[str, dict[str, Any]]:
-    """``{relative path: {"size", "sha256"}}`` for the manifest, written at publish."""
+def file_table(release_dir: Path, skip: frozenset[str] | set[str] = NOT_CONTENT
+               ) -> dict[str, dict[str, Any]]:
+    """``{relative path: {"size", "sha256"}}`` of a directory's files: a release's, written
+    into its manifest at publish (and an unpacked source's, see ``sources.fetch``)."""
     base = Path(release_dir)
     return {rel: {"size": (base / rel).stat().st_size, "sha256": sha256_file(base / rel)}
-            for rel in content_files(base)}
+            for rel in content_files(base, skip)}
+
+
+def table_problems(base: Path, table: dict[str, dict[str, Any]], *, where: str,
+                   skip: frozenset[str] | set[str] = NOT_CONTENT) -> list[str]:
+    """How the files under ``base`` differ from ``table`` (kept in ``where``): missing,
+    resized, edited (sha256) or added files. Reads every byte."""
+    problems = []
+    for rel, want in sorted(table.items()):
+        path = Path(base) / rel
+        if not path.is_file():
+            problems.append(f"{rel}: missing")
+        elif path.stat().st_size != want.get("size"):
+            problems.append(f"{rel}: {path.stat().st_size} bytes, {where} says "
+                            f"{want.get('size')}")
+        elif sha256_file(path) != want.get("sha256"):
+            problems.append(f"{rel}: sha256 differs from {where}")
+    problems += [f"{rel}: not listed in {where}" for rel in content_files(base, skip)
+                 if rel not in table]
+    return problems
 
 
 def read_manifest(release_dir: Path) -> dict[str, Any]:
@@ -127,16 +149,7 @@ def size_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
 
 def hash_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
     """Files whose sha256 differs from the manifest, and files the manifest does not list."""
-    base = Path(release_dir)
-    table = manifest.get(FILES) or {}
-    problems = []
-    for rel, want in sorted(table.items()):
-        path = base / rel
-        if path.is_file() and sha256_file(path) != want.get("sha256"):
-            problems.append(f"{rel}: sha256 differs from the manifest")
-    problems += [f"{rel}: not listed in the manifest" for rel in content_files(base)
-                 if rel not in table]
-    return problems
+    return table_problems(Path(release_dir), manifest.get(FILES) or {}, where="the manifest")
 
 
 def verify_release(path: Path, *, hashes: bool = True) -> dict[str, Any]:

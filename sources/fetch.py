@@ -10,18 +10,28 @@ message a person can act on.
 
 from __future__ import annotations
 
+import base64
+import csv
+import fcntl
+import hashlib
 import importlib.metadata
+import io
+import json
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import tomllib
-from collections.abc import Callable, Sequence
+import zipfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lexicon.errors import SourceError
+from lexicon.integrity import file_table, table_problems
 from lexicon.integrity import sha256_file as sha256_of
 from lexicon.paths import cache_dir
 
@@ -109,50 +119,157 @@ def _verify(spec: SourceSpec, artifact: Path) -> str:
     return got
 
 
-def fetch(spec: SourceSpec, cache: Path | None = None, run: Runner = _run) -> Fetched:
-    """Download (or reuse from the cache) and verify one source."""
-    cache = cache or cache_dir()
-    dest = cache / spec.kind / f"{spec.package}_{spec.version.replace(':', '%3a')}"
-    done = dest / ".verified"
-    if done.exists():
-        artifact = dest / done.read_text().strip()
-        sha = _verify(spec, artifact)
-        root = dest / "root" if spec.kind == "deb" else None
-        return Fetched(spec, artifact, sha, root)
+# -- the cache ---------------------------------------------------------------------------
+# An entry is cache/<kind>/<package>_<version>/ holding the artifact, for a .deb its
+# unpacked tree root/, and RECORD: JSON with the artifact's name and sha256 and the size and
+# sha256 of every unpacked file. Each use re-checks all of it, so an edited .dic in the
+# cache is caught, and a corrupt entry is said to be one, removed and fetched again.
+
+RECORD = ".verified"
+
+
+def _entry(cache: Path, spec: SourceSpec) -> Path:
+    return cache / spec.kind / f"{spec.package}_{spec.version.replace(':', '%3a')}"
+
+
+@contextmanager
+def _entry_lock(dest: Path) -> Iterator[None]:
+    """One process at a time checks, repairs or fills a cache entry (parallel builds share
+    the cache); waits for the other rather than failing."""
     dest.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(dest.parent / f".{dest.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _read_record(dest: Path) -> dict[str, Any] | None:
+    """The entry's record; an entry written before file tables holds only the artifact's
+    name (``files`` is then None); None when there is no entry."""
+    try:
+        text = (dest / RECORD).read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, UnicodeDecodeError):
+        return {"artifact": None, "files": None}
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return {"artifact": text, "files": None}
+    return record if isinstance(record, dict) else {"artifact": None, "files": None}
+
+
+def cache_problems(spec: SourceSpec, dest: Path, record: dict[str, Any]) -> list[str]:
+    """What is wrong with a cache entry (empty: nothing): the artifact against the pinned
+    sha256, every unpacked file against the entry's record."""
+    name = record.get("artifact")
+    if not isinstance(name, str) or not name or name != Path(name).name:
+        return [f"{RECORD} cannot be read"]
+    artifact = dest / name
+    if not artifact.is_file():
+        return [f"{name}: missing"]
+    try:
+        want = _expected(spec, name)
+    except SourceError as exc:
+        return [exc.message]
+    if sha256_of(artifact) != want:
+        return [f"{name}: sha256 differs from the pinned one in sources/manifest.toml"]
+    files = record.get("files")
+    if spec.kind == "deb" and files is not None:
+        if not isinstance(files, dict):
+            return [f"{RECORD}: malformed file table"]
+        return table_problems(dest / "root", files, where="the cache record", skip=set())
+    return []
+
+
+def _fill(spec: SourceSpec, dest: Path, run: Runner, cached: Path | None = None) -> None:
+    """Download (or take the verified ``cached`` artifact), verify, unpack, record the
+    unpacked files, and replace ``dest`` with the result in one rename."""
     with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".fetch-") as tmp_s:
         tmp = Path(tmp_s)
-        if spec.kind == "deb":
-            cmd = ["apt-get", "download", f"{spec.package}={spec.version}"]
-            hint = "is the package index current? (`apt-get update`)"
+        if cached is not None:
+            shutil.copy2(cached, tmp / cached.name)
         else:
-            cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                   "-d", str(tmp), f"{spec.package}=={spec.version}"]
-            hint = "is the package registry reachable?"
-        try:
-            proc = run(cmd, tmp)
-        except FileNotFoundError as exc:
-            raise SourceError(f"{spec.id}: cannot run {cmd[0]!r} ({exc})") from exc
-        files = [p for p in tmp.iterdir() if p.suffix in (".deb", ".whl")]
-        if proc.returncode != 0 or not files:
-            raise SourceError(
-                f"{spec.id}: could not download {spec.package} {spec.version} with "
-                f"{cmd[0] if spec.kind == 'deb' else 'pip'}: {_tail(proc.stderr or proc.stdout)}"
-                f" ({hint})"
-            )
-        artifact = files[0]
+            _download(spec, tmp, run)
+        artifact = next(p for p in sorted(tmp.iterdir()) if p.suffix in (".deb", ".whl"))
         sha = _verify(spec, artifact)
+        files = None
         if spec.kind == "deb":
             proc = run(["dpkg-deb", "-x", str(artifact), str(tmp / "root")], tmp)
             if proc.returncode != 0:
                 raise SourceError(f"{spec.id}: dpkg-deb could not unpack {artifact.name}: "
                                   f"{_tail(proc.stderr)}")
-        (tmp / ".verified").write_text(artifact.name)
+            files = file_table(tmp / "root", skip=set())
+        (tmp / RECORD).write_text(json.dumps(
+            {"artifact": artifact.name, "sha256": sha, "files": files}, ensure_ascii=False))
         if dest.exists():
             shutil.rmtree(dest)
         tmp.rename(dest)
         tmp.mkdir()  # TemporaryDirectory cleans up the (now empty) path
-    return fetch(spec, cache, run)
+
+
+def _download(spec: SourceSpec, tmp: Path, run: Runner) -> None:
+    if spec.kind == "deb":
+        cmd = ["apt-get", "download", f"{spec.package}={spec.version}"]
+        hint = "is the package index current? (`apt-get update`)"
+    else:
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+               "-d", str(tmp), f"{spec.package}=={spec.version}"]
+        hint = "is the package registry reachable?"
+    try:
+        proc = run(cmd, tmp)
+    except FileNotFoundError as exc:
+        raise SourceError(f"{spec.id}: cannot run {cmd[0]!r} ({exc})") from exc
+    if proc.returncode != 0 or not any(p.suffix in (".deb", ".whl") for p in tmp.iterdir()):
+        raise SourceError(
+            f"{spec.id}: could not download {spec.package} {spec.version} with "
+            f"{cmd[0] if spec.kind == 'deb' else 'pip'}: {_tail(proc.stderr or proc.stdout)}"
+            f" ({hint})"
+        )
+
+
+def _warn(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def fetch(spec: SourceSpec, cache: Path | None = None, run: Runner = _run,
+          log: Callable[[str], None] = _warn) -> Fetched:
+    """Download (or reuse from the cache) and verify one source.
+
+    A cached entry is re-verified on every use: the artifact against its pinned sha256 and
+    every unpacked file against the entry's record. A corrupt entry is named as such in
+    ``log``, removed and fetched again; an entry written before file tables is unpacked
+    again from its verified artifact to record them (no download).
+    """
+    cache = cache or cache_dir()
+    dest = _entry(cache, spec)
+    with _entry_lock(dest):
+        record = _read_record(dest)
+        corrupt: list[str] = []
+        if record is not None:
+            corrupt = cache_problems(spec, dest, record)
+            if not corrupt and spec.kind == "deb" and record.get("files") is None:
+                _fill(spec, dest, run, cached=dest / record["artifact"])
+            if corrupt:
+                log(f"{spec.id}: the cache entry {dest} is corrupt "
+                    f"({'; '.join(corrupt[:3])}); removing it and fetching again")
+                shutil.rmtree(dest)
+        if record is None or corrupt:
+            try:
+                _fill(spec, dest, run)
+            except SourceError as exc:
+                if not corrupt:
+                    raise
+                raise SourceError(
+                    f"{spec.id}: the cache entry was corrupt ({'; '.join(corrupt[:3])}) and "
+                    f"was removed; fetching it again failed: {exc.message}") from exc
+        record = _read_record(dest) or {}
+        artifact = dest / record["artifact"]
+        root = dest / "root" if spec.kind == "deb" else None
+        # verified above against the pin (a record from before file tables has no sha256)
+        return Fetched(spec, artifact, _expected(spec, artifact.name), root)
 
 
 def check_installed(spec: SourceSpec) -> None:
@@ -167,6 +284,47 @@ def check_installed(spec: SourceSpec) -> None:
     if have != spec.version:
         raise SourceError(f"{spec.id}: {spec.package} {have} is installed but the manifest pins "
                           f"{spec.version}")
+
+
+def verify_installed(fetched: Fetched) -> int:
+    """The installed files of a pypi source are byte for byte those of the pinned wheel.
+
+    The build imports the package pip installed, not the wheel ``fetch`` verified, so each
+    file the verified wheel's RECORD lists (its sha256, which the wheel's pinned hash
+    covers) is hashed where it is installed. This checks what will actually run, on every
+    build, also after installation (``pip install --require-hashes`` would only check the
+    download at install time). ``.dist-info`` files are skipped: pip rewrites them.
+    Returns the number of files checked; raises SourceError naming the files that differ.
+    """
+    spec = fetched.spec
+    if spec.kind != "pypi":
+        return 0
+    check_installed(spec)
+    dist = importlib.metadata.distribution(spec.package)
+    with zipfile.ZipFile(fetched.artifact) as wheel:
+        name = next(n for n in wheel.namelist() if n.endswith(".dist-info/RECORD"))
+        rows = list(csv.reader(io.StringIO(wheel.read(name).decode("utf-8"))))
+    checked, differ = 0, []
+    for row in rows:
+        if len(row) < 2 or not row[1] or ".dist-info/" in row[0] or ".data/scripts/" in row[0]:
+            continue
+        algo, _, want = row[1].partition("=")
+        try:
+            data = Path(str(dist.locate_file(row[0]))).read_bytes()
+        except OSError:
+            differ.append(f"{row[0]}: missing")
+            continue
+        got = base64.urlsafe_b64encode(hashlib.new(algo, data).digest()).rstrip(b"=").decode()
+        checked += 1
+        if got != want:
+            differ.append(f"{row[0]}: {algo} differs")
+    if differ:
+        raise SourceError(
+            f"{spec.id}: the installed {spec.package} {spec.version} is not the pinned wheel "
+            f"{fetched.artifact.name} ({'; '.join(differ[:3])}); reinstall it "
+            f"(`pip install --force-reinstall --no-deps {fetched.artifact}`)",
+            detail={"files": differ})
+    return checked
 
 
 def fetch_all(ids: Sequence[str] | None = None, cache: Path | None = None,

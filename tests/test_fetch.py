@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import shutil
 import subprocess
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -100,3 +104,79 @@ def test_manifest_pins_every_source() -> None:
         shas = [spec.sha256] if isinstance(spec.sha256, str) else list(spec.sha256.values())
         assert shas and all(len(s) == 64 for s in shas), spec.id
         assert spec.license and spec.contributes and spec.games
+
+
+def _cached(tmp_path: Path) -> tuple[SourceSpec, Path, Path]:
+    deb = make_deb(tmp_path)
+    spec = SourceSpec("tiny", "deb", "tinywords", "1.0-1", fetching.sha256_of(deb), "MIT",
+                      "test words")
+    got = fetching.fetch(spec, tmp_path / "cache", fake_apt(deb, []))
+    assert got.root is not None
+    return spec, deb, got.root / "usr/share/dict/words"
+
+
+@needs_dpkg
+def test_an_edited_unpacked_file_is_named_removed_and_fetched_again(tmp_path: Path) -> None:
+    spec, deb, words = _cached(tmp_path)
+    words.write_text("kot\npiez\n", encoding="utf-8")        # same size, other bytes
+    said: list[str] = []
+    log: list[list[str]] = []
+    got = fetching.fetch(spec, tmp_path / "cache", fake_apt(deb, log), log=said.append)
+    assert "the cache entry" in said[0] and "is corrupt" in said[0]
+    assert "usr/share/dict/words: sha256 differs from the cache record" in said[0]
+    assert log[0][0] == "apt-get"                              # fetched again
+    assert got.root is not None
+    assert (got.root / "usr/share/dict/words").read_text().split() == ["kot", "pies"]
+
+
+@needs_dpkg
+def test_a_corrupt_entry_that_cannot_be_refetched_is_not_blamed_on_the_registry(
+        tmp_path: Path) -> None:
+    spec, _deb, _words = _cached(tmp_path)
+    entry = tmp_path / "cache/deb/tinywords_1.0-1"
+    (entry / "tinywords_1.0-1_all.deb").write_bytes(b"not a package")
+    with pytest.raises(SourceError) as err:
+        fetching.fetch(spec, tmp_path / "cache", fake_apt(None, []), log=lambda _m: None)
+    assert "the cache entry was corrupt (tinywords_1.0-1_all.deb: sha256 differs" in (
+        err.value.message)
+    assert "registry serves" not in err.value.message and "could not download" in (
+        err.value.message)
+    assert not entry.exists()
+
+
+@needs_dpkg
+def test_an_entry_from_before_file_tables_is_recorded_without_download(tmp_path: Path) -> None:
+    spec, _deb, words = _cached(tmp_path)
+    entry = tmp_path / "cache/deb/tinywords_1.0-1"
+    (entry / ".verified").write_text("tinywords_1.0-1_all.deb")    # the old record
+    words.write_text("edited before the upgrade\n")
+    got = fetching.fetch(spec, tmp_path / "cache", fake_apt(None, []))  # no download
+    assert got.root is not None
+    assert (got.root / "usr/share/dict/words").read_text().split() == ["kot", "pies"]
+    assert "usr/share/dict/words" in json.loads((entry / ".verified").read_text())["files"]
+
+
+def test_installed_pypi_files_must_be_the_pinned_wheels(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A package installed on sys.path (module + dist-info, as pip leaves it) and the wheel
+    it came from: equal bytes pass, an edited installed module is refused."""
+    code = b"ANSWER = 42\n"
+    digest = base64.urlsafe_b64encode(hashlib.sha256(code).digest()).rstrip(b"=").decode()
+    record = f"tinypkg/__init__.py,sha256={digest},{len(code)}\ntinypkg-1.0.dist-info/RECORD,,\n"
+    wheel = tmp_path / "tinypkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        zf.writestr("tinypkg/__init__.py", code)
+        zf.writestr("tinypkg-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: tinypkg\n"
+                    "Version: 1.0\n")
+        zf.writestr("tinypkg-1.0.dist-info/RECORD", record)
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(site)
+    monkeypatch.syspath_prepend(str(site))
+    spec = SourceSpec("tiny", "pypi", "tinypkg", "1.0",
+                      {wheel.name: fetching.sha256_of(wheel)}, "MIT", "test")
+    got = fetching.Fetched(spec, wheel, fetching.sha256_of(wheel))
+    assert fetching.verify_installed(got) == 1
+    (site / "tinypkg/__init__.py").write_bytes(b"ANSWER = 43\n")
+    with pytest.raises(SourceError, match=r"is not the pinned wheel .*tinypkg/__init__\.py"):
+        fetching.verify_installed(got)
