@@ -705,7 +705,7 @@ def _suffix_chains(
         for form, rule in table.apply(word):
             yield form, rule.alone
             if twofold and rule.cont:
-                for flag2 in rule.cont:
+                for flag2 in sorted(rule.cont):
                     table2 = tables.get(flag2)
                     if table2 is not None:
                         for form2, rule2 in table2.apply(form):
@@ -765,7 +765,8 @@ def expand_entry(entry: DicEntry, aff: Aff) -> Iterator[Form]:
 
     Identical ``Form`` values (same word from the same affix flags) are yielded
     once; the same word reached by different affix flags is yielded once per path
-    so callers can see every analysis.
+    so callers can see every analysis. Flags are tried in sorted order, so the forms
+    come out in the same order in every process (builds are reproducible).
     """
     flags = entry.flags
     if aff.forbiddenword is not None and aff.forbiddenword in flags:
@@ -781,7 +782,7 @@ def expand_entry(entry: DicEntry, aff: Aff) -> Iterator[Form]:
     prefix_tables = compiled.prefixes
     suffix_tables = compiled.suffixes
     twofold = compiled.has_cont and not aff.complexprefixes
-    stem_prefix_flags = [f for f in flags if f in prefix_tables]
+    stem_prefix_flags = [f for f in sorted(flags) if f in prefix_tables]
 
     # 1. The bare stem.
     if not needs_affix:
@@ -791,7 +792,7 @@ def expand_entry(entry: DicEntry, aff: Aff) -> Iterator[Form]:
 
     # 2. Suffix chains from the stem's own flags, alone and under a prefix. The
     #    prefix may come from the stem or from a suffix's continuation flags.
-    stem_suffix_flags = [f for f in flags if f in suffix_tables]
+    stem_suffix_flags = [f for f in sorted(flags) if f in suffix_tables]
     for form, sfx in _suffix_chains(compiled, stem, stem_suffix_flags, twofold):
         made = emit(form, (), sfx)
         if made:
@@ -800,7 +801,7 @@ def expand_entry(entry: DicEntry, aff: Aff) -> Iterator[Form]:
             continue
         if compiled.has_cont:
             pflags: Iterable[str] = [
-                f for f in flags.union(*(r.cont for r in sfx)) if f in prefix_tables
+                f for f in sorted(flags.union(*(r.cont for r in sfx))) if f in prefix_tables
             ]
         else:
             pflags = stem_prefix_flags
@@ -814,7 +815,7 @@ def expand_entry(entry: DicEntry, aff: Aff) -> Iterator[Form]:
     for pflag in stem_prefix_flags:
         for pform, pfx in prefix_tables[pflag].apply(stem):
             yield from _with_prefix(aff, emit, pform, pfx.alone, ())
-            extra = [f for f in pfx.cont if f in suffix_tables and f not in flags]
+            extra = [f for f in sorted(pfx.cont) if f in suffix_tables and f not in flags]
             if not extra or not pfx.cross:
                 continue
             for form, sfx in _suffix_chains(compiled, stem, extra, twofold):
@@ -832,7 +833,7 @@ def _with_prefix(
         yield made
     if aff.complexprefixes and len(pfx) == 1:
         inner = pfx[0]
-        for flag2 in inner.cont:
+        for flag2 in sorted(inner.cont):
             table = aff._compiled.prefixes.get(flag2)
             if table is None:
                 continue

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from build.games.hbs_paradigms import HForm, SlotLearner
 from build.games.hbs_script import LatinToCyrillic, digraph_key, to_latin
 from build.games.kvizovka import KvizovkaBuilder
+from build.games.kvizovka.paradigms import HForm, SlotLearner
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.checker import check_word
@@ -225,3 +225,14 @@ def test_unknown_slot_read_from_learned_endings() -> None:
     assert verdict is not None and all("gen" in t for t in verdict.tag_sets)
     stranger = HForm("kumičino", None, "kumica", ("R", "<", "-ca", "+čino"))  # no profile
     assert learner.verdict([stranger.slot], stranger) is None
+
+
+@needs_lttoolbox
+def test_a_name_every_dictionary_capitalises_is_a_proper_noun(catalog: Catalog) -> None:
+    """apertium lists "srbija" as a common noun; sr_RS writes Србија (its lower-case
+    србија/8 only derives српски-style adjectives), so the name is no Kvizovka word."""
+    got = check(catalog, "srbija")
+    assert not got["valid"] and got["reason"]["code"] == "proper_noun"
+    assert "hunspell-sr: Srbija" in got["reason"]["message"]
+    assert check(catalog, "србија")["reason"] == got["reason"]
+    assert check(catalog, "kuća")["valid"]      # a lower-case word stays a word

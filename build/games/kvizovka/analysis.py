@@ -14,7 +14,7 @@ rejected by the earliest rule), merging analyses of the same lemma into one mess
 ("noun kuća in dative/locative singular").
 
 Hunspell forms get analyses of the same shape, inferred from the paradigm slot (see
-:mod:`build.games.hbs_paradigms`), so both sources are judged by the same rules.
+:mod:`.paradigms`), so both sources are judged by the same rules.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ of flag 1 is the dative/locative singular of feminine nouns). For the many stems
 hunspell and apertium know, we see which apertium tags each slot produces; a slot whose
 examples agree gets those tags, and every form hunspell alone knows in that slot inherits
 them. The inherited analyses are then judged by the same rules as apertium's own
-(:mod:`build.games.hbs_tags`).
+(:mod:`.analysis`).
 
 A slot is identified by the suffix flags applied, the prefix and the ending swap they made
 (``("1", "<", "-a", "+i")``); a bare stem by its exact flag class, else by each of its
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from build.games.hbs_script import to_latin
-from build.games.hbs_tags import common_prefix_len as _lcp
+from build.games.kvizovka.analysis import common_prefix_len as _lcp
 from sources.hunspell import expand, read_aff
 
 #: A slot must have this many learned examples ...
@@ -103,8 +103,8 @@ def iter_forms(src: HunspellSource, limit: int | None = None) -> Iterator[HForm]
     """Every form of the dictionary with its slot (prefix, then suffix ending swap)."""
     aff = read_aff(src.aff)
     latin = to_latin if src.cyrillic else str.lower
-    prefix_adds = {flag: tuple(sorted({latin(a.add.lower()) for a in rules}, key=len,
-                                      reverse=True))
+    prefix_adds = {flag: tuple(sorted({latin(a.add.lower()) for a in rules},
+                                      key=lambda a: (-len(a), a)))
                    for flag, rules in aff.prefixes.items()}
     for n, f in enumerate(expand(src.dic, src.aff)):
         if limit is not None and n >= limit:
@@ -237,6 +237,7 @@ class SlotLearner:
         has the stem as a lemma (then a form of another lemma is a derivation)."""
         votes = self.votes if same_lemma else self.fallback_votes
         tags = self.tags if same_lemma else self.fallback_tags
+        ordered = sorted(tag_sets)   # counted in one order in every process: ties reproducible
         if (same_lemma or stem_known) and slot_keys and slot_keys[0][:1] != ("=",):
             counter = self.flag_same if same_lemma else self.flag_other
             for key in slot_keys:
@@ -244,17 +245,17 @@ class SlotLearner:
         for key in slot_keys:
             votes.setdefault(key, Counter())[rank] += 1
             counter = tags.setdefault((key, rank), Counter())
-            for t in tag_sets:
+            for t in ordered:
                 counter[t] += 1
         if form and slot_keys and slot_keys[0][:1] != ("=",):
-            for head in {_head(t) for t in tag_sets}:
+            for head in dict.fromkeys(_head(t) for t in ordered):
                 for k in ENDING_LENGTHS:
                     if len(form) > k + 2:
                         entry = self.endings.setdefault((head, form[-k:]), Counter())
                         entry[rank] += 1
                         tags_entry = self.ending_tags.setdefault((head, form[-k:], rank),
                                                                  Counter())
-                        tags_entry.update(t for t in tag_sets if _head(t) == head)
+                        tags_entry.update(t for t in ordered if _head(t) == head)
 
     def by_learned_ending(self, form: HForm, profile: Tags | None) -> SlotVerdict | None:
         """What forms with the same ending and part of speech were, across all flags.

@@ -1,0 +1,216 @@
+"""Wiring: the sources' evidence -> the form rules -> one record per Cyrillic key.
+
+How a form is judged (see :mod:`.rules` for the rule book and :mod:`.evidence` for the
+evidence): apertium's analyses where apertium tags the form, else the analyses of the
+hunspell form's learned paradigm slot; each analysis judged by :mod:`.analysis`; a form
+passes if ANY analysis passes with a dictionary behind it. ``Record.word`` is the lower-case
+Latin spelling, the key its Cyrillic (one letter per tile).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from build.games.kvizovka.analysis import AnalysisJudge
+from build.games.kvizovka.evidence import (
+    APERTIUM,
+    HUNSPELL_HR,
+    HUNSPELL_SR,
+    FormCandidate,
+    SerboCroatianSources,
+    hunspell_source,
+)
+from build.games.kvizovka.lists import PURPOSES, ReviewedLists
+from build.games.kvizovka.paradigms import MIN_AGREEMENT, MIN_EXAMPLES, HunspellSource
+from build.games.kvizovka.rules import CATEGORY, make_book
+from build.pipeline import BuildContext, smoke_sample
+from build.rules import RuleBook, Verdict
+from lexicon import profile as profiles
+from lexicon.records import Analysis, Record
+from sources.wordlist import LISTS_DIR
+
+GAME = "kvizovka"
+APERTIUM_DIR = Path("usr/share/apertium/apertium-hbs-slv")
+HUNSPELL_DIR = Path("usr/share/hunspell")
+
+MAX_ANALYSES = 6  # analyses stored per admitted record (a referee needs a few, not forty)
+MAX_REJECTED_ANALYSES = 3
+MAX_EVIDENCE = 4
+CATEGORY_ORDER = ("noun", "verb", "prn", "num", "adj", "adv")
+
+
+class KvizovkaBuilder:
+    """Builds the Kvizovka records from explicit inputs (real packages or tiny test files).
+
+    ``generators``: apertium ``*.autogen.bin`` files (SR = ekavian, HR = ijekavian).
+    ``hunspell``: :class:`HunspellSource` or ``(dic, aff)`` pairs; Cyrillic ``sr_RS`` is the
+    ground truth for tile splits, so list it before Latin dictionaries.
+    ``admit_adverbs``: overrides the profile option (None: read ``profile.options``).
+    ``lists_dir``: where the reviewed ``hbs_*.txt`` lists live (None: no lists).
+    """
+
+    game = GAME
+    source_ids: tuple[str, ...] = (APERTIUM, HUNSPELL_SR, HUNSPELL_HR)
+
+    def __init__(self, generators: Sequence[Path], hunspell: Sequence[HunspellSource |
+                 tuple[Path, Path]], *, admit_adverbs: bool | None = None,
+                 lists_dir: Path | None = LISTS_DIR) -> None:
+        self.generators = [Path(g) for g in generators]
+        self.hunspell = [h if isinstance(h, HunspellSource) else hunspell_source(*h)
+                         for h in hunspell]
+        self.profile = profiles.load(GAME)
+        option = bool(self.profile.options.get("admit_adverbs", False))
+        self.admit_adverbs = option if admit_adverbs is None else admit_adverbs
+        self.lists = ReviewedLists.load(lists_dir)
+        self.sources = SerboCroatianSources(self.generators, self.hunspell, self.lists,
+                                            self._make_judge)
+        self.stats = self.sources.stats
+        self._book: RuleBook[FormCandidate] | None = None
+
+    def _make_judge(self, reflexive_only: set[str]) -> AnalysisJudge:
+        """The analysis rules with this build's adverb switch and reflexive-only verbs."""
+        return AnalysisJudge(admit_adverbs=self.admit_adverbs,
+                             reflexive_only=reflexive_only.__contains__)
+
+    def book(self) -> RuleBook[FormCandidate]:
+        """The form rules over the current analysis judge (final once the sources are read)."""
+        if self._book is None:
+            self._book = make_book(frozenset(self.profile.by_canonical), self.lists,
+                                   self.sources.judge)
+        return self._book
+
+    def rules(self) -> list[dict[str, Any]]:
+        """Both rule books for the manifest: form rules first, then analysis rules."""
+        return [{"level": "form", **d} for d in self.book().describe()] + \
+               [{"level": "analysis", **d} for d in self.sources.judge.book.describe()]
+
+    # -- building ------------------------------------------------------------------------
+    def records(self, ctx: BuildContext) -> Iterator[Record]:
+        """Read the sources, then judge every key once.
+
+        The sources are read whole even for a smoke build (``ctx.limit``): slots are learned
+        from the overlap of the sources, so only the judging is limited, to an evenly spaced
+        sample of keys.
+        """
+        started = time.monotonic()
+        self.sources.log = ctx.log
+        self.sources.load()
+        self._book = None           # the judge now knows the reflexive-only verbs
+        book = self.book()
+        keys = sorted(self.sources.keys)
+        ctx.log(f"kvizovka: writing {len(keys):,} keys")
+        # smoke build: an evenly spaced sample (the sources are read whole: slots need
+        # the overlap)
+        keys = smoke_sample(keys, ctx.limit)
+        admitted_by: Counter[str] = Counter()
+        for key in keys:
+            cand = self.sources.candidate(key)
+            verdict = book.judge(cand)
+            if verdict.valid:
+                admitted_by[self._admitted_by(cand)] += 1
+            yield self._record(cand, verdict)
+        self.stats["valid_admitted_by"] = dict(sorted(admitted_by.items()))
+        self.stats["seconds_in_builder"] = round(time.monotonic() - started, 1)
+
+    @staticmethod
+    def _admitted_by(c: FormCandidate) -> str:
+        """A label for the manifest's count of what admitted the valid forms."""
+        if any(r.source == APERTIUM for r in c.admissible):
+            return "apertium tags, attested by " + "+".join(s for s in c.sources
+                                                            if s != APERTIUM)
+        return "learned hunspell slot, " + "+".join(c.sources)
+
+    @staticmethod
+    def _category(c: FormCandidate) -> str | None:
+        """Record.category of an admitted form: the first of CATEGORY_ORDER it has."""
+        cats = {CATEGORY.get(r.pos) for r in c.admissible}
+        return next((cat for cat in CATEGORY_ORDER if cat in cats), None)
+
+    def _record(self, c: FormCandidate, verdict: Verdict) -> Record:
+        """The stored record: the analyses behind the verdict, the sources, the evidence."""
+        if verdict.valid:
+            shown = c.admissible
+        elif verdict.code == "unattested":
+            shown = c.unsupported
+        elif c.explained is not None and verdict.code == c.explained.code:
+            shown = c.explained.analyses
+        else:
+            shown = c.admissible or c.analyses
+        analyses = []
+        for r in shown[:MAX_ANALYSES if verdict.valid else MAX_REJECTED_ANALYSES]:
+            labels = (r.note,) if r.note else ()
+            analyses.append(Analysis(r.lemma, ".".join(r.tags), r.source, labels))
+        return Record(
+            key=c.key, word=c.latin, valid=verdict.valid, reason_code=verdict.code,
+            reason_message=verdict.message, analyses=analyses, sources=c.sources,
+            category=self._category(c) if verdict.valid else None,
+            evidence=verdict.texts[:MAX_EVIDENCE] if verdict.valid else [],
+        )
+
+    # -- manifest ------------------------------------------------------------------------
+    def policy(self) -> dict[str, Any]:
+        """The decisions behind this release, and what the build measured, for the manifest."""
+        return {
+            "builder": "build.games.kvizovka",
+            "admit_adverbs": self.admit_adverbs,
+            "decision": self.book().policy(),
+            "grammar": "where apertium tags a form (of a common lemma), its analyses are the "
+                       "grammar and hunspell only attests; hunspell forms apertium does not "
+                       "know inherit the analyses of their paradigm slot",
+            "single_source": "an apertium analysis counts only if a dictionary (hunspell-sr "
+                             "or hunspell-hr) has the form as a lower-case word and has its "
+                             "lemma too; otherwise 'unattested' (the generators "
+                             "overgenerate: truncated indefinite forms such as 'krajnj', "
+                             "possessives of every noun such as 'gradov', typos in "
+                             "lemmas). Forms only a hunspell dictionary has are admitted "
+                             "when their learned slot passes",
+            "hunspell_grammar": f"a slot is (affix flags, prefix, ending swap); it inherits "
+                                f"the apertium tags of its forms whose stem apertium has as "
+                                f"lemma (other lemmas' tags only as a weaker fallback); it "
+                                f"needs {MIN_EXAMPLES} examples and {MIN_AGREEMENT:.0%} "
+                                f"agreement. Slots outside apertium's paradigms are read "
+                                f"from their ending (long adjective endings -oga/-ome, "
+                                f"conjugated verb forms, truncated infinitives); ne-/naj- "
+                                f"forms take the slot of the unprefixed form; bare stems "
+                                f"are classified by inflectional flags only. Anything else "
+                                f"is 'unclassified' (rejected)",
+            "reflexive_verbs": "a verb is reflexive-only when every apertium infinitive of "
+                               "it is tagged <ref> (adjusted by hbs_reflexive_only / "
+                               "hbs_not_reflexive_only); verbs only hunspell knows cannot be "
+                               "told and are admitted unless listed",
+            "elatives": "'pre-' forms apertium generates as <ssup> of another adjective "
+                        "are rejected even when listed as lemmas of their own, except "
+                        "hbs_not_elative",
+            "numbers": "cardinals, ordinals and collective numerals in the nominative or "
+                       "without case; Roman numerals are abbreviations",
+            "tiles": "key = Cyrillic: hunspell-sr's own spelling, else Latin tiled with the "
+                     "splits learned from hunspell-sr (нј, лј, дж), else a prefix "
+                     "(nad-, pod-, od-, pred-, kon-, in-, van-, pan-) before a known j/ž "
+                     "word, else the digraph reading",
+            "sr_Latn_RS": "not read: it is sr_RS transliterated line for line (verified), "
+                          "and sr_RS keeps the tile splits",
+            "generators": [str(p.name) for p in self.generators],
+            "hunspell": [{"id": h.source_id, "dic": h.dic.name,
+                          "script": "Cyrl" if h.cyrillic else "Latn"} for h in self.hunspell],
+            "reviewed_lists": {name: {"entries": n, "purpose": PURPOSES[name]}
+                               for name, n in self.lists.sizes().items()},
+            "measured": self.stats,
+        }
+
+
+def builder(ctx: BuildContext) -> KvizovkaBuilder:
+    """The production builder: the pinned packages, fetched by the pipeline."""
+    apertium = ctx.source_root(APERTIUM) / APERTIUM_DIR
+    sr = ctx.source_root(HUNSPELL_SR) / HUNSPELL_DIR
+    hr = ctx.source_root(HUNSPELL_HR) / HUNSPELL_DIR
+    return KvizovkaBuilder(
+        generators=[apertium / "slv-hbs_SR.autogen.bin", apertium / "slv-hbs_HR.autogen.bin"],
+        hunspell=[HunspellSource(HUNSPELL_SR, sr / "sr_RS.dic", sr / "sr_RS.aff", True),
+                  HunspellSource(HUNSPELL_HR, hr / "hr_HR.dic", hr / "hr_HR.aff", False)],
+    )
+
+

@@ -1,0 +1,387 @@
+"""What the Serbo-Croatian sources say about each Kvizovka key, as typed values.
+
+:class:`SerboCroatianSources` reads the sources once:
+
+1. apertium's generators (:mod:`.apertium`): every form with its best analyses per lemma;
+   where apertium tags a form of a common lemma, its analyses are the form's grammar;
+2. hunspell-sr and -hr (:mod:`.paradigms`): each dictionary's paradigm *slots* are learned
+   from the forms apertium also tags, and every hunspell form becomes a :class:`Witness`
+   of its key: a form apertium tags (:attr:`Kind.TAGGED`), a form of a capitalised stem
+   (:attr:`Kind.PROPER`, :attr:`Kind.ACRONYM`) or a form in a learned slot
+   (:attr:`Kind.SLOT`, with the :class:`.paradigms.SlotVerdict`);
+3. keys: Cyrillic, one letter per tile, from :class:`build.games.hbs_script.LatinToCyrillic`
+   (which learns the нј/лј/дж splits from the Cyrillic hunspell-sr and reads the Kvizovka
+   profile's tiles through :class:`lexicon.tiles.Speller`).
+
+:meth:`SerboCroatianSources.candidate` then turns one key's :class:`KeyEvidence` into a
+:class:`FormCandidate`: its analyses, which of them pass the analysis rules with a
+dictionary behind them, and the explanation if none does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from build.games.hbs_script import LatinToCyrillic, to_latin
+from build.games.kvizovka import apertium
+from build.games.kvizovka.analysis import (
+    UNCLASSIFIED,
+    VERBAL,
+    AnalysisJudge,
+    HbsAnalysis,
+    normalise,
+)
+from build.games.kvizovka.apertium import ApertiumForms
+from build.games.kvizovka.lists import ReviewedLists
+from build.games.kvizovka.paradigms import (
+    HForm,
+    HunspellSource,
+    Slot,
+    SlotLearner,
+    SlotVerdict,
+    iter_forms,
+    slot_keys,
+)
+
+APERTIUM = "apertium-hbs-slv"
+HUNSPELL_SR = "hunspell-sr"
+HUNSPELL_HR = "hunspell-hr"
+APERTIUM_BIT = 1
+
+
+class Kind(IntEnum):
+    """What a hunspell form says about its key, beyond that the form exists."""
+
+    TAGGED = 1    # apertium tags this form (of a common lemma): apertium's analyses decide
+    PROPER = 2    # a form of a capitalised stem: a proper noun
+    ACRONYM = 3   # a form of an all-capital stem: an abbreviation
+    SLOT = 4      # the analyses of its learned paradigm slot (none: slot not learned)
+
+
+class Witness(NamedTuple):
+    """One hunspell dictionary's form for a key."""
+
+    source: int                       # index of the dictionary in the builder's list
+    stem: str                         # Latin stem, capitals kept
+    kind: Kind
+    slot: SlotVerdict | None = None   # Kind.SLOT only
+
+
+@dataclass(slots=True)
+class KeyEvidence:
+    """Everything the sources say about one key (~4M of these in a full build)."""
+
+    sources: int = 0                       # bit 1: apertium; 2 << i: hunspell dictionary i
+    witnesses: tuple[Witness, ...] = ()
+    attested: bool = False   # a dictionary has the form as a lower-case word, not only as
+                             # a form of a capitalised name (apertium needs this witness)
+    as_word: bool = False    # ... and not only as a bare stem it derives other words from
+                             # (sr_RS lists србија/1206 to derive српски, Serbian)
+
+
+class Explanation(NamedTuple):
+    """Why no analysis of a form passes: the most informative rule's code and message."""
+
+    code: str
+    message: str
+    analyses: list[HbsAnalysis]
+
+
+@dataclass
+class FormCandidate:
+    """Everything known about one key, as the form rules see it."""
+
+    key: str
+    latin: str
+    analyses: list[HbsAnalysis]
+    admissible: list[HbsAnalysis]    # pass the rules, with a dictionary behind them
+    unsupported: list[HbsAnalysis]   # pass the rules, but only apertium knows form or lemma
+    sources: list[str]
+    explained: Explanation | None    # when none pass
+    tagged_by: list[tuple[str, str]] = field(default_factory=list)   # (source id, stem)
+    capitalised_by: list[tuple[str, str]] = field(default_factory=list)
+    """(source id, capitalised stem) when no dictionary writes the form lower-case as a word."""
+
+
+def _detect_cyrillic(dic: Path) -> bool:
+    with open(dic, encoding="utf-8", errors="replace") as fh:
+        for _, line in zip(range(200), fh, strict=False):
+            if any("\u0400" <= ch <= "\u04ff" for ch in line):
+                return True
+    return False
+
+
+def hunspell_source(dic: Path, aff: Path) -> HunspellSource:
+    """Describe a .dic/.aff pair: source id from the file name, script from the content."""
+    name = Path(dic).name.lower()
+    source_id = HUNSPELL_SR if name.startswith("sr") else (
+        HUNSPELL_HR if name.startswith("hr") else "hunspell")
+    return HunspellSource(source_id, Path(dic), Path(aff), _detect_cyrillic(Path(dic)))
+
+
+class SerboCroatianSources:
+    """The evidence of one build: apertium's forms, the learned slots, every key."""
+
+    def __init__(self, generators: Sequence[Path], hunspell: Sequence[HunspellSource],
+                 lists: ReviewedLists, make_judge: Callable[[set[str]], AnalysisJudge],
+                 log: Callable[[str], None] = lambda _m: None) -> None:
+        self.generators = list(generators)
+        self.hunspell = list(hunspell)
+        self.lists = lists
+        self.make_judge = make_judge
+        self.log = log
+        self.stats: dict[str, Any] = {}
+        self.judge = make_judge(set())
+        self.ap = ApertiumForms()
+        self.tiler = LatinToCyrillic()
+        self.keys: dict[str, KeyEvidence] = {}
+        self._lemmas: dict[str, bool] = {}
+        self._participles: dict[str, bool] = {}
+        self._comparatives: dict[str, bool] = {}
+
+    # -- reading the sources -------------------------------------------------------------
+    def load(self) -> None:
+        """Walk apertium, learn hunspell's slots, collect every key."""
+        started = time.monotonic()
+        provisional = self.judge  # reflexivity is known only after the walk
+        self.log(f"kvizovka: walking {len(self.generators)} apertium generator(s)")
+        ap = self.ap = apertium.load(self.generators, provisional.rank_tags)
+        apertium_ref = ap.reflexive_only()
+        reflexive = (apertium_ref - set(self.lists.not_reflexive_only)) | set(
+            self.lists.reflexive_only)
+        self.judge = self.make_judge(reflexive)
+        self.stats["apertium"] = {
+            "pairs": ap.pairs, "forms": len(ap.forms), "varieties": ap.varieties,
+            "reflexive_only_lemmas": len(apertium_ref),
+            "reflexive_only_after_lists": len(reflexive),
+            "walk_seconds": round(time.monotonic() - started, 1),
+        }
+
+        self.log("kvizovka: learning hunspell paradigm slots from apertium's tags")
+        learners = [SlotLearner() for _ in self.hunspell]
+        for i, src in enumerate(self.hunspell):
+            for hf in iter_forms(src):
+                if hf.cyrillic is not None:
+                    self.tiler.learn(hf.cyrillic)
+                self.tiler.learn_word(hf.latin)
+                if not hf.proper:
+                    self._observe(learners[i], hf)
+        for form in ap.forms:
+            self.tiler.learn_word(form)
+
+        self.log("kvizovka: judging hunspell forms")
+        for i, src in enumerate(self.hunspell):
+            self._collect_hunspell(i, src, learners[i])
+        tiled: Counter[str] = Counter()
+        for form in ap.forms:
+            key, how = self.tiler.key_and_how(form)
+            tiled[how] += 1
+            entry = self.keys.get(key)
+            if entry is None:
+                entry = self.keys[key] = KeyEvidence()
+            entry.sources |= APERTIUM_BIT
+        self.stats["tiling_of_latin_apertium_forms"] = dict(sorted(tiled.items()))
+        self.stats["split_spellings_learned"] = len(self.tiler.split)
+        self.stats["keys"] = len(self.keys)
+
+    def _observe(self, learner: SlotLearner, hf: HForm) -> None:
+        """Teach ``learner`` what apertium says about one hunspell form (see SlotLearner)."""
+        ap = self.ap
+        by_lemma = ap.forms.get(hf.latin)
+        if not by_lemma:
+            if not hf.bare and hf.stem in ap.lemmas:
+                learner.observe_absent(slot_keys(hf))   # apertium knows the stem, not this
+            return
+        entry = by_lemma.get(hf.stem)
+        if entry is not None:
+            learner.observe(slot_keys(hf), entry.rank,
+                            frozenset(normalise(t) for t in entry.tags), same_lemma=True,
+                            form=hf.latin)
+            return
+        # another lemma's analyses: a weaker vote; proper nouns cannot teach a lower-case stem
+        common = [e for lemma, e in by_lemma.items() if not lemma[:1].isupper()]
+        if not common:
+            return
+        best = min(e.rank for e in common)
+        tags = frozenset(normalise(t) for e in common if e.rank == best for t in e.tags)
+        learner.observe(slot_keys(hf), best, tags, same_lemma=False,
+                        stem_known=hf.stem in ap.lemmas, form=hf.latin)
+
+    def _collect_hunspell(self, i: int, src: HunspellSource, learner: SlotLearner) -> None:
+        """Add every form of one dictionary to ``self.keys`` as a :class:`Witness`."""
+        bit = 2 << i
+        slots: dict[Slot, SlotVerdict | None] = {}
+        stems: dict[str, str] = {}
+        kinds: Counter[str] = Counter()
+        respelled = 0
+        for hf in iter_forms(src):
+            key = self.tiler.key(hf.latin)
+            if hf.cyrillic is not None and key != hf.cyrillic:
+                respelled += 1   # sr_RS's digraph duplicate of a split spelling
+            stem = stems.setdefault(hf.stem, hf.stem)
+            verdict: SlotVerdict | None = None
+            if hf.proper:
+                kind = Kind.ACRONYM if len(stem) > 1 and stem.isupper() else Kind.PROPER
+            elif self.apertium_knows(hf.latin) and not self.participle_stem(stem):
+                kind = Kind.TAGGED
+            else:
+                kind = Kind.SLOT
+                keys = slot_keys(hf)
+                # a prefixed bare stem (ne+stem) falls back on the stem's own flags
+                slot = (*keys, hf.stem_flags) if hf.prefix and len(hf.slot) == 3 else tuple(keys)
+                if slot not in slots:
+                    slots[slot] = learner.verdict(keys, hf)
+                verdict = slots[slot]
+            attested = kind not in (Kind.PROPER, Kind.ACRONYM)
+            kinds["slot_learned" if verdict is not None else "slot_unknown"
+                  if kind == Kind.SLOT else kind.name.lower()] += 1
+            witness = Witness(i, stem, kind, verdict)
+            entry = self.keys.get(key)
+            if entry is None:
+                entry = self.keys[key] = KeyEvidence()
+            entry.sources |= bit
+            if attested:
+                entry.attested = True
+                if not entry.as_word and not self._derivation_base(hf, learner):
+                    entry.as_word = True
+            if witness not in entry.witnesses:
+                entry.witnesses += (witness,)
+        self.stats.setdefault("hunspell", {})[src.source_id] = {
+            "forms": sum(kinds.values()), "analyses": dict(sorted(kinds.items())),
+            "slots_learned": sum(1 for v in slots.values() if v is not None),
+            "slots_unknown": sum(1 for v in slots.values() if v is None),
+            "respelled_to_split": respelled,
+        }
+
+    @staticmethod
+    def _derivation_base(hf: HForm, learner: SlotLearner) -> bool:
+        """Is this form a bare stem listed only to derive other words from it?
+
+        hunspell-sr lists place names in lower case with flags that only derive
+        adjectives (србија/1206: српски, српског, ...): the bare stem is then no word of
+        its own, and a dictionary that has it so still writes the name with a capital.
+        """
+        return hf.bare and bool(hf.stem_flags) and not any(
+            learner.inflectional(f) for f in hf.stem_flags)
+
+    # -- facts about forms and lemmas ----------------------------------------------------
+    def apertium_knows(self, form: str) -> bool:
+        """Does apertium tag this form as a form of some common (lower-case) lemma?
+
+        Where it does, its analyses are the grammar of the form and hunspell only attests
+        it: a slot guess must not admit *ljepša*, which apertium knows as a comparative.
+        """
+        by_lemma = self.ap.forms.get(form)
+        return bool(by_lemma) and any(not lemma[:1].isupper() for lemma in by_lemma)
+
+    def participle_stem(self, stem: str) -> bool:
+        """Is a hunspell stem something apertium knows only as a verb's participle?
+
+        hunspell lists many participles as adjectives of their own (*sakriven*,
+        *impresioniran*, *odlučujući*), apertium only as forms of the verb. A dictionary
+        entry is the better witness of adjectival use, so for such stems the hunspell slot
+        decides even where apertium tags the form (as a participle).
+        """
+        got = self._participles.get(stem)
+        if got is None:
+            by_lemma = self.ap.forms.get(stem.lower(), {})
+            got = bool(by_lemma) and stem not in by_lemma and all(
+                tags[0] in VERBAL and ("pp" in tags or "pprs" in tags)
+                for entry in by_lemma.values() for tags in entry.tags)
+            self._participles[stem] = got
+        return got
+
+    def comparative_stem(self, stem: str) -> bool:
+        """Is a hunspell stem something apertium knows only as a comparative or superlative?
+
+        hunspell-hr lists comparatives as entries of their own (*dramatičniji/UB,UM*) and
+        inflects them with the flags of positive adjectives; the slot then says "positive",
+        but every form of such a stem (*dramatičnija*, and the non-word *dramatičnijo*) is
+        a comparative.
+        """
+        got = self._comparatives.get(stem)
+        if got is None:
+            by_lemma = self.ap.forms.get(stem.lower(), {})
+            got = bool(by_lemma) and stem not in by_lemma and all(
+                "comp" in tags or "sup" in tags
+                for entry in by_lemma.values() for tags in entry.tags)
+            self._comparatives[stem] = got
+        return got
+
+    def lemma_attested(self, lemma: str) -> bool:
+        """Is the lemma itself a lower-case word of some dictionary?"""
+        got = self._lemmas.get(lemma)
+        if got is None:
+            entry = self.keys.get(self.tiler.key(lemma.lower()))
+            got = self._lemmas[lemma] = bool(entry and entry.attested)
+        return got
+
+    # -- one key -------------------------------------------------------------------------
+    def candidate(self, key: str) -> FormCandidate:
+        """All analyses of one key, which of them pass, and the explanation if none does.
+
+        An apertium analysis that passes the rules still needs a dictionary behind it: a
+        dictionary must have the form as a lower-case word (not only as a form of a
+        capitalised name) and have its lemma as a word too. Otherwise it is *unsupported*:
+        *gradova* is not admitted as the possessive adjective *gradov* that apertium
+        derives from every masculine noun, it is explained as the genitive plural of *grad*.
+        """
+        ev = self.keys[key]
+        latin = to_latin(key)
+        judge = self.judge
+        analyses: list[HbsAnalysis] = []
+        sources: list[str] = []
+        tagged_by: list[tuple[str, str]] = []
+        capitalised_by: list[tuple[str, str]] = []
+        if ev.sources & APERTIUM_BIT:
+            sources.append(APERTIUM)
+            for lemma, entry in self.ap.forms.get(latin, {}).items():
+                for tags, vbits in entry.tags.items():
+                    note = ", ".join(self.ap.varieties_of(vbits))
+                    analyses.append(HbsAnalysis(latin, lemma, tags, APERTIUM, note))
+        for i, src in enumerate(self.hunspell):
+            if ev.sources & (2 << i) and src.source_id not in sources:
+                sources.append(src.source_id)
+        for w in ev.witnesses:
+            sid = self.hunspell[w.source].source_id
+            if w.kind == Kind.TAGGED:
+                tagged_by.append((sid, w.stem))
+            elif w.kind in (Kind.PROPER, Kind.ACRONYM):
+                tags = ("np",) if w.kind == Kind.PROPER else ("abbr",)
+                analyses.append(HbsAnalysis(latin, w.stem, tags, sid, "capitalised stem"))
+                if w.kind == Kind.PROPER and not ev.as_word and (sid, w.stem) not in \
+                        capitalised_by:
+                    capitalised_by.append((sid, w.stem))
+            else:
+                analyses.extend(self._slot_analyses(latin, sid, w))
+        admissible: list[HbsAnalysis] = []
+        unsupported: list[HbsAnalysis] = []
+        rest: list[HbsAnalysis] = []
+        for r in analyses:
+            if judge.rank(r) != 0:
+                rest.append(r)
+            elif r.source != APERTIUM or (ev.attested and self.lemma_attested(r.lemma)):
+                admissible.append(r)
+            else:
+                unsupported.append(r)
+        explained = None if admissible or not rest else Explanation(*judge.explain(rest))
+        return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
+                             explained, tagged_by, capitalised_by)
+
+    def _slot_analyses(self, latin: str, sid: str, w: Witness) -> list[HbsAnalysis]:
+        v = w.slot
+        if v is None or not v.tag_sets:
+            return [HbsAnalysis(latin, w.stem, (UNCLASSIFIED,), sid, "paradigm slot not learned")]
+        note = (f"slot learned from {v.examples} apertium forms" if v.examples
+                else "slot read from its ending")
+        sets = v.tag_sets
+        if self.comparative_stem(w.stem):
+            sets = tuple(tuple("comp" if t == "pst" else t for t in ts) for ts in sets)
+            note += "; the stem is a comparative"
+        return [HbsAnalysis(latin, w.stem, t, sid, note) for t in sets]

@@ -1,0 +1,147 @@
+"""The Kvizovka form rules: vetoes, admission by a passing analysis, explanations (seed 000).
+
+Rule book (``shared/seeds/000_7c5a43b80d0fed7b.txt``, "pravila sastavljanja reči"): common
+nouns in the nominative singular and plural; verbs in the infinitive except reflexive ones;
+adjectives in three genders, definite and indefinite, positive degree only; pronouns and
+numbers in the nominative; no proper nouns, phrases, interjections, abbreviations, prefixes,
+suffixes or other non-independent words. Adverbs only with the profile option
+``admit_adverbs``. Length (4 tiles, 3 at the edge) is a play rule, applied by the checker.
+
+Each *analysis* of a form is judged by the analysis rules (:mod:`.analysis`); a form is
+admitted when ANY analysis passes and has a dictionary behind it, otherwise it is explained
+by its most informative analysis. The form rules around that are here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from build.games.kvizovka.analysis import AnalysisJudge, HbsAnalysis
+from build.games.kvizovka.evidence import APERTIUM, FormCandidate
+from build.games.kvizovka.lists import ReviewedLists
+from build.rules import Admit, Evidence, Reject, Rejection, RuleBook
+
+CATEGORY = {"n": "noun", "vblex": "verb", "vbmod": "verb", "vbser": "verb", "prn": "prn",
+            "num": "num", "adj": "adj", "adv": "adv"}
+
+
+def phrase(c: FormCandidate) -> str | None:
+    return f"a multiword expression ('{c.latin}')" if " " in c.latin else None
+
+
+def hyphen(c: FormCandidate) -> str | None:
+    odd = "".join(ch for ch in "-'’" if ch in c.latin)
+    return f"contains {odd!r}: not a single word" if odd else None
+
+
+def capital_in_every_dictionary(c: FormCandidate) -> Rejection | None:
+    """Issue 8 item 5: a name every dictionary that has it writes with a capital letter is a
+    proper noun, whatever one analyser says (apertium lists *srbija* as a common noun)."""
+    if not c.capitalised_by:
+        return None
+    names = "; ".join(f"{sid}: {stem}" for sid, stem in c.capitalised_by)
+    return Rejection(
+        f"proper noun: every dictionary that has it writes it with a capital letter ({names})",
+        tuple(Evidence("capitalised_in_dictionary", f"{sid}: {stem}", None, (sid,))
+              for sid, stem in c.capitalised_by))
+
+
+def analysis_line(r: HbsAnalysis) -> str:
+    return f"{r.source}" + (f" ({r.note})" if r.note else "") + f": {r.lemma} {'.'.join(r.tags)}"
+
+
+def passing_analyses(c: FormCandidate) -> list[Evidence]:
+    return [Evidence("apertium_tags" if r.source == APERTIUM else "hunspell_slot",
+                     analysis_line(r), CATEGORY.get(r.pos), (r.source,))
+            for r in c.admissible]
+
+
+def dictionary_witnesses(c: FormCandidate) -> list[Evidence]:
+    return [Evidence("dictionary", f"{sid}: a form of {stem}", None, (sid,))
+            for sid, stem in c.tagged_by]
+
+
+def unattested(c: FormCandidate) -> str | None:
+    if not c.unsupported:
+        return None
+    r = c.unsupported[0]
+    what = CATEGORY.get(r.pos, r.pos)
+    if c.sources == [APERTIUM]:
+        return (f"only apertium's generator produces it ({what} {r.lemma}); "
+                "no dictionary attests the form")
+    return (f"only apertium's generator makes it a {what} ({r.lemma}); no "
+            "dictionary attests that word")
+
+
+def nothing(_c: FormCandidate) -> str:
+    return "no source says what this form is"
+
+
+def make_book(tiles: frozenset[str], lists: ReviewedLists,
+              judge: AnalysisJudge) -> RuleBook[FormCandidate]:
+    """The form rules; ``tiles``: the Cyrillic letters that are Kvizovka tiles."""
+
+    def foreign(c: FormCandidate) -> str | None:
+        odd = "".join(dict.fromkeys(ch for ch in c.key if ch not in tiles))
+        if not odd:
+            return None
+        return f"spelled with {', '.join(repr(ch) for ch in odd)}: no Kvizovka tile"
+
+    def excluded(c: FormCandidate) -> str | None:
+        reason = lists.exclusions.get(c.latin)
+        return None if reason is None else f"excluded by hbs_exclusions.txt: {reason}"
+
+    def elative(c: FormCandidate) -> str | None:
+        if not c.latin.startswith("pre") or c.latin in lists.not_elative:
+            return None
+        if any(r.lemma in lists.not_elative for r in c.analyses):
+            return None
+        bases = [r.lemma for r in c.analyses if r.source == APERTIUM
+                 and "ssup" in r.tags and not r.lemma.startswith("pre")]
+        if not bases:
+            return None
+        # the base the form spells (prelep: lep, not its ijekavian twin lijep)
+        base = max(bases, key=lambda b: (b[:-1] in c.latin, -len(b)))
+        return f"elative ('pre-' form) of {base}; only the positive degree is admitted"
+
+    def by_analysis(code: str) -> Callable[[FormCandidate], str | None]:
+        def test(c: FormCandidate) -> str | None:
+            if c.explained is not None and c.explained.code == code:
+                return c.explained.message
+            return None
+        test.__name__ = f"analysis_{code}"
+        return test
+
+    explanations: list[Reject[FormCandidate]] = []
+    for rule in judge.rules:
+        if all(e.code != rule.code for e in explanations):
+            explanations.append(Reject(rule.code, f"no analysis passes; best: {rule.summary}",
+                                       by_analysis(rule.code)))
+    explanations.append(Reject(
+        "unattested", "admissible only by apertium's generator; no dictionary has the form, "
+        "or the word it would be a form of", unattested))
+    return RuleBook(
+        "kvizovka-form",
+        vetoes=[
+            Reject("phrase", "forms with a space (apertium multiword entries)", phrase),
+            Reject("hyphen_or_apostrophe", "forms with a hyphen or apostrophe", hyphen),
+            Reject("foreign_letters", "letters that are no Kvizovka tile (q, w, x, y, ...)",
+                   foreign),
+            Reject("listed_exclusion", "sources/lists/hbs_exclusions.txt", excluded),
+            Reject("comparative", "'pre-' elatives, even where listed as a lemma of their own "
+                   "(except sources/lists/hbs_not_elative.txt)", elative),
+            Reject("proper_noun", "names every dictionary that has them writes with a capital "
+                   "letter, whatever apertium says (a lower-case stem listed only to derive "
+                   "adjectives, србија -> српски, is no lower-case word)",
+                   capital_in_every_dictionary),
+        ],
+        admissions=[
+            Admit("analysis", "an analysis passes the analysis rules and a dictionary is behind "
+                  "it: its own learned slot, or for an apertium analysis a dictionary that has "
+                  "the form as a lower-case word and has its lemma too", passing_analyses),
+            Admit("dictionary", "the dictionaries that list a form apertium tags",
+                  dictionary_witnesses, supporting=True),
+        ],
+        explanations=explanations,
+        otherwise=Reject("unclassified", "no analysis at all", nothing),
+    )
