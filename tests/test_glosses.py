@@ -15,8 +15,8 @@ import morfeusz2
 import pytest
 from fastapi.testclient import TestClient
 
-from build.games import hbs_tags
 from build.games.krizemkrazem.builder import GENDER_TAG
+from build.games.kvizovka import analysis as hbs_tags
 from lexicon import gloss
 from lexicon.catalog import Catalog
 from lexicon.checker import check_word

@@ -233,6 +233,6 @@ def test_a_name_every_dictionary_capitalises_is_a_proper_noun(catalog: Catalog) 
     србија/8 only derives српски-style adjectives), so the name is no Kvizovka word."""
     got = check(catalog, "srbija")
     assert not got["valid"] and got["reason"]["code"] == "proper_noun"
-    assert "hunspell-sr: Srbija" in got["reason"]["message"]
+    assert "hunspell-sr: Srbija" in got["reason"]["detail"]
     assert check(catalog, "србија")["reason"] == got["reason"]
     assert check(catalog, "kuća")["valid"]      # a lower-case word stays a word
