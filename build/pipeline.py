@@ -45,6 +45,9 @@ class BuildContext:
     memo: dict[str, Any] = field(default_factory=dict)   # shared between games in one run
     log: Callable[[str], None] = _stderr
     limit: int | None = None   # judge only the first N candidate forms (smoke builds)
+    # check the profile's canary words before publishing; None: only on a full build of
+    # the real sources (a smoke build or a test's tiny word list lacks them)
+    canaries: bool | None = None
 
     def source_root(self, source_id: str) -> Path:
         fetched = self.fetched.get(source_id)
@@ -101,6 +104,7 @@ def build_game(game: str, ctx: BuildContext | None = None,
 
 def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
                   builder: GameBuilder | None) -> Path:
+    full_build = builder is None and ctx.limit is None
     if builder is None:
         for spec in fetching.sources_for(game):
             if spec.id not in ctx.fetched:
@@ -113,6 +117,7 @@ def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
     used = [ctx.fetched[s].manifest_entry() for s in builder.source_ids if s in ctx.fetched]
     ctx.log(f"build {game}: judging forms")
     with ReleaseWriter(profile, ctx.root) as writer:
+        writer.check_canaries = full_build if ctx.canaries is None else ctx.canaries
         try:
             # count and rate of records written; a builder that knows its total shows
             # its own bar with an ETA (build.progress.track) as a row under this one

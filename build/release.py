@@ -27,6 +27,7 @@ from typing import Any
 
 import lmdb
 
+from build import canaries
 from build.indexes import build_indexes
 from build.progress import track
 from lexicon import integrity, releases
@@ -147,6 +148,7 @@ class ReleaseWriter:
         self._txn: lmdb.Transaction | None = None
         self._pending = 0
         self.started = time.monotonic()
+        self.check_canaries = False   # full builds check the profile's canaries (pipeline)
         self.merged = 0
 
     # -- writing -------------------------------------------------------------------------
@@ -318,6 +320,7 @@ class ReleaseWriter:
             "content_hash": self.identity.content_hash,
             "content_hash_recipe": HASH_RECIPE,
             "counts_by_length": self.identity.result()["counts_by_length"],
+            "canaries": {**canaries.spec(self.profile), "checked": self.check_canaries},
             "diff": diff,
             "previous": diff.get("previous"),
             "indexes": indexes,
@@ -331,6 +334,8 @@ class ReleaseWriter:
         tmp = self.staging / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
         os.replace(tmp, self.staging / MANIFEST)
+        if self.check_canaries:
+            canaries.check(self.profile, self.staging)
         target = self.game_dir / release_id
         if target.exists():  # _unique_id chose a free name; a release is never overwritten
             raise BuildError(f"release {release_id} already exists; not overwriting it")

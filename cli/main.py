@@ -216,30 +216,42 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
               "--edge", help="Kvizovka: the word touches the board's edge (3 letters allowed)")]
           = False,
           as_json: Annotated[bool, typer.Option("--json", help="one JSON object per word")]
-          = False, lang: Lang = None) -> None:
+          = False, lang: Lang = None,
+          release: Annotated[str | None, typer.Option(
+              "--release", help="answer from this published release (valid as of edition X)")]
+          = None) -> None:
     """Check words. Exit 0 if all are valid, 1 if any is not, 2 on a usage error."""
-    from lexicon.gloss import language
     cat = Catalog()
     try:
+        _check(cat, game, words, from_file, edge, as_json, lang, release)
+    finally:
+        cat.close()   # in-process callers (tests, embedding) may open the release again
+
+
+def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | None,
+           edge: bool, as_json: bool, lang: str | None, release: str | None) -> None:
+    from lexicon.gloss import language
+    try:
         language(cat.profile(game).language, lang)
-        cat.release(game)
+        cat.release(game, release)
         if not words and from_file is None:
             raise InputError("give words to check, or --file", code="empty_word")
-    except (UnknownGame, InputError) as exc:
+    except (UnknownGame, UnknownRelease, InputError) as exc:
         _fail(exc, EXIT_USAGE, as_json)
     except NoRelease as exc:
         _fail(exc, EXIT_FAILED, as_json)
     results = []
     for w in words or []:
         try:
-            results.append(checker.check_word(cat, game, w, edge=edge, lang=lang))
+            results.append(checker.check_word(cat, game, w, edge=edge, lang=lang,
+                                              release=release))
         except InputError as exc:
             _fail(exc, EXIT_USAGE, as_json)
     if from_file is not None:
         fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
         with fh:
             lines = [ln.rstrip("\r\n") for ln in fh if ln.strip()]
-        results += checker.check_many(cat, game, lines, edge=edge, lang=lang)
+        results += checker.check_many(cat, game, lines, edge=edge, lang=lang, release=release)
     out = sys.stdout
     for r in results:
         out.write((_dump(r) if as_json else _human(r)) + "\n")

@@ -50,15 +50,22 @@ def _choose(rel: Release, options: list[Tiling]) -> tuple[Tiling, Record | None,
 
 
 def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False,
-               lang: str | None = None) -> dict[str, Any]:
+               lang: str | None = None, release: str | None = None) -> dict[str, Any]:
     """The full verdict for one word (raises LexiconError for unusable input).
 
     Glosses and reason texts are in ``lang`` (pl, sr, sl, en), by default in the language
-    of the game's players.
+    of the game's players. ``release`` answers from an older published release ("valid as
+    of edition X").
     """
     profile = catalog.profile(game)
-    return _verdict(profile, catalog.release(game), text, edge,
+    return _verdict(profile, catalog.release(game, release), text, edge,
                     language(profile.language, lang))
+
+
+def check_in(profile: Profile, rel: Release, text: str, *, edge: bool = False
+             ) -> dict[str, Any]:
+    """The verdict from a given release object, e.g. one still being staged (canaries)."""
+    return _verdict(profile, rel, text, edge, language(profile.language, None))
 
 
 def _analyses(game: str, record: Record, lang: str) -> list[dict[str, Any]]:
@@ -109,14 +116,15 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
 
 
 def check_many(catalog: Catalog, game: str, texts: Iterable[str], *,
-               edge: bool = False, lang: str | None = None) -> list[dict[str, Any]]:
+               edge: bool = False, lang: str | None = None,
+               release: str | None = None) -> list[dict[str, Any]]:
     """Verdicts for many words; a bad item gets an ``error`` object, not a failed batch.
 
     The profile and release are resolved once, so the whole batch is answered by one
     release even if a new one is published meanwhile.
     """
     profile = catalog.profile(game)
-    rel = catalog.release(game)
+    rel = catalog.release(game, release)
     lang = language(profile.language, lang)
     out = []
     for text in texts:

@@ -73,6 +73,8 @@ class Profile:
     options: dict[str, Any] = field(default_factory=dict)
     admissible: tuple[str, ...] = ()
     notes: str = ""
+    # words whose verdict must never change: a build that flips one is not published
+    canaries: dict[str, tuple[str, ...]] = field(default_factory=dict)
     by_canonical: dict[str, Tile] = field(default_factory=dict, repr=False, compare=False)
     by_spelling: dict[str, Tile] = field(default_factory=dict, repr=False, compare=False)
     _derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -166,6 +168,7 @@ def _parse(data: dict[str, Any]) -> Profile:
         options=dict(data.get("options", {})),
         admissible=tuple(data.get("admissible", ())),
         notes=data.get("notes", ""),
+        canaries={k: tuple(v) for k, v in data.get("canaries", {}).items()},
         by_canonical=by_canonical,
         by_spelling=by_spelling,
     )

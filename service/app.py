@@ -65,6 +65,10 @@ LANG_HELP = ("language of glosses and reason texts: pl, sr, sl or en (default: t
              "players': pl for osps and remik, sr for kvizovka, sl for krizemkrazem)")
 
 
+RELEASE_HELP = ("answer from this published release instead of the current one (\"valid as "
+                "of edition X\"); an unknown id is `unknown_release`, 404")
+
+
 class CheckRequest(BaseModel):
     words: list[str] = Field(..., description="words to check (at most 10,000)",
                              examples=[["zażółć", "gęślą", "jaźń", "np"]])
@@ -123,23 +127,34 @@ def create_app(root: Path | None = None) -> FastAPI:
                  "example": CHECK_EXAMPLE}}}})
     async def check_one(game: str, word: str,
                         edge: bool = Query(False, description="Kvizovka board-edge rule"),
-                        lang: str | None = Query(None, description=LANG_HELP)) -> Response:
+                        lang: str | None = Query(None, description=LANG_HELP),
+                        release: str | None = Query(None, description=RELEASE_HELP)
+                        ) -> Response:
         """Is ``word`` valid in ``game``, with reason, tiles, score and analyses.
 
         Declared ``async`` and serialised here: a lookup takes microseconds of memory-mapped
         reads, so a thread-pool hop and FastAPI's generic encoder would cost more than the
         work itself.
         """
-        result = checker.check_word(catalog, game, word, edge=edge, lang=lang)
+        result = checker.check_word(catalog, game, word, edge=edge, lang=lang,
+                                    release=release)
         return Response(json.dumps(result, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
 
     @app.post("/v1/games/{game}/check", tags=["check"])
-    def check_batch(game: str, req: CheckRequest) -> dict[str, Any]:
+    def check_batch(game: str, req: CheckRequest,
+                    release: str | None = Query(None, description=RELEASE_HELP)
+                    ) -> dict[str, Any]:
         """Check up to 10,000 words; a bad word gets an ``error`` item, not a failed batch."""
         if len(req.words) > checker.MAX_BATCH:
             raise InputError(f"{len(req.words)} words; at most {checker.MAX_BATCH} per request",
                              code="batch_too_large", status=413)
+        if release is not None:
+            rel = catalog.release(game, release)
+            results = checker.check_many(catalog, game, req.words, edge=req.edge,
+                                         lang=req.lang, release=release)
+            return {"game": game, "release": rel.id, "count": len(results),
+                    "valid": sum(1 for r in results if r.get("valid")), "results": results}
         with catalog.pinned(game) as rel:
             results = checker.check_many(catalog, game, req.words, edge=req.edge,
                                           lang=req.lang)
