@@ -48,6 +48,7 @@ BENCH_ARGS ?= --games osps kvizovka
 bench: build
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(BIN)/python -m tools.bench $(BENCH_ARGS)
+	$(BIN)/python -m tools.publish_load
 
 lint: install
 	$(BIN)/ruff check .

@@ -127,10 +127,11 @@ class Catalog:
             return None
 
     @contextmanager
-    def pinned(self, game: str) -> Iterator[Release]:
-        """Within the block, ``release(game)`` is this one release, in this thread or task
-        only: a request judges every word with, and labels its answer with, one release."""
-        rel = self.release(game)
+    def pinned(self, game: str, release_id: str | None = None) -> Iterator[Release]:
+        """Within the block, ``release(game)`` is this one release (the current one, or
+        ``release_id``), in this thread or task only: a request judges every word with, and
+        labels its answer with, one release."""
+        rel = self.release(game, release_id)
         token = _PINNED.set({**(_PINNED.get() or {}), (id(self), game): rel})
         try:
             yield rel

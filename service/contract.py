@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lexicon import anagrams, checker, fastcheck, inputs, patterns, queries
+from lexicon import profile as profiles
 
 # The referee page needs nothing from elsewhere; the Swagger/ReDoc pages load their scripts
 # from a CDN and inline code, so they get only the framing rule.
@@ -181,6 +182,8 @@ def document_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
                     limits = _PARAM_LIMITS.get(param.get("name"))
                     if limits:
                         param.setdefault("schema", {}).update(limits)
+                    if param.get("name") == "game":   # any other id is 404 unknown_game
+                        param.setdefault("schema", {})["enum"] = list(profiles.game_ids())
         app.openapi_schema = schema
         return schema
 

@@ -1,0 +1,125 @@
+"""A bounded schemathesis run against a real server: every operation of the OpenAPI schema,
+generated requests, each answer checked against the schema.
+
+Prints (and returns) one figure: cases tried, responses by status class, server errors
+(5xx), check failures (an undocumented status, a wrong content type, a body that does not
+match the documented schema), the worst latency and the server's RSS before and after.
+
+    python -m tools.fuzz                    # small test releases, 200 cases per operation
+    python -m tools.fuzz --examples 1000 --home DIR   # releases already built under DIR
+
+The test suite runs the same function with a small budget (tests/test_fuzz.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from service.launch import serving
+
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
+          response_schema_conformance]
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process, from /proc (MiB)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
+def fuzz(base: str, pid: int, *, examples: int = 200, seed: int = 0) -> dict[str, Any]:
+    """Run every operation of the server's schema ``examples`` times (at most)."""
+    schema = schemathesis.openapi.from_url(base + "/openapi.json")
+    rss_before = rss_mb(pid)
+    statuses: Counter[str] = Counter()
+    failures: list[dict[str, Any]] = []
+    server_errors: list[dict[str, Any]] = []
+    worst = (0.0, "")
+    cases = 0
+    operations = 0
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        operations += 1
+
+        @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+                  phases=[Phase.explicit, Phase.generate],
+                  suppress_health_check=list(HealthCheck))
+        @given(case=operation.as_strategy())
+        def run(case: schemathesis.Case) -> None:
+            nonlocal cases, worst
+            started = time.perf_counter()
+            response = case.call(base_url=base, timeout=60)
+            took = time.perf_counter() - started
+            cases += 1
+            statuses[f"{response.status_code // 100}xx"] += 1
+            label = f"{case.method} {case.formatted_path}"
+            if took > worst[0]:
+                worst = (took, label)
+            if response.status_code >= 500:
+                server_errors.append({"case": label, "status": response.status_code,
+                                      "body": response.text[:300]})
+            try:
+                case.validate_response(response, checks=CHECKS)
+            except (Exception, BaseExceptionGroup) as exc:  # a check failed: record it
+                failures.append({"case": label, "status": response.status_code,
+                                 "failure": str(exc).strip().splitlines()[0][:300]})
+
+        run()
+    return {
+        "figure": "fuzz", "tool": "schemathesis " + schemathesis.SCHEMATHESIS_VERSION,
+        "operations": operations, "cases": cases, "by_status": dict(sorted(statuses.items())),
+        "server_errors": len(server_errors), "check_failures": len(failures),
+        "worst_latency_ms": round(worst[0] * 1000, 1), "worst_case": worst[1],
+        "rss_mb_before": rss_before, "rss_mb_after": rss_mb(pid),
+        "examples": (server_errors + failures)[:10],
+    }
+
+
+def fuzz_home(home: Path, *, examples: int = 200) -> dict[str, Any]:
+    """Start the real app on loopback over the releases under ``home`` and fuzz it."""
+    with serving("service.app:create_app", home) as (base, pid):
+        httpx.get(base + "/healthz", timeout=30)
+        return fuzz(base, pid, examples=examples)
+
+
+def small_home(root: Path) -> Path:
+    """Small real releases of all four games (the query tests' lexicons; remik plays the
+    Polish one), so that any 5xx is a fault, not a game left unbuilt."""
+    from tests.conftest import publish
+    from tests.query_data import POLISH, publish_all
+    publish_all(root)
+    publish(root, "remik", POLISH)
+    return root
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--examples", type=int, default=200, help="cases per operation")
+    parser.add_argument("--home", type=Path, help="a LEXICON_HOME with releases (default: "
+                        "small test releases in a temporary directory)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        home = args.home or small_home(Path(tmp))
+        print(json.dumps(fuzz_home(home, examples=args.examples), ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
