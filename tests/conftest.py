@@ -2,14 +2,48 @@
 
 from __future__ import annotations
 
+import gc
+import os
+import subprocess
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from build.pipeline import BuildContext, build_game
 from lexicon.records import Analysis, Record
+
+
+def lexicon_process(home: Path, *args: str, stdin: str | None = None
+                    ) -> subprocess.CompletedProcess:
+    """``lexicon ARGS`` as a real process (the one test per face that needs a process:
+    exit codes and streams as a shell sees them)."""
+    env = {**os.environ, "LEXICON_HOME": str(home)}
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
+                          text=True, env=env, input=stdin, check=False)
+
+
+def lexicon(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """``lexicon ARGS`` in this process (Typer's runner), answered like :func:`lexicon_process`.
+
+    What is tested is the command's mapping of library answers to output and exit codes;
+    a process adds only start-up time. An exception the command did not turn into an exit
+    code is re-raised, so a traceback cannot pass for an exit status.
+    """
+    from cli.main import app
+
+    result = CliRunner().invoke(app, list(args), input=stdin,
+                                env={"LEXICON_HOME": str(home)})
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    done = subprocess.CompletedProcess(list(args), result.exit_code, result.stdout,
+                                       result.stderr)
+    del result     # its traceback holds the command's frames, and so its releases
+    gc.collect()   # close the LMDB environments the command opened: one process, one open
+    return done
 
 
 class StaticBuilder:

@@ -1,24 +1,19 @@
-"""The `lexicon` command, run as a real subprocess: output shapes and exit codes."""
+"""The `lexicon` command: output shapes and exit codes (in process, and once as a process)."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def run(home: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "LEXICON_HOME": str(home)}
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
-                          text=True, env=env, check=False)
+from tests.conftest import lexicon as run
+from tests.conftest import lexicon_process
 
 
 def test_check_json_valid_words_exit_0(small_releases: Path) -> None:
-    p = run(small_releases, "check", "osps", "zażółć", "gęślą", "jaźń", "--json")
+    """The one real process of this face: the installed entry point, its streams, its exit."""
+    p = lexicon_process(small_releases, "check", "osps", "zażółć", "gęślą", "jaźń", "--json")
     assert p.returncode == 0, p.stderr
     rows = [json.loads(line) for line in p.stdout.splitlines()]
     assert [r["score"] for r in rows] == [21, 20, 20]
@@ -84,10 +79,8 @@ def test_fetch_failure_is_a_message_not_a_traceback(home: Path) -> None:
 
 
 def test_check_words_from_stdin(small_releases: Path) -> None:
-    env = {**os.environ, "LEXICON_HOME": str(small_releases)}
-    p = subprocess.run([sys.executable, "-m", "cli.main", "check", "osps", "--file", "-",
-                        "--json"], input="jaźń\n\nnp\nko\x01t\n", capture_output=True,
-                       text=True, env=env, check=False)
+    p = run(small_releases, "check", "osps", "--file", "-", "--json",
+            stdin="jaźń\n\nnp\nko\x01t\n")
     rows = [json.loads(line) for line in p.stdout.splitlines()]
     assert p.returncode == 1
     assert [r["valid"] for r in rows] == [True, False, False]

@@ -89,9 +89,11 @@ def make_builder(tmp: Path, *, analyser: bool = True) -> KrizemkrazemBuilder:
         lemmatizer=SlovenianLemmatizer(FixedLemmas()))
 
 
-@pytest.fixture()
-def built(home: Path, tmp_path: Path) -> tuple[Catalog, KrizemkrazemBuilder]:
-    b = make_builder(tmp_path)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Catalog, KrizemkrazemBuilder]:
+    """One build for the module: its tests only read the release and the builder."""
+    home = tmp_path_factory.mktemp("krizemkrazem-home")
+    b = make_builder(tmp_path_factory.mktemp("krizemkrazem-inputs"))
     build_game("krizemkrazem", BuildContext(root=home, log=lambda _m: None), builder=b)
     return Catalog(home), b
 

@@ -46,11 +46,19 @@ def make_builder(tmp: Path, **options: Any) -> KvizovkaBuilder:
         lists_dir=DATA / "lists", **options)
 
 
-@pytest.fixture()
-def catalog(home: Path, tmp_path: Path) -> Catalog:
+@pytest.fixture(scope="module")
+def built_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One build for the module: its tests only read the release (lt-comp and the build
+    run once, not once per case)."""
+    home = tmp_path_factory.mktemp("kvizovka-home")
     build_game("kvizovka", BuildContext(root=home, log=lambda _m: None),
-               builder=make_builder(tmp_path))
-    return Catalog(home)
+               builder=make_builder(tmp_path_factory.mktemp("kvizovka-bins")))
+    return home
+
+
+@pytest.fixture(scope="module")
+def catalog(built_home: Path) -> Catalog:
+    return Catalog(built_home)
 
 
 def check(catalog: Catalog, word: str) -> dict[str, Any]:
@@ -172,8 +180,8 @@ def test_other_tilings_are_alternatives(catalog: Catalog) -> None:
 
 
 @needs_lttoolbox
-def test_manifest_policy_and_counts(catalog: Catalog, home: Path) -> None:
-    path = current_path("kvizovka", home)
+def test_manifest_policy_and_counts(built_home: Path) -> None:
+    path = current_path("kvizovka", built_home)
     assert path is not None
     manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     policy = manifest["policy"]

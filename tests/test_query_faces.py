@@ -1,29 +1,24 @@
-"""The queries through their faces: `lexicon` subprocesses and a real server on loopback."""
+"""The queries through their faces, in process: the `lexicon` command (Typer's runner) and
+the ASGI app (Starlette's test client). The real process of each face is tested once, in
+``tests/test_cli.py`` and ``tests/test_service.py``."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+from fastapi.testclient import TestClient
 
-from tests.query_data import publish_all, running_server
+from service.app import create_app
+from tests.conftest import lexicon as run
+from tests.query_data import publish_all
 
 
 @pytest.fixture(scope="module")
 def qhome(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return publish_all(tmp_path_factory.mktemp("query-home"))
-
-
-def run(home: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "LEXICON_HOME": str(home)}
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
-                          text=True, env=env, check=False)
 
 
 # -- CLI -----------------------------------------------------------------------------------
@@ -70,25 +65,27 @@ def test_cli_hooks(qhome: Path) -> None:
 # -- HTTP ----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def api(qhome: Path) -> Iterator[str]:
-    with running_server(qhome) as base:
-        yield base
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    # its own home: the app keeps its releases open, and LMDB opens each once per process
+    home = publish_all(tmp_path_factory.mktemp("api-home"))
+    with TestClient(create_app(home), raise_server_exceptions=False) as client:
+        yield client
 
 
-def test_http_queries(api: str) -> None:
-    r = httpx.get(api + "/v1/games/krizemkrazem/blanks", params={"word": "KA?IN"})
+def test_http_queries(api: TestClient) -> None:
+    r = api.get("/v1/games/krizemkrazem/blanks", params={"word": "KA?IN"})
     assert r.status_code == 200
     assert [x["word"] for x in r.json()["results"]] == ["Kacin", "kalin", "Kanin", "Karin"]
-    r = httpx.get(api + "/v1/games/osps/pattern", params={"pattern": "*owy"}).json()
+    r = api.get("/v1/games/osps/pattern", params={"pattern": "*owy"}).json()
     assert r["count"] == 2 and r["release"].startswith("osps-")
-    r = httpx.get(api + "/v1/games/osps/anagrams",
+    r = api.get("/v1/games/osps/anagrams",
                   params={"rack": "otk?", "exact": "true"}).json()
     assert {x["word"] for x in r["results"]} == {"kota", "koty"}
-    r = httpx.get(api + "/v1/games/osps/hooks", params={"word": "kot"}).json()
+    r = api.get("/v1/games/osps/hooks", params={"word": "kot"}).json()
     assert [h["tile"] for h in r["back"]] == ["A", "Y"]
-    r = httpx.get(api + "/v1/games/osps/prefix", params={"prefix": "kote"}).json()
+    r = api.get("/v1/games/osps/prefix", params={"prefix": "kote"}).json()
     assert r["is_prefix"] and r["next_tiles"] == ["K"]
-    r = httpx.get(api + "/v1/games/kvizovka/blanks", params={"word": "?ubav"}).json()
+    r = api.get("/v1/games/kvizovka/blanks", params={"word": "?ubav"}).json()
     assert {x["word"] for x in r["results"]} == {"ljubav", "lubav"}
 
 
@@ -103,25 +100,26 @@ def test_http_queries(api: str) -> None:
     ("/v1/games/remik/anagrams", {"rack": "kot"}, 503, "no_release"),
     ("/v1/games/osps/pattern", {}, 422, "invalid_request"),
 ])
-def test_http_query_errors(api: str, path: str, params: dict, status: int, code: str) -> None:
-    r = httpx.get(api + path, params=params)
+def test_http_query_errors(api: TestClient, path: str, params: dict, status: int,
+                           code: str) -> None:
+    r = api.get(path, params=params)
     assert r.status_code == status and r.json()["code"] == code
     if code == "bad_pattern":
         assert r.json()["detail"]["position"] == 2
 
 
-def test_http_batches(api: str) -> None:
+def test_http_batches(api: TestClient) -> None:
     words = ["kot", "ok", "kota", "", "qwerty"] * 2000
-    lean = httpx.post(api + "/v1/games/osps/valid", json={"words": words}).json()
-    full = httpx.post(api + "/v1/games/osps/check", json={"words": words}).json()
+    lean = api.post("/v1/games/osps/valid", json={"words": words}).json()
+    full = api.post("/v1/games/osps/check", json={"words": words}).json()
     assert lean["count"] == full["count"] == 10_000
     assert lean["results"] == [r["valid"] for r in full["results"]]
-    r = httpx.post(api + "/v1/games/osps/valid", json={"words": ["a"] * 100_001})
+    r = api.post("/v1/games/osps/valid", json={"words": ["a"] * 100_001})
     assert r.status_code == 413 and r.json()["code"] == "batch_too_large"
 
 
-def test_openapi_documents_queries_and_limits(api: str) -> None:
-    spec = httpx.get(api + "/openapi.json").json()
+def test_openapi_documents_queries_and_limits(api: TestClient) -> None:
+    spec = api.get("/openapi.json").json()
     for path in ("blanks", "pattern", "anagrams", "hooks", "prefix", "valid"):
         assert f"/v1/games/{{game}}/{path}" in spec["paths"]
     pattern = spec["paths"]["/v1/games/{game}/pattern"]["get"]
@@ -131,9 +129,9 @@ def test_openapi_documents_queries_and_limits(api: str) -> None:
     assert "400" in pattern["responses"]
 
 
-def test_referee_page_is_served(api: str) -> None:
-    r = httpx.get(api + "/")
+def test_referee_page_is_served(api: TestClient) -> None:
+    r = api.get("/")
     assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     assert "/static/app.js" in r.text and "default-src 'self'" in r.headers[
         "content-security-policy"]
-    assert httpx.get(api + "/static/app.js").status_code == 200
+    assert api.get("/static/app.js").status_code == 200

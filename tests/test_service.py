@@ -1,23 +1,31 @@
-"""The HTTP API on a real uvicorn server on loopback."""
+"""The HTTP API on a real uvicorn server on loopback: the one real process of this face
+(the other HTTP tests drive the same app in process)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish
+from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, lexicon, publish
 from tests.query_data import running_server
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     home = tmp_path_factory.mktemp("srv-home")
     publish(home, "osps", POLISH_RECORDS)
     publish(home, "kvizovka", KVIZOVKA_RECORDS)
     with running_server(home) as base:
-        yield base
+        yield base, home
+
+
+@pytest.fixture(scope="module")
+def server(server_home: tuple[str, Path]) -> str:
+    return server_home[0]
 
 
 def test_healthz_names_releases(server: str) -> None:
@@ -33,13 +41,18 @@ def test_games_lists_all_four_profiles(server: str) -> None:
     assert games["osps"]["release"].startswith("osps-")
 
 
-def test_single_word_shape_matches_cli(server: str) -> None:
-    r = httpx.get(server + "/v1/games/osps/words/zażółć")
-    assert r.status_code == 200
+def test_single_word_shape_matches_cli(server_home: tuple[str, Path]) -> None:
+    """The HTTP answer for one word is the CLI's ``--json`` answer, field for field."""
+    server, home = server_home
+    for game, word in (("osps", "zażółć"), ("osps", "np"), ("kvizovka", "nadživeti")):
+        r = httpx.get(f"{server}/v1/games/{game}/words/{word}")
+        assert r.status_code == 200
+        p = lexicon(home, "check", game, word, "--json")
+        assert p.returncode in (0, 1), p.stderr
+        assert r.json() == json.loads(p.stdout)
     body = r.json()
     for field in ("input", "valid", "tiles", "score", "reason", "analyses", "release"):
         assert field in body
-    assert body["valid"] and body["score"] == 21
 
 
 def test_cyrillic_and_latin_agree(server: str) -> None:

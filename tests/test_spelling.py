@@ -20,7 +20,7 @@ from lexicon.tiles import MAX_READINGS, Speller, Work, speller
 
 KV = speller(profiles.load("kvizovka"))
 OSPS = speller(profiles.load("osps"))
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=100, deadline=None)
 
 #: Latin letters that make Kvizovka tiles ambiguous, plus a few plain ones and a foreign one
 latin = st.text(alphabet="ljndžaeo", min_size=1, max_size=12)

@@ -18,6 +18,7 @@ import importlib
 import re
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 from lexicon.errors import CODES
@@ -67,6 +68,7 @@ def _const(node: ast.AST | None) -> object:
     return node.value if isinstance(node, ast.Constant) else None
 
 
+@cache
 def raised_codes() -> dict[str, set[int | None]]:
     """Every error code the product code gives, with the HTTP statuses it is given with.
 
@@ -109,7 +111,8 @@ def raised_codes() -> dict[str, set[int | None]]:
     return out
 
 
-def defined_limits() -> set[tuple[str, str]]:
+@cache
+def defined_limits() -> frozenset[tuple[str, str]]:
     """Every module-level ``MAX_*`` integer of the runtime library."""
     found = set()
     for path in sorted((ROOT / "lexicon").glob("*.py")):
@@ -118,7 +121,7 @@ def defined_limits() -> set[tuple[str, str]]:
                 for target in node.targets:
                     if isinstance(target, ast.Name) and target.id.startswith("MAX_"):
                         found.add((f"lexicon.{path.stem}", target.id))
-    return found
+    return frozenset(found)
 
 
 # -- the tables ---------------------------------------------------------------------------
