@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from build.rules import Rule, RuleBook, Verdict
+from build.rules import Reject, RuleBook, Verdict
 
 Tags = tuple[str, ...]
 
@@ -99,7 +99,7 @@ class AnalysisJudge:
         self._rank_cache: dict[Tags, int] = {}
 
     # -- the rules, most informative first -----------------------------------------------
-    def _rules(self) -> list[Rule[HbsAnalysis]]:
+    def _rules(self) -> list[Reject[HbsAnalysis]]:
         def degree(r: HbsAnalysis) -> str | None:
             if r.pos not in ("adj", "adv"):
                 return None
@@ -163,20 +163,20 @@ class AnalysisJudge:
             return f"part of speech <{r.pos}> is not admitted" if r.pos else "no part of speech"
 
         return [
-            Rule("comparative", "comparatives, superlatives and 'pre-' elatives", degree),
-            Rule("inflected_form", "nouns, adjectives, pronouns, numbers outside nominative",
+            Reject("comparative", "comparatives, superlatives and 'pre-' elatives", degree),
+            Reject("inflected_form", "nouns, adjectives, pronouns, numbers outside nominative",
                  case),
-            Rule("verb_form", "verb forms other than the infinitive", verb_form),
-            Rule("reflexive_verb", "verbs that exist only with 'se'", reflexive),
-            Rule("proper_noun", "proper nouns (apertium <np>, capitalised hunspell stems)",
+            Reject("verb_form", "verb forms other than the infinitive", verb_form),
+            Reject("reflexive_verb", "verbs that exist only with 'se'", reflexive),
+            Reject("proper_noun", "proper nouns (apertium <np>, capitalised hunspell stems)",
                  proper),
-            Rule("abbreviation", "abbreviations, acronyms, Roman numerals", abbreviation),
-            Rule("interjection", "interjections", interjection),
-            Rule("function_word", "prepositions, conjunctions, particles", function_word),
-            Rule("part_of_speech", "adverbs (unless admit_adverbs)", adverb),
-            Rule("unclassified", "hunspell forms whose paradigm slot is not learned",
+            Reject("abbreviation", "abbreviations, acronyms, Roman numerals", abbreviation),
+            Reject("interjection", "interjections", interjection),
+            Reject("function_word", "prepositions, conjunctions, particles", function_word),
+            Reject("part_of_speech", "adverbs (unless admit_adverbs)", adverb),
+            Reject("unclassified", "hunspell forms whose paradigm slot is not learned",
                  unclassified),
-            Rule("part_of_speech", "any other part of speech", other),
+            Reject("part_of_speech", "any other part of speech", other),
         ]
 
     # -- fast path: rank only ------------------------------------------------------------
