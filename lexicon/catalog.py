@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +32,7 @@ from lexicon.profile import Profile
 from lexicon.store import Release
 
 Stamp = tuple[int, int, int]
+FULL_CHECK_EVERY = 0.05   # seconds between full size checks of a release in use
 # (catalog id, game) -> the release pinned for the request running in this context
 _PINNED: ContextVar[dict[tuple[int, str], Release] | None] = ContextVar("pinned", default=None)
 
@@ -89,7 +91,7 @@ class Catalog:
                     self._current[game] = cached
         rel = cached[1]
         try:
-            rel.check_sizes()
+            rel.check_sizes(full=time.monotonic() - rel.checked_at > FULL_CHECK_EVERY)
         except ReleaseDamaged:
             with self._lock:
                 if self._current.get(game) is cached:
@@ -132,6 +134,7 @@ class Catalog:
         ``release_id``), in this thread or task only: a request judges every word with, and
         labels its answer with, one release."""
         rel = self.release(game, release_id)
+        rel.check_sizes()   # every mapped file: a batch or query may read any of them
         token = _PINNED.set({**(_PINNED.get() or {}), (id(self), game): rel})
         try:
             yield rel

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -58,11 +59,13 @@ class Release:
             raise integrity.damaged(self.path, problems, self.manifest)
         mapped = integrity.mapped_sizes(self.path, self.manifest)
         data = os.fspath(self.path / LMDB_DIR / "data.mdb")
-        # Re-checked on every use (check_sizes): the store always, the indexes once mapped.
+        # Re-checked in use (check_sizes): the store on every use, all mapped files for
+        # batches and queries; index files join the list once the indexes are mapped.
         self._watched = [(p, n) for p, n in mapped if p == data] or [
             (data, os.stat(data).st_size)]
         self._index_sizes = [(p, n) for p, n in mapped if p != data]
         self._index_lock = threading.Lock()
+        self.checked_at = time.monotonic()   # of the last full size check (open is one)
         self._indexes: Indexes | None = None
         try:
             self.env = lmdb.open(str(self.path / LMDB_DIR), readonly=True, lock=False,
@@ -79,13 +82,16 @@ class Release:
             raise integrity.damaged(self.path, [f"{LMDB_DIR}: cannot be read ({exc})"],
                                     self.manifest) from exc
 
-    def check_sizes(self) -> None:
+    def check_sizes(self, *, full: bool = True) -> None:
         """Raise ReleaseDamaged if a file this release maps changed size since it was
-        opened (a ``stat`` per mapped file). Called on every use by :class:`Catalog`: a file
-        truncated under a running server then becomes a 503 for its game instead of a
-        SIGBUS for the whole process."""
+        opened: a file truncated under a running server then becomes a 503 for its game
+        instead of a SIGBUS for the whole process. ``full`` stats every mapped file (about
+        ten); otherwise only ``data.mdb``, which every word check reads. :class:`Catalog`
+        does the short check on every use and the full one for batches and queries and at
+        least every ``FULL_CHECK_EVERY`` seconds: ten stats per single-word request would
+        cost more than the lookup itself."""
         problems = []
-        for path, size in self._watched:
+        for path, size in (self._watched if full else self._watched[:1]):
             try:
                 have = os.stat(path).st_size
             except OSError:
@@ -93,6 +99,8 @@ class Release:
             if have != size:
                 problems.append(f"{os.path.relpath(path, self.path)}: {have} bytes, "
                                 f"expected {size}")
+        if full:
+            self.checked_at = time.monotonic()
         if problems:
             raise integrity.damaged(self.path, problems, self.manifest)
 

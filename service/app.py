@@ -234,8 +234,9 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        return queries.blanks(catalog, game, word, edge=edge, sort=sort, limit=limit,
-                              offset=offset)
+        with catalog.pinned(game):   # one release, all its files checked
+            return queries.blanks(catalog, game, word, edge=edge, sort=sort, limit=limit,
+                                  offset=offset)
 
     @app.get("/v1/games/{game}/pattern", tags=["queries"], description=(
         "Pattern search: `?` one tile, `*` any run of tiles, `[abc]` one of a set, "
@@ -259,8 +260,9 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        return queries.pattern(catalog, game, pattern, min_length=min_length,
-                               max_length=max_length, sort=sort, limit=limit, offset=offset)
+        with catalog.pinned(game):   # one release, all its files checked
+            return queries.pattern(catalog, game, pattern, min_length=min_length,
+                                   max_length=max_length, sort=sort, limit=limit, offset=offset)
 
     @app.get("/v1/games/{game}/anagrams", tags=["queries"], description=(
         "Anagrams and sub-anagrams (at least the game's minimum length) of a rack, `?` "
@@ -283,9 +285,10 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        return queries.anagrams(catalog, game, rack, board=board, exact=exact,
-                                min_length=min_length, max_length=max_length, sort=sort,
-                                limit=limit, offset=offset)
+        with catalog.pinned(game):   # one release, all its files checked
+            return queries.anagrams(catalog, game, rack, board=board, exact=exact,
+                                    min_length=min_length, max_length=max_length, sort=sort,
+                                    limit=limit, offset=offset)
 
     @app.get("/v1/games/{game}/hooks", tags=["queries"], description=(
         "Front and back hooks: the tiles that extend the word into an admissible word "
@@ -294,7 +297,8 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
     def hooks_query(game: str, word: str = Query(
             ..., description="the word", openapi_examples=_examples(word="KOT"))
     ) -> dict[str, Any]:
-        return queries.hooks(catalog, game, word)
+        with catalog.pinned(game):   # one release, all its files checked
+            return queries.hooks(catalog, game, word)
 
     @app.get("/v1/games/{game}/prefix", tags=["queries"], description=(
         "Does a playable word start with this prefix (`is_prefix`), is it a word itself, "
@@ -302,7 +306,8 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
     def prefix_query(game: str, prefix: str = Query(
             ..., description="the prefix", openapi_examples=_examples(prefix="KO"))
     ) -> dict[str, Any]:
-        return queries.prefix(catalog, game, prefix)
+        with catalog.pinned(game):   # one release, all its files checked
+            return queries.prefix(catalog, game, prefix)
 
     @app.post("/v1/games/{game}/valid", tags=["check"], description=(
         "The lean batch check for engines: one boolean per word, exactly the `valid` of "

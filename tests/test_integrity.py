@@ -180,14 +180,16 @@ def test_live_server_survives_a_truncated_release(tmp_path: Path) -> None:
     with running_server(home) as base, httpx.Client(base_url=base, timeout=10) as http:
         assert http.get("/v1/games/osps/words/kot").json()["valid"]
         assert http.post("/v1/games/osps/valid", json={"words": ["kot"]}).status_code == 200
-        os.truncate(osps / DATA, 12288)
-        os.truncate(osps / "indexes" / "words.marisa", 12288)
+        assert http.get("/v1/games/osps/pattern?pattern=k?t").status_code == 200
+        os.truncate(osps / "indexes" / "words.marisa", 12288)   # read by batches, queries
+        r = http.post("/v1/games/osps/valid", json={"words": ["kot"]})
+        assert r.status_code == 503 and r.json()["code"] == "release_damaged", r.text
+        assert "indexes/words.marisa: 12288 bytes" in r.json()["message"]
+        os.truncate(osps / DATA, 12288)                          # read by every check
         for path in ("/v1/games/osps/words/kot", "/v1/games/osps/pattern?pattern=k?t"):
             r = http.get(path)
             assert r.status_code == 503 and r.json()["code"] == "release_damaged", r.text
             assert "is damaged and is not served" in r.json()["message"]
-        r = http.post("/v1/games/osps/valid", json={"words": ["kot"]})
-        assert r.status_code == 503 and r.json()["code"] == "release_damaged"
         assert http.get("/v1/games/kvizovka/words/ljubav").json()["valid"]
         health = http.get("/healthz").json()
         assert health["status"] == "degraded"
