@@ -41,6 +41,7 @@ class Catalog:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root or home()
         self._current: dict[str, tuple[Stamp, Release]] = {}
+        self._current_files: dict[str, str] = {}
         # every release this process has open, by directory: reused, never opened twice
         self._by_path: weakref.WeakValueDictionary[str, Release] = (
             weakref.WeakValueDictionary())
@@ -56,8 +57,12 @@ class Catalog:
 
     def _current_stamp(self, game: str) -> Stamp:
         """Identifies one version of CURRENT: a publish replaces the file (a new inode)."""
+        path = self._current_files.get(game)
+        if path is None:        # a str, built once: pathlib per request cost more than stat
+            path = self._current_files[game] = os.fspath(
+                releases.game_dir(game, self.root) / releases.CURRENT)
         try:
-            st = os.stat(releases.game_dir(game, self.root) / releases.CURRENT)
+            st = os.stat(path)
         except (FileNotFoundError, NotADirectoryError):
             return (-1, -1, -1)
         return (st.st_ino, st.st_mtime_ns, st.st_size)

@@ -37,6 +37,8 @@ class _Plan:
         # a Latin digraph that is also a tile (lj, nj, dž) makes a spelling ambiguous
         self.digraphs = spell.ambiguous
         self.table = spell.table
+        # Polish keys are the typed letters themselves: translating would only copy them
+        self.identity = all(chr(c) == v for c, v in spell.table.items())
         self.chars = frozenset(chr(c) for c in spell.table)
         # Latin and Cyrillic mixed is an input error for the checker: keep those apart
         self.canonical = frozenset(t.canonical for t in profile.tiles)
@@ -63,7 +65,7 @@ def _whole_batch(plan: _Plan, words: object, texts: list[str], edge: bool,
             or not plan.chars_nl.issuperset(joined)):
         return None
     lowered = joined.split("\n")
-    keys = joined.translate(plan.table).split("\n")
+    keys = (lowered if plan.identity else joined.translate(plan.table).split("\n"))
     found = map(words.__contains__, keys)  # type: ignore[attr-defined]
     low, high = plan.rules.lengths(edge=edge)
     flags = [hit and low <= len(k) <= high for k, hit in zip(keys, found, strict=True)]

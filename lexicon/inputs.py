@@ -10,6 +10,7 @@ asking about ``e-mail`` deserves "hyphenated" rather than "bad request".
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from lexicon.errors import InputError
 
@@ -36,8 +37,10 @@ def printable(text: object) -> object:
     return text
 
 
+@lru_cache(maxsize=4096)
 def script_of(ch: str) -> str | None:
-    """'Latn', 'Cyrl' or None (digits, punctuation, spaces) for one character."""
+    """'Latn', 'Cyrl' or None (digits, punctuation, spaces) for one character (cached: a
+    Unicode name lookup per character was a tenth of a single-word lookup's time)."""
     if not ch.isalpha():
         return None
     name = unicodedata.name(ch, "")

@@ -24,4 +24,8 @@ def releases_dir(root: Path | None = None) -> Path:
 
 
 def rulings_dir(root: Path | None = None) -> Path:
-    return (root or home()) / "rulings"
+    """Where the judge logs its rulings: ``$LEXICON_RULINGS``, else ``rulings/`` in the data
+    directory (the benchmark points it elsewhere so it never writes into a data directory
+    it only measures)."""
+    override = os.environ.get("LEXICON_RULINGS")
+    return Path(override).resolve() if override else (root or home()) / "rulings"

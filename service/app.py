@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from lexicon import checker, gloss, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, LexiconError
-from service import contract
+from service import contract, hotpath
 from service.contract import error
 
 API_DESCRIPTION = """
@@ -77,11 +77,14 @@ class CheckRequest(BaseModel):
     lang: str | None = Field(None, description=LANG_HELP)
 
 
-def create_app(root: Path | None = None) -> FastAPI:
-    catalog = Catalog(root)
+def create_app(root: Path | None = None, catalog: Catalog | None = None) -> FastAPI:
+    """The app over the releases in ``root`` (or over ``catalog``, to share one process's
+    open releases: LMDB opens an environment once per process)."""
+    catalog = catalog or Catalog(root)
     app = FastAPI(title="Lexicon", version="0.1.0", description=API_DESCRIPTION)
     app.state.catalog = catalog
     contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
+    app.add_middleware(hotpath.WordLookupLane, catalog=catalog)  # outermost: the hot path
 
     @app.exception_handler(LexiconError)
     async def lexicon_error(_: Request, exc: LexiconError) -> JSONResponse:
@@ -132,13 +135,12 @@ def create_app(root: Path | None = None) -> FastAPI:
                         ) -> Response:
         """Is ``word`` valid in ``game``, with reason, tiles, score and analyses.
 
-        Declared ``async`` and serialised here: a lookup takes microseconds of memory-mapped
-        reads, so a thread-pool hop and FastAPI's generic encoder would cost more than the
-        work itself.
+        The plain successful lookups are answered in front of FastAPI by
+        :class:`service.hotpath.WordLookupLane` (same function, same parameters); this route
+        answers the rest (errors, malformed parameters) and documents the endpoint.
         """
-        result = checker.check_word(catalog, game, word, edge=edge, lang=lang,
-                                    release=release)
-        return Response(json.dumps(result, ensure_ascii=False, separators=(",", ":")),
+        return Response(hotpath.word_json(catalog, game, word, edge=edge, lang=lang,
+                                          release=release),
                         media_type="application/json")
 
     @app.post("/v1/games/{game}/check", tags=["check"])

@@ -11,6 +11,8 @@ Prints one JSON object per figure on stdout (progress goes to stderr):
   Starlette endpoint returning a constant, both served by uvicorn with the same options;
 * ``http_batch``: words/s of ``POST /check`` (full verdicts) and ``POST /valid`` (booleans);
 * ``query``: median and p95 latency of pattern, joker and 10-tile anagram queries;
+* ``judge``: p99 latency of ``POST /judge`` for a 6-word play, in-process through the app,
+  beside the same words through ``check_many``;
 * ``build``: build time, peak memory, release and index sizes against a gzip of the words;
 * ``server_rss``: resident memory of a server with every built game loaded.
 
@@ -53,6 +55,7 @@ TARGETS = {
     "http_single": ">= 0.5 x the bare Starlette rate",
     "pattern": "< 20 ms median",
     "anagram_2_jokers": "< 100 ms p95",
+    "judge": "< 5 ms p99 for a 6-word play, in-process",
     "server_rss": "< 200 MB with all four games loaded",
 }
 PATTERNS = {"osps": ["?A??K", "KA?IN", "*OWY"], "remik": ["?A??K", "KA?IN", "*OWY"],
@@ -100,6 +103,7 @@ def _latency(run: Callable[[], object], reps: int) -> dict[str, float]:
     times.sort()
     return {"median_ms": round(statistics.median(times), 2),
             "p95_ms": round(times[max(0, round(0.95 * len(times)) - 1)], 2),
+            "p99_ms": round(times[max(0, round(0.99 * len(times)) - 1)], 3),
             "max_ms": round(times[-1], 2), "runs": reps}
 
 
@@ -166,6 +170,69 @@ def _lmdb_get_loop(rel: Any) -> Callable[[list[str]], list[bool]]:
             get = txn.get
             return [(raw := get(k.encode())) is not None and raw[:1] == VALID for k in keys]
     return run
+
+
+def _asgi_post(app: Any, path: str, body: bytes) -> Callable[[], int]:
+    """One in-process request to an ASGI app (no sockets): returns a function that sends
+    it and gives the status."""
+    import asyncio
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(),
+             "query_string": b"", "root_path": "", "client": ("127.0.0.1", 1),
+             "server": ("127.0.0.1", 80),
+             "headers": [(b"host", b"bench"), (b"content-type", b"application/json"),
+                         (b"content-length", str(len(body)).encode())]}
+    loop = asyncio.new_event_loop()
+
+    async def once() -> int:
+        sent: list[dict] = []
+
+        async def receive() -> dict:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        await app(dict(scope), receive, send)
+        return sent[0]["status"]
+
+    return lambda: loop.run_until_complete(once())
+
+
+def judge_latency(fig: Figures, cat: Catalog, game: str, reps: int) -> None:
+    """``POST /v1/games/{game}/judge`` with a 6-word play, in-process through the whole ASGI
+    app (rulings logged to a scratch directory), beside the same words through
+    ``check_many`` alone."""
+    from lexicon import checker
+    from service.app import create_app
+
+    profile = cat.profile(game)
+    words = [speller(profile).to_latin(k) for k in _mix(_sample_keys(cat, game, 600))]
+    plays = [words[i:i + 6] for i in range(0, 6 * (len(words) // 6), 6)]
+    scratch = tempfile.mkdtemp(prefix="lexicon-bench-rulings-")
+    os.environ["LEXICON_RULINGS"] = scratch
+    try:
+        app = create_app(catalog=cat)
+        calls = [_asgi_post(app, f"/v1/games/{game}/judge",
+                            json.dumps({"words": p}).encode()) for p in plays[:50]]
+        assert calls[0]() == 200
+        pending = iter(range(reps))
+
+        def endpoint() -> None:
+            calls[next(pending) % len(calls)]()
+
+        stats = _latency(endpoint, reps)
+        plain = iter(range(reps))
+        ref = _latency(lambda: checker.check_many(cat, game, plays[next(plain) % 50]), reps)
+    finally:
+        os.environ.pop("LEXICON_RULINGS", None)
+        shutil.rmtree(scratch, ignore_errors=True)
+    fig.emit("judge", game=game, release=cat.release(game).id, words_per_play=6, **stats,
+             reference={"what": "the same plays through checker.check_many alone", **ref},
+             target=TARGETS["judge"],
+             note="in-process ASGI request through every middleware; each ruling appended "
+                  "to the (scratch) rulings log")
 
 
 def _rack(profile: Profile, rng: random.Random, tiles: int, jokers: int) -> str:
@@ -341,9 +408,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="where to keep the synthetic releases (reused when present)")
     parser.add_argument("--words", type=int, default=200_000, help="in-process sample size")
     parser.add_argument("--reps", type=int, default=30, help="runs per query figure")
+    parser.add_argument("--judge-reps", type=int, default=3000, help="plays judged")
     parser.add_argument("--seconds", type=int, default=8, help="wrk duration per run")
     parser.add_argument("--skip", nargs="*", default=[],
-                        choices=["inprocess", "http", "query", "build", "rss"])
+                        choices=["inprocess", "http", "query", "judge", "build", "rss"])
     args = parser.parse_args(argv)
 
     home = args.home
@@ -373,6 +441,8 @@ def main(argv: list[str] | None = None) -> int:
             inprocess_check(fig, cat, game, args.words)
         if "query" not in args.skip:
             query_latency(fig, cat, game, args.reps)
+        if "judge" not in args.skip:
+            judge_latency(fig, cat, game, args.judge_reps)
         if "http" not in args.skip:
             http_figures(fig, cat, home, game, args.seconds)
     if "rss" not in args.skip:

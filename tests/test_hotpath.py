@@ -1,0 +1,55 @@
+"""The single-word fast lane answers exactly what the declared FastAPI route answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from lexicon.catalog import Catalog
+from lexicon.checker import check_word
+from service import hotpath
+from service.app import create_app
+
+
+@pytest.fixture()
+def client(small_releases: Path) -> TestClient:
+    return TestClient(create_app(small_releases))
+
+
+def test_lane_answers_plain_lookups_like_the_library(client: TestClient,
+                                                     small_releases: Path) -> None:
+    cat: Catalog = client.app.state.catalog  # type: ignore[attr-defined]
+    for url, edge, lang in (("/v1/games/osps/words/zażółć", False, None),
+                            ("/v1/games/osps/words/np?lang=en", False, "en"),
+                            ("/v1/games/kvizovka/words/džep?edge=yes", True, None),
+                            ("/v1/games/kvizovka/words/d%C5%BEep?edge=0&x=1", False, None)):
+        r = client.get(url)
+        word = url.split("/")[-1].split("?")[0].replace("%C5%BE", "ž")
+        game = url.split("/")[3]
+        assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+        assert r.json() == check_word(cat, game, word, edge=edge, lang=lang)
+    head = client.head("/v1/games/osps/words/zażółć")
+    assert head.status_code == 200 and head.content == b""
+    assert int(head.headers["content-length"]) == len(client.get(
+        "/v1/games/osps/words/zażółć").content)
+
+
+def test_everything_else_gets_the_error_contract(client: TestClient) -> None:
+    bad = client.get("/v1/games/osps/words/kot?edge=maybe")
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid_request"
+    assert bad.json()["detail"][0]["loc"] == ["query", "edge"]
+    assert client.get("/v1/games/chess/words/kot").json()["code"] == "unknown_game"
+    assert client.get("/v1/games/osps/words/kot?lang=xx").json()["code"] == "bad_lang"
+    mixed = client.get("/v1/games/kvizovka/words/ljубав")
+    assert mixed.status_code == 400 and mixed.json()["code"] == "mixed_scripts"
+    assert client.get("/v1/games/remik/words/kot").status_code == 503
+    assert client.post("/v1/games/osps/words/kot").status_code == 405
+
+
+def test_query_reading_follows_fastapi() -> None:
+    assert hotpath._query(b"") == (False, None, None)
+    assert hotpath._query(b"edge=true&lang=sl") == (True, "sl", None)
+    assert hotpath._query(b"edge=off&release=osps-1") == (False, None, "osps-1")
+    assert hotpath._query(b"edge=2") is None                # the app refuses it
