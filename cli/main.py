@@ -276,13 +276,17 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
           reveal: Annotated[bool, typer.Option(
               "--reveal", help="also show each word's verdict (settling a dispute)")] = False,
           as_json: Annotated[bool, typer.Option("--json", help="the ruling as one JSON object")]
-          = False, lang: Lang = None) -> None:
+          = False, lang: Lang = None,
+          release: Annotated[str | None, typer.Option(
+              "--release", help="rule with this published release (valid as of edition X)")]
+          = None) -> None:
     """One ruling for a whole play: exit 0 if it stands, 1 if it falls (which word failed is
     not said unless --reveal), 2 on a usage error, 3 when no release is built. Every ruling
     is logged (see `lexicon rulings`)."""
     from lexicon import judge as judging
     try:
-        ruling = judging.judge(Catalog(), game, words, edge=edge, reveal=reveal, lang=lang)
+        ruling = judging.judge(Catalog(), game, words, edge=edge, reveal=reveal, lang=lang,
+                               release=release)
     except NoRelease as exc:
         _fail(exc, EXIT_FAILED, as_json)
     except LexiconError as exc:

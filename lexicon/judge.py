@@ -61,15 +61,17 @@ def _read_play(words: object) -> list[str]:
 
 
 def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = False,
-          reveal: bool = False, lang: str | None = None, log_root: Path | None = None,
-          log: bool = True) -> dict[str, Any]:
+          reveal: bool = False, lang: str | None = None, release: str | None = None,
+          log_root: Path | None = None, log: bool = True) -> dict[str, Any]:
     """Rule on a play: ``verdict`` is ``stands`` when every word is valid, else ``falls``.
 
-    Raises UnknownGame / NoRelease / InputError before anything is ruled or logged.
+    ``release`` rules with an older published release ("valid as of edition X"); the log
+    and the answer name the release that ruled. Raises UnknownGame / NoRelease /
+    UnknownRelease / InputError before anything is ruled or logged.
     """
     language(catalog.profile(game).language, lang)     # a bad language is refused first
     play = _read_play(words)
-    results = check_many(catalog, game, play, edge=edge, lang=lang)
+    results = check_many(catalog, game, play, edge=edge, lang=lang, release=release)
     release = results[0]["release"]
     stands = all(r["valid"] for r in results)
     verdict = STANDS if stands else FALLS

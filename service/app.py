@@ -339,6 +339,7 @@ class JudgeRequest(BaseModel):
     edge: bool = Field(False, description="Kvizovka: the play touches the board's edge")
     reveal: bool = Field(False, description="give each word's verdict (settling a dispute)")
     lang: str | None = Field(None, description=LANG_HELP)
+    release: str | None = Field(None, description=RELEASE_HELP)
 
 
 def _add_judge(app: FastAPI, catalog: Catalog) -> None:
@@ -355,9 +356,9 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
             "game": "osps", "release": "osps-…", "verdict": "falls", "valid": False,
             "count": 2, "time": "2026-12-01T05:00:00.000Z"}}}}}, response_model=None)
     def judge_play(game: str, req: JudgeRequest) -> Response:
-        with catalog.pinned(game):   # one release judges the play and labels the ruling
+        with catalog.pinned(game, req.release):   # one release judges and labels the ruling
             ruling = judge.judge(catalog, game, req.words, edge=req.edge, reveal=req.reveal,
-                                 lang=req.lang)
+                                 lang=req.lang, release=req.release)
         return Response(json.dumps(ruling, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
 

@@ -85,6 +85,10 @@ def test_cli_exit_codes_and_the_log(small_releases: Path) -> None:
     assert run(h, "judge", "kvizovka", "džep", "--edge").exit_code == 0
     p = run(h, "judge", "osps", "np", "--reveal", "--json")
     assert json.loads(p.stdout)["results"][0]["reason"]["code"] == "abbreviation"
+    rel = json.loads(run(h, "judge", "osps", "kot", "--json").stdout)["release"]
+    p = run(h, "judge", "osps", "kot", "--release", rel, "--json")
+    assert p.exit_code == 0 and json.loads(p.stdout)["release"] == rel
+    assert run(h, "judge", "osps", "kot", "--release", "osps-19990101T000000Z-0").exit_code == 2
     assert run(h, "judge", "chess", "kot").exit_code == 2
     assert run(h, "judge", "osps", "kot", "").exit_code == 2
     assert run(h, "judge", "remik", "kot").exit_code == 3          # no release built
@@ -93,7 +97,7 @@ def test_cli_exit_codes_and_the_log(small_releases: Path) -> None:
     rows = [json.loads(line) for line in p.stdout.splitlines()]
     assert [(r["game"], r["words"], r["verdict"]) for r in rows[:2]] == [
         ("osps", ["zażółć", "gęślą"], "stands"), ("osps", ["zażółć", "np"], "falls")]
-    assert len(rows) == 7 and all(r["release"] and r["time"].endswith("Z") for r in rows)
+    assert len(rows) == 9 and all(r["release"] and r["time"].endswith("Z") for r in rows)
     human = run(h, "rulings").stdout
     assert "FALLS" in human and "ljubav kući" in human
     assert run(h, "rulings", "--date", "1999-01-01").stdout.startswith("no rulings")
