@@ -91,7 +91,9 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
     profile = catalog.profile(game)
     rel = catalog.release(game)
     words = rel.indexes.words
+    has_prefix = rel.indexes.has_prefix
     plan = profile.derived(_Plan)
+    key_of = plan.speller.key_of
     table, chars, digraphs = plan.table, plan.chars, plan.digraphs
     canonical, two_scripts = plan.canonical, plan.two_scripts
     allows = plan.rules.allows
@@ -101,8 +103,10 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
     def tiled(word: str) -> bool:
         """A Latin word with digraphs: the first tiling the lexicon admits decides, as in
         the checker (the same speller, walking the words trie), and the play rules judge it."""
-        for reading in plan.speller.readings(word, rel.indexes.has_prefix):
-            key = reading.key
+        preferred = key_of(word)      # keys()[0]: when the lexicon holds it, it decides
+        if preferred in words:
+            return allows(preferred, edge=edge)
+        for key in plan.speller.keys(word, has_prefix)[1:]:
             if key in words:
                 return allows(key, edge=edge)
         return False

@@ -26,6 +26,9 @@ word's length whatever the word holds, and without a lexicon (build time) still 
 
 from __future__ import annotations
 
+import bisect
+import heapq
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -56,16 +59,6 @@ class Work:
         self.steps = 0
 
 
-@dataclass(frozen=True)
-class _Forced:
-    """A ``[..]`` group: one tile, whatever its letters could otherwise be."""
-
-    canonical: str
-
-
-_Unit = str | _Forced     # a typed character, BREAK, or a forced tile
-
-
 class Speller:
     """One game's spelling rules, derived from its profile's tile table."""
 
@@ -80,9 +73,12 @@ class Speller:
         self._multi: tuple[tuple[str, str], ...] = tuple(sorted(
             ((t.spelling, t.canonical) for t in profile.multi_letter_tiles),
             key=lambda pair: -len(pair[0])))
-        self._multi_starts = frozenset(s[0] for s, _c in self._multi)
         #: one character -> its tile's canonical code point (a whole word at C speed)
         self.table = str.maketrans(self._canonical)
+        self._reading_table = {**self.table, ord(_BREAK): None}
+        by_spelling = dict(self._multi)
+        self._multi_re = re.compile("|".join(re.escape(sp) for sp, _c in self._multi))
+        self._multi_key: Callable[[re.Match[str]], str] = lambda m: by_spelling[m.group()]
         self._latin = str.maketrans({t.canonical: t.spelling for t in profile.tiles})
         self._letter = {t.canonical: t.letter for t in profile.tiles}
 
@@ -91,10 +87,6 @@ class Speller:
         """The canonical code point of the tile written ``text`` (spelling or canonical)."""
         tile = self.profile.by_spelling.get(text) or self.profile.by_canonical.get(text)
         return tile.canonical if tile else None
-
-    def is_tile_letter(self, ch: str) -> bool:
-        """Is ``ch`` a letter some tile is written with (alone or inside a digraph)?"""
-        return ch in self._canonical or any(ch in s for s, _c in self._multi)
 
     @property
     def ambiguous(self) -> tuple[str, ...]:
@@ -122,13 +114,15 @@ class Speller:
         character per tile, so this is their only reading; a Latin Serbian form must be
         tiled against the Cyrillic sources instead (``build.games.hbs_script``).
         """
-        if not any(s in spelling for s, _c in self._multi):
-            return spelling.translate(self.table)
-        return self._greedy(list(spelling))
+        if self._multi:
+            # an alternation tries its branches in order, longest spelling first, and scans
+            # left to right: exactly the preferred reading, at C speed
+            spelling = self._multi_re.sub(self._multi_key, spelling)
+        return spelling.translate(self.table)
 
     def first(self, text: str) -> Tiling:
         """The preferred reading of ``text`` (notation allowed): racks, boards, sets."""
-        return self.tiling(self._greedy(self._units(text)))
+        return self.tiling(_Text(self, text).first())
 
     def readings(self, word: str, known: PrefixOracle | None = None, *,
                  limit: int = MAX_READINGS, work: Work | None = None) -> list[Tiling]:
@@ -141,27 +135,36 @@ class Speller:
         survive each position. Either way the work is at most ``limit`` x (tiles that can
         start at a position) steps per character.
         """
+        return [self.tiling(k) for k in self.keys(word, known, limit=limit, work=work)]
+
+    def keys(self, word: str, known: PrefixOracle | None = None, *,
+             limit: int = MAX_READINGS, work: Work | None = None) -> list[str]:
+        """The keys of :meth:`readings` (the batch hot path needs no more).
+
+        The programme runs over positions where a multi-letter tile may start; the text
+        between two such positions is translated in one ``str.translate``.
+        """
         text = word.replace(" ", "") if self.profile.phrases else word
         if (not any(s in text for s, _c in self._multi)
                 and JOIN_OPEN not in text and JOIN_CLOSE not in text):
             if work is not None:
                 work.steps += 1
-            key = text.replace(BREAK, "").translate(self.table)
-            return [self.tiling(_some_tile(key))]
-        units = self._units(text)
-        options = _Options(self, units)
-        n = len(units)
-        layers: list[list[tuple[str, str]]] = [[] for _ in range(n + 1)]   # (rank, key)
-        layers[0].append(("", ""))
+            return [_some_tile(text.replace(BREAK, "").translate(self.table))]
+        read = _Text(self, text)
+        preferred = _some_tile(read.first() if read.notation else self.key_of(text))
+        layers: dict[int, list[tuple[str, str]]] = {0: [("", "")]}     # (rank, key)
+        pending = [0]
         steps = 0
-        for i in range(n):
+        while pending:
+            i = heapq.heappop(pending)
             layer = layers[i]
-            if not layer:
-                continue
+            if i == read.n:
+                break
+            del layers[i]
             if len(layer) > limit:
                 layer.sort()
                 del layer[limit:]
-            here = options[i]
+            here = read.options(i)
             crowded = len(layer) > 1 or len(here) > 1
             for rank, key in layer:
                 for r, (j, c) in enumerate(here):
@@ -169,18 +172,47 @@ class Speller:
                     longer = key + c
                     if known is not None and crowded and c and not known(longer):
                         continue
+                    if j not in layers:
+                        layers[j] = []
+                        heapq.heappush(pending, j)
                     layers[j].append((rank + chr(48 + r), longer))
-        preferred = _some_tile(options.first())
         if work is not None:
-            work.steps += steps + n
-        found = sorted(layers[n])[:limit]
-        keys = [preferred] + [k for _r, k in found if k != preferred]
-        return [self.tiling(k) for k in keys[:limit]]
+            work.steps += steps
+        found = sorted(layers.get(read.n, ()))[:limit]
+        return [preferred, *(k for _r, k in found if k != preferred)][:limit]
 
-    # -- reading helpers -------------------------------------------------------------------
-    def _units(self, text: str) -> list[_Unit]:
-        """Characters, ``|`` breaks and ``[..]`` forced tiles of ``text``."""
-        units: list[_Unit] = []
+
+#: In a text being read, a ``|`` becomes _BREAK (no spelling holds it; the key drops it) and
+#: a ``[..]`` tile _FORCED while looking for spellings (so nothing reads across either).
+_BREAK, _FORCED = "\ue000", "\ue001"
+
+
+class _Text:
+    """A typed text ready to read: where a multi-letter tile may start, and what each
+    character is in the key (the speller's table, ``[..]`` tiles already resolved)."""
+
+    def __init__(self, spell: Speller, text: str, *, notation: bool = True) -> None:
+        self.notation = notation and (BREAK in text or JOIN_OPEN in text or JOIN_CLOSE in text)
+        detect, keyed = self._scan(spell, text) if self.notation else (text, text)
+        self.n = len(detect)
+        self.keyed = keyed
+        self.table = spell._reading_table
+        self.spots: dict[int, list[tuple[int, str]]] = {}
+        for spelling, canonical in spell._multi:
+            at = detect.find(spelling)
+            while at != -1:
+                self.spots.setdefault(at, []).append((at + len(spelling), canonical))
+                at = detect.find(spelling, at + 1)
+        self.starts = sorted(self.spots)
+
+    @staticmethod
+    def _scan(spell: Speller, text: str) -> tuple[str, str]:
+        """(text for finding spellings, text for the key), one character per position."""
+        if JOIN_OPEN not in text and JOIN_CLOSE not in text:
+            plain = text.replace(BREAK, _BREAK)
+            return plain, plain
+        detect: list[str] = []
+        keyed: list[str] = []
         i = 0
         while i < len(text):
             ch = text[i]
@@ -193,57 +225,39 @@ class Speller:
                 if not inner:
                     raise InputError(f"empty '[]' at position {i + 1}",
                                      code="bad_tile_notation", detail={"position": i + 1})
-                canonical = self.tile(inner)
+                canonical = spell.tile(inner)
                 if canonical is None:
-                    raise InputError(f"[{inner}] is not a tile of {self.profile.name}",
+                    raise InputError(f"[{inner}] is not a tile of {spell.profile.name}",
                                      code="bad_tile_notation", detail={"position": i + 1})
-                units.append(_Forced(canonical))
+                detect.append(_FORCED)
+                keyed.append(canonical)
                 i = end + 1
                 continue
             if ch == JOIN_CLOSE:
                 raise InputError(f"']' without '[' at position {i + 1}",
                                  code="bad_tile_notation", detail={"position": i + 1})
-            units.append(ch)
+            ch = _BREAK if ch == BREAK else ch
+            detect.append(ch)
+            keyed.append(ch)
             i += 1
-        return units
+        return "".join(detect), "".join(keyed)
 
-    def _greedy(self, units: list[_Unit]) -> str:
-        return _Options(self, units).first()
-
-
-class _Options:
-    """The tiles that can start at each unit, worked out only where a reading gets to."""
-
-    def __init__(self, spell: Speller, units: list[_Unit]) -> None:
-        self.spell = spell
-        self.units = units
-        # plain characters only; a break or forced tile is a character no spelling holds
-        self.flat = "".join(u if type(u) is str and u != BREAK else "\x00" for u in units)
-        self.memo: dict[int, list[tuple[int, str]]] = {}
-
-    def __getitem__(self, i: int) -> list[tuple[int, str]]:
-        """(next position, key character) for each tile that can start at unit ``i``."""
-        hit = self.memo.get(i)
-        if hit is not None:
-            return hit
-        unit = self.units[i]
-        out: list[tuple[int, str]]
-        if isinstance(unit, _Forced):
-            out = [(i + 1, unit.canonical)]
-        elif unit == BREAK:
-            out = [(i + 1, "")]
-        else:
-            flat, spell = self.flat, self.spell
-            out = [(i + len(s), c) for s, c in spell._multi if flat.startswith(s, i)]
-            out.append((i + 1, spell._canonical.get(unit, unit)))
-        self.memo[i] = out
-        return out
+    def options(self, i: int) -> list[tuple[int, str]]:
+        """(next position, key text) for each way to read on from position ``i``: at a spot
+        every multi-letter tile starting there, then the single letter; elsewhere the whole
+        stretch up to the next spot, which has one reading only."""
+        here = self.spots.get(i)
+        if here is None:
+            k = bisect.bisect_left(self.starts, i)
+            j = self.starts[k] if k < len(self.starts) else self.n
+            return [(j, self.keyed[i:j].translate(self.table))]
+        return [*here, (i + 1, self.keyed[i].translate(self.table))]
 
     def first(self) -> str:
         """The key of the preferred reading: the first option everywhere."""
-        out, i, n = [], 0, len(self.units)
-        while i < n:
-            i, c = self[i][0]
+        out, i = [], 0
+        while i < self.n:
+            i, c = self.options(i)[0]
             out.append(c)
         return "".join(out)
 

@@ -5,7 +5,8 @@ a word of n ``lj`` (2^n tilings), read by :meth:`lexicon.tiles.Speller.readings`
 current Kvizovka release's keys (the checker's oracle, and the words trie the batch path
 uses), and with no lexicon at all (build time); beside it, in the same run, a plain word of
 the same length (one tiling, the reference). Steps are counted by the speller itself, so
-the linear bound can be read off without trusting a clock.
+the linear bound can be read off without trusting a clock. Then what a client pays: a full
+``check`` (with its alternatives and body size) and a ``valid`` batch, per word.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from lexicon import checker, fastcheck
 from lexicon.catalog import Catalog
 from lexicon.tiles import PrefixOracle, Work, speller
 
@@ -54,6 +56,16 @@ def main(argv: list[str] | None = None) -> int:
                                   "readings": len(found), "steps": work.steps,
                                   "us_per_word": round(us, 1), "release": rel.id},
                                  ensure_ascii=False))
+            verdict = checker.check_word(catalog, "kvizovka", word)
+            print(json.dumps({
+                "word": f"{name} x{n}" if name == "lj" else f"a x{2 * n}", "chars": len(word),
+                "check_us_per_word": round(_per_word(
+                    lambda w=word: checker.check_word(catalog, "kvizovka", w)), 1),
+                "check_alternatives": len(verdict["alternatives"]),
+                "check_body_bytes": len(json.dumps(verdict, ensure_ascii=False)),
+                "valid_us_per_word": round(_per_word(
+                    lambda w=word: fastcheck.valid_flags(catalog, "kvizovka", [w] * 100)) / 100,
+                    1)}, ensure_ascii=False))
     return 0
 
 
