@@ -1,31 +1,31 @@
 """Building a release's query indexes (see :mod:`lexicon.indexes` for what each one is for).
 
-Called by :meth:`build.release.ReleaseWriter.publish` on the compacted LMDB in the staging
+Called by :meth:`build.release.ReleaseWriter.publish` on the record store in the staging
 directory, so the indexes are published atomically with the words they index. A release
 is never indexed again after it is published: a new index format means a new build.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import lmdb
 import marisa_trie
 
+from lexicon import profile as profiles
 from lexicon.errors import BuildError
 from lexicon.indexes import (
     ALPHAGRAM_COUNTS,
+    ALPHAGRAM_KEYS,
     ALPHAGRAM_NODES,
-    ALPHAGRAM_WORDS,
     BACKWARD,
-    BACKWARD_PREFIXES,
     FORMAT,
     FORWARD,
-    FORWARD_PREFIXES,
     INDEX_DIR,
     NODE_CHILD_MASK,
     NODE_LABEL_SHIFT,
@@ -39,12 +39,17 @@ from lexicon.profile import Profile
 from lexicon.records import VALID
 from lexicon.store import FORMS_DB
 
-MAP_SIZE = 16 << 30   # address space only
+STORE_VALID = "valid.marisa"    # lexicon.recordfile: the record store's valid keys
+
 
 
 
 
 def _valid_keys(lmdb_dir: Path) -> Iterator[str]:
+    """Valid keys in code-point order, from a record store (or a legacy LMDB) directory."""
+    if (lmdb_dir / STORE_VALID).exists():
+        yield from sorted(marisa_trie.Trie().mmap(str(lmdb_dir / STORE_VALID)).keys())
+        return
     env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=4, readahead=False)
     try:
         db = env.open_db(FORMS_DB, create=False)
@@ -56,63 +61,35 @@ def _valid_keys(lmdb_dir: Path) -> Iterator[str]:
         env.close()
 
 
-def _playable(lmdb_dir: Path, profile: Profile) -> Iterator[str]:
-    """Valid keys some move can play (:meth:`lexicon.play.PlayRules.is_playable`)."""
-    playable = play_rules(profile).is_playable
+def readers_of(game: str) -> list[Profile]:
+    """The other games whose profile names ``game`` as their vocabulary (remik -> osps):
+    they are served from ``game``'s releases, indexes included (see :mod:`build.shared`)."""
+    out = []
+    for gid in profiles.game_ids():
+        if gid != game and (p := profiles.load(gid)).vocabulary == game:
+            out.append(p)
+    return out
+
+
+def _playable(lmdb_dir: Path, profile: Profile, also: Sequence[Profile] = ()) -> Iterator[str]:
+    """Valid keys some move of ``profile`` or of a game in ``also`` can play
+    (:meth:`lexicon.play.PlayRules.is_playable`)."""
+    tests = [play_rules(p).is_playable for p in (profile, *also)]
     for key in _valid_keys(lmdb_dir):
-        if playable(key):
+        if any(t(key) for t in tests):
             yield key
 
 
-def _prefix_closed(sorted_strings: list[str]) -> Iterator[str]:
-    """Every prefix of every string, each once (the input must be sorted)."""
-    previous = ""
-    for s in sorted_strings:
-        common = 0
-        for a, b in zip(previous, s, strict=False):
-            if a != b:
-                break
-            common += 1
-        for i in range(common + 1, len(s) + 1):
-            yield s[:i]
-        previous = s
-
-
-def _trie_pair(strings: list[str], out: Path, name: str, prefixes_name: str) -> None:
-    """Save ``strings`` as a trie and its prefix-closed set as another."""
-    strings.sort()
+def _trie(strings: list[str], out: Path, name: str) -> None:
+    """Save ``strings`` as a trie (its prefix set is the trie itself: lexicon.indexes)."""
     marisa_trie.Trie(strings).save(str(out / name))
-    marisa_trie.Trie(_prefix_closed(strings)).save(str(out / prefixes_name))
 
 
-def _entry(keys: list[str]) -> bytes:
-    """How many keys (2 bytes, little-endian), then the keys joined by SEP."""
-    return min(len(keys), 0xFFFF).to_bytes(2, "little") + SEP.join(keys).encode()
-
-
-def _alphagram_db(pairs: list[str], out: Path) -> None:
-    """alphagram -> its keys, written in key order (pairs: sorted alpha+SEP+key).
-
-    The count comes first so a query can count a rack's words without decoding them.
-    """
-    env = lmdb.open(str(out / ALPHAGRAM_WORDS), map_size=MAP_SIZE, subdir=True, sync=False,
-                    metasync=False, max_dbs=1)
-    try:
-        with env.begin(write=True) as txn:
-            cursor = txn.cursor()
-            current, keys = None, []
-            for pair in pairs:
-                alpha, _, key = pair.partition(SEP)
-                if alpha != current and current is not None:
-                    cursor.put(current.encode(), _entry(keys), append=True)
-                    keys = []
-                current = alpha
-                keys.append(key)
-            if current is not None:
-                cursor.put(current.encode(), _entry(keys), append=True)
-        env.sync(True)
-    finally:
-        env.close()
+def _alphagram_keys(pairs: list[str], out: Path) -> None:
+    """alphagram + SEP + key for every playable key, as one trie (a prefix query on
+    ``alpha + SEP`` lists an alphagram's keys): 28 MB for osps where an LMDB of
+    alphagram -> keys took 108 MB. The counts stay in ``alphagram-counts.bin``."""
+    marisa_trie.Trie(pairs).save(str(out / ALPHAGRAM_KEYS))
 
 
 def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Path) -> None:
@@ -168,7 +145,8 @@ def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Pa
         counts.tofile(fh)
 
 
-def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path) -> dict[str, Any]:
+def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
+                  also: Sequence[Profile] = ()) -> dict[str, Any]:
     """Write ``release_dir/indexes/`` from the LMDB at ``lmdb_dir``; returns the manifest entry.
 
     Each structure is built from one pass over the LMDB cursor into one sorted list of
@@ -185,13 +163,18 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path) -> dict[s
             counts[name] += 1
             yield key
 
-    marisa_trie.Trie(counted(_valid_keys(lmdb_dir), "words")).save(str(out / WORDS))
-    _trie_pair([length_tag(len(k)) + k for k in counted(_playable(lmdb_dir, profile), "playable")],
-               out, FORWARD, FORWARD_PREFIXES)
-    _trie_pair([length_tag(len(k)) + k[::-1] for k in _playable(lmdb_dir, profile)],
-               out, BACKWARD, BACKWARD_PREFIXES)
-    pairs = sorted("".join(sorted(k)) + SEP + k for k in _playable(lmdb_dir, profile))
-    _alphagram_db(pairs, out)
+    if (lmdb_dir / STORE_VALID).exists():
+        # the record store's trie of valid keys is exactly this set: share the file
+        os.link(lmdb_dir / STORE_VALID, out / WORDS)
+        counts["words"] = len(marisa_trie.Trie().mmap(str(out / WORDS)))
+    else:
+        marisa_trie.Trie(counted(_valid_keys(lmdb_dir), "words")).save(str(out / WORDS))
+    playable = list(counted(_playable(lmdb_dir, profile, also), "playable"))
+    _trie([length_tag(len(k)) + k for k in playable], out, FORWARD)
+    _trie([length_tag(len(k)) + k[::-1] for k in playable], out, BACKWARD)
+    pairs = sorted("".join(sorted(k)) + SEP + k for k in playable)
+    del playable
+    _alphagram_keys(pairs, out)
     alphagrams: dict[str, int] = {}       # alphagram -> how many keys, in sorted order
     for pair in pairs:
         alpha = pair[:pair.index(SEP)]
@@ -208,5 +191,9 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path) -> dict[s
         "keys": counts["words"],
         "playable_keys": counts["playable"],
         "lengths": list(play_rules(profile).playable_lengths),
+        # every game reading this vocabulary plays from these indexes, each in its lengths
+        "indexed_lengths": [min(play_rules(p).playable_lengths[0] for p in (profile, *also)),
+                            max(play_rules(p).playable_lengths[1] for p in (profile, *also))],
+        "indexed_for": [profile.id, *(p.id for p in also)],
         "build_seconds": round(time.monotonic() - started, 1),
     }

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from build import amend as amending
 from build.progress import track
 from build.release import ReleaseWriter, build_lock
+from build.shared import publish_shared
 from lexicon import profile as profiles
+from lexicon import releases
 from lexicon.errors import BuildError, LexiconError
 from lexicon.paths import home
 from lexicon.records import Record
@@ -28,7 +31,6 @@ T = TypeVar("T")
 # game id -> "module:factory"; a factory takes a BuildContext and returns a GameBuilder
 BUILDERS: dict[str, str] = {
     "osps": "build.games.polish:osps_builder",
-    "remik": "build.games.polish:remik_builder",
     "kvizovka": "build.games.kvizovka:builder",
     "krizemkrazem": "build.games.krizemkrazem:builder",
 }
@@ -42,7 +44,6 @@ def _stderr(msg: str) -> None:
 class BuildContext:
     root: Path
     fetched: dict[str, fetching.Fetched] = field(default_factory=dict)
-    memo: dict[str, Any] = field(default_factory=dict)   # shared between games in one run
     log: Callable[[str], None] = _stderr
     limit: int | None = None   # judge only the first N candidate forms (smoke builds)
     # check the profile's canary words before publishing; None: only on a full build of
@@ -95,9 +96,25 @@ def default_builder(game: str, ctx: BuildContext) -> GameBuilder:
 
 def build_game(game: str, ctx: BuildContext | None = None,
                builder: GameBuilder | None = None) -> Path:
-    """Build and publish one game's release; returns the published directory."""
+    """Build and publish one game's release; returns the published directory.
+
+    A game that plays another game's vocabulary (remik: osps) is not judged again: its
+    release links the vocabulary game's current release (:mod:`build.shared`), which is
+    built first if it has none.
+    """
     profile = profiles.load(game)
     ctx = ctx or BuildContext(root=home())
+    if profile.vocabulary != game:
+        if builder is not None:
+            raise BuildError(f"{game} plays the {profile.vocabulary} vocabulary: build "
+                             f"{profile.vocabulary} with that builder, then {game}")
+        if releases.current_path(profile.vocabulary, ctx.root) is None:
+            ctx.log(f"build {game}: {profile.vocabulary} has no release; building it first")
+            build_game(profile.vocabulary, ctx)
+        with build_lock(game, ctx.root):
+            path = publish_shared(game, ctx.root, check_canaries=ctx.canaries)
+        ctx.log(f"published {path.name} (the {profile.vocabulary} vocabulary, linked)")
+        return path
     with build_lock(game, ctx.root):
         return _build_locked(game, profile, ctx, builder)
 
@@ -127,8 +144,12 @@ def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
             raise
         except (OSError, ValueError, KeyError) as exc:
             raise BuildError(f"{game}: build failed: {exc}") from exc
+        # reviewed corrections (sources/overrides/GAME.tsv): a word fixed by `lexicon amend`
+        # stays fixed when the game is rebuilt from its sources
+        applied = amending.apply_to_writer(writer, amending.reviewed_overrides(game))
         policy = builder.policy()
         policy["merged_spellings"] = writer.merged
-        path = writer.publish(sources=used, policy=policy, rules=builder.rules())
+        path = writer.publish(sources=used, policy=policy, rules=builder.rules(),
+                              extra={"overrides": applied})
     ctx.log(f"published {path.name}")
     return path

@@ -1,7 +1,8 @@
 """Writing a release: stage everything, verify, then publish with one atomic rename.
 
-A build writes into ``releases/<game>/.staging-*``; only when the LMDB file is complete,
-compacted, counted, hashed and its manifest written is the directory renamed to its
+A build stages records in a scratch LMDB under ``releases/<game>/.staging-*``; only when the
+compact record store (:mod:`lexicon.recordfile`) is written, counted, hashed and indexed
+and its manifest written is the directory renamed to its
 release id and ``CURRENT`` switched to it. If anything fails before that, the staging
 directory is removed and the previous release keeps serving: no reader ever sees a
 half-written release, and an existing release directory is never modified.
@@ -28,23 +29,16 @@ from typing import Any
 import lmdb
 
 from build import canaries
-from build.indexes import build_indexes
+from build.indexes import build_indexes, readers_of
 from build.progress import track
 from lexicon import integrity, releases
 from lexicon.errors import BuildBusy, BuildError, NoRelease
 from lexicon.export import HASH_RECIPE, Identity
 from lexicon.play import play_rules
 from lexicon.profile import Profile
+from lexicon.recordfile import RECORDS_DIR, RecordStore, Split, split_all, write_store
 from lexicon.records import VALID, Record, StringTable
-from lexicon.store import (
-    FORMS_DB,
-    LMDB_DIR,
-    MANIFEST,
-    STRINGS_DB,
-    STRINGS_KEY,
-    TEXTS_DB,
-    Release,
-)
+from lexicon.store import FORMS_DB, MANIFEST, Release
 
 MAP_SIZE = 64 << 30          # address space only; the file grows as needed
 TXN_BATCH = 50_000
@@ -52,21 +46,68 @@ DIFF_SAMPLE = 200
 
 
 def _dir_size(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    """Bytes on disk under ``path``; a hard-linked file counts once."""
+    seen: dict[tuple[int, int], int] = {}
+    for p in path.rglob("*"):
+        if p.is_file():
+            st = p.stat()
+            seen[(st.st_dev, st.st_ino)] = st.st_size
+    return sum(seen.values())
 
 
-def canonical_bytes(rec: Record) -> bytes:
-    """One record as the content hash sees it: every field spelled out, no storage ids.
+def content_sha256(store_dir: Path) -> str:
+    """The hash of a release's content: every file of its record store, by name.
 
-    The hash covers what a release answers, not how its bytes happen to be laid out (string
-    ids depend on the order a builder emitted records), so two builds that answer every
-    word the same way have the same ``content_sha256``.
+    The store's files are a pure function of the records (see :mod:`lexicon.recordfile`),
+    so two builds that answer every word the same way have the same hash, whatever order
+    a builder emitted them in; build time, release id and manifest are not content.
     """
-    body = {"key": rec.key, "word": rec.word, "valid": rec.valid,
-            "reason": [rec.reason_code, rec.reason_message],
-            "analyses": [a.to_json() for a in rec.analyses], "sources": rec.sources,
-            "category": rec.category, "evidence": rec.evidence}
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    digest = hashlib.sha256()
+    for path in sorted(store_dir.iterdir()):
+        digest.update(f"{path.name}\x00{integrity.sha256_file(path)}\n".encode())
+    return digest.hexdigest()
+
+
+class _Counter:
+    """Counts by verdict, reason, category and source while records stream past.
+
+    Counted per shape (see :mod:`lexicon.recordfile`): the verdict-relevant fields are all
+    in a record's shape, so a few thousand shapes are read instead of millions of records.
+    """
+
+    def __init__(self) -> None:
+        self.uses: Counter[tuple[bool, str]] = Counter()
+
+    def feed(self, records: Iterable[Split]) -> Iterator[Split]:
+        uses = self.uses
+        for rec in records:
+            uses[rec.valid, rec.shape] += 1
+            yield rec
+
+    def counts(self) -> dict[str, Any]:
+        by_reason: Counter[str] = Counter()
+        by_category: Counter[str] = Counter()
+        by_source: Counter[str] = Counter()
+        valid = rejected = 0
+        for (ok, text), n in self.uses.items():
+            shape = json.loads(text)
+            if ok:
+                valid += n
+                by_category[shape.get("c") or "uncategorised"] += n
+                for src in shape.get("s", ()):
+                    by_source[src] += n
+            else:
+                rejected += n
+                by_reason[shape.get("r") or "unknown"] += n
+        return {
+            "records": valid + rejected,
+            "valid": valid,
+            "rejected": rejected,
+            "by_reason": dict(sorted(by_reason.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "valid_by_category": dict(sorted(by_category.items(),
+                                             key=lambda kv: (-kv[1], kv[0]))),
+            "valid_by_source": dict(sorted(by_source.items(), key=lambda kv: (-kv[1], kv[0]))),
+        }
 
 
 def peak_rss_mb() -> float:
@@ -173,66 +214,37 @@ class ReleaseWriter:
             self._txn = None
             self._pending = 0
 
+    def staged(self, key: str) -> Record | None:
+        """The record staged for ``key`` so far (None: no builder judged it)."""
+        raw = self._begin().get(key.encode())
+        return Record.decode(key, raw, self.table) if raw is not None else None
+
+    def replace(self, record: Record) -> None:
+        """Stage ``record`` in place of whatever is staged for its key (an override)."""
+        self._begin().put(record.key.encode(), record.encode(self.table))
+
     def add_all(self, records: Iterable[Record]) -> None:
         for rec in records:
             self.add(rec)
 
     # -- publishing ----------------------------------------------------------------------
-    def _scan(self) -> tuple[dict[str, Any], str]:
-        """Counts by verdict, reason, category and source, and the content hash."""
-        digest = hashlib.sha256()
-        by_reason: Counter[str] = Counter()
-        by_category: Counter[str] = Counter()
-        by_source: Counter[str] = Counter()
-        valid = rejected = 0
-        self.identity = Identity()   # the playable words' Quackle hash and counts by length
+    def _staged(self) -> Iterator[Record]:
+        """The staged records in key order, decoded (one per key: merges are done)."""
         with self.env.begin(db=self.db) as txn:
             total = txn.stat(self.db)["entries"]
-            for k, v in track(txn.cursor(), f"{self.profile.id}: counting and hashing",
+            for k, v in track(txn.cursor(), f"{self.profile.id}: writing the release",
                               total=total, unit="records", every=20_000):
-                rec = Record.decode(k.decode(), v, self.table)
-                digest.update(canonical_bytes(rec))
-                if rec.valid:
-                    valid += 1
-                    if play_rules(self.profile).is_playable(rec.key):
-                        self.identity.add(rec.key)
-                    by_category[rec.category or "uncategorised"] += 1
-                    for s in rec.sources:
-                        by_source[s] += 1
-                else:
-                    rejected += 1
-                    by_reason[rec.reason_code or "unknown"] += 1
-        counts = {
-            "records": valid + rejected,
-            "valid": valid,
-            "rejected": rejected,
-            "by_reason": dict(by_reason.most_common()),
-            "valid_by_category": dict(by_category.most_common()),
-            "valid_by_source": dict(by_source.most_common()),
-        }
-        return counts, digest.hexdigest()
+                yield Record.decode(k.decode(), v, self.table)
 
-    def _diff(self, previous: Release | None, out_dir: Path) -> dict[str, Any]:
-        """Which keys became valid, stopped being valid, or changed reason since ``previous``."""
+    def _diff(self, previous: Release | None, store: RecordStore,
+              out_dir: Path) -> dict[str, Any]:
+        """Which keys became valid or stopped being valid since ``previous``."""
         if previous is None:
             return {"previous": None}
-
-        with self.env.begin(db=self.db) as txn:
-            new: dict[bytes, bytes] = {}  # key -> status byte
-            for k, v in txn.cursor():
-                new[bytes(k)] = bytes(v[:1])
-        added, removed = [], []
-        for key, raw in previous.iter_records():
-            was = raw[:1] == VALID
-            now = new.pop(key.encode(), None)
-            is_valid = now == VALID
-            if was and not is_valid:
-                removed.append(key)
-            elif is_valid and not was:
-                added.append(key)
-        added += [k.decode() for k, v in new.items() if v == VALID]
-        added.sort()
-        removed.sort()
+        new = set(store.valid.keys())
+        old = {k for k, raw in previous.iter_records(valid_only=True) if raw[:1] == VALID}
+        added = sorted(new - old)
+        removed = sorted(old - new)
         (out_dir / "diff-added.txt").write_text("\n".join(added) + "\n", encoding="utf-8")
         (out_dir / "diff-removed.txt").write_text("\n".join(removed) + "\n", encoding="utf-8")
         return {
@@ -244,32 +256,6 @@ class ReleaseWriter:
             "files": ["diff-added.txt", "diff-removed.txt"],
         }
 
-    def _write_final(self, path: Path) -> None:
-        """Copy the staged records in key order with ``append=True``: LMDB then fills every
-        page, where the staging database (random inserts, merges) leaves pages half empty;
-        the release is about 40% smaller than an ``env.copy(compact=True)``."""
-        path.mkdir()
-        out = lmdb.open(str(path), map_size=MAP_SIZE, max_dbs=4, sync=False, metasync=False)
-        forms = out.open_db(FORMS_DB)
-        strings = out.open_db(STRINGS_DB)
-        with self.env.begin(db=self.db) as src:
-            txn = out.begin(write=True, db=forms)
-            total = src.stat(self.db)["entries"]
-            rows = track(src.cursor(), f"{self.profile.id}: writing the release", total=total,
-                         unit="records", every=20_000)
-            for n, (k, v) in enumerate(rows, 1):
-                txn.put(k, v, append=True)
-                if n % 500_000 == 0:
-                    txn.commit()
-                    txn = out.begin(write=True, db=forms)
-            txn.put(STRINGS_KEY, self.table.dump(), db=strings)
-            texts = out.open_db(TEXTS_DB, txn=txn)
-            for i, text in enumerate(self.table.lazy_items):
-                txn.put(i.to_bytes(4, "big"), text.encode(), db=texts, append=True)
-            txn.commit()
-        out.sync(True)
-        out.close()
-
     def _unique_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``-3`` … when the same content was already published in
         the same second (the game's build lock makes check-then-rename safe)."""
@@ -280,32 +266,51 @@ class ReleaseWriter:
         return rid
 
     def publish(self, *, sources: list[dict[str, Any]], policy: dict[str, Any],
-                rules: list[dict[str, str]]) -> Path:
+                rules: list[dict[str, str]], records: Iterable[Split] | None = None,
+                extra: dict[str, Any] | None = None) -> Path:
+        """Write the record store, count, hash, index, and publish atomically.
+
+        ``records`` (one per key, split as the store keeps them) replaces what was added
+        to the writer: a repack or an amend passes a parent release's records straight
+        through, without staging or decoding them.
+        ``extra`` goes into the manifest as is (an amend's parent and overrides).
+        """
         if self._txn is not None:
             self._txn.commit()
             self._txn = None
         self.env.sync(True)
-        counts, content = self._scan()
+        counter = _Counter()
+        store_dir = self.staging / RECORDS_DIR
+        staged = split_all(self._staged()) if records is None else records
+        figures = write_store(counter.feed(staged), store_dir)
+        counts = counter.counts()
         if counts["valid"] == 0:
             raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
+        content = content_sha256(store_dir)
         built_at = datetime.now(UTC)
         release_id = self._unique_id(f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-"
                                      f"{content[:8]}")
-        final_lmdb = self.staging / LMDB_DIR
-        self._write_final(final_lmdb)
+        self.env.close()
+        shutil.rmtree(self._raw)
         try:
             prev_path = releases.current_path(self.profile.id, self.root)
             previous = Release(prev_path) if prev_path else None
         except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
             previous = None
+        store = RecordStore(store_dir)
+        identity = Identity()     # the playable words' Quackle hash and counts by length
         try:
-            diff = self._diff(previous, self.staging)
+            is_playable = play_rules(self.profile).is_playable
+            for key in sorted(store.valid.keys()):
+                if is_playable(key):
+                    identity.add(key)
+            diff = self._diff(previous, store, self.staging)
         finally:
+            store.close()
             if previous:
                 previous.close()
-        self.env.close()
-        shutil.rmtree(self._raw)
-        indexes = build_indexes(self.profile, final_lmdb, self.staging)
+        indexes = build_indexes(self.profile, store_dir, self.staging,
+                                also=readers_of(self.profile.id))
         manifest = {
             "game": self.profile.id,
             "release": release_id,
@@ -317,17 +322,31 @@ class ReleaseWriter:
             "policy": policy,
             "counts": counts,
             "content_sha256": content,
-            "content_hash": self.identity.content_hash,
+            "content_hash": identity.content_hash,
             "content_hash_recipe": HASH_RECIPE,
-            "counts_by_length": self.identity.result()["counts_by_length"],
+            "counts_by_length": identity.result()["counts_by_length"],
             "canaries": {**canaries.spec(self.profile), "checked": self.check_canaries},
+            "records": figures,
             "diff": diff,
             "previous": diff.get("previous"),
             "indexes": indexes,
+            **(extra or {}),
             "build_seconds": round(time.monotonic() - self.started, 1),
             "peak_rss_mb": peak_rss_mb(),
         }
         manifest["size_bytes"] = _dir_size(self.staging)
+        return self.publish_manifest(release_id, manifest)
+
+    def discard_staged_records(self) -> None:
+        """Drop the scratch LMDB: this release's files come from elsewhere (build.shared)."""
+        if self._txn is not None:
+            self._txn.abort()
+            self._txn = None
+        self.env.close()
+        shutil.rmtree(self._raw)
+
+    def publish_manifest(self, release_id: str, manifest: dict[str, Any]) -> Path:
+        """Write the manifest (with the file table), verify, rename, switch CURRENT."""
         # size + sha256 of every file: checked when opened (sizes), published, installed
         # and by `lexicon verify` (hashes); see lexicon.integrity
         manifest[integrity.FILES] = integrity.file_table(self.staging)
@@ -349,7 +368,7 @@ class ReleaseWriter:
             if self._txn is not None:
                 self._txn.abort()
             self.env.close()
-        except lmdb.Error:
+        except (lmdb.Error, AttributeError):
             pass
         shutil.rmtree(self.staging, ignore_errors=True)
 

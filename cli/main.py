@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -153,6 +154,41 @@ def verify(game: Annotated[str | None, typer.Argument(
         else:
             print(f"{g:14} error [{row['error']['code']}]: {row['error']['message']}")
     raise typer.Exit(EXIT_FAILED if damaged else 0)
+
+
+@app.command()
+def amend(game: Annotated[str, typer.Argument(help="the game whose current release to amend")],
+          overrides: Annotated[str, typer.Option(
+              "--overrides", help="TSV: word, add|remove, reason (one a line)")]) -> None:
+    """Publish a new release from the current one with overrides applied, in seconds,
+    without judging the sources again (atomically; the manifest names the parent)."""
+    from build.amend import derive, read_overrides
+    try:
+        Catalog().profile(game)
+        path = derive(game, overrides=read_overrides(Path(overrides)), kind="amend")
+        print(path.name)
+    except InputError as exc:
+        _fail(exc, EXIT_USAGE)
+    except LexiconError as exc:
+        _fail(exc, EXIT_FAILED)
+
+
+@app.command()
+def repack(game: Annotated[str, typer.Argument()],
+           source: Annotated[str | None, typer.Option(
+               "--from", help="release directory to repack (default: the current one)")]
+           = None) -> None:
+    """Rewrite a release (e.g. one in the older LMDB layout) in the current compact format
+    and publish it as a new release; no word's verdict changes."""
+    from build.amend import derive
+    try:
+        Catalog().profile(game)
+        path = derive(game, Path(source) if source else None, kind="repack")
+        print(path.name)
+    except InputError as exc:
+        _fail(exc, EXIT_USAGE)
+    except LexiconError as exc:
+        _fail(exc, EXIT_FAILED)
 
 
 @app.command("releases")

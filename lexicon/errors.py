@@ -136,6 +136,7 @@ CODES: dict[str, str] = {
     "tool_missing": "a system tool a build needs (`lt-print`) is not installed",
     "kwg_too_large": "the lexicon has more nodes than a KWG file can address",
     "canary_failed": "a build flipped a profile's canary word; the release is not published",
+    "bad_overrides": "a line of an overrides file (`lexicon amend`) that cannot be applied",
     # the catch-alls: never expected, documented so that a client can still branch on them
     "lexicon_error": "a library error without a more specific code",
     "http_error": "an HTTP-level refusal without a more specific code",

@@ -1,10 +1,11 @@
 """The query indexes inside a release: marisa-tries, memory-mapped, never loaded.
 
-A release built with indexes has ``indexes/`` beside ``lexicon.lmdb/`` (written by
+A release built with indexes has ``indexes/`` beside ``records/`` (written by
 :mod:`build.indexes` when the release is published):
 
 * ``words.marisa``: every valid key. Membership (the batch hot path: a marisa lookup is
-  about twice as fast as an LMDB get from Python) and hooks.
+  about twice as fast as an LMDB get from Python) and hooks. A hard link to the record
+  store's ``records/valid.marisa`` (the same set): on disk once.
 * ``forward.marisa``: ``length_tag(len(key)) + key`` for playable valid keys, and
   ``backward.marisa``: the same with the key spelled backwards. Patterns walk the one that
   reads from their better-fixed end (``KA?IN`` forwards, ``*OWY`` backwards), one length
@@ -17,11 +18,12 @@ A release built with indexes has ``indexes/`` beside ``lexicon.lmdb/`` (written 
   letter's index in the game's tiles sorted by code point, the alphagram order).
   ``alphagram-counts.bin`` (native uint16, one per word of the node array) holds at each
   terminal edge how many keys have that alphagram, so a query counts its words without
-  reading them; ``alphagrams.lmdb`` maps each alphagram to that count (2 bytes) and keys.
-* ``*-prefixes.marisa``: the prefix-closed set of a trie's keys. A walk asks "does any key
-  start with p" at every step; marisa answers that by predictive search (about 6 us from
-  Python) but answers ``p in trie`` in under 1 us, so each walked trie has its prefixes
-  stored as keys of their own. (The anagram walk needs more: the children themselves,
+  reading them; ``alphagrams.marisa`` holds ``alphagram + SEP + key`` for every playable
+  key, so the keys of an alphagram are one prefix query.
+* A walk asks "does any key start with p" at every step: ``forward_prefixes`` and
+  ``backward_prefixes`` answer it from the tries themselves (:class:`_Prefixes`). Format
+  6 stored them as ``*-prefixes.marisa`` (and the alphagram keys as ``alphagrams.lmdb``);
+  such releases are still read. (The anagram walk needs more: the children themselves,
   hence the child lists above.)
 
 The tries are opened with ``mmap``: a server holds page cache, shared between processes,
@@ -47,9 +49,11 @@ BACKWARD = "backward.marisa"
 BACKWARD_PREFIXES = "backward-prefixes.marisa"
 ALPHAGRAM_NODES = "alphagram-nodes.bin"
 ALPHAGRAM_COUNTS = "alphagram-counts.bin"
-ALPHAGRAM_WORDS = "alphagrams.lmdb"
+ALPHAGRAM_WORDS = "alphagrams.lmdb"       # format 6: alphagram -> count + keys
+ALPHAGRAM_KEYS = "alphagrams.marisa"      # format 7: alphagram + SEP + key, per playable key
 SEP = "\x00"          # ends an alphagram; no tile is a control character
-FORMAT = 6
+FORMAT = 7
+READABLE = (6, 7)     # format 6 also stored the prefix tries and an alphagram LMDB
 NODE_LABEL_SHIFT = 26
 NODE_TERMINAL_SHIFT = 25
 NODE_TERMINAL = 1 << NODE_TERMINAL_SHIFT
@@ -69,11 +73,28 @@ class NoIndex(LexiconError):
     status = 503
 
 
+class _Prefixes:
+    """The prefix-closed set of a trie, answered by the trie itself.
+
+    Format 7 stores no ``*-prefixes.marisa``: "does some key start with p" is one
+    ``iterkeys`` step on the trie (about 4 us against 2 us for a lookup in a stored
+    prefix set, measured on osps), and the two sets were 38 MB of the Polish release.
+    """
+
+    __slots__ = ("_iterkeys",)
+
+    def __init__(self, trie: marisa_trie.Trie) -> None:
+        self._iterkeys = trie.iterkeys
+
+    def __contains__(self, prefix: str) -> bool:
+        return next(self._iterkeys(prefix), None) is not None
+
+
 class Indexes:
     """The tries (and the alphagram table) of one release, mapped read-only."""
 
     def __init__(self, release_dir: Path, entry: dict[str, Any]) -> None:
-        if entry.get("format") != FORMAT:
+        if entry.get("format") not in READABLE:
             raise NoIndex(f"index format {entry.get('format')!r} is not {FORMAT}; rebuild "
                           f"the game (`lexicon build GAME`)")
         base = Path(release_dir) / entry.get("dir", INDEX_DIR)
@@ -84,14 +105,25 @@ class Indexes:
 
         self.words = trie(WORDS)
         self.forward = trie(FORWARD)
-        self.forward_prefixes = trie(FORWARD_PREFIXES)
         self.backward = trie(BACKWARD)
-        self.backward_prefixes = trie(BACKWARD_PREFIXES)
+        self.forward_prefixes: marisa_trie.Trie | _Prefixes
+        self.backward_prefixes: marisa_trie.Trie | _Prefixes
+        if entry["format"] == 6:
+            self.forward_prefixes = trie(FORWARD_PREFIXES)
+            self.backward_prefixes = trie(BACKWARD_PREFIXES)
+        else:
+            self.forward_prefixes = _Prefixes(self.forward)
+            self.backward_prefixes = _Prefixes(self.backward)
         self._maps: list[mmap.mmap] = []
         self.alphagram_nodes = self._array(base / ALPHAGRAM_NODES, "I")
         self.alphagram_counts = self._array(base / ALPHAGRAM_COUNTS, "H")
-        self._alpha_env = lmdb.open(str(base / ALPHAGRAM_WORDS), readonly=True, lock=False,
-                                    readahead=False, max_dbs=1)
+        self._alpha_env: lmdb.Environment | None = None
+        self._alpha_keys: marisa_trie.Trie | None = None
+        if entry["format"] == 6:
+            self._alpha_env = lmdb.open(str(base / ALPHAGRAM_WORDS), readonly=True,
+                                        lock=False, readahead=False, max_dbs=1)
+        else:
+            self._alpha_keys = trie(ALPHAGRAM_KEYS)
         lengths = entry.get("lengths", [1, 64])
         self.min_length, self.max_length = int(lengths[0]), int(lengths[1])
 
@@ -101,7 +133,11 @@ class Indexes:
         return next(self.words.iterkeys(prefix), None) is not None
 
     def words_of(self, alphagrams: list[str]) -> list[list[str]]:
-        """The keys of each alphagram (one read transaction for all of them)."""
+        """The keys of each alphagram, sorted."""
+        if self._alpha_keys is not None:
+            keys = self._alpha_keys.keys
+            return [sorted(k[len(a) + 1:] for k in keys(a + SEP)) for a in alphagrams]
+        assert self._alpha_env is not None
         out = []
         with self._alpha_env.begin(buffers=True) as txn:
             get = txn.get
@@ -121,7 +157,8 @@ class Indexes:
         self.alphagram_counts.release()
         for mapped in self._maps:
             mapped.close()
-        self._alpha_env.close()
+        if self._alpha_env is not None:
+            self._alpha_env.close()
 
 
 def open_indexes(release_dir: Path, manifest: dict[str, Any]) -> Indexes:

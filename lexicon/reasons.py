@@ -25,6 +25,7 @@ REASONS: dict[str, str] = {
     "foreign_letters": "spelled with letters that are not tiles of this game",
     "listed_exclusion": "excluded by a reviewed list",
     "unattested": "produced by one generator only and attested by no other source",
+    "override": "removed by a maintainer's override (the detail gives the reason)",
     "no_noun_evidence": "no source attests it as a noun in the nominative (Križemkražem)",
     # play (decided at check time from the profile)
     "too_short": "fewer tiles than the game's minimum",

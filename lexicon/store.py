@@ -1,14 +1,19 @@
-"""Reading a release: an LMDB environment of word records plus its manifest.
+"""Reading a release: its word records plus its manifest.
 
-A release directory holds ``manifest.json``, ``lexicon.lmdb/`` (one named database,
-``forms``, mapping canonical keys to :class:`~lexicon.records.Record` bytes) and
-``indexes/`` (the query tries, see :mod:`lexicon.indexes`). Both are opened read-only and
-memory-mapped, so a server keeps the OS page cache, not Python objects, and several
-processes share one copy.
+A release directory holds ``manifest.json``, ``records/`` (the compact record store of
+:mod:`lexicon.recordfile`: marisa key tries and zlib blocks) and ``indexes/`` (the query
+tries, see :mod:`lexicon.indexes`). Both are opened read-only and memory-mapped, so a
+server keeps the OS page cache, not Python objects, and several processes share one copy.
+
+Releases published before the compact store hold ``lexicon.lmdb/`` instead (one named
+database, ``forms``, mapping canonical keys to :class:`~lexicon.records.Record` bytes);
+they are still read, so an older release keeps serving and can be repacked
+(``lexicon repack``).
 """
 
 from __future__ import annotations
 
+import heapq
 import os
 import threading
 import time
@@ -22,7 +27,8 @@ from lexicon import integrity
 from lexicon.indexes import FORMAT as INDEX_FORMAT
 from lexicon.indexes import Indexes, open_indexes
 from lexicon.integrity import MANIFEST as MANIFEST  # re-exported: readers name it here
-from lexicon.records import VALID, Record, StringTable
+from lexicon.recordfile import RECORDS_DIR, RecordStore, Split, split_all
+from lexicon.records import REJECTED, VALID, Record, StringTable
 
 FORMS_DB = b"forms"
 STRINGS_DB = b"strings"       # the release's StringTable, one value under STRINGS_KEY
@@ -58,15 +64,29 @@ class Release:
         if problems:
             raise integrity.damaged(self.path, problems, self.manifest)
         mapped = integrity.mapped_sizes(self.path, self.manifest)
+        self._index_lock = threading.Lock()
+        self.checked_at = time.monotonic()   # of the last full size check (open is one)
+        self._indexes: Indexes | None = None
+        self.store: RecordStore | None = None
+        if (self.path / RECORDS_DIR).is_dir():
+            store = os.fspath(self.path / RECORDS_DIR) + os.sep
+            # Re-checked in use (check_sizes): the store's files (valid.dat first: the
+            # short check on every single-word use), indexes once mapped.
+            self._watched = sorted(((p, n) for p, n in mapped if p.startswith(store)),
+                                   key=lambda pn: not pn[0].endswith("valid.dat"))
+            self._index_sizes = [(p, n) for p, n in mapped if not p.startswith(store)]
+            try:
+                self.store = RecordStore(self.path / RECORDS_DIR)
+            except (OSError, ValueError, RuntimeError) as exc:  # RuntimeError: marisa's
+                raise integrity.damaged(self.path, [f"{RECORDS_DIR}: cannot be read ({exc})"],
+                                        self.manifest) from exc
+            return
         data = os.fspath(self.path / LMDB_DIR / "data.mdb")
         # Re-checked in use (check_sizes): the store on every use, all mapped files for
         # batches and queries; index files join the list once the indexes are mapped.
         self._watched = [(p, n) for p, n in mapped if p == data] or [
             (data, os.stat(data).st_size)]
         self._index_sizes = [(p, n) for p, n in mapped if p != data]
-        self._index_lock = threading.Lock()
-        self.checked_at = time.monotonic()   # of the last full size check (open is one)
-        self._indexes: Indexes | None = None
         try:
             self.env = lmdb.open(str(self.path / LMDB_DIR), readonly=True, lock=False,
                                  max_dbs=4, readahead=False)
@@ -113,6 +133,8 @@ class Release:
         return self.manifest["game"]
 
     def get(self, key: str) -> Record | None:
+        if self.store is not None:
+            return self.store.get(key)
         with self.env.begin(db=self.forms, buffers=True) as txn:
             raw = txn.get(key.encode())
             return Record.decode(key, bytes(raw), self.strings) if raw is not None else None
@@ -123,12 +145,16 @@ class Release:
         The prefix oracle a Latin Kvizovka word is tiled against (see
         :meth:`lexicon.tiles.Speller.readings`): one B-tree seek.
         """
+        if self.store is not None:
+            return self.store.has_prefix(prefix)
         p = prefix.encode()
         with self.env.begin(db=self.forms, buffers=True) as txn:
             cur = txn.cursor()
             return cur.set_range(p) and bytes(cur.key()).startswith(p)
 
     def is_valid(self, key: str) -> bool:
+        if self.store is not None:
+            return key in self.store.valid
         with self.env.begin(db=self.forms, buffers=True) as txn:
             raw = txn.get(key.encode())
             return raw is not None and raw[:1] == VALID
@@ -150,6 +176,8 @@ class Release:
         With indexes, one marisa lookup per key: measured about twice as fast as an LMDB get
         from Python (see ``tools/bench.py``). Without them, one read transaction.
         """
+        if self.store is not None:
+            return list(map(self.store.valid.__contains__, keys))
         if (self.manifest.get("indexes") or {}).get("format") == INDEX_FORMAT:
             return list(map(self.indexes.words.__contains__, keys))
         out = []
@@ -161,7 +189,14 @@ class Release:
         return out
 
     def iter_records(self, valid_only: bool = False) -> Iterator[tuple[str, bytes]]:
-        """(key, raw value) in key order; raw[:1] is the status byte."""
+        """(key, raw value) in key order; raw[:1] is the status byte (the rest is opaque)."""
+        if self.store is not None:
+            valid = ((k, VALID) for k in self.store.keys(valid=True))
+            if valid_only:
+                yield from valid
+            else:
+                yield from heapq.merge(valid, ((k, REJECTED) for k in self.store.keys(False)))
+            return
         with self.env.begin(db=self.forms) as txn:
             for k, v in txn.cursor():
                 if valid_only and v[:1] != VALID:
@@ -170,6 +205,12 @@ class Release:
 
     def iter_keys_with_prefix(self, prefix: str, valid_only: bool = True) -> Iterator[str]:
         """Keys starting with ``prefix``, in order, using an LMDB cursor range scan."""
+        if self.store is not None:
+            if valid_only:
+                yield from self.store.keys(valid=True, prefix=prefix)
+            else:
+                yield from sorted(self.store.keys(True, prefix) + self.store.keys(False, prefix))
+            return
         p = prefix.encode()
         with self.env.begin(db=self.forms) as txn:
             cur = txn.cursor()
@@ -182,8 +223,30 @@ class Release:
                     continue
                 yield k.decode()
 
+    def records(self) -> Iterator[Record]:
+        """Every record, fully decoded, in no particular order (repack, amend)."""
+        if self.store is not None:
+            yield from self.store.records(valid=True)
+            yield from self.store.records(valid=False)
+            return
+        with self.env.begin(db=self.forms) as txn:
+            for k, v in txn.cursor():
+                yield Record.decode(k.decode(), v, self.strings)
+
+    def splits(self) -> Iterator[Split]:
+        """Every record as the compact store keeps it, in no particular order: a store
+        passes its own without decoding them, an older release decodes and splits."""
+        if self.store is not None:
+            yield from self.store.splits(valid=True)
+            yield from self.store.splits(valid=False)
+        else:
+            yield from split_all(self.records())
+
     def close(self) -> None:
         if self._indexes is not None:
             self._indexes.close()
             self._indexes = None
-        self.env.close()
+        if self.store is not None:
+            self.store.close()
+        else:
+            self.env.close()

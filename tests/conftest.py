@@ -14,6 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from build.pipeline import BuildContext, build_game
+from lexicon import profile as profiles
+from lexicon import releases
 from lexicon.records import Analysis, Record
 
 
@@ -88,7 +90,15 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def publish(root: Path, game: str, records: Iterable[Record]) -> Path:
+    """Publish ``records`` as ``game``'s release; a game that plays another game's
+    vocabulary (remik) links that game's release instead (build/shared.py), publishing
+    ``records`` for the vocabulary game first when it has no release."""
     ctx = BuildContext(root=root, log=lambda _m: None)
+    vocabulary = profiles.load(game).vocabulary
+    if vocabulary != game:
+        if releases.current_path(vocabulary, root) is None:
+            publish(root, vocabulary, records)
+        return build_game(game, ctx)
     return build_game(game, ctx, builder=StaticBuilder(game, records))
 
 

@@ -16,11 +16,11 @@ import pytest
 from lexicon import releases
 from lexicon.catalog import Catalog
 from lexicon.errors import NoRelease, ReleaseDamaged
-from lexicon.integrity import file_table, lmdb_required_size, verify_release
+from lexicon.integrity import file_table, verify_release
 from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish
 from tests.query_data import running_server
 
-DATA = "lexicon.lmdb/data.mdb"
+DATA = "records/valid.dat"     # the compact record store's admitted records
 
 
 def _manifest(path: Path) -> dict:
@@ -36,14 +36,13 @@ def test_manifest_lists_size_and_sha256_of_every_file(home: Path) -> None:
     assert table == file_table(path)
     report = verify_release(path)
     assert report["hashed"] and report["files"] == len(table)
-    assert lmdb_required_size(path / DATA) == (path / DATA).stat().st_size
 
 
 def test_verify_finds_an_edited_byte_and_a_truncated_file(home: Path) -> None:
     path = publish(home, "osps", POLISH_RECORDS)
     words = path / "indexes" / "words.marisa"
     raw = bytearray(words.read_bytes())
-    raw[-1] ^= 0xFF
+    raw[len(raw) // 2] ^= 0xFF
     words.write_bytes(bytes(raw))           # same size: only the hash can tell
     Catalog(home).release("osps")           # opening (sizes only) still works
     with pytest.raises(ReleaseDamaged, match=r"words\.marisa: sha256 differs"):
@@ -59,20 +58,20 @@ def test_verify_finds_an_edited_byte_and_a_truncated_file(home: Path) -> None:
                                     "indexes/alphagram-nodes.bin"])
 def test_a_truncated_file_is_never_opened(home: Path, target: str) -> None:
     path = publish(home, "osps", POLISH_RECORDS)
-    os.truncate(path / target, 12288 if target == DATA else 8)
+    os.truncate(path / target, 8)
     with pytest.raises(ReleaseDamaged, match=target.replace(".", r"\.")):
         Catalog(home).release("osps")
 
 
-def test_a_release_without_file_table_is_still_guarded_by_lmdb_meta(home: Path) -> None:
+def test_a_release_without_file_table_is_still_guarded_by_block_offsets(home: Path) -> None:
     path = publish(home, "osps", POLISH_RECORDS)
     m = _manifest(path)
     del m["files"]
     (path / "manifest.json").write_text(json.dumps(m))
     assert verify_release(path)["files"] is None
     size = (path / DATA).stat().st_size
-    os.truncate(path / DATA, size - 4096)
-    with pytest.raises(ReleaseDamaged, match="LMDB needs"):
+    os.truncate(path / DATA, size - 4)
+    with pytest.raises(ReleaseDamaged, match="its index says"):
         Catalog(home).release("osps")
 
 

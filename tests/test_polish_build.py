@@ -26,7 +26,7 @@ def builder(game: str) -> PolishBuilder:
 def polish(home: Path) -> Catalog:
     ctx = BuildContext(root=home, log=lambda _m: None)
     build_game("osps", ctx, builder=builder("osps"))
-    build_game("remik", ctx, builder=builder("remik"))
+    build_game("remik", ctx)       # links osps's release (build.shared)
     return Catalog(home)
 
 
@@ -72,9 +72,12 @@ def test_remik_shares_the_vocabulary_with_its_own_limits(polish: Catalog) -> Non
     jazn = check_word(polish, "remik", "jaźń")
     assert jazn["score"] == 4 and jazn["opening_score"] == 8
     assert check_word(polish, "osps", "np")["reason"]["code"] == "abbreviation"
-    rel = polish.release("remik")
-    assert rel.manifest["policy"]["reused_from_earlier_game_in_this_run"] is True
-    assert rel.manifest["counts"]["valid"] == polish.release("osps").manifest["counts"]["valid"]
+    rel, osps = polish.release("remik"), polish.release("osps")
+    assert rel.manifest["vocabulary"] == {
+        "game": "osps", "release": osps.id, "content_sha256": osps.manifest["content_sha256"],
+        "linked_files": rel.manifest["vocabulary"]["linked_files"],
+        "how": "hard links to the files of that release"}
+    assert rel.manifest["counts"]["valid"] == osps.manifest["counts"]["valid"]
 
 
 def test_remik_has_no_maximum_length_osps_keeps_fifteen(polish: Catalog) -> None:

@@ -79,14 +79,19 @@ def test_two_rejected_spellings_keep_the_lowercase_reason(home: Path) -> None:
     assert r is not None and r.reason_code == "abbreviation" and r.word == "np"
 
 
-def test_repeated_strings_are_interned(home: Path) -> None:
-    path = publish(home, "osps", [rec(f"kot{'a' * i}", tags="subst:sg:nom:m2", category="noun")
-                                  for i in range(50)])
+def test_records_share_shapes_and_keep_every_detail(home: Path) -> None:
+    records = [rec(f"kot{'a' * i}", tags="subst:sg:nom:m2", category="noun") for i in range(50)]
+    records.append(rec("kotami", lemma="kot", tags="subst:pl:inst:m2", category="noun"))
+    records.append(rec("psami", lemma="pies", tags="subst:pl:inst:m2", category="noun"))
+    path = publish(home, "osps", records)
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["records"]["shapes"] == 3      # 50 self-lemma nouns share one shape
     rel = Catalog(home).release("osps")
-    assert rel.strings.items.count("subst:sg:nom:m2") == 1
     r = rel.get("kotaaa")
     assert r is not None and r.analyses[0].tags == "subst:sg:nom:m2" and r.category == "noun"
     assert r.analyses[0].lemma == "kotaaa" and r.evidence == ["test list"]
+    assert rel.get("kotami").analyses[0].lemma == "kot"  # type: ignore[union-attr]
+    assert rel.get("psami").analyses[0].lemma == "pies"  # type: ignore[union-attr]
     assert path.name == rel.id
 
 
@@ -100,23 +105,39 @@ def test_content_hash_covers_message_text(home: Path) -> None:
     assert ma["content_sha256"] != mb["content_sha256"]
 
 
-def test_unique_messages_stay_inline(home: Path) -> None:
+def test_messages_naming_the_word_share_one_template(home: Path) -> None:
     publish(home, "osps", [rec("kot")] + [
-        rec(f"kot{'a' * i}", valid=False, code="capitalised", message="capital") for i in
-        range(1, 5)] + [rec("psa", valid=False, code="abbreviation", message="only here")])
+        rec(f"kot{'a' * i}", valid=False, word=f"Kot{'a' * i}", code="capitalised",
+            message=f"Kot{'a' * i} is written with a capital") for i in range(1, 5)]
+        + [rec("psa", valid=False, code="abbreviation", message="only \x01 here")])
     rel = Catalog(home).release("osps")
-    assert "capital" not in rel.strings.items  # repeated texts are read on demand
-    assert rel.strings.lazy_text(0) == "capital"
-    r = rel.get("psa")
-    assert r is not None and r.reason_message == "only here"
-    assert rel.get("kotaa").reason_message == "capital"  # type: ignore[union-attr]
+    r = rel.get("kotaa")
+    assert r is not None and r.word == "Kotaa"
+    assert r.reason_message == "Kotaa is written with a capital"
+    assert rel.get("psa").reason_message == "only \x01 here"  # type: ignore[union-attr]
+    assert rel.store is not None and rel.store.shape(0)["m"] == ["\x01 is written with a capital"]
 
 
-def test_same_records_give_the_same_content_hash_whatever_the_order(home: Path) -> None:
-    records = [*POLISH_RECORDS, rec("wg", valid=False, code="abbreviation", message="list"),
-               rec("kota", tags="subst:sg:gen:m2", lemma="kot", category="noun")]
-    a = publish(home / "first", "osps", records)
-    b = publish(home / "second", "osps", list(reversed(records)))
-    ma = json.loads((a / "manifest.json").read_text())
-    mb = json.loads((b / "manifest.json").read_text())
-    assert ma["content_sha256"] == mb["content_sha256"]
+def test_a_release_in_the_older_lmdb_layout_is_still_read(home: Path) -> None:
+    import lmdb
+
+    from lexicon.records import StringTable
+    from lexicon.store import FORMS_DB, LMDB_DIR, STRINGS_DB, STRINGS_KEY, TEXTS_DB, Release
+
+    path = home / "old"
+    path.mkdir()
+    (path / "manifest.json").write_text(json.dumps({"game": "osps", "release": "old"}))
+    table = StringTable()
+    env = lmdb.open(str(path / LMDB_DIR), max_dbs=4)
+    with env.begin(write=True) as txn:
+        for r in POLISH_RECORDS:
+            txn.put(r.key.encode(), r.encode(table), db=env.open_db(FORMS_DB, txn=txn))
+        txn.put(STRINGS_KEY, table.dump(), db=env.open_db(STRINGS_DB, txn=txn))
+        for i, text in enumerate(table.lazy_items):
+            txn.put(i.to_bytes(4, "big"), text.encode(), db=env.open_db(TEXTS_DB, txn=txn))
+    env.close()
+    rel = Release(path)
+    assert rel.store is None and rel.get("zażółć") == POLISH_RECORDS[0]
+    assert rel.is_valid("kot") and not rel.is_valid("np")
+    assert sorted(r.key for r in rel.records()) == sorted(r.key for r in POLISH_RECORDS)
+    rel.close()

@@ -5,8 +5,11 @@ Prints one JSON object per figure on stdout (progress goes to stderr):
 * ``calibration``: Python ``set`` lookups/s right now (this machine may be shared: read
   every other figure against it) and the load average;
 * ``inprocess_check``: typed words/s through :func:`lexicon.fastcheck.valid_flags` and keys/s
-  through ``Release.valid_many`` (marisa) and a plain LMDB get loop, beside ``set``
-  membership on the same words;
+  through ``Release.valid_many`` (marisa) and full records through ``Release.get``, beside
+  ``set`` membership on the same words;
+* ``store``: a release's size (records vs indexes) and its check latency (``get`` of one
+  word, batch ``valid_many``); with ``--reference-release DIR`` the same figures for that
+  release (e.g. one in the older LMDB layout) in the same run;
 * ``http_single``: ``wrk`` against ``GET /v1/games/{game}/words/{word}`` and against a bare
   Starlette endpoint returning a constant, both served by uvicorn with the same options;
 * ``http_batch``: words/s of ``POST /check`` (full verdicts) and ``POST /valid`` (booleans);
@@ -45,7 +48,7 @@ import httpx
 from lexicon import fastcheck, queries
 from lexicon.catalog import Catalog
 from lexicon.profile import Profile
-from lexicon.records import VALID
+from lexicon.store import Release
 from lexicon.tiles import speller
 from service.launch import serving
 
@@ -150,12 +153,11 @@ def inprocess_check(fig: Figures, cat: Catalog, game: str, n: int) -> None:
     keys = _mix(_sample_keys(cat, game, n // 2))
     typed = [speller(profile).to_latin(k) for k in keys]
     members = set(rel.indexes.words.iterkeys())     # the reference: all valid keys in RAM
-    env_get = _lmdb_get_loop(rel)
     fig.emit(
         "inprocess_check", game=game, release=rel.id, words=len(keys),
         typed_words_per_s=_rate(len(typed), lambda: fastcheck.valid_flags(cat, game, typed)),
         keys_per_s_marisa=_rate(len(keys), lambda: rel.valid_many(keys)),
-        keys_per_s_lmdb=_rate(len(keys), lambda: env_get(keys)),
+        records_per_s_get=_rate(len(keys), lambda: [rel.get(k) for k in keys]),
         reference={"what": "python set membership, same keys (all valid keys in RAM: "
                            f"{len(members):,})",
                    "keys_per_s": _rate(len(keys), lambda: [k in members for k in keys])},
@@ -164,12 +166,47 @@ def inprocess_check(fig: Figures, cat: Catalog, game: str, n: int) -> None:
              "full checker)")
 
 
-def _lmdb_get_loop(rel: Any) -> Callable[[list[str]], list[bool]]:
-    def run(keys: list[str]) -> list[bool]:
-        with rel.env.begin(db=rel.forms, buffers=True) as txn:
-            get = txn.get
-            return [(raw := get(k.encode())) is not None and raw[:1] == VALID for k in keys]
-    return run
+def _disk_bytes(path: Path) -> int:
+    """Bytes of the files under ``path``, a hard-linked file once."""
+    seen = {}
+    for p in path.rglob("*"):
+        if p.is_file():
+            st = p.stat()
+            seen[st.st_dev, st.st_ino] = st.st_size
+    return sum(seen.values())
+
+
+def _store_row(rel: Release, keys: list[str]) -> dict[str, Any]:
+    store = rel.path / ("records" if (rel.path / "records").is_dir() else "lexicon.lmdb")
+    one = keys[:20_000]
+    return {
+        "release": rel.id, "layout": store.name,
+        "release_bytes": _disk_bytes(rel.path), "records_bytes": _disk_bytes(store),
+        "index_bytes": _disk_bytes(rel.path / "indexes"),
+        "get_us": round(1e6 / _rate(len(one), lambda: [rel.get(k) for k in one]), 2),
+        "is_valid_us": round(1e6 / _rate(len(one), lambda: [rel.is_valid(k) for k in one]),
+                             2),
+        "valid_many_keys_per_s": _rate(len(keys), lambda: rel.valid_many(keys)),
+    }
+
+
+def store_figures(fig: Figures, cat: Catalog, game: str, n: int,
+                  reference: Path | None) -> None:
+    """Size and check latency of the release, beside a reference release in the same run:
+    the same keys (half valid, half near misses), alternating runs."""
+    rel = cat.release(game)
+    keys = _mix(_sample_keys(cat, game, n // 2))
+    other = Release(reference) if reference else None
+    try:
+        rows = [_store_row(rel, keys)]
+        if other is not None:
+            rows.append(_store_row(other, keys))
+            rows[0] = _store_row(rel, keys)      # again after the reference: same conditions
+        fig.emit("store", game=game, **rows[0],
+                 reference=rows[1] if len(rows) > 1 else None)
+    finally:
+        if other is not None:
+            other.close()
 
 
 def _asgi_post(app: Any, path: str, body: bytes) -> Callable[[], int]:
@@ -282,7 +319,7 @@ def build_figures(fig: Figures, cat: Catalog, game: str) -> None:
     for key in rel.indexes.words.iterkeys():
         raw += speller(cat.profile(game)).to_latin(key).encode() + b"\n"
     gz = len(gzip.compress(bytes(raw), compresslevel=6))
-    on_disk = sum(p.stat().st_size for p in rel.path.rglob("*") if p.is_file())
+    on_disk = _disk_bytes(rel.path)
     idx = m.get("indexes", {})
     fig.emit("build", game=game, release=rel.id, build_seconds=m.get("build_seconds"),
              peak_rss_mb=m.get("peak_rss_mb"), index_build_seconds=idx.get("build_seconds"),
@@ -411,7 +448,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge-reps", type=int, default=3000, help="plays judged")
     parser.add_argument("--seconds", type=int, default=8, help="wrk duration per run")
     parser.add_argument("--skip", nargs="*", default=[],
-                        choices=["inprocess", "http", "query", "judge", "build", "rss"])
+                        choices=["inprocess", "store", "http", "query", "judge", "build",
+                                 "rss"])
+    parser.add_argument("--reference-release", type=Path, default=None, metavar="DIR",
+                        help="a release directory to measure beside the first game's current "
+                             "release in the store figure (same keys, same run)")
     args = parser.parse_args(argv)
 
     home = args.home
@@ -439,6 +480,9 @@ def main(argv: list[str] | None = None) -> int:
             build_figures(fig, cat, game)
         if "inprocess" not in args.skip:
             inprocess_check(fig, cat, game, args.words)
+        if "store" not in args.skip:
+            ref = args.reference_release if game == games[0] else None
+            store_figures(fig, cat, game, args.words, ref)
         if "query" not in args.skip:
             query_latency(fig, cat, game, args.reps)
         if "judge" not in args.skip:

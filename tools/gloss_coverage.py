@@ -19,7 +19,6 @@ from typing import Any
 
 from lexicon.catalog import Catalog
 from lexicon.gloss import tagset_for
-from lexicon.records import Record
 from lexicon.store import Release
 
 
@@ -28,8 +27,8 @@ def coverage(game: str, rel: Release, *, progress: bool = False) -> dict[str, An
     ts = tagset_for(game)
     tag_strings: Counter[str] = Counter()
     started = last = time.monotonic()
-    for n, (key, raw) in enumerate(rel.iter_records(), 1):
-        for a in Record.decode(key, raw, rel.strings).analyses:
+    for n, rec in enumerate(rel.records(), 1):
+        for a in rec.analyses:
             tag_strings[a.tags] += 1
         if progress and time.monotonic() - last > 10:
             last = time.monotonic()

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from build.pipeline import BuildContext, build_game
+from lexicon import profile as profiles
 from lexicon.records import Analysis, Record
 
 # Letters weighted roughly by frequency, and inflection-like endings, per language.
@@ -96,4 +97,6 @@ class SyntheticBuilder:
 def publish_synthetic(root: Path, game: str, n_words: int, seed: int = 1) -> Path:
     """Build and publish a SYNTHETIC release of ``game`` under ``root``."""
     ctx = BuildContext(root=root, log=lambda _m: None)
+    if profiles.load(game).vocabulary != game:     # remik: links the osps release
+        return build_game(game, ctx)
     return build_game(game, ctx, builder=SyntheticBuilder(game, n_words, seed))

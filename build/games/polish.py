@@ -30,7 +30,7 @@ from typing import Any
 from build.pipeline import BuildContext, smoke_sample
 from build.rules import Rule, RuleBook
 from lexicon.profile import load as load_profile
-from lexicon.records import Analysis, Record, StringTable
+from lexicon.records import Analysis, Record
 from sources import morfeusz
 from sources.hunspell import expand
 from sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlist
@@ -154,10 +154,9 @@ def _analyse_chunk(forms: list[str]) -> list[list[morfeusz.Analysis]]:
 
 
 class PolishBuilder:
-    """Judges every Polish form once; a second Polish game in the same run reuses the result."""
+    """Judges every Polish form (for osps; remik links osps's release: build.shared)."""
 
     source_ids = (WPOLISH, HUNSPELL, "morfeusz2")
-    MEMO = "polish-records"
 
     def __init__(self, game: str, wordlists: Iterable[tuple[str, Path]] = (),
                  hunspell: Iterable[tuple[str, Path, Path]] = (),
@@ -169,7 +168,6 @@ class PolishBuilder:
         self.prefixes = read_reviewed_list(prefixes)
         self.book = make_rules(self.abbreviations, self.prefixes)
         self.stats: Counter[str] = Counter()
-        self.reused = False
         self.annotator: morfeusz.Annotator | None = None
 
     def candidates(self, limit: int | None) -> dict[str, int]:
@@ -227,31 +225,15 @@ class PolishBuilder:
         return self.annotator
 
     def records(self, ctx: BuildContext) -> Iterator[Record]:
-        cached: tuple[StringTable, list[tuple[str, bytes]]] | None = ctx.memo.get(self.MEMO)
-        if cached is not None:
-            self.reused = True
-            stats, rejected = ctx.memo[self.MEMO + "-stats"]
-            self.stats.update(stats)
-            self.book.rejected_by.update(rejected)
-            table, encoded = cached
-            for key, raw in encoded:
-                yield Record.decode(key, raw, table)
-            return
-        table = StringTable()
-        memo: list[tuple[str, bytes]] = []
         ctx.log(f"{self.game}: reading word lists and expanding hunspell-pl")
         forms = self.candidates(ctx.limit)
         ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
-        for rec in self._judge(forms):
-            memo.append((rec.key, rec.encode(table)))
-            yield rec
-        ctx.memo[self.MEMO] = (table, memo)
-        ctx.memo[self.MEMO + "-stats"] = (dict(self.stats), dict(self.book.rejected_by))
+        yield from self._judge(forms)
 
     def policy(self) -> dict[str, Any]:
         return {
             "builder": "build.games.polish",
-            "vocabulary": "osps and remik share one vocabulary; lengths differ per profile",
+            "vocabulary": "remik plays this vocabulary: its releases link osps's (build.shared)",
             "primary": "wpolish: every listed form is a candidate; admitted unless a rule rejects",
             "second_path": "hunspell-pl: forms it alone produces need Morfeusz to know them",
             "morfeusz": {"version": self._annotator().version,
@@ -261,7 +243,6 @@ class PolishBuilder:
                                "pl_prefixes.txt": len(self.prefixes)},
             "stats": dict(self.stats),
             "rejected_by_rule": dict(self.book.rejected_by),
-            "reused_from_earlier_game_in_this_run": self.reused,
         }
 
     def rules(self) -> list[dict[str, str]]:
@@ -278,6 +259,3 @@ def _from_sources(game: str, ctx: BuildContext) -> PolishBuilder:
 def osps_builder(ctx: BuildContext) -> PolishBuilder:
     return _from_sources("osps", ctx)
 
-
-def remik_builder(ctx: BuildContext) -> PolishBuilder:
-    return _from_sources("remik", ctx)

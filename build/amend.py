@@ -1,0 +1,186 @@
+"""New releases from a published one, without judging the sources again: amend and repack.
+
+A maintainer who learns that one word is wrong should not wait for a full build (7-18
+minutes of judging every form). ``lexicon amend GAME --overrides FILE.tsv`` takes the
+current release's records, applies the overrides, and publishes a new release through the
+same :class:`~build.release.ReleaseWriter` (staging directory, atomic rename, ``CURRENT``).
+Its manifest names the parent release and every override.
+
+An overrides file has one override a line, tab-separated: ``word``, ``add`` or ``remove``,
+and the reason (required: it is what a referee reads). ``#`` starts a comment line.
+
+* ``remove``: the word is rejected with reason code ``override`` and the maintainer's
+  reason as the message; what the parent knew (analyses, sources) stays visible.
+* ``add``: the word is admitted and its evidence is the override; a word the parent had
+  rejected keeps its analyses and sources.
+
+Reviewed overrides live in ``sources/overrides/GAME.tsv`` and every full build applies them
+after judging (:func:`apply_to_writer`), so a correction made by amend is never lost when
+the game is rebuilt from its sources.
+
+``repack`` is the same path with no override: it rewrites an existing release (for
+example one in the older LMDB layout) in the current record format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from build.progress import track
+from build.release import ReleaseWriter
+from lexicon import profile as profiles
+from lexicon import releases
+from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
+from lexicon.inputs import clean_word
+from lexicon.profile import Profile
+from lexicon.recordfile import Split, split_all
+from lexicon.records import Record
+from lexicon.store import Release
+from lexicon.tiles import speller
+
+OVERRIDES_DIR = Path(__file__).resolve().parent.parent / "sources" / "overrides"
+ACTIONS = ("add", "remove")
+OVERRIDE = "override"          # reason code and source name of an override
+
+
+@dataclass(frozen=True)
+class Override:
+    word: str
+    action: str
+    reason: str
+    line: int = 0
+
+    def to_json(self, key: str) -> dict[str, Any]:
+        return {"word": self.word, "key": key, "action": self.action, "reason": self.reason}
+
+
+class OverridesError(InputError):
+    """An overrides file line that cannot be applied (the line number says which)."""
+
+    code = "bad_overrides"
+
+
+def read_overrides(path: Path) -> list[Override]:
+    """Parse an overrides TSV; every problem is reported with its line number."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise OverridesError(f"cannot read overrides file {path}: {exc.strerror}",
+                             detail={"file": str(path)}) from exc
+    out = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in raw.split("\t")]
+        if len(parts) != 3 or not all(parts):
+            raise OverridesError(
+                f"{path}:{n}: expected three tab-separated fields: word, add|remove, reason",
+                detail={"file": str(path), "line": n})
+        word, action, reason = parts
+        if action not in ACTIONS:
+            raise OverridesError(f"{path}:{n}: action {action!r} is not add or remove",
+                                 detail={"file": str(path), "line": n})
+        out.append(Override(word, action, reason, n))
+    return out
+
+
+def reviewed_overrides(game: str, directory: Path | None = None) -> list[Override]:
+    """The reviewed overrides of ``game`` kept with the sources (none if no file)."""
+    path = (directory or OVERRIDES_DIR) / f"{game}.tsv"
+    return read_overrides(path) if path.exists() else []
+
+
+def resolve(profile: Profile, overrides: Iterable[Override],
+            known: Any) -> dict[str, Override]:
+    """Key -> override. ``known(key)`` says whether the parent holds a key: a Latin
+    Kvizovka word takes the tiling the lexicon knows, as the checker does. A later line
+    for the same key wins (a file is read top to bottom)."""
+    out: dict[str, Override] = {}
+    spell = speller(profile)
+    for ov in overrides:
+        try:
+            options = spell.readings(clean_word(ov.word))
+        except LexiconError as exc:
+            raise OverridesError(f"line {ov.line}: {ov.word!r}: {exc}",
+                                 detail={"line": ov.line, "word": ov.word}) from exc
+        if any(r.foreign for r in options[:1]):
+            raise OverridesError(f"line {ov.line}: {ov.word!r} is not spelled in "
+                                 f"{profile.name} tiles", detail={"line": ov.line})
+        key = next((r.key for r in options if known(r.key)), options[0].key)
+        out[key] = ov
+    return out
+
+
+def apply(key: str, ov: Override, parent: Record | None) -> Record:
+    """The record an override makes of the parent's record (None: the parent lacks it)."""
+    if ov.action == "remove":
+        if parent is None:
+            return Record(key=key, word=ov.word, valid=False, reason_code=OVERRIDE,
+                          reason_message=ov.reason, sources=[OVERRIDE])
+        return Record(key=key, word=parent.word, valid=False, reason_code=OVERRIDE,
+                      reason_message=ov.reason, analyses=parent.analyses,
+                      sources=parent.sources, category=None, evidence=[])
+    evidence = [f"added by override: {ov.reason}"]
+    if parent is None:
+        return Record(key=key, word=ov.word, valid=True, sources=[OVERRIDE],
+                      evidence=evidence)
+    return Record(key=key, word=parent.word, valid=True, analyses=parent.analyses,
+                  sources=sorted({*parent.sources, OVERRIDE}), category=parent.category,
+                  evidence=evidence + (parent.evidence if parent.valid else []))
+
+
+def apply_to_writer(writer: ReleaseWriter, overrides: list[Override]) -> list[dict[str, Any]]:
+    """Apply reviewed overrides to the records a full build has staged."""
+    if not overrides:
+        return []
+    by_key = resolve(writer.profile, overrides, lambda k: writer.staged(k) is not None)
+    for key, ov in sorted(by_key.items()):
+        writer.replace(apply(key, ov, writer.staged(key)))
+    return [ov.to_json(k) for k, ov in sorted(by_key.items())]
+
+
+def _amended(parent: Release, by_key: dict[str, Override]) -> Iterator[Split]:
+    """The parent's records as stored (not decoded), overridden ones replaced."""
+    total = parent.manifest.get("counts", {}).get("records")
+    for rec in track(parent.splits(), f"{parent.game}: reading {parent.id}", total=total,
+                     unit="records", every=50_000):
+        if rec.key not in by_key:
+            yield rec
+    for key, ov in sorted(by_key.items()):
+        yield from split_all([apply(key, ov, parent.get(key))])
+
+
+def derive(game: str, parent_path: Path | None = None, overrides: list[Override] = (),
+           root: Path | None = None, *, kind: str = "amend") -> Path:
+    """Publish a new release of ``game`` from ``parent_path`` (default: the current one)."""
+    profile = profiles.load(game)
+    if profile.vocabulary != game:
+        raise BuildError(f"{game} plays the {profile.vocabulary} vocabulary: {kind} "
+                         f"{profile.vocabulary}, then `lexicon build {game}` links it")
+    if parent_path is None:
+        parent_path = releases.current_path(game, root)
+        if parent_path is None:
+            raise NoRelease(f"no release of {game!r} to {kind}; build it first",
+                            detail={"game": game})
+    parent = Release(parent_path)
+    try:
+        if parent.game != game:
+            raise BuildError(f"{parent_path} is a release of {parent.game}, not {game}")
+        by_key = resolve(profile, overrides, lambda k: parent.get(k) is not None)
+        m = parent.manifest
+        applied = [ov.to_json(k) for k, ov in sorted(by_key.items())]
+        extra = {kind: {"parent": parent.id,
+                        "parent_content_sha256": m.get("content_sha256"),
+                        "overrides": applied},
+                 "overrides": [*m.get("overrides", []), *applied]}
+        with ReleaseWriter(profile, root) as writer:
+            path = writer.publish(sources=m.get("sources", []), policy=m.get("policy", {}),
+                                  rules=m.get("rules", []), records=_amended(parent, by_key),
+                                  extra=extra)
+    finally:
+        parent.close()
+    return path

@@ -1,0 +1,143 @@
+"""A game that plays another game's vocabulary: a release of links, not of copies.
+
+Remik słowny admits exactly the words of Polish Scrabble (its profile says
+``vocabulary = "osps"``); only the play rules differ (3+ letters, no maximum, its own
+scoring), and those are applied at check time from the profile. So a Remik release holds
+no records of its own: :func:`publish_shared` hard-links the record store and the query
+indexes of the current osps release into a new Remik release directory and writes a
+manifest that names that osps release (id and ``content_sha256``).
+
+Why hard links and not a path to the osps release: a published release must be immutable
+and self-describing. The linked files are the same immutable inodes as the osps release's
+(on disk once), they survive the osps release being pruned, and publishing a new osps
+release changes nothing in a published Remik release: Remik moves to the new vocabulary
+only when it is rebuilt (``lexicon build remik``, seconds), which writes a new release.
+
+The vocabulary owner's indexes are built for every game that reads them
+(:func:`build.indexes.readers_of`): osps indexes its valid words of 2 to 64 letters, and each game's
+queries keep to its own lengths (the manifest's ``indexes.lengths``).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from build import canaries
+from build.release import ReleaseWriter, peak_rss_mb
+from lexicon import profile as profiles
+from lexicon import releases
+from lexicon.errors import BuildError, NoRelease
+from lexicon.export import HASH_RECIPE, Identity
+from lexicon.indexes import INDEX_DIR
+from lexicon.play import play_rules
+from lexicon.profile import Profile
+from lexicon.recordfile import RECORDS_DIR
+from lexicon.store import MANIFEST, Release
+
+
+def _link_tree(src: Path, dst: Path) -> int:
+    """Hard-link every file under ``src`` into ``dst``; returns how many."""
+    n = 0
+    for path in sorted(src.rglob("*")):
+        target = dst / path.relative_to(src)
+        if path.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+        elif path.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.link(path, target)
+            n += 1
+    return n
+
+
+def _check_compatible(profile: Profile, owner: Profile, source: Release) -> None:
+    if [t.canonical for t in profile.tiles] != [t.canonical for t in owner.tiles]:
+        raise BuildError(f"{profile.id} reads {owner.id}'s vocabulary but their tiles differ")
+    if not (source.path / RECORDS_DIR).is_dir():
+        raise BuildError(f"{source.id} is in the older LMDB layout; rebuild or repack "
+                         f"{owner.id} before publishing {profile.id}")
+    entry = source.manifest.get("indexes") or {}
+    low, high = entry.get("indexed_lengths") or entry.get("lengths") or (0, 0)
+    want_low, want_high = play_rules(profile).playable_lengths
+    if not (low <= want_low and want_high <= high):
+        raise BuildError(f"{source.id} indexes words of {low}-{high} letters, {profile.id} "
+                         f"plays {want_low}-{want_high}; rebuild {owner.id} first")
+
+
+def publish_shared(game: str, root: Path | None = None, source_path: Path | None = None,
+                   check_canaries: bool | None = None) -> Path:
+    """Publish a release of ``game`` that serves its vocabulary game's current release.
+
+    ``check_canaries``: check ``game``'s canary words (build/canaries.py) before
+    publishing; None: when the linked release was itself checked (a full build).
+    """
+    started = time.monotonic()
+    profile = profiles.load(game)
+    owner = profiles.load(profile.vocabulary)
+    source_path = source_path or releases.current_path(owner.id, root)
+    if source_path is None:
+        raise NoRelease(f"{game} plays the {owner.id} vocabulary and {owner.id} has no "
+                        f"release; build {owner.id} first", detail={"game": owner.id})
+    source = Release(source_path)
+    try:
+        _check_compatible(profile, owner, source)
+        m = source.manifest
+        with ReleaseWriter(profile, root) as writer:
+            staging = writer.staging
+            writer.discard_staged_records()
+            if check_canaries is None:
+                check_canaries = bool((m.get("canaries") or {}).get("checked"))
+            writer.check_canaries = check_canaries
+            linked = _link_tree(source.path / RECORDS_DIR, staging / RECORDS_DIR)
+            linked += _link_tree(source.path / INDEX_DIR, staging / INDEX_DIR)
+            identity = Identity()
+            is_playable = play_rules(profile).is_playable
+            assert source.store is not None
+            for key in sorted(source.store.valid.keys()):
+                if is_playable(key):
+                    identity.add(key)
+            built_at = datetime.now(UTC)
+            content = m["content_sha256"]
+            release_id = f"{game}-{built_at:%Y%m%dT%H%M%SZ}-{content[:8]}"
+            indexes = dict(m.get("indexes") or {})
+            indexes["lengths"] = list(play_rules(profile).playable_lengths)
+            manifest: dict[str, Any] = {
+                "game": game,
+                "release": release_id,
+                "built_at": built_at.isoformat(timespec="microseconds"),
+                "rules_version": profile.rules_version,
+                "profile": profile.summary(),
+                "vocabulary": {"game": owner.id, "release": source.id,
+                               "content_sha256": content, "linked_files": linked,
+                               "how": "hard links to the files of that release"},
+                "sources": m.get("sources", []),
+                "rules": m.get("rules", []),
+                "policy": m.get("policy", {}),
+                "counts": m.get("counts", {}),
+                "content_sha256": content,
+                "content_hash": identity.content_hash,
+                "content_hash_recipe": HASH_RECIPE,
+                "counts_by_length": identity.result()["counts_by_length"],
+                "records": m.get("records"),
+                "canaries": {**canaries.spec(profile), "checked": check_canaries},
+                "overrides": m.get("overrides", []),
+                "previous": releases.current_id(game, root),
+                "indexes": indexes,
+                "build_seconds": round(time.monotonic() - started, 1),
+                "peak_rss_mb": peak_rss_mb(),
+            }
+            manifest["own_bytes"] = _own_bytes(staging)
+            manifest["size_bytes"] = manifest["own_bytes"]
+            path = writer.publish_manifest(release_id, manifest)
+    finally:
+        source.close()
+    return path
+
+
+def _own_bytes(release_dir: Path) -> int:
+    """Bytes of the files only this release holds (a hard-linked file is shared)."""
+    return sum(p.stat().st_size for p in release_dir.rglob("*")
+               if p.is_file() and p.stat().st_nlink == 1 and p.name != MANIFEST)

@@ -1,0 +1,115 @@
+"""Amending a release with overrides, reviewed overrides in full builds, and repacking."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from build import amend
+from lexicon import checker, releases
+from lexicon.catalog import Catalog
+from tests.conftest import POLISH_RECORDS, publish, rec
+
+
+def _manifest(path: Path) -> dict:
+    return json.loads((path / "manifest.json").read_text())
+
+
+def _overrides(tmp: Path, lines: list[str]) -> Path:
+    path = tmp / "fix.tsv"
+    path.write_text("# maintainer's fixes\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_amend_applies_overrides_with_their_reasons(home: Path, tmp_path: Path) -> None:
+    first = publish(home, "osps", POLISH_RECORDS)
+    fix = _overrides(tmp_path, ["kot\tremove\tnot in edition 2026 (ruling 7)",
+                                "np\tadd\tadmitted by ruling 9",
+                                "Pies\tadd\tmissing from every source"])
+    second = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
+    assert releases.current_id("osps", home) == second.name != first.name
+    cat = Catalog(home)
+    kot = checker.check_word(cat, "osps", "kot")
+    assert not kot["valid"]
+    assert kot["reason"]["code"] == "override"
+    assert kot["reason"]["detail"] == "not in edition 2026 (ruling 7)"   # the stored message
+    assert kot["analyses"][0]["tags"] == "subst:sg:nom:m2"     # what the parent knew stays
+    np_ = checker.check_word(cat, "osps", "np")
+    assert np_["valid"] and np_["evidence"] == ["added by override: admitted by ruling 9"]
+    pies = checker.check_word(cat, "osps", "pies")
+    assert pies["valid"] and pies["sources"] == ["override"]
+    zaz = checker.check_word(cat, "osps", "zażółć")             # untouched words unchanged
+    assert zaz["valid"] and zaz["analyses"][0]["lemma"] == "zażółcić"
+    m = _manifest(second)
+    assert m["amend"]["parent"] == first.name
+    assert m["amend"]["parent_content_sha256"] == _manifest(first)["content_sha256"]
+    assert [(o["key"], o["action"]) for o in m["overrides"]] == [
+        ("kot", "remove"), ("np", "add"), ("pies", "add")]
+    assert m["diff"]["added_sample"] == ["np", "pies"] and m["diff"]["removed_sample"] == ["kot"]
+    assert m["counts"]["by_reason"]["override"] == 1
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    ("kot\tdelete\twhy", "action 'delete' is not add or remove"),
+    ("kot\tremove", "expected three tab-separated fields"),
+    ("kot\tremove\t ", "expected three tab-separated fields"),
+])
+def test_a_bad_overrides_line_names_its_line(tmp_path: Path, line: str, problem: str) -> None:
+    fix = _overrides(tmp_path, ["kot\tadd\tfine", line])
+    with pytest.raises(amend.OverridesError, match=problem) as err:
+        amend.read_overrides(fix)
+    assert err.value.code == "bad_overrides" and err.value.detail["line"] == 3
+
+
+def test_amend_cli_publishes_and_rejects_bad_files(home: Path, tmp_path: Path) -> None:
+    publish(home, "osps", POLISH_RECORDS)
+    cli = [sys.executable, "-m", "cli.main"]
+    bad = _overrides(tmp_path, ["kot\tdelete\twhy"])
+    run = subprocess.run([*cli, "amend", "osps", "--overrides", str(bad)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 2 and "bad_overrides" in run.stderr
+    good = _overrides(tmp_path, ["ul\tremove\tan abbreviation after all"])
+    run = subprocess.run([*cli, "amend", "osps", "--overrides", str(good)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == releases.current_id("osps", home)
+    check = subprocess.run([*cli, "check", "osps", "ul", "--json"], capture_output=True,
+                           text=True, check=False)
+    assert check.returncode == 1 and '"code": "override"' in check.stdout
+
+
+def test_full_builds_apply_reviewed_overrides(home: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "osps.tsv").write_text("jaźń\tremove\treviewed: not in edition 2026\n"
+                                       "wg\tadd\treviewed: ruling 3\n", encoding="utf-8")
+    monkeypatch.setattr(amend, "OVERRIDES_DIR", tmp_path)
+    path = publish(home, "osps", POLISH_RECORDS)
+    rel = Catalog(home).release("osps")
+    jazn = rel.get("jaźń")
+    assert jazn is not None and not jazn.valid and jazn.reason_code == "override"
+    assert rel.is_valid("wg") and rel.is_valid("kot")
+    assert [o["word"] for o in _manifest(path)["overrides"]] == ["jaźń", "wg"]
+
+
+def test_the_shipped_overrides_files_are_valid() -> None:
+    for game in ("osps", "kvizovka", "krizemkrazem"):     # remik plays osps's words
+        assert (amend.OVERRIDES_DIR / f"{game}.tsv").exists()
+        amend.reviewed_overrides(game)        # raises on a malformed line
+
+
+def test_repack_keeps_every_answer_and_the_content_hash(home: Path) -> None:
+    records = [*POLISH_RECORDS, rec("Bóg".lower(), valid=False, word="Bóg", code="capitalised",
+                                    message="Bóg: only with a capital")]
+    first = publish(home, "osps", records)
+    time.sleep(1.1)     # release ids carry the second; same content in the same second
+    second = amend.derive("osps", first, root=home, kind="repack")
+    assert _manifest(second)["content_sha256"] == _manifest(first)["content_sha256"]
+    assert _manifest(second)["repack"]["parent"] == first.name
+    rel = Catalog(home).release("osps")
+    for r in records:
+        assert rel.get(r.key) == r

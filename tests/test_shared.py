@@ -1,0 +1,71 @@
+"""Remik plays the osps vocabulary: its release links osps's files, pinned to one release."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from build.amend import derive
+from build.pipeline import BuildContext, build_game
+from lexicon import checker, queries, releases
+from lexicon.catalog import Catalog
+from lexicon.errors import BuildError
+from tests.conftest import POLISH_RECORDS, publish, rec
+
+LONG = "pięćdziesięcioro"        # 16 letters: remik plays it, osps (15 at most) does not
+
+
+def _manifest(path: Path) -> dict:
+    return json.loads((path / "manifest.json").read_text())
+
+
+@pytest.fixture()
+def shared(home: Path) -> tuple[Path, Path]:
+    osps = publish(home, "osps", [*POLISH_RECORDS, rec(LONG)])
+    remik = build_game("remik", BuildContext(root=home, log=lambda _m: None))
+    return osps, remik
+
+
+def test_remik_links_the_osps_files_and_writes_no_copy(shared: tuple[Path, Path]) -> None:
+    osps, remik = shared
+    m = _manifest(remik)
+    assert m["vocabulary"]["release"] == osps.name
+    assert m["vocabulary"]["content_sha256"] == _manifest(osps)["content_sha256"]
+    linked = [p for p in remik.rglob("*") if p.is_file() and p.name != "manifest.json"]
+    assert linked and m["own_bytes"] == 0
+    for path in linked:   # the very same inode as the osps file: on disk once
+        assert path.stat().st_ino == (osps / path.relative_to(remik)).stat().st_ino
+
+
+def test_remik_answers_with_its_own_play_rules(shared: tuple[Path, Path], home: Path) -> None:
+    cat = Catalog(home)
+    assert checker.check_word(cat, "remik", LONG)["valid"]
+    assert checker.check_word(cat, "osps", LONG)["reason"]["code"] == "too_long"
+    assert checker.check_word(cat, "remik", "ul")["reason"]["code"] == "too_short"
+    assert checker.check_word(cat, "remik", "np")["reason"]["code"] == "abbreviation"
+    # one index serves both games, each within its own lengths
+    words = lambda g, p: [r["key"] for r in queries.pattern(cat, g, p)["results"]]  # noqa: E731
+    assert words("remik", "p*") == [LONG] and words("osps", "p*") == []
+    assert words("osps", "??") == ["ul"] and words("remik", "??") == []
+
+
+def test_a_new_osps_release_does_not_change_a_published_remik(
+        shared: tuple[Path, Path], home: Path) -> None:
+    _osps, remik = shared
+    time.sleep(1.1)
+    publish(home, "osps", [*POLISH_RECORDS[1:], rec("pies")])     # zażółć gone, pies new
+    cat = Catalog(home)
+    assert not checker.check_word(cat, "osps", "zażółć")["valid"]
+    assert checker.check_word(cat, "remik", "zażółć")["valid"]    # still the pinned osps
+    assert releases.current_id("remik", home) == remik.name
+    newer = build_game("remik", BuildContext(root=home, log=lambda _m: None))
+    assert _manifest(newer)["vocabulary"]["release"] == releases.current_id("osps", home)
+    assert checker.check_word(Catalog(home), "remik", "pies")["valid"]
+
+
+def test_remik_is_amended_through_osps(shared: tuple[Path, Path], home: Path) -> None:
+    with pytest.raises(BuildError, match="plays the osps vocabulary"):
+        derive("remik", root=home)
