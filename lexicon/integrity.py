@@ -196,5 +196,6 @@ def damaged(path: Path, problems: list[str],
                                        if len(problems) > 5 else "")
     return ReleaseDamaged(
         f"release {name} is damaged and is not served: {shown}. Rebuild the game "
-        f"(`lexicon build GAME`) or point CURRENT at a good release",
+        f"(`lexicon build {(manifest or {}).get('game') or 'GAME'}`) or point CURRENT at "
+        f"a good release",
         detail={"release": name, "path": str(path), "problems": problems})

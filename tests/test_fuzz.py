@@ -9,9 +9,9 @@ from tools.fuzz import fuzz_home, small_home
 
 
 def test_schemathesis_finds_no_server_error_and_no_undocumented_answer(tmp_path: Path) -> None:
-    figure = fuzz_home(small_home(tmp_path / "home"), examples=12)
+    figure = fuzz_home(small_home(tmp_path / "home"), examples=8)
     assert figure["operations"] >= 13
-    assert figure["cases"] >= 100
+    assert figure["cases"] >= 150
     assert figure["server_errors"] == 0, figure["examples"]
     assert figure["check_failures"] == 0, figure["examples"]
     assert figure["by_status"].get("2xx", 0) > 0 and figure["by_status"].get("4xx", 0) > 0
