@@ -34,7 +34,9 @@ from build.release import ReleaseWriter
 from lexicon import profile as profiles
 from lexicon import releases
 from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
+from lexicon.export import Identity
 from lexicon.inputs import clean_word
+from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.recordfile import Split, split_all
 from lexicon.records import Record
@@ -154,6 +156,23 @@ def _amended(parent: Release, by_key: dict[str, Override]) -> Iterator[Split]:
         yield from split_all([apply(key, ov, parent.get(key))])
 
 
+def _identity(profile: Profile, parent: Release,
+              by_key: dict[str, Override]) -> Identity | None:
+    """The parent's playable-word hash and counts, changed by the overridden keys only."""
+    identity = Identity.of_manifest(parent.manifest)
+    if identity is None:
+        return None
+    playable = play_rules(profile).is_playable
+    for key, ov in by_key.items():
+        was = parent.is_valid(key) and playable(key)
+        now = ov.action == "add" and playable(key)
+        if was and not now:
+            identity.discard(key)
+        elif now and not was:
+            identity.add(key)
+    return identity
+
+
 def derive(game: str, parent_path: Path | None = None, overrides: list[Override] = (),
            root: Path | None = None, *, kind: str = "amend") -> Path:
     """Publish a new release of ``game`` from ``parent_path`` (default: the current one)."""
@@ -177,10 +196,11 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
                         "parent_content_sha256": m.get("content_sha256"),
                         "overrides": applied},
                  "overrides": [*m.get("overrides", []), *applied]}
+        identity = _identity(profile, parent, by_key)
         with ReleaseWriter(profile, root) as writer:
             path = writer.publish(sources=m.get("sources", []), policy=m.get("policy", {}),
                                   rules=m.get("rules", []), records=_amended(parent, by_key),
-                                  extra=extra)
+                                  extra=extra, identity=identity)
     finally:
         parent.close()
     return path

@@ -267,13 +267,16 @@ class ReleaseWriter:
 
     def publish(self, *, sources: list[dict[str, Any]], policy: dict[str, Any],
                 rules: list[dict[str, str]], records: Iterable[Split] | None = None,
-                extra: dict[str, Any] | None = None) -> Path:
+                extra: dict[str, Any] | None = None, identity: Identity | None = None
+                ) -> Path:
         """Write the record store, count, hash, index, and publish atomically.
 
         ``records`` (one per key, split as the store keeps them) replaces what was added
         to the writer: a repack or an amend passes a parent release's records straight
         through, without staging or decoding them.
-        ``extra`` goes into the manifest as is (an amend's parent and overrides).
+        ``extra`` goes into the manifest as is (an amend's parent and overrides);
+        ``identity``, when given, is the playable words' hash already known (an amend
+        derives it from its parent's) instead of one computed over every word.
         """
         if self._txn is not None:
             self._txn.commit()
@@ -298,12 +301,13 @@ class ReleaseWriter:
         except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
             previous = None
         store = RecordStore(store_dir)
-        identity = Identity()     # the playable words' Quackle hash and counts by length
         try:
-            is_playable = play_rules(self.profile).is_playable
-            for key in sorted(store.valid.keys()):
-                if is_playable(key):
-                    identity.add(key)
+            if identity is None:  # the playable words' Quackle hash and counts by length
+                identity = Identity()
+                is_playable = play_rules(self.profile).is_playable
+                for key in sorted(store.valid.keys()):
+                    if is_playable(key):
+                        identity.add(key)
             diff = self._diff(previous, store, self.staging)
         finally:
             store.close()

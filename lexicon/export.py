@@ -65,6 +65,25 @@ class Identity:
         self.acc ^= int.from_bytes(digest.digest(), "big")
         self.by_length[len(word)] += 1
 
+    def discard(self, word: str) -> None:
+        """Take back a word added before (XOR is its own inverse): an amend updates its
+        parent's hash by the words it changed instead of hashing every word again."""
+        digest = hashlib.md5(unicodedata.normalize("NFC", word).encode(), usedforsecurity=False)
+        self.acc ^= int.from_bytes(digest.digest(), "big")
+        self.by_length[len(word)] -= 1
+        if not self.by_length[len(word)]:
+            del self.by_length[len(word)]
+
+    @classmethod
+    def of_manifest(cls, manifest: dict[str, Any]) -> Identity | None:
+        """The identity a release's manifest records (None: it records none)."""
+        if "content_hash" not in manifest or "counts_by_length" not in manifest:
+            return None
+        out = cls()
+        out.acc = int(manifest["content_hash"], 16)
+        out.by_length.update({int(n): c for n, c in manifest["counts_by_length"].items()})
+        return out
+
     @property
     def content_hash(self) -> str:
         return self.acc.to_bytes(16, "big").hex()

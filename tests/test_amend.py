@@ -13,6 +13,8 @@ import pytest
 from build import amend
 from lexicon import checker, releases
 from lexicon.catalog import Catalog
+from lexicon.export import identity
+from lexicon.play import play_rules
 from tests.conftest import POLISH_RECORDS, publish, rec
 
 
@@ -52,6 +54,12 @@ def test_amend_applies_overrides_with_their_reasons(home: Path, tmp_path: Path) 
         ("kot", "remove"), ("np", "add"), ("pies", "add")]
     assert m["diff"]["added_sample"] == ["np", "pies"] and m["diff"]["removed_sample"] == ["kot"]
     assert m["counts"]["by_reason"]["override"] == 1
+    # the Quackle hash, updated from the parent's by the changed words, is the full one
+    rel = cat.release("osps")
+    full = identity(k for k, _raw in rel.iter_records(valid_only=True)
+                    if play_rules(cat.profile("osps")).is_playable(k))
+    assert (m["content_hash"], m["counts_by_length"]) == (full["content_hash"],
+                                                          full["counts_by_length"])
 
 
 @pytest.mark.parametrize(("line", "problem"), [
