@@ -202,8 +202,16 @@ def _fill(spec: SourceSpec, dest: Path, run: Runner, cached: Path | None = None)
                 raise SourceError(f"{spec.id}: dpkg-deb could not unpack {artifact.name}: "
                                   f"{_tail(proc.stderr)}")
             files = file_table(tmp / "root", skip=set())
-        (tmp / RECORD).write_text(json.dumps(
-            {"artifact": artifact.name, "sha256": sha, "files": files}, ensure_ascii=False))
+        record = json.dumps({"artifact": artifact.name, "sha256": sha, "files": files},
+                            ensure_ascii=False)
+        if cached is not None and files is not None and not table_problems(
+                dest / "root", files, where="a fresh unpack", skip=set()):
+            # an old entry whose tree is exactly what its verified artifact unpacks to: only
+            # its record is new, so processes reading the tree meanwhile are not disturbed
+            (tmp / RECORD).write_text(record)
+            os.replace(tmp / RECORD, dest / RECORD)
+            return
+        (tmp / RECORD).write_text(record)
         if dest.exists():
             shutil.rmtree(dest)
         tmp.rename(dest)

@@ -189,3 +189,17 @@ def test_installed_pypi_files_must_be_the_pinned_wheels(tmp_path: Path,
     (site / "tinypkg/__init__.py").write_bytes(b"ANSWER = 43\n")
     with pytest.raises(SourceError, match=r"is not the pinned wheel .*tinypkg/__init__\.py"):
         fetching.verify_installed(got)
+
+
+@needs_dpkg
+def test_an_intact_old_entry_keeps_its_tree_in_place(tmp_path: Path) -> None:
+    """Builds of other processes may be reading the tree: an old entry whose files are what
+    the artifact unpacks to only gains a record; the tree is not replaced."""
+    spec, _deb, words = _cached(tmp_path)
+    entry = tmp_path / "cache/deb/tinywords_1.0-1"
+    (entry / ".verified").write_text("tinywords_1.0-1_all.deb")
+    inode = words.stat().st_ino
+    fetching.fetch(spec, tmp_path / "cache", fake_apt(None, []))
+    assert words.stat().st_ino == inode
+    assert json.loads((entry / ".verified").read_text())["files"]["usr/share/dict/words"][
+        "size"] == 9
