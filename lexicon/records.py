@@ -164,6 +164,12 @@ class Record:
                       else body["e"].split(table.SEP) if "e" in body else []),
         )
 
+    @staticmethod
+    def analysis_tags(raw: bytes, table: StringTable) -> list[str]:
+        """Only the tags of a record's analyses: for tools that walk every record of a
+        release (gloss coverage), without fetching its messages and evidence."""
+        return [table.text(a[1]) for a in json.loads(bytes(raw[1:])).get("a", ())]
+
     def merge(self, other: Record) -> Record:
         """Combine two records for the same key: the one merge policy of every builder.
 
