@@ -14,10 +14,13 @@ side by side).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
-from lexicon import checker
+import numpy as np
+
+from lexicon import checker, membership
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
 from lexicon.play import play_rules
@@ -46,29 +49,40 @@ class _Plan:
         self.two_scripts = bool(self.canonical - self.spelled)
         self.rules = play_rules(profile)
         self.chars_nl = self.chars | {"\n"}
+        # the same test for a whole joined batch as one regex match (a set test iterates
+        # one-character strings)
+        self.only_chars_nl = re.compile(
+            "[" + "".join(re.escape(c) for c in sorted(self.chars_nl)) + "]*")
         self.canonical_nl = self.canonical | {"\n"}
 
 
-def _whole_batch(plan: _Plan, words: object, texts: list[str], edge: bool,
-                 tiled: Callable[[str], bool]) -> list[bool] | None:
+def _whole_batch(plan: _Plan, lookup: Callable[[list[str]], Iterable[bool]],
+                 texts: list[str], edge: bool, tiled: Callable[[str], bool]
+                 ) -> list[bool] | None:
     """The whole batch in a few C-level string operations, when every word is plain.
 
     Joined by newlines, the batch is lower-cased, checked and translated to keys in one
-    call each, and looked up with ``map``: no Python code runs per word except the length
+    call each, and looked up by ``lookup`` (the trie, or for a big batch the release's hash
+    arrays, :mod:`lexicon.membership`): no Python code runs per word except the length
     test. Words whose Latin spelling holds a digraph tile (Kvizovka's lj, nj, dž) are then
     re-answered by ``tiled``. Returns None when some word needs the careful path.
     """
-    if not all(type(t) is str for t in texts):
+    try:
+        joined = "\n".join(texts).lower()       # a non-str item is the careful path's
+    except TypeError:
         return None
-    joined = "\n".join(texts).lower()
     if (joined.count("\n") != len(texts) - 1 or not unicodedata.is_normalized("NFC", joined)
-            or not plan.chars_nl.issuperset(joined)):
+            or not plan.only_chars_nl.fullmatch(joined)):
         return None
     lowered = joined.split("\n")
     keys = (lowered if plan.identity else joined.translate(plan.table).split("\n"))
-    found = map(words.__contains__, keys)  # type: ignore[attr-defined]
+    found = lookup(keys)
     low, high = plan.rules.lengths(edge=edge)
-    flags = [hit and low <= len(k) <= high for k, hit in zip(keys, found, strict=True)]
+    if isinstance(found, np.ndarray):         # the hashed lookup: lengths vectorised too
+        lengths = np.fromiter(map(len, keys), np.int64, len(keys))
+        flags = (found & (lengths >= low) & (lengths <= high)).tolist()
+    else:
+        flags = [hit and low <= len(k) <= high for k, hit in zip(keys, found, strict=True)]
     if plan.two_scripts and not plan.canonical_nl.issuperset(joined):
         canonical, spelled, digraphs = plan.canonical, plan.spelled, plan.digraphs
         for i, word in enumerate(lowered):
@@ -111,7 +125,7 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
                 return allows(key, edge=edge)
         return False
 
-    fast = _whole_batch(plan, words, texts, edge, tiled)
+    fast = _whole_batch(plan, membership.batch_lookup(rel, len(texts)), texts, edge, tiled)
     if fast is not None:
         return fast
     out: list[bool] = []
