@@ -83,6 +83,17 @@ MAX_PATHS = 64
 """Upper bound on split readings kept for one agglutinate (real forms have < 10)."""
 
 
+OPTIONS: dict[str, Any] = {
+    "expand_tags": False,
+    "aggl": "strict",
+    "praet": "composite",
+    "case_handling": morfeusz2.STRICTLY_CASE_SENSITIVE,
+}
+"""The options of every Morfeusz instance, analyser and generator alike (see the module
+docstring): a generated form must be spelled as the analyser would accept it back, e.g.
+``zrobiłobym`` as one composite segment rather than ``zrobiło`` + ``by`` + ``m``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Analysis:
     """One Morfeusz reading of a whole word form.
@@ -162,14 +173,7 @@ class Annotator:
     """
 
     def __init__(self) -> None:
-        self._morfeusz = morfeusz2.Morfeusz(
-            analyse=True,
-            generate=False,
-            expand_tags=False,
-            aggl="strict",
-            praet="composite",
-            case_handling=morfeusz2.STRICTLY_CASE_SENSITIVE,
-        )
+        self._morfeusz = morfeusz2.Morfeusz(analyse=True, generate=False, **OPTIONS)
         # Analyses repeat a lot (same lemma/tag across forms); interning the
         # converted objects keeps memory flat when millions of forms are kept.
         self._interned: dict[tuple[Any, ...], Analysis] = {}
@@ -261,6 +265,38 @@ class Annotator:
         """Yield ``(form, analyse(form))`` lazily, in input order, to stream whole word lists."""
         for form in forms:
             yield form, self.analyse(form)
+
+
+class Generator:
+    """Every form of an SGJP lemma (Morfeusz 2 ``generate``), with the analyser's options.
+
+    Word lists leave out whole paradigm slots by policy (sjp.pl has no neuter first/second
+    person past: ``pachnęłoś``, ``zataiłobyś``) and no list carries negated gerunds
+    (``niepodkuć``); SGJP has them all. Only spellings are returned: the builder analyses
+    each new form again, so a generated form is judged on all its readings, like any other.
+    """
+
+    def __init__(self, skip_pos: Iterable[str] = ()) -> None:
+        wrapper = morfeusz2.Morfeusz(analyse=False, generate=True, **OPTIONS)
+        # The wrapper's generate() converts every interpretation into a tuple of tag, name
+        # and label strings, about three times the cost of reading the spelling alone, and
+        # the build generates tens of millions of forms. Its SWIG object has the same
+        # generate(lemma, tag_id) and an ``orth`` attribute per interpretation.
+        self._morfeusz = wrapper._morfeusz_obj
+        self._wrapper = wrapper   # owns the SWIG object; keep it alive
+        skip = frozenset(skip_pos)
+        resolver = self._morfeusz.getIdResolver()
+        self._skip_tags = frozenset(
+            i for i in range(resolver.getTagsCount()) if resolver.getTag(i).split(":", 1)[0] in skip
+        )
+
+    def forms(self, lemma: str) -> list[str]:
+        """The spellings of every form of ``lemma`` (a raw SGJP lemma such as ``zbroić:Vi``
+        names one homonym; without the qualifier all homonyms are generated), leaving out
+        the parts of speech in ``skip_pos``. An unknown lemma gives ``[]``."""
+        skip = self._skip_tags
+        return [i.orth for i in self._morfeusz.generate(lemma, None)
+                if i.tagId not in skip and not i.isIgn()]
 
 
 def _join_segments(path: Sequence[Analysis]) -> Analysis:

@@ -7,6 +7,7 @@ import pytest
 from sources.morfeusz import (
     Analysis,
     Annotator,
+    Generator,
     has_abbreviation_reading,
     is_abbreviation,
     is_agglutinate,
@@ -132,3 +133,13 @@ def test_analyse_many_keeps_order(annotator: Annotator) -> None:
 def test_rejects_non_single_word(annotator: Annotator, bad: str) -> None:
     with pytest.raises(ValueError):
         annotator.analyse(bad)
+
+
+def test_generator_gives_the_full_paradigm_with_the_analysers_options(annotator: Annotator) -> None:
+    """sjp.pl leaves out -łoś/-łobym; SGJP generates them, as one composite segment."""
+    forms = Generator(skip_pos=("pacta",)).forms("zbroić:Vi")
+    assert {"zbroiłom", "zbroiłoś", "zbroiłobym", "zbroiłobyś", "niezbrojenie"} <= set(forms)
+    assert all(a.lemma == "zbroić" for a in annotator.analyse("zbroiłobyś"))
+    assert "zbrojąco" not in forms and "zbrojąco" in Generator().forms("zbroić:Vi")
+    assert len(Generator().forms("zbroić")) > len(forms)   # no qualifier: both homonyms
+    assert Generator().forms("nieistniejącylemat") == []

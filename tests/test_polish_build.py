@@ -7,10 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from build.games.polish import HUNSPELL, WPOLISH, PolishBuilder
+from build.games.polish import (
+    GENERATED,
+    HUNSPELL,
+    WPOLISH,
+    Candidate,
+    PolishBuilder,
+    grade,
+    make_rules,
+)
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.checker import check_word
+from sources import morfeusz
 
 DATA = Path(__file__).parent / "data" / "polish"
 
@@ -19,7 +28,7 @@ def builder(game: str) -> PolishBuilder:
     return PolishBuilder(game, wordlists=[(WPOLISH, DATA / "words.txt")],
                          hunspell=[(HUNSPELL, DATA / "tiny.dic", DATA / "tiny.aff")],
                          abbreviations=DATA / "abbreviations.txt",
-                         prefixes=DATA / "prefixes.txt")
+                         prefixes=DATA / "prefixes.txt", short_words=DATA / "short_words.txt")
 
 
 @pytest.fixture()
@@ -49,6 +58,9 @@ def test_valid_words_with_scores_and_analyses(polish: Catalog) -> None:
     ("arcy", "prefix_or_suffix", "prefix"),
     ("żłobyrka", "unattested", "hunspell-pl"),
     ("zzzzz", "unknown", "none of"),
+    ("zz", "unattested", "short-word list"),      # 2 letters, only `ign`, not reviewed
+    ("am", "abbreviation", "Księga_Amosa"),       # every reading brev, no reviewed reading
+    ("owę", "unattested", "generated 3-letter"),  # SGJP's archaic form of "ów": no list has it
 ])
 def test_rejections_carry_reasons(polish: Catalog, word: str, code: str, text: str) -> None:
     r = check_word(polish, "osps", word)
@@ -94,7 +106,9 @@ def test_manifest_records_policy_and_morfeusz(polish: Catalog) -> None:
     m = json.loads((polish.release("osps").path / "manifest.json").read_text())
     assert m["policy"]["morfeusz"]["dictionary"].startswith("pl.sgjp")
     assert m["policy"]["rejected_by_rule"]["abbreviation"] >= 3
-    assert m["counts"]["by_reason"]["unattested"] == 3  # żłobyrk, -a, -u
+    assert m["counts"]["by_reason"]["unattested"] >= 5  # żłobyrk, -a, -u; zz; ow
+    assert m["policy"]["listing_only_policy"]["name"] == "wpolish"
+    assert m["policy"]["stats"]["admitted_grade_generated"] > 50
 
 
 def test_smoke_limit_samples_across_the_alphabet(home: Path) -> None:
@@ -104,3 +118,44 @@ def test_smoke_limit_samples_across_the_alphabet(home: Path) -> None:
     path = build_game("osps", ctx, builder=builder("osps"))
     manifest = json.loads((path / "manifest.json").read_text())
     assert manifest["counts"]["records"] == 3 and manifest["counts"]["valid"] >= 1
+
+
+def test_generation_admits_the_paradigm_of_a_listed_lemma(polish: Catalog) -> None:
+    """The list has only "pachnąć"; SGJP's paradigm gives the forms sjp.pl leaves out."""
+    for word in ("pachnęłoś", "pachnęłom", "pachnęłobyś", "niepachnięć"):
+        r = check_word(polish, "osps", word)
+        assert r["valid"], word
+        assert r["sources"] == [GENERATED]
+        assert r["evidence"][0] == "grade:generated"
+        assert all(a["lemma"] == "pachnąć" for a in r["analyses"])
+    assert not check_word(polish, "osps", "pachnąco")["valid"]   # pacta: not generated
+
+
+def test_names_get_no_generated_paradigm_common_words_do(polish: Catalog) -> None:
+    """The list has "Kraków" (only capitalised) and "Kotami" (a surname) beside "kot"."""
+    assert check_word(polish, "osps", "krakowie")["reason"]["code"] == "unknown"
+    kotami = check_word(polish, "osps", "kotami")       # a form of the common noun kot
+    assert kotami["valid"] and GENERATED in kotami["sources"]
+
+
+def test_abbreviation_only_when_every_reading_is_one(polish: Catalog) -> None:
+    al = check_word(polish, "osps", "al")          # on the abbreviation list AND a short word
+    assert al["valid"] and al["evidence"][0] == "grade:one_list"
+    assert any("short-word" in e for e in al["evidence"])
+    ha = check_word(polish, "osps", "ha")          # brev (hektar) but also an interjection
+    assert ha["valid"] and ha["evidence"][0] == "grade:morfeusz"
+    assert check_word(polish, "osps", "np")["reason"]["code"] == "abbreviation"
+
+
+def test_grades_and_the_named_listing_only_policy() -> None:
+    ign = [morfeusz.Analysis("xyz", morfeusz.UNKNOWN_TAG, "", ())]
+    one = Candidate("ksyzm", 1, ign)
+    both = Candidate("ksyzm", 3, ign)
+    assert (grade(one), grade(both)) == ("one_list", "two_lists")
+    assert make_rules({}, {}, "wpolish").judge(one).valid
+    strict = make_rules({}, {}, "two_lists")
+    assert strict.judge(both).valid
+    verdict = strict.judge(one)
+    assert not verdict.valid and verdict.code == "unattested"
+    with pytest.raises(ValueError):
+        make_rules({}, {}, "no such policy")
