@@ -17,7 +17,8 @@ from lexicon import profile as profiles
 from lexicon import releases
 from service.app import create_app
 
-OSPS_OK = [rec(w) for w in ("zażółć", "gęślą", "jaźń", "źdźbło", "kot", "ul", "kotek")] + [
+OSPS_OK = [rec(w) for w in ("zażółć", "gęślą", "jaźń", "źdźbło", "kot", "ul", "kotek", "al",
+                             "pachnęłoś", "niepodkuć")] + [
     rec("np", valid=False, code="abbreviation", message="abbreviation"),
     rec("itd", valid=False, code="abbreviation", message="abbreviation"),
 ]
