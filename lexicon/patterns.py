@@ -239,7 +239,7 @@ def parse(profile: Profile, text: str, *, stars: bool = True, sets: bool = True)
     options: list[list[tuple[Element, ...]]] = []
     for kind, value in tokens:
         if kind == "run":
-            tilings = {r.key for r in speller(profile).readings(str(value))}
+            tilings = set(speller(profile).keys(str(value)))
             options.append([tuple(Slot(frozenset(c)) for c in key) for key in sorted(tilings)])
         elif kind == "any":
             options.append([(Slot(None, joker=True),)])
