@@ -530,6 +530,44 @@ def diff(game: Game,
     print(_dump(result) if as_json else as_text(result))
 
 
+@app.command()
+def bundle(game: Game,
+           release_id: Annotated[str | None, typer.Argument(
+               metavar="RELEASE", help="a published release id (default: the current one)")]
+           = None,
+           output: Annotated[str | None, typer.Option(
+               "--output", "-o", help="the bundle file (default: RELEASE.lexbundle.tar)")]
+           = None) -> None:
+    """Pack a release into one file (+ FILE.sha256 beside it) for `lexicon install`."""
+    from pathlib import Path
+
+    from build import shipping
+    try:
+        print(_dump(shipping.bundle(game, release_id, Path(output) if output else None)))
+    except (UnknownGame, UnknownRelease) as exc:
+        _fail(exc, EXIT_USAGE)
+    except LexiconError as exc:
+        _fail(exc, EXIT_FAILED)
+
+
+@app.command()
+def install(path: Annotated[str, typer.Argument(metavar="BUNDLE", help="a .lexbundle.tar")],
+            sha256: Annotated[str | None, typer.Option(
+                help="the expected sha256 (default: read from BUNDLE.sha256 beside it)")]
+            = None,
+            current: Annotated[bool, typer.Option(
+                "--current/--no-current", help="serve it (switch CURRENT) once installed")]
+            = True) -> None:
+    """Verify a bundle (its sha256, then every file) and publish its release atomically."""
+    from pathlib import Path
+
+    from build import shipping
+    try:
+        print(_dump(shipping.install(Path(path), sha256=sha256, make_current=current)))
+    except LexiconError as exc:
+        _fail(exc, EXIT_FAILED)
+
+
 @app.command("hash")
 def hash_list(path: Annotated[str, typer.Argument(
         help="a word list, one word a line ('-': stdin), e.g. from `lexicon export`")]) -> None:
