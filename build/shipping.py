@@ -14,7 +14,6 @@ refused and nothing changes; a server keeps serving its previous release.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import secrets
@@ -39,14 +38,6 @@ class BadBundle(LexiconError):
 
     code = "bad_bundle"
     status = 400
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _tarinfo(tar: tarfile.TarFile, path: Path, arcname: str, mtime: int) -> tarfile.TarInfo:
@@ -87,7 +78,7 @@ def bundle(game: str, release_id: str | None = None, output: Path | None = None,
                         tar.addfile(_tarinfo(tar, src / parent, name, mtime))
                 with open(path, "rb") as fh:
                     tar.addfile(_tarinfo(tar, path, f"{release_id}/{rel}", mtime), fh)
-        digest = _sha256(tmp)
+        digest = integrity.sha256_file(tmp)
         os.replace(tmp, output)
     finally:
         tmp.unlink(missing_ok=True)
@@ -134,7 +125,7 @@ def install(path: Path, *, sha256: str | None = None, make_current: bool = True,
     if not path.is_file():
         raise BadBundle(f"{path} is not a file", detail={"bundle": str(path)})
     expected = _expected_sha256(path, sha256)
-    actual = _sha256(path)
+    actual = integrity.sha256_file(path)
     if actual != expected:
         raise BadBundle(f"{path.name}: sha256 {actual} does not match {expected}; the bundle "
                         f"is corrupted or not the one published",

@@ -14,6 +14,7 @@ from test_export import run
 
 from build import shipping
 from lexicon import releases
+from lexicon.integrity import sha256_file
 
 
 @pytest.fixture()
@@ -91,7 +92,7 @@ def test_a_bundle_whose_files_do_not_match_the_manifest_is_refused(
             else:
                 dst.addfile(m, f)
     with pytest.raises(shipping.BadBundle) as err:
-        shipping.install(bad, sha256=shipping._sha256(bad), root=server)
+        shipping.install(bad, sha256=sha256_file(bad), root=server)
     assert "fails its checks" in err.value.message
     assert releases.current_id("osps", server) is None
     assert not (server / "releases" / "osps").exists() or not [
@@ -113,8 +114,8 @@ def test_unsafe_members_and_missing_checksums_are_refused(built: tuple[Path, Pat
     with pytest.raises(shipping.BadBundle, match="no checksum"):
         shipping.install(evil, root=server)
     with pytest.raises(shipping.BadBundle, match="unsafe"):
-        shipping.install(evil, sha256=shipping._sha256(evil), root=server)
+        shipping.install(evil, sha256=sha256_file(evil), root=server)
     not_tar = tmp_path / "x.tar"
     not_tar.write_bytes(b"hello")
     with pytest.raises(shipping.BadBundle, match="not a readable bundle"):
-        shipping.install(not_tar, sha256=shipping._sha256(not_tar), root=server)
+        shipping.install(not_tar, sha256=sha256_file(not_tar), root=server)
