@@ -41,8 +41,11 @@ class BadBundle(LexiconError):
 
 
 def _tarinfo(tar: tarfile.TarFile, path: Path, arcname: str, mtime: int) -> tarfile.TarInfo:
-    """Owner, group and time normalised, so the same release always gives the same bytes."""
+    """Owner, group and time normalised, so the same release always gives the same bytes;
+    only plain files and directories, which is all an installer accepts."""
     info = tar.gettarinfo(str(path), arcname)
+    if info.islnk():   # a file hard-linked inside the release: ship it as a plain file
+        info.type, info.linkname, info.size = tarfile.REGTYPE, "", path.stat().st_size
     info.uid = info.gid = 0
     info.uname = info.gname = ""
     info.mtime = mtime
