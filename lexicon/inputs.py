@@ -73,6 +73,8 @@ def clean_word(text: str, *, max_chars: int = MAX_WORD_CHARS) -> str:
                 f"control or invisible character U+{ord(ch):04X} at position {i + 1}",
                 code="control_character", detail={"position": i + 1},
             )
+    if not word.replace("|", "").strip():     # '|' is tile notation, not a letter
+        raise InputError("the word holds no tile (only '|')", code="empty_word")
     scripts = scripts_in(word)
     if len(scripts) > 1:
         raise InputError(

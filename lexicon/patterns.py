@@ -31,7 +31,7 @@ from itertools import product
 from lexicon.errors import InputError
 from lexicon.inputs import normalise
 from lexicon.profile import Profile
-from lexicon.tiles import MAX_READINGS, speller
+from lexicon.tiles import MAX_READINGS, PrefixOracle, speller
 
 MAX_PATTERN_CHARS = 64
 MAX_STARS = 8
@@ -223,8 +223,14 @@ def _regex(profile: Profile, elements: tuple[Element, ...]) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
-def parse(profile: Profile, text: str, *, stars: bool = True, sets: bool = True) -> Pattern:
-    """Parse ``text`` for ``profile``; ``stars``/``sets`` off for a word with jokers."""
+def parse(profile: Profile, text: str, *, stars: bool = True, sets: bool = True,
+          known: PrefixOracle | None = None) -> Pattern:
+    """Parse ``text`` for ``profile``; ``stars``/``sets`` off for a word with jokers.
+
+    ``known`` (the release's prefix oracle): a run of letters that starts the pattern keeps
+    only the tilings some key starts with, as a checked word does; later runs sit at no
+    known offset and keep every tiling (at most :data:`MAX_READINGS`).
+    """
     if text is None or not text.strip():
         raise InputError("the pattern is empty", code="bad_pattern", detail={"position": 0})
     pattern = normalise(text).strip().lower()
@@ -237,9 +243,9 @@ def parse(profile: Profile, text: str, *, stars: bool = True, sets: bool = True)
         raise InputError("the pattern holds no tile (only '|')", code="bad_pattern",
                          detail={"position": 0})
     options: list[list[tuple[Element, ...]]] = []
-    for kind, value in tokens:
+    for at, (kind, value) in enumerate(tokens):
         if kind == "run":
-            tilings = set(speller(profile).keys(str(value)))
+            tilings = set(speller(profile).keys(str(value), known if at == 0 else None))
             options.append([tuple(Slot(frozenset(c)) for c in key) for key in sorted(tilings)])
         elif kind == "any":
             options.append([(Slot(None, joker=True),)])

@@ -154,7 +154,7 @@ def blanks(catalog: Catalog, game: str, word: str, *, edge: bool = False, sort: 
     """Every admissible word ``word`` can be with its jokers (``?``) filled in."""
     _check_page(limit, offset, sort)
     profile, rel, index = _open(catalog, game)
-    compiled = parse(profile, word, stars=False, sets=False)
+    compiled = parse(profile, word, stars=False, sets=False, known=index.has_prefix)
     rules = play_rules(profile)
     for reading in compiled.readings:
         needed = sum(1 for s in reading.slots if s.joker or
@@ -187,7 +187,7 @@ def pattern(catalog: Catalog, game: str, text: str, *, min_length: int | None = 
     _check_page(limit, offset, sort)
     profile, rel, index = _open(catalog, game)
     low, high = _lengths(profile, min_length, max_length)
-    compiled = parse(profile, text)
+    compiled = parse(profile, text, known=index.has_prefix)
     keys: set[str] = set()
     for reading in compiled.readings:
         keys |= find_keys(index, reading, sorted(profile.by_canonical), low, high,

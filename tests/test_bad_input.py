@@ -49,6 +49,12 @@ def test_bad_input_is_a_clear_400(client: TestClient, path: str, code: str) -> N
     assert r.json()["code"] == code
 
 
+@pytest.mark.parametrize("words", [["|"], ["kot", "| |"]])
+def test_a_play_with_a_word_of_breaks_is_refused(client: TestClient, words: list[str]) -> None:
+    r = client.post("/v1/games/osps/judge", json={"words": words})
+    assert r.status_code == 400 and r.json()["code"] == "empty_word"
+
+
 def test_a_bad_item_gets_an_error_not_a_failed_batch(client: TestClient) -> None:
     # a lone surrogate is valid JSON ("\ud800") but no text: the item is refused, and
     # echoed back escaped, so the answer can still be encoded

@@ -77,3 +77,13 @@ def test_kvizovka_reads_latin_digraphs_every_way() -> None:
     (split,) = parse(KVIZ, "[d,ž]ep").readings
     assert split.slots[0].tiles == frozenset("дж")
     assert parse(KVIZ, "љ?").readings[0].slots[0].tiles == frozenset("љ")
+
+
+def test_a_leading_run_keeps_only_the_tilings_a_key_starts_with() -> None:
+    keys = {"коњ", "кућа"}
+    known = {k[:i] for k in keys for i in range(len(k) + 1)}.__contains__
+    (only,) = parse(KVIZ, "konj*", known=known).readings
+    assert [next(iter(s.tiles)) for s in only.slots] == list("коњ")
+    # 2^32 tilings, one pattern: the preferred reading alone survives a lexicon
+    assert len(parse(KVIZ, "lj" * 32, known=known).readings) == 1
+    assert len(parse(KVIZ, "*" + "lj" * 31).readings) == 64     # no offset known: capped
