@@ -355,7 +355,9 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
         responses={200: {"content": {"application/json": {"example": {
             "game": "osps", "release": "osps-…", "verdict": "falls", "valid": False,
             "count": 2, "time": "2026-12-01T05:00:00.000Z"}}}}}, response_model=None)
-    def judge_play(game: str, req: JudgeRequest) -> Response:
+    async def judge_play(game: str, req: JudgeRequest) -> Response:
+        # async, like the single-word lookup: a ruling is a few lookups and one appended
+        # line, far less than the worker-thread hop a sync endpoint costs
         with catalog.pinned(game, req.release):   # one release judges and labels the ruling
             ruling = judge.judge(catalog, game, req.words, edge=req.edge, reveal=req.reveal,
                                  lang=req.lang, release=req.release)
