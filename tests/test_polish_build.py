@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from build.games.polish import (
+    COMPLETED,
     GENERATED,
     HUNSPELL,
     WPOLISH,
@@ -129,6 +130,15 @@ def test_generation_admits_the_paradigm_of_a_listed_lemma(polish: Catalog) -> No
         assert r["evidence"][0] == "grade:generated"
         assert all(a["lemma"] == "pachnąć" for a in r["analyses"])
     assert not check_word(polish, "osps", "pachnąco")["valid"]   # pacta: not generated
+
+
+def test_a_verb_sgjp_lacks_gets_its_neuter_person_forms_from_the_lists(polish: Catalog) -> None:
+    """The list has zgonowało, zgonowałoby, zgonowałaś (slang, unknown to Morfeusz)."""
+    for word in ("zgonowałoś", "zgonowałom", "zgonowałobyś", "zgonowałobym"):
+        r = check_word(polish, "osps", word)
+        assert r["valid"] and r["sources"] == [COMPLETED], word
+        assert r["evidence"][0] == "grade:completed"
+    assert check_word(polish, "osps", "kotałoś")["reason"]["code"] == "unknown"
 
 
 def test_names_get_no_generated_paradigm_common_words_do(polish: Catalog) -> None:
