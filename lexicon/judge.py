@@ -51,13 +51,17 @@ def _read_play(words: object) -> list[str]:
             clean_word(w)
         except InputError as exc:
             codes.add(exc.code)
+    _refuse(codes)
+    return list(words)
+
+
+def _refuse(codes: set[str]) -> None:
+    """One error for the whole request when some word cannot be read: the alphabetically
+    first code, so it does not depend on which word came first, and a message naming none."""
     if codes:
-        # One code for the whole request (the alphabetically first, so it does not depend
-        # on which word came first) and a message that names no word.
         code = sorted(codes)[0]
         raise InputError(f"a word of the play cannot be read ({code}); correct it and ask "
                          f"again: nothing was ruled", code=code)
-    return list(words)
 
 
 def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = False,
@@ -72,6 +76,8 @@ def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = 
     language(catalog.profile(game).language, lang)     # a bad language is refused first
     play = _read_play(words)
     results = check_many(catalog, game, play, edge=edge, lang=lang, release=release)
+    # a word clean_word accepts may still not be read as tiles ("[q]", "ko[t")
+    _refuse({r["error"]["code"] for r in results if "error" in r})
     release = results[0]["release"]
     stands = all(r["valid"] for r in results)
     verdict = STANDS if stands else FALLS

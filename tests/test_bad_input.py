@@ -49,10 +49,14 @@ def test_bad_input_is_a_clear_400(client: TestClient, path: str, code: str) -> N
     assert r.json()["code"] == code
 
 
-@pytest.mark.parametrize("words", [["|"], ["kot", "| |"]])
-def test_a_play_with_a_word_of_breaks_is_refused(client: TestClient, words: list[str]) -> None:
+@pytest.mark.parametrize(("words", "code"), [
+    (["|"], "empty_word"), (["kot", "| |"], "empty_word"), (["[q]"], "bad_tile_notation"),
+    (["ko[t", "kot"], "bad_tile_notation"), (["kot]"], "bad_tile_notation")])
+def test_a_play_with_an_unreadable_word_is_refused(client: TestClient, words: list[str],
+                                                   code: str) -> None:
     r = client.post("/v1/games/osps/judge", json={"words": words})
-    assert r.status_code == 400 and r.json()["code"] == "empty_word"
+    assert r.status_code == 400 and r.json()["code"] == code
+    assert all(w not in r.json()["message"] for w in words)     # names no word
 
 
 def test_a_bad_item_gets_an_error_not_a_failed_batch(client: TestClient) -> None:
