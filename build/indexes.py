@@ -10,14 +10,13 @@ from __future__ import annotations
 import os
 import time
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import lmdb
 import marisa_trie
 
-from lexicon import profile as profiles
 from lexicon.errors import BuildError
 from lexicon.indexes import (
     ALPHAGRAM_COUNTS,
@@ -61,33 +60,20 @@ def _valid_keys(lmdb_dir: Path) -> Iterator[str]:
         env.close()
 
 
-def readers_of(game: str) -> list[Profile]:
-    """The other games whose profile names ``game`` as their vocabulary (remik -> osps):
-    they are served from ``game``'s releases, indexes included (see :mod:`build.shared`)."""
-    out = []
-    for gid in profiles.game_ids():
-        if gid != game and (p := profiles.load(gid)).vocabulary == game:
-            out.append(p)
-    return out
-
-
-def _playable(lmdb_dir: Path, profile: Profile, also: Sequence[Profile] = ()) -> Iterator[str]:
-    """Valid keys some move of ``profile`` or of a game in ``also`` can play
-    (:meth:`lexicon.play.PlayRules.is_playable`)."""
-    rules = [play_rules(p) for p in (profile, *also)]
-    if all(not r.joker_only for r in rules) and len({frozenset(r.values) for r in rules}) == 1:
-        # the common case (no joker-only letters, one alphabet): a length test and one
-        # C-level subset test a key, the same answer as is_playable (4M keys for osps)
-        tiles = frozenset(rules[0].values)
-        low = min(r.playable_lengths[0] for r in rules)
-        high = max(r.playable_lengths[1] for r in rules)
+def _playable(lmdb_dir: Path, profile: Profile) -> Iterator[str]:
+    """Valid keys some move can play (:meth:`lexicon.play.PlayRules.is_playable`)."""
+    rules = play_rules(profile)
+    if not rules.joker_only:
+        # no joker-only letters: a length test and one C-level subset test decide, the
+        # same answer as is_playable at a fraction of its cost (4M keys for osps)
+        tiles = frozenset(rules.values)
+        low, high = rules.playable_lengths
         for key in _valid_keys(lmdb_dir):
             if low <= len(key) <= high and tiles.issuperset(key):
                 yield key
         return
-    tests = [r.is_playable for r in rules]
     for key in _valid_keys(lmdb_dir):
-        if any(t(key) for t in tests):
+        if rules.is_playable(key):
             yield key
 
 
@@ -103,8 +89,9 @@ def _alphagram_keys(pairs: list[str], out: Path) -> None:
     marisa_trie.Trie(pairs).save(str(out / ALPHAGRAM_KEYS))
 
 
-def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Path) -> None:
-    """Write the alphagram trie as child lists, and its word counts (see :mod:`lexicon.indexes`).
+def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Path) -> str:
+    """Write the alphagram trie as child lists, and its word counts (see :mod:`lexicon.indexes`);
+    returns the counts' array type code (``B`` when every count fits a byte, else ``H``).
 
     Streams over the sorted alphagrams keeping only the current path: a node is written
     when the walk leaves it (after its children), so every edge knows its child's offset.
@@ -152,12 +139,14 @@ def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Pa
     out[0] = write(nodes[0])
     with open(out_dir / ALPHAGRAM_NODES, "wb") as fh:
         out.tofile(fh)
+    if max(counts, default=0) <= 0xFF:    # one byte a word when no alphagram has 256 keys
+        counts = array("B", counts)
     with open(out_dir / ALPHAGRAM_COUNTS, "wb") as fh:
         counts.tofile(fh)
+    return counts.typecode
 
 
-def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
-                  also: Sequence[Profile] = ()) -> dict[str, Any]:
+def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path) -> dict[str, Any]:
     """Write ``release_dir/indexes/`` from the LMDB at ``lmdb_dir``; returns the manifest entry.
 
     Each structure is built from one pass over the LMDB cursor into one sorted list of
@@ -180,7 +169,7 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
         counts["words"] = len(marisa_trie.Trie().mmap(str(out / WORDS)))
     else:
         marisa_trie.Trie(counted(_valid_keys(lmdb_dir), "words")).save(str(out / WORDS))
-    playable = list(counted(_playable(lmdb_dir, profile, also), "playable"))
+    playable = list(counted(_playable(lmdb_dir, profile), "playable"))
     _trie([length_tag(len(k)) + k for k in playable], out, FORWARD)
     _trie([length_tag(len(k)) + k[::-1] for k in playable], out, BACKWARD)
     pairs = sorted("".join(sorted(k)) + SEP + k for k in playable)
@@ -191,7 +180,7 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
         alpha = pair[:pair.index(SEP)]
         alphagrams[alpha] = alphagrams.get(alpha, 0) + 1
     del pairs
-    _alphagram_nodes(alphagrams, sorted(profile.by_canonical), out)
+    counts_type = _alphagram_nodes(alphagrams, sorted(profile.by_canonical), out)
     del alphagrams
     files = {p.relative_to(out).as_posix(): p.stat().st_size
              for p in sorted(out.rglob("*")) if p.is_file()}
@@ -202,9 +191,6 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
         "keys": counts["words"],
         "playable_keys": counts["playable"],
         "lengths": list(play_rules(profile).playable_lengths),
-        # every game reading this vocabulary plays from these indexes, each in its lengths
-        "indexed_lengths": [min(play_rules(p).playable_lengths[0] for p in (profile, *also)),
-                            max(play_rules(p).playable_lengths[1] for p in (profile, *also))],
-        "indexed_for": [profile.id, *(p.id for p in also)],
+        "counts_type": counts_type,
         "build_seconds": round(time.monotonic() - started, 1),
     }

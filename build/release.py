@@ -29,7 +29,7 @@ from typing import Any
 import lmdb
 
 from build import canaries
-from build.indexes import build_indexes, readers_of
+from build.indexes import build_indexes
 from build.progress import track
 from lexicon import integrity, releases
 from lexicon.errors import BuildBusy, BuildError, NoRelease
@@ -313,8 +313,7 @@ class ReleaseWriter:
             store.close()
             if previous:
                 previous.close()
-        indexes = build_indexes(self.profile, store_dir, self.staging,
-                                also=readers_of(self.profile.id))
+        indexes = build_indexes(self.profile, store_dir, self.staging)
         manifest = {
             "game": self.profile.id,
             "release": release_id,

@@ -16,10 +16,11 @@ A release built with indexes has ``indexes/`` beside ``records/`` (written by
   is the root's offset; a node is ``n`` then ``n`` edges, each ``label << 26 | terminal
   << 25 | child offset`` (0: no children), labels in ascending order (a label is the
   letter's index in the game's tiles sorted by code point, the alphagram order).
-  ``alphagram-counts.bin`` (native uint16, one per word of the node array) holds at each
-  terminal edge how many keys have that alphagram, so a query counts its words without
-  reading them; ``alphagrams.marisa`` holds ``alphagram + SEP + key`` for every playable
-  key, so the keys of an alphagram are one prefix query.
+  ``alphagram-counts.bin`` (one per word of the node array: native uint8, or uint16 when
+  an alphagram has 256 keys or more, the entry's ``counts_type``) holds at each terminal
+  edge how many keys have that alphagram, so a query counts its words without reading
+  them; ``alphagrams.marisa`` holds ``alphagram + SEP + key`` for every playable key, so
+  the keys of an alphagram are one prefix query.
 * A walk asks "does any key start with p" at every step: ``forward_prefixes`` and
   ``backward_prefixes`` answer it from the tries themselves (:class:`_Prefixes`). Format
   6 stored them as ``*-prefixes.marisa`` (and the alphagram keys as ``alphagrams.lmdb``);
@@ -116,7 +117,8 @@ class Indexes:
             self.backward_prefixes = _Prefixes(self.backward)
         self._maps: list[mmap.mmap] = []
         self.alphagram_nodes = self._array(base / ALPHAGRAM_NODES, "I")
-        self.alphagram_counts = self._array(base / ALPHAGRAM_COUNTS, "H")
+        self.alphagram_counts = self._array(base / ALPHAGRAM_COUNTS,
+                                            entry.get("counts_type", "H"))
         self._alpha_env: lmdb.Environment | None = None
         self._alpha_keys: marisa_trie.Trie | None = None
         if entry["format"] == 6:

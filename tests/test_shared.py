@@ -46,10 +46,13 @@ def test_remik_answers_with_its_own_play_rules(shared: tuple[Path, Path], home: 
     assert checker.check_word(cat, "osps", LONG)["reason"]["code"] == "too_long"
     assert checker.check_word(cat, "remik", "ul")["reason"]["code"] == "too_short"
     assert checker.check_word(cat, "remik", "np")["reason"]["code"] == "abbreviation"
-    # one index serves both games, each within its own lengths
+    # one index (osps's, 2-15 letters) serves both games, each within its own lengths;
+    # remik's manifest says which of its lengths no query lists
     words = lambda g, p: [r["key"] for r in queries.pattern(cat, g, p)["results"]]  # noqa: E731
-    assert words("remik", "p*") == [LONG] and words("osps", "p*") == []
     assert words("osps", "??") == ["ul"] and words("remik", "??") == []
+    assert words("osps", "k??") == words("remik", "k??") == ["kot"]
+    entry = cat.release("remik").manifest["indexes"]
+    assert entry["lengths"] == [3, 15] and entry["not_indexed"]["lengths"] == [16, 64]
 
 
 def test_a_new_osps_release_does_not_change_a_published_remik(
