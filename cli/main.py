@@ -488,7 +488,10 @@ def export(game: Game,
            output: Annotated[str | None, typer.Option(
                "--output", "-o", help="write to this file (atomically); kwg requires it")]
            = None,
-           release: Release = None) -> None:
+           release: Release = None,
+           dawg_only: Annotated[bool, typer.Option(
+               "--dawg-only", help="kwg: the DAWG alone (node 0), as wolges' DawgOnly")]
+           = False) -> None:
     """The words valid in a game (its play rules applied), sorted, for engines and tools."""
     from pathlib import Path
 
@@ -496,7 +499,8 @@ def export(game: Game,
     cat = Catalog()
     try:
         result = run_export(cat.profile(game), cat.release(game, release), fmt,
-                            Path(output) if output else None, stdout=sys.stdout)
+                            Path(output) if output else None, stdout=sys.stdout,
+                            dawg_only=dawg_only)
     except (UnknownGame, UnknownRelease, InputError) as exc:
         _fail(exc, EXIT_USAGE)
     except LexiconError as exc:

@@ -131,7 +131,7 @@ def write_lines(fmt: str, profile: Profile, release: Release, out: IO[str]) -> i
 
 
 def export(profile: Profile, release: Release, fmt: str, output: Path | None,
-           stdout: IO[str] | None = None) -> dict[str, Any]:
+           stdout: IO[str] | None = None, *, dawg_only: bool = False) -> dict[str, Any]:
     """Export ``release`` in ``fmt`` to ``output`` (atomically: temp file, then rename) or,
     for the text formats, to ``stdout``. Returns what was written, for the CLI to report."""
     if fmt not in FORMATS:
@@ -142,7 +142,7 @@ def export(profile: Profile, release: Release, fmt: str, output: Path | None,
             raise InputError("the kwg format is binary: give --output FILE.kwg",
                              code="output_required")
         from lexicon import kwg
-        return kwg.export_kwg(profile, release, output)
+        return kwg.export_kwg(profile, release, output, gaddag=not dawg_only)
     if output is None:
         assert stdout is not None
         n = write_lines(fmt, profile, release, stdout)

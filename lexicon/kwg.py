@@ -169,53 +169,73 @@ def gaddag_entries(words: list[bytes]) -> list[bytes]:
 
 
 def _layout(sm: _StateMaker, roots: list[int]) -> tuple[array, int]:
-    """Place every sibling list reachable from ``roots``; returns (destination, size)."""
+    """Place every sibling list reachable from ``roots``; returns (destination, size).
+
+    A list must be contiguous. Lists are placed longest first, so a list that is the tail
+    of a longer one already placed points into it instead of being written again; only
+    lists that merge into a shared tail (neither a suffix of the other) repeat that tail.
+    """
     count = len(sm.tile)
-    dest = array("I", bytes(4 * count))
-    written = len(roots)
     nxt, arc = sm.next, sm.arc
-    todo = list(reversed(roots))
+    heads: list[int] = []
+    seen = bytearray(count)
+    todo = [r for r in roots if r]
     while todo:
         head = todo.pop()
-        if head == 0 or dest[head]:
+        if seen[head]:
             continue
+        seen[head] = 1
+        heads.append(head)
         p = head
-        length = 0
-        while True:   # claim a block; states already placed keep their earlier place
-            if not dest[p]:
-                dest[p] = written + length
-            length += 1
-            if arc[p] and not dest[arc[p]]:
-                todo.append(arc[p])
+        while p:
+            a = arc[p]
+            if a and not seen[a]:
+                todo.append(a)
             p = nxt[p]
-            if p == 0:
-                break
-        # a list whose tail was placed elsewhere is still written whole: it stays contiguous
-        written += length
+    to_end = array("I", bytes(4 * count))    # a state's next always has a smaller index
+    for p in range(1, count):
+        n = nxt[p]
+        to_end[p] = 1 + (to_end[n] if n else 0)
+    heads.sort(key=lambda h: -to_end[h])
+    dest = array("I", bytes(4 * count))
+    written = len(roots)
+    for head in heads:
+        if dest[head]:
+            continue
+        p, d = head, written
+        while p:
+            if not dest[p]:
+                dest[p] = d
+            p, d = nxt[p], d + 1
+        written = d
     return dest, written
 
 
-def build_kwg(words: list[bytes], progress: Callable[[str], None] | None = None) -> bytes:
-    """The KWG bytes of sorted unique tile-number strings (DAWG at node 0, GADDAG at 1)."""
+def build_kwg(words: list[bytes], progress: Callable[[str], None] | None = None, *,
+              gaddag: bool = True) -> bytes:
+    """The KWG bytes of sorted unique tile-number strings (DAWG at node 0, GADDAG at 1;
+    ``gaddag=False``: wolges' DAWG-only KWG, node 0 alone)."""
     say = progress or (lambda _m: None)
     sm = _StateMaker()
     t0 = time.monotonic()
-    dawg = sm.make_dawg(words, 0, False)
+    roots = [sm.make_dawg(words, 0, False)]
     say(f"dawg: {len(words):,} words, {len(sm.tile):,} states, "
         f"{time.monotonic() - t0:.1f} s")
-    entries = gaddag_entries(words)
-    say(f"gaddag: {len(entries):,} entries sorted, {time.monotonic() - t0:.1f} s")
-    gaddag = sm.make_dawg(entries, dawg, True)
-    del entries
-    say(f"gaddag: {len(sm.tile):,} states, {time.monotonic() - t0:.1f} s")
+    if gaddag:
+        entries = gaddag_entries(words)
+        say(f"gaddag: {len(entries):,} entries sorted, {time.monotonic() - t0:.1f} s")
+        roots.append(sm.make_dawg(entries, roots[0], True))
+        del entries
+        say(f"gaddag: {len(sm.tile):,} states, {time.monotonic() - t0:.1f} s")
     sm.register.clear()
-    dest, size = _layout(sm, [dawg, gaddag])
+    dest, size = _layout(sm, roots)
     if size > MAX_NODES:
-        raise KwgTooLarge(f"{size:,} nodes; the KWG format holds at most {MAX_NODES:,}",
-                          detail={"nodes": size})
+        hint = "; `--dawg-only` writes the DAWG alone" if gaddag else ""
+        raise KwgTooLarge(f"{size:,} nodes; the KWG format (22-bit arc index) holds at most "
+                          f"{MAX_NODES:,}{hint}", detail={"nodes": size, "gaddag": gaddag})
     nodes = array("I", bytes(4 * size))
-    nodes[0] = 1 << 22 | dest[dawg]
-    nodes[1] = 1 << 22 | dest[gaddag]
+    for i, root in enumerate(roots):
+        nodes[i] = 1 << 22 | dest[root]
     tile, acc, arc, nxt = sm.tile, sm.accepts, sm.arc, sm.next
     done = bytearray(size)
     for p in range(1, len(tile)):
@@ -255,7 +275,8 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 def export_kwg(profile: Profile, release: Release, output: Path,
-               log: Callable[[str], None] | None = None) -> dict[str, Any]:
+               log: Callable[[str], None] | None = None, *, gaddag: bool = True
+               ) -> dict[str, Any]:
     """Write ``output`` (the KWG) and ``output`` with ``.alphabet.txt`` beside it."""
     from lexicon.export import valid_keys
 
@@ -263,12 +284,12 @@ def export_kwg(profile: Profile, release: Release, output: Path,
     t0 = time.monotonic()
     words = encode_words(profile, valid_keys(profile, release))
     say(f"{profile.id}: {len(words):,} words read, {time.monotonic() - t0:.1f} s")
-    data = build_kwg(words, say)
+    data = build_kwg(words, say, gaddag=gaddag)
     output = Path(output)
     alphabet = output.with_suffix(".alphabet.txt")
     _atomic_write(output, data)
     _atomic_write(alphabet, alphabet_text(profile).encode())
     return {"format": "kwg", "words": len(words), "release": release.id,
             "output": str(output), "alphabet": str(alphabet), "bytes": len(data),
-            "nodes": len(data) // 4, "gzip_bytes": len(gzip.compress(data, 6)),
+            "nodes": len(data) // 4, "gaddag": gaddag, "gzip_bytes": len(gzip.compress(data, 6)),
             "seconds": round(time.monotonic() - t0, 1)}

@@ -166,6 +166,24 @@ def test_kwg_dawg_and_gaddag_hold_exactly_the_words(releases: Path, tmp_path: Pa
     assert gaddag_paths(nodes, nodes[1] & 0x3FFFFF) == anchors
 
 
+def test_dawg_only_kwg_has_one_root(releases: Path, tmp_path: Path) -> None:
+    out = tmp_path / "d.kwg"
+    p = run(releases, "export", "osps", "--format", "kwg", "--dawg-only", "-o", str(out))
+    assert p.exit_code == 0, p.output
+    nodes = read_kwg(out)
+    number = tile_numbers(load("osps"))
+    assert dawg_words(nodes, nodes[0] & 0x3FFFFF) == {
+        tuple(number[c] for c in w) for w in lines(releases, "osps")}
+    # node 1 is an ordinary DAWG node, not a second root list of its own
+    assert len(nodes) < len(read_kwg_of(releases, tmp_path, "osps"))
+
+
+def read_kwg_of(home: Path, tmp_path: Path, game: str) -> list[int]:
+    out = tmp_path / f"{game}-full.kwg"
+    assert run(home, "export", game, "--format", "kwg", "-o", str(out)).exit_code == 0
+    return read_kwg(out)
+
+
 def test_kvizovka_digraphs_are_single_tiles_in_the_kwg(releases: Path, tmp_path: Path) -> None:
     out = tmp_path / "k.kwg"
     run(releases, "export", "kvizovka", "--format", "kwg", "-o", str(out))
