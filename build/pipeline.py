@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from build import amend as amending
+from build import imports
 from build.progress import track
 from build.release import ReleaseWriter, build_lock
 from build.shared import publish_shared
@@ -132,13 +133,19 @@ def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
                 fetching.verify_installed(ctx.fetched[spec.id])  # what the build imports
         builder = default_builder(game, ctx)
     used = [ctx.fetched[s].manifest_entry() for s in builder.source_ids if s in ctx.fetched]
+    records = builder.records(ctx)
+    pin = imports.pin_for(profile, ctx.root)   # an authoritative list (`lexicon import`)
+    if pin is not None:
+        keys = imports.load_keys(profile, pin, ctx.root)
+        records = imports.apply(pin, keys, records)
+        used.append(imports.manifest_entry(pin, len(keys)))
     ctx.log(f"build {game}: judging forms")
     with ReleaseWriter(profile, ctx.root) as writer:
         writer.check_canaries = full_build if ctx.canaries is None else ctx.canaries
         try:
             # count and rate of records written; a builder that knows its total shows
             # its own bar with an ETA (build.progress.track) as a row under this one
-            writer.add_all(track(builder.records(ctx), f"{game}: records written",
+            writer.add_all(track(records, f"{game}: records written",
                                  unit="records"))
         except LexiconError:
             raise

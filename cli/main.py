@@ -572,6 +572,33 @@ def install(path: Annotated[str, typer.Argument(metavar="BUNDLE", help="a .lexbu
         _fail(exc, EXIT_FAILED)
 
 
+@app.command("import")
+def import_list(game: Game,
+                path: Annotated[str, typer.Argument(
+                    metavar="FILE", help="the authoritative list, one word a line")],
+                mode: Annotated[str, typer.Option(
+                    help="restrict (only its words valid) | admit (its words valid) | "
+                         "annotate (evidence only)")] = "restrict",
+                name: Annotated[str | None, typer.Option(
+                    help="the list's name in evidence and manifests (default: file stem)")]
+                = None,
+                licence: Annotated[str, typer.Option("--licence", help="its licence")] = "",
+                credit: Annotated[str, typer.Option(help="the credit its authors ask for")]
+                = "") -> None:
+    """Pin an authoritative word list by sha256; the game's next build applies it."""
+    from pathlib import Path
+
+    from build import imports
+    try:
+        pin = imports.import_list(Catalog().profile(game), Path(path), mode, name=name,
+                                  license=licence, credit=credit)
+    except (UnknownGame, InputError) as exc:
+        _fail(exc, EXIT_USAGE)
+    except LexiconError as exc:
+        _fail(exc, EXIT_FAILED)
+    print(_dump(pin))
+
+
 @app.command("hash")
 def hash_list(path: Annotated[str, typer.Argument(
         help="a word list, one word a line ('-': stdin), e.g. from `lexicon export`")]) -> None:

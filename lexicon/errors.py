@@ -135,6 +135,7 @@ CODES: dict[str, str] = {
     "source_unavailable": "a source could not be fetched or failed its checksum",
     "tool_missing": "a system tool a build needs (`lt-print`) is not installed",
     "kwg_too_large": "the lexicon has more nodes than a KWG file can address",
+    "bad_import_mode": "`lexicon import` with a mode other than restrict, admit, annotate",
     "bad_bundle": "`lexicon install` refused a bundle: checksum, unsafe member or damaged release",
     "canary_failed": "a build flipped a profile's canary word; the release is not published",
     "bad_overrides": "a line of an overrides file (`lexicon amend`) that cannot be applied",

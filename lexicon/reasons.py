@@ -26,6 +26,7 @@ REASONS: dict[str, str] = {
     "listed_exclusion": "excluded by a reviewed list",
     "unattested": "produced by one generator only and attested by no other source",
     "override": "removed by a maintainer's override (the detail gives the reason)",
+    "not_in_imported_list": "not in the authoritative list the game's profile restricts to",
     "no_noun_evidence": "no source attests it as a noun in the nominative (Križemkražem)",
     # play (decided at check time from the profile)
     "too_short": "fewer tiles than the game's minimum",
