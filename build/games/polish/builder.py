@@ -1,0 +1,280 @@
+"""The Polish builder: candidates from the word lists, Morfeusz readings, generated and
+completed paradigms, each judged by :mod:`build.games.polish.rules` into records."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from build.games.polish import evidence as ev
+from build.games.polish.evidence import (
+    CHUNK,
+    COMPLETED,
+    GENERATED,
+    GRADES,
+    HUNSPELL,
+    LEMMA_CHUNK,
+    LEMMA_PARALLEL_THRESHOLD,
+    LISTED,
+    MAX_ANALYSES,
+    NEUTER_PERSON_ENDINGS,
+    NOT_GENERATED,
+    PARALLEL_THRESHOLD,
+    SOURCE_BITS,
+    WPOLISH,
+    Candidate,
+    analyse_chunk,
+    category,
+    evidence_text,
+    generate_chunk,
+    grade,
+    lemmas_to_generate,
+)
+from build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
+from build.pipeline import BuildContext, smoke_sample
+from lexicon.records import Analysis, Record
+from sources import morfeusz
+from sources.hunspell import expand
+from sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlist
+
+LISTS = LISTS_DIR
+ABBREVIATIONS = LISTS / "pl_abbreviations.txt"
+PREFIXES = LISTS / "pl_prefixes.txt"
+SHORT_WORDS = LISTS / "pl_short_words.txt"
+class PolishBuilder:
+    """Judges every Polish form (for osps; remik links osps's release: build.shared)."""
+
+    source_ids = (WPOLISH, HUNSPELL, "morfeusz2")
+
+    def __init__(self, game: str, wordlists: Iterable[tuple[str, Path]] = (),
+                 hunspell: Iterable[tuple[str, Path, Path]] = (),
+                 abbreviations: Path = ABBREVIATIONS, prefixes: Path = PREFIXES,
+                 short_words: Path = SHORT_WORDS, generate: bool = True,
+                 listing_only: str = LISTING_ONLY_POLICY) -> None:
+        self.game = game
+        self.wordlists = list(wordlists)
+        self.hunspell = list(hunspell)
+        self.abbreviations = read_reviewed_list(abbreviations)
+        self.prefixes = read_reviewed_list(prefixes)
+        self.short_words = read_reviewed_list(short_words)
+        self.generate = generate
+        self.listing_only = listing_only
+        self.book = make_rules(self.abbreviations, self.prefixes, listing_only)
+        self.stats: Counter[str] = Counter()
+        self.annotator: morfeusz.Annotator | None = None
+        self._unknown_neuter_past: list[str] = []
+        self._generated_forms: set[str] = set()
+
+    def candidates(self, limit: int | None) -> dict[str, int]:
+        forms: dict[str, int] = {}
+        for source, path in self.wordlists:
+            bit = SOURCE_BITS[source]
+            for form in read_wordlist(path):
+                forms[form] = forms.get(form, 0) | bit
+        for source, dic, aff in self.hunspell:
+            bit = SOURCE_BITS[source]
+            for f in expand(dic, aff):
+                forms[f.form] = forms.get(f.form, 0) | bit
+        for source, bit in SOURCE_BITS.items():
+            if bit & LISTED:
+                self.stats[f"forms_from_{source}"] = sum(1 for b in forms.values() if b & bit)
+        self.stats["candidate_forms"] = len(forms)
+        if limit is not None:  # smoke build: a sample across the alphabet, not the capitals
+            forms = dict(smoke_sample(sorted(forms.items()), limit))
+        return forms
+
+    def _analysed(self, ordered: list[str]) -> Iterator[tuple[str, list[morfeusz.Analysis]]]:
+        """Morfeusz readings in input order; big inputs are spread over all cores."""
+        workers = os.cpu_count() or 1
+        if len(ordered) < PARALLEL_THRESHOLD or workers == 1:
+            yield from zip(ordered, analyse_chunk(ordered), strict=True)
+            return
+        chunks = [ordered[i:i + CHUNK] for i in range(0, len(ordered), CHUNK)]
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for chunk, results in zip(chunks, pool.map(analyse_chunk, chunks), strict=True):
+                yield from zip(chunk, results, strict=True)
+
+    def _generated(self, lemmas: set[str], known: dict[str, int],
+                   log: Callable[[str], None]) -> Iterator[tuple[str, list[morfeusz.Analysis]]]:
+        """New forms of ``lemmas`` with their readings, in lemma order, each form once."""
+        ordered = sorted(lemmas)
+        chunks = [ordered[i:i + LEMMA_CHUNK] for i in range(0, len(ordered), LEMMA_CHUNK)]
+        workers = os.cpu_count() or 1
+        ev.share_known(known)
+        seen: set[str] = set()
+        progress = Progress(f"{self.game}: generating paradigms", len(ordered), "lemmas", log)
+        try:
+            if len(ordered) < LEMMA_PARALLEL_THRESHOLD or workers == 1:
+                results: Iterable[tuple[int, list[tuple[str, list[morfeusz.Analysis]]]]] = \
+                    map(generate_chunk, chunks)
+                yield from self._collect(results, chunks, seen, progress)
+            else:
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    yield from self._collect(pool.map(generate_chunk, chunks), chunks, seen,
+                                             progress)
+        finally:
+            ev.share_known(frozenset())
+
+    def _collect(self, results: Iterable[tuple[int, list[tuple[str, list[morfeusz.Analysis]]]]],
+                 chunks: list[list[str]], seen: set[str],
+                 progress: Progress) -> Iterator[tuple[str, list[morfeusz.Analysis]]]:
+        for chunk, (generated, pairs) in zip(chunks, results, strict=True):
+            self.stats["generated_forms"] += generated
+            for form, analyses in pairs:
+                if form not in seen:
+                    seen.add(form)
+                    yield form, analyses
+            progress.advance(len(chunk))
+        progress.done()
+
+    def _record(self, cand: Candidate) -> Record:
+        verdict = self.book.judge(cand)
+        srcs = sorted(s for s, bit in SOURCE_BITS.items() if cand.sources & bit)
+        stored = [Analysis(a.lemma, a.tags, "morfeusz2",
+                           tuple(x for x in (a.name, *a.labels) if x))
+                  for a in cand.analyses[:MAX_ANALYSES]]
+        evidence = []
+        if verdict.valid:
+            level = grade(cand)
+            self.stats[f"admitted_grade_{level}"] += 1
+            evidence = [f"grade:{level}", evidence_text(level, srcs, cand.analyses)]
+            if cand.short_reading is not None:
+                evidence.append(f"reviewed short-word list: {cand.short_reading}")
+        elif not cand.listed:
+            self.stats[f"generated_rejected_{verdict.code}"] += 1
+        return Record(
+            key=cand.form.lower(), word=cand.form, valid=verdict.valid,
+            reason_code=verdict.code, reason_message=verdict.message, analyses=stored,
+            sources=srcs, category=category(cand.analyses) if verdict.valid else None,
+            evidence=evidence,
+        )
+
+    def _judge(self, forms: dict[str, int], lemmas: set[str]) -> Iterator[Record]:
+        """Records of the listed forms; collects the lemmas of admitted forms on the way."""
+        for form, analyses in self._analysed(sorted(forms)):
+            cand = Candidate(form, forms[form], analyses, self.short_words.get(form))
+            rec = self._record(cand)
+            if rec.valid:
+                lemmas.update(lemmas_to_generate(analyses))
+                if form.endswith("ło") and morfeusz.is_unknown(analyses):
+                    self._unknown_neuter_past.append(form)
+            yield rec
+
+    def _judge_completed(self, forms: dict[str, int], generated: set[str]) -> Iterator[Record]:
+        """sjp.pl leaves out the neuter first/second person by policy, and SGJP cannot supply
+        them for a verb it lacks; the lists' own ``-łoby`` (conditional) and ``-łaś`` (second
+        person) show the verb, and the four forms follow from ``-ło`` by regular morphology."""
+        for stem in self._unknown_neuter_past:
+            if stem + "by" not in forms or stem[:-1] + "aś" not in forms:
+                continue
+            for ending in NEUTER_PERSON_ENDINGS:
+                form = stem + ending
+                if form in forms or form in generated:
+                    continue
+                generated.add(form)
+                analyses = [morfeusz.Analysis(form, morfeusz.UNKNOWN_TAG, "", ())]
+                cand = Candidate(form, SOURCE_BITS[COMPLETED], analyses)
+                self.stats["completed_forms"] += 1
+                yield self._record(cand)
+
+    def _judge_generated(self, forms: dict[str, int], lemmas: set[str],
+                         log: Callable[[str], None]) -> Iterator[Record]:
+        self.stats["generation_lemmas"] = len(lemmas)
+        for form, analyses in self._generated(lemmas, forms, log):
+            self._generated_forms.add(form)
+            self.stats["generated_new_forms"] += 1
+            cand = Candidate(form, SOURCE_BITS[GENERATED], analyses, self.short_words.get(form))
+            yield self._record(cand)
+
+    def _timed(self, phase: str, records: Iterator[Record]) -> Iterator[Record]:
+        """Wall seconds of a phase, including the writer's work on its records: the manifest
+        then shows what generation adds to a build beside the rest of the same run."""
+        start = time.monotonic()
+        yield from records
+        self.stats[f"seconds_{phase}_forms"] = round(time.monotonic() - start, 1)
+
+    def _annotator(self) -> morfeusz.Annotator:
+        if self.annotator is None:
+            self.annotator = morfeusz.Annotator()
+        return self.annotator
+
+    def records(self, ctx: BuildContext) -> Iterator[Record]:
+        ctx.log(f"{self.game}: reading word lists and expanding hunspell-pl")
+        forms = self.candidates(ctx.limit)
+        ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
+        lemmas: set[str] = set()
+        yield from self._timed("listed", self._judge(forms, lemmas))
+        if self.generate and ctx.limit is not None:
+            ctx.log(f"{self.game}: smoke build (--limit): paradigms not generated")
+        elif self.generate:
+            yield from self._timed("generated", self._judge_generated(forms, lemmas, ctx.log))
+            yield from self._judge_completed(forms, self._generated_forms)
+
+    def policy(self) -> dict[str, Any]:
+        return {
+            "builder": "build.games.polish",
+            "vocabulary": "remik plays this vocabulary: its releases link osps's (build.shared)",
+            "primary": "wpolish: every listed form is a candidate; admitted unless a rule rejects",
+            "second_path": "hunspell-pl: forms it alone produces need Morfeusz to know them",
+            "generation": ("full SGJP paradigm of every lemma with an admitted form, judged by "
+                           f"the same rules; not generated: {', '.join(NOT_GENERATED)}"
+                           if self.generate else "off"),
+            "completion": ("-łoś/-łom/-łobyś/-łobym of listed verbs Morfeusz does not know, "
+                           "from their listed -ło, -łoby and -łaś" if self.generate else "off"),
+            "short_words": "2-3 letter words need a Morfeusz reading the rules accept or a "
+                           "reviewed entry in pl_short_words.txt",
+            "abbreviations": "rejected only when every reading is an abbreviation",
+            "evidence_grades": GRADES,
+            "listing_only_policy": {"name": self.listing_only,
+                                    "text": LISTING_ONLY_POLICIES[self.listing_only]},
+            "morfeusz": {"version": self._annotator().version,
+                         "dictionary": self._annotator().dict_id,
+                         "options": "STRICTLY_CASE_SENSITIVE, praet=composite, aggl=strict"},
+            "reviewed_lists": {"pl_abbreviations.txt": len(self.abbreviations),
+                               "pl_prefixes.txt": len(self.prefixes),
+                               "pl_short_words.txt": len(self.short_words)},
+            "stats": dict(self.stats),
+            "rejected_by_rule": dict(self.book.rejected_by),
+        }
+
+    def rules(self) -> list[dict[str, str]]:
+        return self.book.describe()
+
+
+class Progress:
+    """Progress lines with rate and ETA, about every tenth of the work (long build phases)."""
+
+    def __init__(self, what: str, total: int, unit: str, log: Callable[[str], None]) -> None:
+        self.what, self.total, self.unit, self.log = what, total, unit, log
+        self.done_n, self.start, self.next_at = 0, time.monotonic(), max(total // 10, 1)
+
+    def advance(self, n: int) -> None:
+        self.done_n += n
+        if self.done_n >= self.next_at and self.done_n < self.total:
+            self.next_at += max(self.total // 10, 1)
+            elapsed = time.monotonic() - self.start
+            rate = self.done_n / elapsed if elapsed else 0.0
+            eta = (self.total - self.done_n) / rate if rate else 0.0
+            self.log(f"{self.what}: {self.done_n:,}/{self.total:,} {self.unit}, "
+                     f"{rate:,.0f}/s, ETA {eta:.0f}s")
+
+    def done(self) -> None:
+        self.log(f"{self.what}: {self.total:,} {self.unit} in "
+                 f"{time.monotonic() - self.start:.0f}s")
+
+
+def _from_sources(game: str, ctx: BuildContext) -> PolishBuilder:
+    wp = ctx.source_root(WPOLISH) / "usr" / "share" / "dict" / "polish"
+    hroot = ctx.source_root(HUNSPELL) / "usr" / "share" / "hunspell"
+    return PolishBuilder(game, wordlists=[(WPOLISH, wp)],
+                         hunspell=[(HUNSPELL, hroot / "pl_PL.dic", hroot / "pl_PL.aff")])
+
+
+def osps_builder(ctx: BuildContext) -> PolishBuilder:
+    return _from_sources("osps", ctx)
+

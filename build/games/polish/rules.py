@@ -1,0 +1,128 @@
+"""The Polish rule book (seed 002 and, for Remik, seed 004): named rules over a
+:class:`~build.games.polish.evidence.Candidate`, each rejection with a reason code and a
+message, plus the named admission policy for forms only a word list attests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from build.games.polish.evidence import (
+    HUNSPELL,
+    SHORT_LENGTHS,
+    SOURCE_BITS,
+    Candidate,
+    accepted_reading,
+    grade,
+)
+from build.rules import Rule, RuleBook
+from lexicon.profile import load as load_profile
+from sources import morfeusz
+
+LISTING_ONLY_POLICIES = {
+    "wpolish": "a form without a Morfeusz reading is admitted when wpolish lists it",
+    "two_lists": "a form without a Morfeusz reading is admitted only when both lists have it",
+}
+LISTING_ONLY_POLICY = "wpolish"
+"""The named admission policy for listing-only forms; chosen by hand-labelling (see
+tests/data/polish/labelled_listing_only.tsv and the manifest's ``policy``)."""
+
+
+def polish_letters() -> frozenset[str]:
+    return frozenset(t.canonical for t in load_profile("osps").tiles)
+
+
+def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str],
+               listing_only: str = LISTING_ONLY_POLICY) -> RuleBook[Candidate]:
+    letters = polish_letters()
+    if listing_only not in LISTING_ONLY_POLICIES:
+        raise ValueError(f"unknown listing-only policy {listing_only!r}")
+
+    def hyphen(c: Candidate) -> str | None:
+        odd = [ch for ch in c.form if ch in "-'’"]
+        if odd:
+            return f"needs {'a hyphen' if '-' in odd else 'an apostrophe'}"
+        return None
+
+    def capital(c: Candidate) -> str | None:
+        if c.form == c.form.lower():
+            return None
+        names = sorted({a.name for a in c.analyses if a.name})
+        detail = f" (Morfeusz: {', '.join(names)})" if names else ""
+        return f"written with a capital letter{detail}"
+
+    def foreign(c: Candidate) -> str | None:
+        odd = sorted({ch for ch in c.form if ch not in letters})
+        if odd:
+            return f"contains {', '.join(repr(ch) for ch in odd)}, not a letter of the Polish tiles"
+        return None
+
+    def listed(entries: dict[str, str], what: str) -> Callable[[Candidate], str | None]:
+        """A rule backed by a reviewed list: rejects an entry, quoting the list's reason."""
+        def test(c: Candidate) -> str | None:
+            why = entries.get(c.form)
+            return f"{what} (reviewed list: {why})" if why is not None else None
+        return test
+
+    def listed_abbreviation(c: Candidate) -> str | None:
+        """The reviewed list names abbreviations; a reviewed short-word reading saves one."""
+        why = abbreviations.get(c.form)
+        if why is None or c.short_reading is not None:
+            return None
+        return f"abbreviation (reviewed list: {why})"
+
+    def brev(c: Candidate) -> str | None:
+        """Every reading must be an abbreviation: ``ha`` (hektar) is also an interjection."""
+        if morfeusz.is_abbreviation(c.analyses) and c.short_reading is None:
+            tags = sorted({a.tags for a in c.analyses})
+            of = sorted({a.lemma for a in c.analyses if a.lemma != c.form})
+            full = f" of {', '.join(of)}" if of else ""
+            return f"abbreviation{full} (Morfeusz: {', '.join(tags)})"
+        return None
+
+    def bound(c: Candidate) -> str | None:
+        if morfeusz.is_prefix_or_suffix(c.analyses):
+            tags = sorted({a.tags for a in c.analyses})
+            return f"not an independent word (Morfeusz: {', '.join(tags)})"
+        return None
+
+    def unattested(c: Candidate) -> str | None:
+        if c.sources & ~SOURCE_BITS[HUNSPELL] or not morfeusz.is_unknown(c.analyses):
+            return None
+        return "only in the 2017 hunspell-pl expansion and unknown to Morfeusz"
+
+    def one_list_only(c: Candidate) -> str | None:
+        if listing_only != "two_lists" or grade(c) != "one_list":
+            return None
+        return "listed by one word list only and unknown to Morfeusz"
+
+    def short_unattested(c: Candidate) -> str | None:
+        n = len(c.form)
+        if n not in SHORT_LENGTHS or c.short_reading is not None:
+            return None
+        if not c.listed:
+            return (f"a generated {n}-letter form (archaic or rare: ośm, żże) needs a word "
+                    "list or the reviewed short-word list; it has neither")
+        if any(accepted_reading(a) for a in c.analyses):
+            return None
+        return (f"a {n}-letter word needs a Morfeusz reading or an entry in the reviewed "
+                "short-word list; it has neither (the lists carry many short symbols)")
+
+    return RuleBook("polish", vetoes=[
+        Rule("hyphen_or_apostrophe", "words needing a hyphen or apostrophe", hyphen),
+        Rule("capitalised", "words written with a capital letter", capital),
+        Rule("foreign_letters", "letters outside the Polish tile set (q, v, x, digits)", foreign),
+        Rule("abbreviation", "lowercase abbreviations in the reviewed list, unless the "
+             "reviewed short-word list gives another reading", listed_abbreviation),
+        Rule("abbreviation", "forms every reading of which is an abbreviation (Morfeusz brev, "
+             "no reviewed short-word reading)", brev),
+        Rule("prefix_or_suffix", "prefixes in the reviewed list",
+             listed(prefixes, "a prefix, not a word")),
+        Rule("prefix_or_suffix", "forms Morfeusz analyses only as bound morphemes", bound),
+        Rule("unattested", "hunspell-only forms Morfeusz does not know", unattested),
+        Rule("unattested", f"listing-only policy {listing_only!r}: "
+             f"{LISTING_ONLY_POLICIES[listing_only]}", one_list_only),
+        Rule("unattested", "2-3 letter words with neither a Morfeusz reading the rules accept "
+             "nor a reviewed short-word entry; generated ones need a list", short_unattested),
+    ])
+
+
