@@ -42,7 +42,7 @@ from lexicon.records import Analysis, Record
 
 RECORDS_DIR = "records"
 FORMAT = 1
-BLOCK = 64                 # payloads per block: a get decompresses about 200-1,000 bytes
+BLOCK = 32                 # payloads per block: a get decompresses about 100-500 bytes
 SHAPE_BLOCK = 32
 WORD_MARK = "\x01"         # placeholders in a shared message/evidence template
 LEMMA_MARK = "\x02"
@@ -242,8 +242,7 @@ def write_blocks(payloads: Iterable[bytes], path: Path, per_block: int) -> None:
 class BlockFile:
     """Reads payload ``i`` of a block file (memory-mapped; recent blocks cached)."""
 
-    def __init__(self, path: Path, per_block: int) -> None:
-        self.per_block = per_block
+    def __init__(self, path: Path) -> None:
         self._maps: list[mmap.mmap] = []
         self.data = self._map(path.with_suffix(".dat"))
         idx = self._map(path.with_suffix(".idx"))
@@ -255,6 +254,9 @@ class BlockFile:
             raise ValueError(problem)
         self.offsets = memoryview(idx).cast("I")
         self.block = lru_cache(maxsize=CACHE_BLOCKS)(self._block)
+        # every block but the last holds the same number of payloads: the first one says
+        # how many, so a reader needs no constant of the writer's
+        self.per_block = len(self._block(0)[1]) if len(self) else 1
 
     def _map(self, path: Path) -> mmap.mmap | bytes:
         with open(path, "rb") as fh:
@@ -368,9 +370,9 @@ class RecordStore:
         self.path = Path(path)
         self.valid = marisa_trie.Trie().mmap(str(self.path / "valid.marisa"))
         self.rejected = marisa_trie.Trie().mmap(str(self.path / "rejected.marisa"))
-        self.valid_blocks = BlockFile(self.path / "valid", BLOCK)
-        self.rejected_blocks = BlockFile(self.path / "rejected", BLOCK)
-        self.shape_blocks = BlockFile(self.path / "shapes", SHAPE_BLOCK)
+        self.valid_blocks = BlockFile(self.path / "valid")
+        self.rejected_blocks = BlockFile(self.path / "rejected")
+        self.shape_blocks = BlockFile(self.path / "shapes")
         self.shape = lru_cache(maxsize=16384)(self._shape)
 
     def _shape(self, sid: int) -> dict[str, Any]:
