@@ -30,9 +30,7 @@ from build.games.polish.evidence import (
     Candidate,
     analyse_chunk,
     category,
-    evidence_text,
     generate_chunk,
-    grade,
     lemmas_to_generate,
 )
 from build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
@@ -140,11 +138,8 @@ class PolishBuilder:
                   for a in cand.analyses[:MAX_ANALYSES]]
         evidence = []
         if verdict.valid:
-            level = grade(cand)
-            self.stats[f"admitted_grade_{level}"] += 1
-            evidence = [f"grade:{level}", evidence_text(level, srcs, cand.analyses)]
-            if cand.short_reading is not None:
-                evidence.append(f"reviewed short-word list: {cand.short_reading}")
+            self.stats[f"admitted_grade_{verdict.rule}"] += 1
+            evidence = [f"grade:{verdict.rule}", *verdict.texts]
         elif not cand.listed:
             self.stats[f"generated_rejected_{verdict.code}"] += 1
         return Record(
@@ -240,6 +235,8 @@ class PolishBuilder:
                                "pl_short_words.txt": len(self.short_words)},
             "stats": dict(self.stats),
             "rejected_by_rule": dict(self.book.rejected_by),
+            "admitted_by_evidence": dict(self.book.admitted_by),
+            "decision": self.book.policy(),
         }
 
     def rules(self) -> list[dict[str, str]]:

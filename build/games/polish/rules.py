@@ -7,14 +7,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from build.games.polish.evidence import (
+    COMPLETED,
+    GRADES,
     HUNSPELL,
     SHORT_LENGTHS,
     SOURCE_BITS,
+    WPOLISH,
     Candidate,
     accepted_reading,
+    category,
+    evidence_text,
     grade,
 )
-from build.rules import Rule, RuleBook
+from build.rules import Admit, Evidence, Reject, Rule, RuleBook
 from lexicon.profile import load as load_profile
 from sources import morfeusz
 
@@ -107,6 +112,42 @@ def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str],
         return (f"a {n}-letter word needs a Morfeusz reading or an entry in the reviewed "
                 "short-word list; it has neither (the lists carry many short symbols)")
 
+    def short_ok(c: Candidate) -> bool:
+        """A listing or generation admits a 2-3 letter word only with a reviewed entry or an
+        accepted Morfeusz reading (the latter is the morfeusz admission itself)."""
+        return len(c.form) not in SHORT_LENGTHS or c.short_reading is not None
+
+    def graded(level: str, applies: Callable[[Candidate], bool]) -> Admit[Candidate]:
+        """Admission by one evidence grade; its Evidence kind is the grade."""
+        def test(c: Candidate) -> Evidence | None:
+            if grade(c) != level or not applies(c):
+                return None
+            srcs = sorted(s for s, bit in SOURCE_BITS.items() if c.sources & bit)
+            return Evidence(level, evidence_text(level, srcs, c.analyses),
+                            category(c.analyses), tuple(srcs))
+        return Admit(level, GRADES[level], test)
+
+    def short_word_entry(c: Candidate) -> Evidence | None:
+        if c.short_reading is None:
+            return None
+        return Evidence("list:pl_short_words.txt",
+                        f"reviewed short-word list: {c.short_reading}",
+                        sources=("pl_short_words.txt",))
+
+    def no_evidence(c: Candidate) -> str:
+        return "no word list, Morfeusz reading or generated paradigm attests it"
+
+    wpolish_listed = SOURCE_BITS[WPOLISH]
+    admissions = [
+        graded("completed", lambda c: bool(c.sources & SOURCE_BITS[COMPLETED])),
+        graded("generated", short_ok),
+        graded("morfeusz", lambda c: True),
+        graded("two_lists", short_ok),
+        graded("one_list", lambda c: (listing_only == "wpolish" and short_ok(c)
+                                      and bool(c.sources & wpolish_listed))),
+        Admit("list:pl_short_words.txt", "a reviewed short-word entry (supports a listing)",
+              short_word_entry, supporting=True),
+    ]
     return RuleBook("polish", vetoes=[
         Rule("hyphen_or_apostrophe", "words needing a hyphen or apostrophe", hyphen),
         Rule("capitalised", "words written with a capital letter", capital),
@@ -118,11 +159,12 @@ def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str],
         Rule("prefix_or_suffix", "prefixes in the reviewed list",
              listed(prefixes, "a prefix, not a word")),
         Rule("prefix_or_suffix", "forms Morfeusz analyses only as bound morphemes", bound),
-        Rule("unattested", "hunspell-only forms Morfeusz does not know", unattested),
-        Rule("unattested", f"listing-only policy {listing_only!r}: "
-             f"{LISTING_ONLY_POLICIES[listing_only]}", one_list_only),
-        Rule("unattested", "2-3 letter words with neither a Morfeusz reading the rules accept "
-             "nor a reviewed short-word entry; generated ones need a list", short_unattested),
-    ])
+    ], admissions=admissions, explanations=[
+        Reject("unattested", "2-3 letter words with neither a Morfeusz reading the rules accept "
+               "nor a reviewed short-word entry; generated ones need a list", short_unattested),
+        Reject("unattested", "hunspell-only forms Morfeusz does not know", unattested),
+        Reject("unattested", f"listing-only policy {listing_only!r}: "
+               f"{LISTING_ONLY_POLICIES[listing_only]}", one_list_only),
+    ], otherwise=Reject("unattested", "forms no evidence attests", no_evidence))
 
 
