@@ -28,7 +28,7 @@ from lexicon.errors import ReleaseDamaged
 MANIFEST = "manifest.json"
 FILES = "files"                       # the manifest key of the file table
 NOT_CONTENT = {MANIFEST, MANIFEST + ".tmp", "lock.mdb"}   # lock.mdb: LMDB's reader table
-MAPPED_SUFFIXES = ("data.mdb", ".marisa", ".bin", ".dat", ".idx")  # what a server maps
+MAPPED_SUFFIXES = ("data.mdb", ".marisa", ".bin", ".dat", ".raw", ".idx")  # what a server maps
 
 LMDB_MAGIC = 0xBEEFC0DE
 # MDB_meta after the 16-byte page header (64-bit build): magic u32, version u32, address,

@@ -1,4 +1,4 @@
-"""The compact on-disk form of a release's records: marisa key tries, shapes, zlib blocks.
+"""The compact on-disk form of a release's records: marisa key tries, shapes, blocks.
 
 A release must explain every form it knows (reason, analyses, sources, evidence) yet stay
 small: millions of Polish forms share a few thousand ways of being explained. So a record
@@ -14,14 +14,16 @@ is split in two:
 
 Keys are not stored beside their payloads: ``valid.marisa`` and ``rejected.marisa`` hold
 them (memory-mapped), and a key's marisa id is its payload's position. Payloads are grouped
-``BLOCK`` to a block, each block zlib-compressed with a header (count, then payload
-lengths, uint16 little-endian);
-``*.idx`` holds the blocks' byte offsets (native uint32, one more than blocks). The valid
+``BLOCK`` to a block with a header of their lengths (see :func:`write_blocks`), stored as
+they are (``*.raw``: a read is a slice; inflating a zlib block cost Kvizovka 9 us a read,
+twice the LMDB layout's whole lookup); shapes, read once and cached, are zlib blocks
+(``*.dat``). ``*.idx`` holds the blocks' byte offsets (native uint32). The valid
 trie is also the batch hot path's membership set (``indexes/words.marisa`` is a hard link
 to it), so a membership test never touches a block.
 
-Files in ``records/``: ``valid.marisa rejected.marisa valid.dat valid.idx rejected.dat
-rejected.idx shapes.dat shapes.idx`` (shapes are blocks of compact JSON). Every file is a
+Files in ``records/``: ``valid.marisa rejected.marisa valid.raw valid.idx rejected.raw
+rejected.idx shapes.dat shapes.idx`` (shapes are blocks of compact JSON; releases written
+earlier this session hold zlib ``valid.dat``/``rejected.dat``, still read). Every file is a
 pure function of the records, so identical records give byte-identical files.
 """
 
@@ -211,16 +213,29 @@ def join(key: str, valid: bool, shape: dict[str, Any], payload: bytes, pos: int)
 
 # -- block files ----------------------------------------------------------------------------
 
-def write_blocks(payloads: Iterable[bytes], path: Path, per_block: int) -> None:
-    """``path.dat``: zlib blocks of ``per_block`` payloads; ``path.idx``: their offsets."""
+def write_blocks(payloads: Iterable[bytes], path: Path, per_block: int,
+                 compress: bool = True) -> None:
+    """``path.dat``: zlib blocks of ``per_block`` payloads (``path.raw`` uncompressed);
+    ``path.idx``: their offsets.
+
+    A zlib block is the count (uint16) and the payload lengths (uint16 each), then the
+    payloads. A raw block is the count (one byte), the width of a length (1 or 2 bytes:
+    2 only when a payload of the block is 255 bytes or more), the lengths, the payloads.
+    """
     offsets = array("I", [0])
-    with open(path.with_suffix(".dat"), "wb") as fh:
+    with open(path.with_suffix(".dat" if compress else ".raw"), "wb") as fh:
         pending: list[bytes] = []
 
         def flush() -> None:
-            lengths = array("H", map(len, pending))
-            head = len(pending).to_bytes(2, "little") + lengths.tobytes()
-            block = zlib.compress(head + b"".join(pending), 9)
+            if compress:
+                lengths = array("H", map(len, pending))
+                head = len(pending).to_bytes(2, "little") + lengths.tobytes()
+                block = zlib.compress(head + b"".join(pending), 9)
+            else:
+                wide = max(map(len, pending)) >= 0xFF
+                lengths = array("H" if wide else "B", map(len, pending))
+                block = bytes((len(pending), 2 if wide else 1)) + lengths.tobytes() + \
+                    b"".join(pending)
             fh.write(block)
             if offsets[-1] + len(block) >= 1 << 32:
                 raise OverflowError(f"{path.name}: more than 4 GiB of records")
@@ -244,12 +259,15 @@ class BlockFile:
 
     def __init__(self, path: Path) -> None:
         self._maps: list[mmap.mmap] = []
-        self.data = self._map(path.with_suffix(".dat"))
+        self.compressed = path.with_suffix(".dat").exists() or \
+            not path.with_suffix(".raw").exists()
+        suffix = ".dat" if self.compressed else ".raw"
+        self.data = self._map(path.with_suffix(suffix))
         idx = self._map(path.with_suffix(".idx"))
         if len(idx) % 4 or (len(idx) // 4 or 1) - 1 > len(self.data) or (
                 len(idx) and int.from_bytes(idx[-4:], "little") != len(self.data)):
             said = int.from_bytes(idx[-4:], "little") if len(idx) >= 4 else "?"
-            problem = f"{path.name}.dat: {len(self.data)} bytes, its index says {said}"
+            problem = f"{path.name}{suffix}: {len(self.data)} bytes, its index says {said}"
             self.close()
             raise ValueError(problem)
         self.offsets = memoryview(idx).cast("I")
@@ -270,7 +288,13 @@ class BlockFile:
         return max(len(self.offsets) - 1, 0)
 
     def _block(self, b: int) -> tuple[bytes, array]:
-        raw = zlib.decompress(self.data[self.offsets[b]:self.offsets[b + 1]])
+        raw = self.data[self.offsets[b]:self.offsets[b + 1]]
+        if not self.compressed:
+            n, width = raw[0], raw[1]
+            lengths = array("B" if width == 1 else "H")
+            lengths.frombytes(raw[2:2 + n * width])
+            return raw[2 + n * width:], lengths
+        raw = zlib.decompress(raw)
         n = int.from_bytes(raw[:2], "little")
         lengths = array("H")
         lengths.frombytes(raw[2:2 + 2 * n])
@@ -356,7 +380,8 @@ def write_store(records: Iterable[Split], out: Path) -> dict[str, Any]:
             head = bytearray()
             put_varint(final[sid], head)
             placed[trie[key]] = bytes(head) + own
-        write_blocks(placed, out / kind, BLOCK)
+        # uncompressed: a read then costs a slice, not an inflate (Kvizovka: 9 us a block)
+        write_blocks(placed, out / kind, BLOCK, compress=False)
         figures[kind] = len(placed)
         del trie, placed
     figures["bytes"] = {p.name: p.stat().st_size for p in sorted(out.iterdir())}

@@ -70,10 +70,10 @@ class Release:
         self.store: RecordStore | None = None
         if (self.path / RECORDS_DIR).is_dir():
             store = os.fspath(self.path / RECORDS_DIR) + os.sep
-            # Re-checked in use (check_sizes): the store's files (valid.dat first: the
+            # Re-checked in use (check_sizes): the store's files (valid.raw first: the
             # short check on every single-word use), indexes once mapped.
             self._watched = sorted(((p, n) for p, n in mapped if p.startswith(store)),
-                                   key=lambda pn: not pn[0].endswith("valid.dat"))
+                                   key=lambda pn: not pn[0].endswith(("valid.raw", "valid.dat")))
             self._index_sizes = [(p, n) for p, n in mapped if not p.startswith(store)]
             try:
                 self.store = RecordStore(self.path / RECORDS_DIR)

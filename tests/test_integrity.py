@@ -20,7 +20,7 @@ from lexicon.integrity import file_table, verify_release
 from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish
 from tests.query_data import running_server
 
-DATA = "records/valid.dat"     # the compact record store's admitted records
+DATA = "records/valid.raw"     # the compact record store's admitted records
 
 
 def _manifest(path: Path) -> dict:
