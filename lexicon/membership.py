@@ -4,7 +4,8 @@ The release's words trie (marisa) answers one key in about a microsecond, which 
 batch check near a million words a second however lean the rest is. For a big batch this
 module answers with two sorted arrays instead: every valid key's two 64-bit hashes (the
 key's and its reversal's, Python's keyed SipHash), built once per release and process on
-first use (about 4M keys for Polish: 64 MB, a few seconds). A batch is hashed, sorted and
+first big batch, in a background thread (about 4M keys for Polish: 64 MB, a few seconds;
+the trie answers meanwhile). A batch is hashed, sorted and
 looked up with numpy's ``searchsorted`` in a handful of vectorised calls. A key counts only
 when both hashes match a valid key's (a false match needs two independent 64-bit hashes to
 collide: about 1e-26 per word), and if two valid keys ever share a first hash the release
@@ -60,20 +61,43 @@ class HashedKeys:
 
 
 _built: weakref.WeakKeyDictionary[Release, HashedKeys] = weakref.WeakKeyDictionary()
+_building: weakref.WeakSet[Release] = weakref.WeakSet()
 _lock = threading.Lock()
+
+
+def prepare(rel: Release) -> HashedKeys:
+    """The release's hash arrays, built now if they are not yet (blocking)."""
+    with _lock:
+        hashed = _built.get(rel)
+    if hashed is None:
+        hashed = HashedKeys(rel.indexes.words.iterkeys())
+        with _lock:
+            hashed = _built.setdefault(rel, hashed)
+    return hashed
+
+
+def _build_in_background(rel: Release) -> None:
+    with _lock:
+        if rel in _built or rel in _building:
+            return
+        _building.add(rel)
+    threading.Thread(target=prepare, args=(rel,), daemon=True,
+                     name=f"hash-arrays-{rel.id}").start()
 
 
 def batch_lookup(rel: Release, size: int
                  ) -> Callable[[list[str]], Iterable[bool] | np.ndarray]:
-    """The fastest exact membership test for a batch of ``size`` keys of ``rel``."""
+    """The fastest exact membership test for a batch of ``size`` keys of ``rel``.
+
+    The first big batch of a release starts building its arrays in a background thread and
+    is answered by the trie, like every batch until they are ready: no request waits
+    seconds for them.
+    """
     words = rel.indexes.words
     if size >= MIN_BATCH:
         hashed = _built.get(rel)
         if hashed is None:
-            with _lock:
-                hashed = _built.get(rel)
-                if hashed is None:
-                    hashed = _built[rel] = HashedKeys(words.iterkeys())
-        if hashed.unique:
+            _build_in_background(rel)
+        elif hashed.unique:
             return hashed.contains_many
     return lambda keys: map(words.__contains__, keys)

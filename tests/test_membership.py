@@ -34,5 +34,9 @@ def test_valid_flags_through_the_hashed_path(home: Path, monkeypatch: pytest.Mon
     words = ["kot", "KOTA", "np", "zażółć", "pies", "k", "ul", "kotx"] * 3
     small = fastcheck.valid_flags(cat, "osps", words)            # the trie
     monkeypatch.setattr(membership, "MIN_BATCH", 1)
-    assert fastcheck.valid_flags(cat, "osps", words) == small    # the hash arrays
+    assert fastcheck.valid_flags(cat, "osps", words) == small    # trie while they build
+    membership.prepare(cat.release("osps"))
+    lookup = membership.batch_lookup(cat.release("osps"), len(words))
+    assert isinstance(lookup(["kot"]), np.ndarray)               # the hash arrays now
+    assert fastcheck.valid_flags(cat, "osps", words) == small
     assert small[:8] == [True, True, False, True, False, False, True, False]
