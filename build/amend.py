@@ -198,6 +198,9 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
                  "overrides": [*m.get("overrides", []), *applied]}
         identity = _identity(profile, parent, by_key)
         with ReleaseWriter(profile, root) as writer:
+            # a correction is publishing too: a parent whose canaries held (a full build) must
+            # not lose one to an override; a maintainer who means it edits the profile's list
+            writer.check_canaries = bool((m.get("canaries") or {}).get("checked"))
             path = writer.publish(sources=m.get("sources", []), policy=m.get("policy", {}),
                                   rules=m.get("rules", []), records=_amended(parent, by_key),
                                   extra=extra, identity=identity)

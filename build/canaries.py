@@ -55,4 +55,5 @@ def check(profile: Profile, release_dir: Path) -> None:
     if bad:
         words = ", ".join(f"{b['word']} (expected {b['expected']})" for b in bad)
         raise CanaryFailed(f"{profile.id}: canary words flipped, release not published: "
-                           f"{words}", detail={"game": profile.id, "flipped": bad})
+                           f"{words} (if the change is meant, edit [canaries] in the "
+                           f"{profile.id} profile)", detail={"game": profile.id, "flipped": bad})

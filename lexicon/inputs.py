@@ -59,6 +59,9 @@ def clean_word(text: str, *, max_chars: int = MAX_WORD_CHARS) -> str:
     """NFC-normalised, stripped, lower-cased word; raises InputError on unusable input."""
     if text is None:
         raise InputError("no word given", code="empty_word")
+    if not isinstance(text, str):    # a library caller's list item, a JSON number
+        raise InputError(f"a word must be text, not {type(text).__name__}",
+                         code="invalid_request")
     word = normalise(text).strip()
     if not word:
         raise InputError("the word is empty", code="empty_word")

@@ -28,7 +28,7 @@ keeps only the *whole-word* analyses (one edge from the first to the last
 node).  If there is none, the form is an agglutinate such as ``dlań``
 (``dla`` + ``ń``), ``żem`` (``że`` + ``m``), ``abyś`` or ``róbże`` (imperative +
 particle ``że``); each complete path through the graph without an unknown
-segment becomes one synthetic :class:`Analysis` whose fields join the
+segment becomes one synthetic :class:`Interpretation` whose fields join the
 segments with ``"+"`` (lemma ``"dla+on"``, tags ``"prep:gen+ppron3:..."``).
 When a whole-word analysis exists the split readings are dropped (``gdzieś``
 is the adverb, not ``gdzie`` + ``ś``).  When nothing is known the result is a
@@ -95,8 +95,11 @@ docstring): a generated form must be spelled as the analyser would accept it bac
 
 
 @dataclass(frozen=True, slots=True)
-class Analysis:
-    """One Morfeusz reading of a whole word form.
+class Interpretation:
+    """One Morfeusz reading of a whole word form (Morfeusz calls it an *interpretation*).
+
+    Named apart from :class:`lexicon.records.Analysis`, the analysis a release stores and
+    serves: the Polish builder turns each accepted interpretation into one of those.
 
     ``lemma`` is the dictionary lemma without SGJP's homonym qualifier
     (``Krak:Sm1`` -> ``Krak``; the untouched value is in ``raw_lemma``).
@@ -176,7 +179,7 @@ class Annotator:
         self._morfeusz = morfeusz2.Morfeusz(analyse=True, generate=False, **OPTIONS)
         # Analyses repeat a lot (same lemma/tag across forms); interning the
         # converted objects keeps memory flat when millions of forms are kept.
-        self._interned: dict[tuple[Any, ...], Analysis] = {}
+        self._interned: dict[tuple[Any, ...], Interpretation] = {}
 
     @property
     def version(self) -> str:
@@ -193,12 +196,12 @@ class Annotator:
         """Copyright/licence text of the loaded dictionary."""
         return str(self._morfeusz.dict_copyright())
 
-    def _convert(self, interp: tuple[Any, ...]) -> Analysis:
+    def _convert(self, interp: tuple[Any, ...]) -> Interpretation:
         _orth, raw_lemma, tag, names, labels = interp
         key = (raw_lemma, tag, tuple(names), tuple(labels))
         found = self._interned.get(key)
         if found is None:
-            found = Analysis(
+            found = Interpretation(
                 lemma=_strip_homonym(raw_lemma),
                 tags=tag,
                 name="|".join(names),
@@ -208,7 +211,7 @@ class Annotator:
             self._interned[key] = found
         return found
 
-    def analyse(self, form: str) -> list[Analysis]:
+    def analyse(self, form: str) -> list[Interpretation]:
         """Return the whole-word readings of ``form`` (see the module docstring for agglutinates).
 
         The list is never empty: an unknown form gives one ``ign`` reading.
@@ -228,22 +231,22 @@ class Annotator:
             return whole
         return self._agglutinate(form, edges, last)
 
-    def _unknown(self, form: str) -> Analysis:
-        return Analysis(lemma=form, tags=UNKNOWN_TAG, name="", labels=(), raw_lemma=form)
+    def _unknown(self, form: str) -> Interpretation:
+        return Interpretation(lemma=form, tags=UNKNOWN_TAG, name="", labels=(), raw_lemma=form)
 
     def _agglutinate(
         self, form: str, edges: Sequence[tuple[int, int, Any]], last: int
-    ) -> list[Analysis]:
+    ) -> list[Interpretation]:
         """Combine complete multi-segment paths without unknown segments into synthetic readings."""
-        out_edges: dict[int, list[tuple[int, Analysis]]] = {}
+        out_edges: dict[int, list[tuple[int, Interpretation]]] = {}
         for start, end, interp in edges:
             analysis = self._convert(interp)
             if analysis.tags != UNKNOWN_TAG:
                 out_edges.setdefault(start, []).append((end, analysis))
 
-        paths: list[list[Analysis]] = []
+        paths: list[list[Interpretation]] = []
 
-        def walk(node: int, prefix: list[Analysis]) -> None:
+        def walk(node: int, prefix: list[Interpretation]) -> None:
             if len(paths) >= MAX_PATHS:
                 return
             if node == last:
@@ -256,12 +259,12 @@ class Annotator:
         walk(0, [])
         if not paths:
             return [self._unknown(form)]
-        result: dict[Analysis, None] = {}
+        result: dict[Interpretation, None] = {}
         for path in paths:
             result.setdefault(_join_segments(path), None)
         return list(result)
 
-    def analyse_many(self, forms: Iterable[str]) -> Iterator[tuple[str, list[Analysis]]]:
+    def analyse_many(self, forms: Iterable[str]) -> Iterator[tuple[str, list[Interpretation]]]:
         """Yield ``(form, analyse(form))`` lazily, in input order, to stream whole word lists."""
         for form in forms:
             yield form, self.analyse(form)
@@ -299,13 +302,13 @@ class Generator:
                 if i.tagId not in skip and not i.isIgn()]
 
 
-def _join_segments(path: Sequence[Analysis]) -> Analysis:
+def _join_segments(path: Sequence[Interpretation]) -> Interpretation:
     names = [a.name for a in path]
     labels: dict[str, None] = {}
     for a in path:
         for label in a.labels:
             labels.setdefault(label, None)
-    return Analysis(
+    return Interpretation(
         lemma=SEGMENT_SEPARATOR.join(a.lemma for a in path),
         tags=SEGMENT_SEPARATOR.join(a.tags for a in path),
         name=SEGMENT_SEPARATOR.join(names) if any(names) else "",
@@ -321,7 +324,7 @@ def _join_segments(path: Sequence[Analysis]) -> Analysis:
 # of "minuta" and the genitive plural of "mina").
 
 
-def is_unknown(analyses: Sequence[Analysis]) -> bool:
+def is_unknown(analyses: Sequence[Interpretation]) -> bool:
     """True if Morfeusz does not know the form (no readings or only ``ign``).
 
     Unknown is *not* invalid: SGJP lacks many regular derivatives that
@@ -331,7 +334,7 @@ def is_unknown(analyses: Sequence[Analysis]) -> bool:
     return all(a.tags == UNKNOWN_TAG for a in analyses)
 
 
-def is_abbreviation(analyses: Sequence[Analysis]) -> bool:
+def is_abbreviation(analyses: Sequence[Interpretation]) -> bool:
     """True if every reading is an abbreviation (``brev:pun``/``brev:npun``): ``kg``, ``mln``.
 
     Many abbreviations are *not* caught: Morfeusz only knows ``np``, ``tzw``,
@@ -342,12 +345,12 @@ def is_abbreviation(analyses: Sequence[Analysis]) -> bool:
     return bool(analyses) and all(a.pos == ABBREVIATION_TAG for a in analyses)
 
 
-def has_abbreviation_reading(analyses: Sequence[Analysis]) -> bool:
+def has_abbreviation_reading(analyses: Sequence[Interpretation]) -> bool:
     """True if any reading is an abbreviation (``dr``, ``min``, ``ha``); for review reports."""
     return any(a.pos == ABBREVIATION_TAG for a in analyses)
 
 
-def is_proper_name(analyses: Sequence[Analysis]) -> bool:
+def is_proper_name(analyses: Sequence[Interpretation]) -> bool:
     """True if the form is known and every reading is a proper name.
 
     A reading is a proper name when its lemma is capitalised (``Kraków``,
@@ -363,7 +366,7 @@ def is_proper_name(analyses: Sequence[Analysis]) -> bool:
     return bool(known) and len(known) == len(analyses) and all(a.is_proper for a in known)
 
 
-def is_prefix_or_suffix(analyses: Sequence[Analysis]) -> bool:
+def is_prefix_or_suffix(analyses: Sequence[Interpretation]) -> bool:
     """True if every reading consists only of bound segments (:data:`BOUND_TAGS`).
 
     With the SGJP dictionary this is not observed for any ``wpolish`` form
@@ -373,7 +376,7 @@ def is_prefix_or_suffix(analyses: Sequence[Analysis]) -> bool:
     return bool(analyses) and all(all(pos in BOUND_TAGS for pos in a.segment_pos) for a in analyses)
 
 
-def is_fragment(analyses: Sequence[Analysis]) -> bool:
+def is_fragment(analyses: Sequence[Interpretation]) -> bool:
     """True if every reading is ``frag``: a word used only in a fixed phrase (``wznak``).
 
     These are separate written words, so this is informational, not a reason to exclude.
@@ -381,6 +384,6 @@ def is_fragment(analyses: Sequence[Analysis]) -> bool:
     return bool(analyses) and all(a.pos == FRAGMENT_TAG for a in analyses)
 
 
-def is_agglutinate(analyses: Sequence[Analysis]) -> bool:
+def is_agglutinate(analyses: Sequence[Interpretation]) -> bool:
     """True if the form only has split readings (``dlań``, ``żem``, ``abyś``, ``róbże``)."""
     return bool(analyses) and all(a.is_agglutinate for a in analyses)

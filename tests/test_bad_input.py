@@ -91,3 +91,15 @@ def test_the_cli_says_usage_error_for_a_word_of_breaks(tmp_path: Path) -> None:
                              env={"LEXICON_HOME": str(tmp_path)})
     assert got.exit_code == 2 and "empty_word" in got.output
     assert got.exception is None or isinstance(got.exception, SystemExit)
+
+
+def test_a_library_caller_s_non_text_item_is_an_item_error(home: Path) -> None:
+    # HTTP types its items, but the library is a face too (engines embed it): a number in a
+    # word list is that item's error, not an AttributeError out of the whole batch
+    from lexicon.catalog import Catalog
+    from lexicon.checker import check_many
+
+    results = check_many(Catalog(home), "osps", [42, None, "kot"])   # type: ignore[list-item]
+    assert [r.get("error", {}).get("code") for r in results] == [
+        "invalid_request", "empty_word", None]
+    assert results[2]["valid"]

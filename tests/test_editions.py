@@ -77,3 +77,20 @@ def test_check_answers_from_an_older_release(home: Path) -> None:
         assert r.status_code == 404 and r.json()["code"] == "unknown_release"
         r = client.get("/v1/games/osps/words/ul", params={"release": "../kvizovka"})
         assert r.status_code == 404 and r.json()["code"] == "unknown_release"
+
+
+def test_an_amend_that_flips_a_canary_is_not_published(home: Path, tmp_path: Path) -> None:
+    from build import amend
+
+    first = build(home, "osps", OSPS_OK, canaries=True)
+    fix = tmp_path / "fix.tsv"
+    fix.write_text("zażółć\tremove\tmistaken ruling\nkotek\tremove\tnot a word\n", "utf-8")
+    with pytest.raises(CanaryFailed) as err:
+        amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
+    assert [f["word"] for f in err.value.detail["flipped"]] == ["zażółć"]
+    assert "edit [canaries]" in err.value.message
+    assert releases.current_id("osps", home) == first.name     # nothing published
+    # an override that touches no canary publishes, and says the canaries were checked
+    fix.write_text("kotek\tremove\tnot a word\n", "utf-8")
+    second = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
+    assert json.loads((second / "manifest.json").read_text("utf-8"))["canaries"]["checked"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from sources.morfeusz import (
-    Analysis,
     Annotator,
     Generator,
+    Interpretation,
     has_abbreviation_reading,
     is_abbreviation,
     is_agglutinate,
@@ -107,9 +107,9 @@ def test_fragment_words(annotator: Annotator) -> None:
 
 
 def test_prefix_or_suffix_predicate() -> None:
-    aglt = Analysis(lemma="być", tags="aglt:sg:pri:imperf:nwok", name="", labels=())
-    prefix = Analysis(lemma="eks", tags="prefs", name="", labels=())
-    noun = Analysis(lemma="eks", tags="subst:sg:nom:m1", name="nazwa_pospolita", labels=())
+    aglt = Interpretation(lemma="być", tags="aglt:sg:pri:imperf:nwok", name="", labels=())
+    prefix = Interpretation(lemma="eks", tags="prefs", name="", labels=())
+    noun = Interpretation(lemma="eks", tags="subst:sg:nom:m1", name="nazwa_pospolita", labels=())
     assert is_prefix_or_suffix([aglt])
     assert is_prefix_or_suffix([prefix, aglt])
     assert not is_prefix_or_suffix([prefix, noun])

@@ -158,7 +158,7 @@ def test_abbreviation_only_when_every_reading_is_one(polish: Catalog) -> None:
 
 
 def test_grades_and_the_named_listing_only_policy() -> None:
-    ign = [morfeusz.Analysis("xyz", morfeusz.UNKNOWN_TAG, "", ())]
+    ign = [morfeusz.Interpretation("xyz", morfeusz.UNKNOWN_TAG, "", ())]
     one = Candidate("ksyzm", 1, ign)
     both = Candidate("ksyzm", 3, ign)
     assert (grade(one), grade(both)) == ("one_list", "two_lists")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from build.games.polish.evidence import (
     SOURCE_BITS,
     WPOLISH,
     Candidate,
+    FormReadings,
     analyse_chunk,
     category,
     generate_chunk,
@@ -35,7 +36,10 @@ from build.games.polish.evidence import (
 )
 from build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 from build.pipeline import BuildContext, smoke_sample
+from build.progress import Progress, track
+from lexicon import profile as profiles
 from lexicon.records import Analysis, Record
+from lexicon.tiles import speller
 from sources import morfeusz
 from sources.hunspell import expand
 from sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlist
@@ -63,6 +67,7 @@ class PolishBuilder:
         self.generate = generate
         self.listing_only = listing_only
         self.book = make_rules(self.abbreviations, self.prefixes, listing_only)
+        self.speller = speller(profiles.load(game))
         self.stats: Counter[str] = Counter()
         self.annotator: morfeusz.Annotator | None = None
         self._unknown_neuter_past: list[str] = []
@@ -86,7 +91,7 @@ class PolishBuilder:
             forms = dict(smoke_sample(sorted(forms.items()), limit))
         return forms
 
-    def _analysed(self, ordered: list[str]) -> Iterator[tuple[str, list[morfeusz.Analysis]]]:
+    def _analysed(self, ordered: list[str]) -> Iterator[FormReadings]:
         """Morfeusz readings in input order; big inputs are spread over all cores."""
         workers = os.cpu_count() or 1
         if len(ordered) < PARALLEL_THRESHOLD or workers == 1:
@@ -97,30 +102,30 @@ class PolishBuilder:
             for chunk, results in zip(chunks, pool.map(analyse_chunk, chunks), strict=True):
                 yield from zip(chunk, results, strict=True)
 
-    def _generated(self, lemmas: set[str], known: dict[str, int],
-                   log: Callable[[str], None]) -> Iterator[tuple[str, list[morfeusz.Analysis]]]:
+    def _generated(self, lemmas: set[str], known: dict[str, int]) -> Iterator[FormReadings]:
         """New forms of ``lemmas`` with their readings, in lemma order, each form once."""
         ordered = sorted(lemmas)
         chunks = [ordered[i:i + LEMMA_CHUNK] for i in range(0, len(ordered), LEMMA_CHUNK)]
         workers = os.cpu_count() or 1
         ev.share_known(known)
         seen: set[str] = set()
-        progress = Progress(f"{self.game}: generating paradigms", len(ordered), "lemmas", log)
         try:
-            if len(ordered) < LEMMA_PARALLEL_THRESHOLD or workers == 1:
-                results: Iterable[tuple[int, list[tuple[str, list[morfeusz.Analysis]]]]] = \
-                    map(generate_chunk, chunks)
-                yield from self._collect(results, chunks, seen, progress)
-            else:
-                with ProcessPoolExecutor(max_workers=workers) as pool:
-                    yield from self._collect(pool.map(generate_chunk, chunks), chunks, seen,
-                                             progress)
+            with Progress(f"{self.game}: generating paradigms", len(ordered),
+                          "lemmas") as progress:
+                if len(ordered) < LEMMA_PARALLEL_THRESHOLD or workers == 1:
+                    results: Iterable[tuple[int, list[FormReadings]]] = \
+                        map(generate_chunk, chunks)
+                    yield from self._collect(results, chunks, seen, progress)
+                else:
+                    with ProcessPoolExecutor(max_workers=workers) as pool:
+                        yield from self._collect(pool.map(generate_chunk, chunks), chunks,
+                                                 seen, progress)
         finally:
             ev.share_known(frozenset())
 
-    def _collect(self, results: Iterable[tuple[int, list[tuple[str, list[morfeusz.Analysis]]]]],
+    def _collect(self, results: Iterable[tuple[int, list[FormReadings]]],
                  chunks: list[list[str]], seen: set[str],
-                 progress: Progress) -> Iterator[tuple[str, list[morfeusz.Analysis]]]:
+                 progress: Progress) -> Iterator[FormReadings]:
         for chunk, (generated, pairs) in zip(chunks, results, strict=True):
             self.stats["generated_forms"] += generated
             for form, analyses in pairs:
@@ -128,7 +133,6 @@ class PolishBuilder:
                     seen.add(form)
                     yield form, analyses
             progress.advance(len(chunk))
-        progress.done()
 
     def _record(self, cand: Candidate) -> Record:
         verdict = self.book.judge(cand)
@@ -143,7 +147,7 @@ class PolishBuilder:
         elif not cand.listed:
             self.stats[f"generated_rejected_{verdict.code}"] += 1
         return Record(
-            key=cand.form.lower(), word=cand.form, valid=verdict.valid,
+            key=self.speller.key_of(cand.form.lower()), word=cand.form, valid=verdict.valid,
             reason_code=verdict.code, reason_message=verdict.message, analyses=stored,
             sources=srcs, category=category(cand.analyses) if verdict.valid else None,
             evidence=evidence,
@@ -151,7 +155,10 @@ class PolishBuilder:
 
     def _judge(self, forms: dict[str, int], lemmas: set[str]) -> Iterator[Record]:
         """Records of the listed forms; collects the lemmas of admitted forms on the way."""
-        for form, analyses in self._analysed(sorted(forms)):
+        ordered = sorted(forms)
+        judged = track(self._analysed(ordered), f"{self.game}: judging listed forms",
+                       total=len(ordered), every=10_000)
+        for form, analyses in judged:
             cand = Candidate(form, forms[form], analyses, self.short_words.get(form))
             rec = self._record(cand)
             if rec.valid:
@@ -172,15 +179,14 @@ class PolishBuilder:
                 if form in forms or form in generated:
                     continue
                 generated.add(form)
-                analyses = [morfeusz.Analysis(form, morfeusz.UNKNOWN_TAG, "", ())]
+                analyses = [morfeusz.Interpretation(form, morfeusz.UNKNOWN_TAG, "", ())]
                 cand = Candidate(form, SOURCE_BITS[COMPLETED], analyses)
                 self.stats["completed_forms"] += 1
                 yield self._record(cand)
 
-    def _judge_generated(self, forms: dict[str, int], lemmas: set[str],
-                         log: Callable[[str], None]) -> Iterator[Record]:
+    def _judge_generated(self, forms: dict[str, int], lemmas: set[str]) -> Iterator[Record]:
         self.stats["generation_lemmas"] = len(lemmas)
-        for form, analyses in self._generated(lemmas, forms, log):
+        for form, analyses in self._generated(lemmas, forms):
             self._generated_forms.add(form)
             self.stats["generated_new_forms"] += 1
             cand = Candidate(form, SOURCE_BITS[GENERATED], analyses, self.short_words.get(form))
@@ -207,7 +213,7 @@ class PolishBuilder:
         if self.generate and ctx.limit is not None:
             ctx.log(f"{self.game}: smoke build (--limit): paradigms not generated")
         elif self.generate:
-            yield from self._timed("generated", self._judge_generated(forms, lemmas, ctx.log))
+            yield from self._timed("generated", self._judge_generated(forms, lemmas))
             yield from self._judge_completed(forms, self._generated_forms)
 
     def policy(self) -> dict[str, Any]:
@@ -241,28 +247,6 @@ class PolishBuilder:
 
     def rules(self) -> list[dict[str, str]]:
         return self.book.describe()
-
-
-class Progress:
-    """Progress lines with rate and ETA, about every tenth of the work (long build phases)."""
-
-    def __init__(self, what: str, total: int, unit: str, log: Callable[[str], None]) -> None:
-        self.what, self.total, self.unit, self.log = what, total, unit, log
-        self.done_n, self.start, self.next_at = 0, time.monotonic(), max(total // 10, 1)
-
-    def advance(self, n: int) -> None:
-        self.done_n += n
-        if self.done_n >= self.next_at and self.done_n < self.total:
-            self.next_at += max(self.total // 10, 1)
-            elapsed = time.monotonic() - self.start
-            rate = self.done_n / elapsed if elapsed else 0.0
-            eta = (self.total - self.done_n) / rate if rate else 0.0
-            self.log(f"{self.what}: {self.done_n:,}/{self.total:,} {self.unit}, "
-                     f"{rate:,.0f}/s, ETA {eta:.0f}s")
-
-    def done(self) -> None:
-        self.log(f"{self.what}: {self.total:,} {self.unit} in "
-                 f"{time.monotonic() - self.start:.0f}s")
 
 
 def _from_sources(game: str, ctx: BuildContext) -> PolishBuilder:

@@ -46,11 +46,15 @@ POS_CATEGORY = {
 }
 
 
+#: a form and its Morfeusz readings, as the analysing and generating workers return them
+FormReadings = tuple[str, list[morfeusz.Interpretation]]
+
+
 @dataclass
 class Candidate:
     form: str
     sources: int                     # bit set of SOURCE_BITS
-    analyses: list[morfeusz.Analysis] = field(default_factory=list)
+    analyses: list[morfeusz.Interpretation] = field(default_factory=list)
     short_reading: str | None = None          # reason from the reviewed short-word list
 
     @property
@@ -58,7 +62,7 @@ class Candidate:
         return bool(self.sources & LISTED)
 
 
-def accepted_reading(a: morfeusz.Analysis) -> bool:
+def accepted_reading(a: morfeusz.Interpretation) -> bool:
     """A reading that is evidence for a playable word: known, not an abbreviation, not a
     proper name, not made only of bound segments."""
     return (a.tags != morfeusz.UNKNOWN_TAG and a.pos != morfeusz.ABBREVIATION_TAG
@@ -77,7 +81,7 @@ def grade(c: Candidate) -> str:
     return "two_lists" if c.sources & both == both else "one_list"
 
 
-def category(analyses: list[morfeusz.Analysis]) -> str:
+def category(analyses: list[morfeusz.Interpretation]) -> str:
     for a in analyses:
         pos = a.tags.split(":", 1)[0]
         if pos in POS_CATEGORY:
@@ -85,7 +89,7 @@ def category(analyses: list[morfeusz.Analysis]) -> str:
     return "unanalysed"
 
 
-def evidence_text(level: str, sources: list[str], analyses: list[morfeusz.Analysis]) -> str:
+def evidence_text(level: str, sources: list[str], analyses: list[morfeusz.Interpretation]) -> str:
     listed = [s for s in sources if s not in (GENERATED, COMPLETED)]
     if level == "completed":
         return ("completed from the lists' -ło, -łoby and -łaś forms of a verb Morfeusz "
@@ -113,7 +117,7 @@ def share_known(known: Container[str]) -> None:
     _KNOWN = known
 
 
-def analyse_chunk(forms: list[str]) -> list[list[morfeusz.Analysis]]:
+def analyse_chunk(forms: list[str]) -> list[list[morfeusz.Interpretation]]:
     """Analyse a chunk in a worker process (one Morfeusz instance per process)."""
     global _WORKER
     if _WORKER is None:
@@ -127,7 +131,7 @@ def analyse_chunk(forms: list[str]) -> list[list[morfeusz.Analysis]]:
     return out
 
 
-def generate_chunk(lemmas: list[str]) -> tuple[int, list[tuple[str, list[morfeusz.Analysis]]]]:
+def generate_chunk(lemmas: list[str]) -> tuple[int, list[FormReadings]]:
     """Every form of each lemma that no word list has and the analyser accepts back, with all
     its readings; and how many forms were generated in all (one Morfeusz generator and
     analyser per process)."""
@@ -149,7 +153,7 @@ def generate_chunk(lemmas: list[str]) -> tuple[int, list[tuple[str, list[morfeus
                        if not morfeusz.is_unknown(analyses)]
 
 
-def lemmas_to_generate(analyses: list[morfeusz.Analysis]) -> Iterator[str]:
+def lemmas_to_generate(analyses: list[morfeusz.Interpretation]) -> Iterator[str]:
     """Raw SGJP lemmas (with homonym qualifier) of the accepted one-segment readings of an
     admitted, hence lower-case, listed form.
 
