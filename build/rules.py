@@ -77,10 +77,6 @@ class Reject(Generic[C]):
         return Rejection(found)
 
 
-#: The historical name: a plain rule is a rejection rule.
-Rule = Reject
-
-
 @dataclass(frozen=True)
 class Admit(Generic[C]):
     """A rule that admits: ``test`` returns the evidence it found (none: no opinion).

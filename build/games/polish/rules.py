@@ -19,7 +19,7 @@ from build.games.polish.evidence import (
     evidence_text,
     grade,
 )
-from build.rules import Admit, Evidence, Reject, Rule, RuleBook
+from build.rules import Admit, Evidence, Reject, RuleBook
 from lexicon.profile import load as load_profile
 from sources import morfeusz
 
@@ -149,16 +149,16 @@ def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str],
               short_word_entry, supporting=True),
     ]
     return RuleBook("polish", vetoes=[
-        Rule("hyphen_or_apostrophe", "words needing a hyphen or apostrophe", hyphen),
-        Rule("capitalised", "words written with a capital letter", capital),
-        Rule("foreign_letters", "letters outside the Polish tile set (q, v, x, digits)", foreign),
-        Rule("abbreviation", "lowercase abbreviations in the reviewed list, unless the "
-             "reviewed short-word list gives another reading", listed_abbreviation),
-        Rule("abbreviation", "forms every reading of which is an abbreviation (Morfeusz brev, "
-             "no reviewed short-word reading)", brev),
-        Rule("prefix_or_suffix", "prefixes in the reviewed list",
-             listed(prefixes, "a prefix, not a word")),
-        Rule("prefix_or_suffix", "forms Morfeusz analyses only as bound morphemes", bound),
+        Reject("hyphen_or_apostrophe", "words needing a hyphen or apostrophe", hyphen),
+        Reject("capitalised", "words written with a capital letter", capital),
+        Reject("foreign_letters", "letters outside the Polish tile set (q, v, x, digits)", foreign),
+        Reject("abbreviation", "lowercase abbreviations in the reviewed list, unless the "
+               "reviewed short-word list gives another reading", listed_abbreviation),
+        Reject("abbreviation", "forms every reading of which is an abbreviation (Morfeusz brev, "
+               "no reviewed short-word reading)", brev),
+        Reject("prefix_or_suffix", "prefixes in the reviewed list",
+               listed(prefixes, "a prefix, not a word")),
+        Reject("prefix_or_suffix", "forms Morfeusz analyses only as bound morphemes", bound),
     ], admissions=admissions, explanations=[
         Reject("unattested", "2-3 letter words with neither a Morfeusz reading the rules accept "
                "nor a reviewed short-word entry; generated ones need a list", short_unattested),
