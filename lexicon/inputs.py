@@ -61,7 +61,7 @@ def clean_word(text: str, *, max_chars: int = MAX_WORD_CHARS) -> str:
         raise InputError("no word given", code="empty_word")
     if not isinstance(text, str):    # a library caller's list item, a JSON number
         raise InputError(f"a word must be text, not {type(text).__name__}",
-                         code="invalid_request")
+                         code="invalid_request", status=422)
     word = normalise(text).strip()
     if not word:
         raise InputError("the word is empty", code="empty_word")
