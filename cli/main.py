@@ -228,6 +228,9 @@ def _human(r: dict) -> str:
         line += f"\n  reason [{r['reason']['code']}] {r['reason']['message']}"
         if r["reason"].get("detail"):
             line += f"\n    {r['reason']['detail']}"
+    # an admitted word says what admitted it (the grade marker is for machines)
+    for ev in [e for e in r.get("evidence") or [] if not e.startswith("grade:")][:3]:
+        line += f"\n  admitted: {ev}"
     for a in r["analyses"][:4]:
         line += f"\n  {a['lemma']}  {a['tags']}  ({a['source']})"
         if a.get("gloss"):

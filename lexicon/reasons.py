@@ -24,7 +24,8 @@ REASONS: dict[str, str] = {
     "part_of_speech": "a part of speech the game does not admit",
     "foreign_letters": "spelled with letters that are not tiles of this game",
     "listed_exclusion": "excluded by a reviewed list",
-    "unattested": "produced by one generator only and attested by no other source",
+    "unattested": "not attested well enough: the sources lack what this game requires "
+                  "(the detail says what)",
     "override": "removed by a maintainer's override (the detail gives the reason)",
     "not_in_imported_list": "not in the authoritative list the game's profile restricts to",
     "no_noun_evidence": "no source attests it as a noun in the nominative (Križemkražem)",

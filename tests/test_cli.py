@@ -91,3 +91,12 @@ def test_check_words_from_stdin(small_releases: Path) -> None:
 def test_check_needs_some_words(small_releases: Path) -> None:
     p = run(small_releases, "check", "osps")
     assert p.returncode == 2 and "give words" in p.stderr
+
+
+def test_human_output_says_what_admitted_a_word(small_releases: Path) -> None:
+    # a referee reads why a word stands, not only its analyses; the grade marker is for machines
+    p = run(small_releases, "check", "osps", "zażółć")
+    assert p.returncode == 0
+    assert "\n  admitted: test list" in p.stdout and "grade:" not in p.stdout
+    p = run(small_releases, "check", "osps", "np")
+    assert "admitted:" not in p.stdout
