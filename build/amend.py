@@ -156,6 +156,20 @@ def _amended(parent: Release, by_key: dict[str, Override]) -> Iterator[Split]:
         yield from split_all([apply(key, ov, parent.get(key))])
 
 
+def _valid_keys(parent: Release, by_key: dict[str, Override]) -> set[str] | None:
+    """The new release's valid keys, known before its records are written (so its indexes
+    can be built meanwhile); None for a parent in the older LMDB layout."""
+    if parent.store is None:
+        return None
+    valid = set(parent.store.valid.keys())
+    for key, ov in by_key.items():
+        if ov.action == "add":
+            valid.add(key)
+        else:
+            valid.discard(key)
+    return valid
+
+
 def _identity(profile: Profile, parent: Release,
               by_key: dict[str, Override]) -> Identity | None:
     """The parent's playable-word hash and counts, changed by the overridden keys only."""
@@ -203,7 +217,8 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
             writer.check_canaries = bool((m.get("canaries") or {}).get("checked"))
             path = writer.publish(sources=m.get("sources", []), policy=m.get("policy", {}),
                                   rules=m.get("rules", []), records=_amended(parent, by_key),
-                                  extra=extra, identity=identity)
+                                  extra=extra, identity=identity,
+                                  valid_keys=_valid_keys(parent, by_key))
     finally:
         parent.close()
     return path

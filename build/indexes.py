@@ -11,7 +11,8 @@ import multiprocessing
 import os
 import time
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -61,19 +62,19 @@ def _valid_keys(lmdb_dir: Path) -> Iterator[str]:
         env.close()
 
 
-def _playable(lmdb_dir: Path, profile: Profile) -> Iterator[str]:
-    """Valid keys some move can play (:meth:`lexicon.play.PlayRules.is_playable`)."""
+def _playable(keys: Iterable[str], profile: Profile) -> Iterator[str]:
+    """The ``keys`` some move can play (:meth:`lexicon.play.PlayRules.is_playable`)."""
     rules = play_rules(profile)
     if not rules.joker_only:
         # no joker-only letters: a length test and one C-level subset test decide, the
         # same answer as is_playable at a fraction of its cost (4M keys for osps)
         tiles = frozenset(rules.values)
         low, high = rules.playable_lengths
-        for key in _valid_keys(lmdb_dir):
+        for key in keys:
             if low <= len(key) <= high and tiles.issuperset(key):
                 yield key
         return
-    for key in _valid_keys(lmdb_dir):
+    for key in keys:
         if rules.is_playable(key):
             yield key
 
@@ -164,13 +165,41 @@ def _fork(target: Callable[..., None], *args: Any) -> multiprocessing.process.Ba
     return proc
 
 
-def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path) -> dict[str, Any]:
+@dataclass
+class Started:
+    """Alphagram indexes already being built in a forked child, from valid keys known before
+    the records were written (an amend knows them: its parent's, changed by the overrides).
+    :func:`build_indexes` finishes the job and checks the keys against the written store."""
+
+    child: multiprocessing.process.BaseProcess
+    playable: list[str]
+    valid: int
+
+    def cancel(self) -> None:
+        if self.child.is_alive():
+            self.child.terminate()
+        self.child.join()
+
+
+def start_indexes(profile: Profile, valid_keys: Iterable[str], release_dir: Path) -> Started:
+    """Start the alphagram half of :func:`build_indexes` now: on two cores it then runs
+    while the records are written, not after them."""
+    out = Path(release_dir) / INDEX_DIR
+    out.mkdir(exist_ok=True)
+    valid = sorted(valid_keys)
+    playable = list(_playable(valid, profile))
+    child = _fork(_alphagram_files, playable, sorted(profile.by_canonical), out)
+    return Started(child, playable, len(valid))
+
+
+def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
+                  early: Started | None = None) -> dict[str, Any]:
     """Write ``release_dir/indexes/`` from the LMDB at ``lmdb_dir``; returns the manifest entry.
 
     The playable keys are listed once (about 70 bytes a word: some 300 MB for Polish); the
     word tries are built from them here and the alphagram structures in a forked child at
     the same time, each list dropped once saved, so the peak stays far below the few GB a
-    build may use.
+    build may use. ``early``: the child is already running (:func:`start_indexes`).
     """
     started = time.monotonic()
     out = Path(release_dir) / INDEX_DIR
@@ -188,11 +217,19 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path) -> dict[s
         counts["words"] = len(marisa_trie.Trie().mmap(str(out / WORDS)))
     else:
         marisa_trie.Trie(counted(_valid_keys(lmdb_dir), "words")).save(str(out / WORDS))
-    playable = list(counted(_playable(lmdb_dir, profile), "playable"))
-    # The alphagram structures (the slower half) are built in a forked child while this
-    # process builds the two word tries: on two cores an amend's indexing takes about
-    # the time of the slower half. The child inherits ``playable`` copy-on-write.
-    child = _fork(_alphagram_files, playable, sorted(profile.by_canonical), out)
+    if early is None:
+        playable = list(counted(_playable(_valid_keys(lmdb_dir), profile), "playable"))
+        # The alphagram structures (the slower half) are built in a forked child while this
+        # process builds the two word tries: on two cores an amend's indexing takes about
+        # the time of the slower half. The child inherits ``playable`` copy-on-write.
+        child = _fork(_alphagram_files, playable, sorted(profile.by_canonical), out)
+    else:
+        if early.valid != counts["words"]:    # indexes of other words than the store's
+            early.cancel()
+            raise BuildError(f"the indexes were started for {early.valid:,} valid keys; "
+                             f"the records hold {counts['words']:,}")
+        playable, child = early.playable, early.child
+        counts["playable"] = len(playable)
     _trie([length_tag(len(k)) + k for k in playable], out, FORWARD)
     _trie([length_tag(len(k)) + k[::-1] for k in playable], out, BACKWARD)
     del playable

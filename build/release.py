@@ -29,7 +29,7 @@ from typing import Any
 import lmdb
 
 from build import canaries
-from build.indexes import build_indexes
+from build.indexes import build_indexes, start_indexes
 from build.progress import track
 from lexicon import integrity, releases
 from lexicon.errors import BuildBusy, BuildError, NoRelease
@@ -267,8 +267,8 @@ class ReleaseWriter:
 
     def publish(self, *, sources: list[dict[str, Any]], policy: dict[str, Any],
                 rules: list[dict[str, str]], records: Iterable[Split] | None = None,
-                extra: dict[str, Any] | None = None, identity: Identity | None = None
-                ) -> Path:
+                extra: dict[str, Any] | None = None, identity: Identity | None = None,
+                valid_keys: Iterable[str] | None = None) -> Path:
         """Write the record store, count, hash, index, and publish atomically.
 
         ``records`` (one per key, split as the store keeps them) replaces what was added
@@ -277,6 +277,8 @@ class ReleaseWriter:
         ``extra`` goes into the manifest as is (an amend's parent and overrides);
         ``identity``, when given, is the playable words' hash already known (an amend
         derives it from its parent's) instead of one computed over every word.
+        ``valid_keys``, when known before the records are written (an amend's), lets the
+        alphagram indexes be built in a forked child meanwhile (checked against the store).
         """
         if self._txn is not None:
             self._txn.commit()
@@ -285,35 +287,42 @@ class ReleaseWriter:
         counter = _Counter()
         store_dir = self.staging / RECORDS_DIR
         staged = split_all(self._staged()) if records is None else records
-        figures = write_store(counter.feed(staged), store_dir)
-        counts = counter.counts()
-        if counts["valid"] == 0:
-            raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
-        content = content_sha256(store_dir)
-        built_at = datetime.now(UTC)
-        release_id = self._unique_id(f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-"
-                                     f"{content[:8]}")
-        self.env.close()
-        shutil.rmtree(self._raw)
+        started = (start_indexes(self.profile, valid_keys, self.staging)
+                   if valid_keys is not None else None)
         try:
-            prev_path = releases.current_path(self.profile.id, self.root)
-            previous = Release(prev_path) if prev_path else None
-        except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
-            previous = None
-        store = RecordStore(store_dir)
-        try:
-            if identity is None:  # the playable words' Quackle hash and counts by length
-                identity = Identity()
-                is_playable = play_rules(self.profile).is_playable
-                for key in sorted(store.valid.keys()):
-                    if is_playable(key):
-                        identity.add(key)
-            diff = self._diff(previous, store, self.staging)
-        finally:
-            store.close()
-            if previous:
-                previous.close()
-        indexes = build_indexes(self.profile, store_dir, self.staging)
+            figures = write_store(counter.feed(staged), store_dir)
+            counts = counter.counts()
+            if counts["valid"] == 0:
+                raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
+            content = content_sha256(store_dir)
+            built_at = datetime.now(UTC)
+            release_id = self._unique_id(f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-"
+                                         f"{content[:8]}")
+            self.env.close()
+            shutil.rmtree(self._raw)
+            try:
+                prev_path = releases.current_path(self.profile.id, self.root)
+                previous = Release(prev_path) if prev_path else None
+            except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
+                previous = None
+            store = RecordStore(store_dir)
+            try:
+                if identity is None:  # the playable words' Quackle hash and counts by length
+                    identity = Identity()
+                    is_playable = play_rules(self.profile).is_playable
+                    for key in sorted(store.valid.keys()):
+                        if is_playable(key):
+                            identity.add(key)
+                diff = self._diff(previous, store, self.staging)
+            finally:
+                store.close()
+                if previous:
+                    previous.close()
+            indexes = build_indexes(self.profile, store_dir, self.staging, started)
+        except BaseException:
+            if started is not None:     # no child left writing into a discarded staging
+                started.cancel()
+            raise
         manifest = {
             "game": self.profile.id,
             "release": release_id,

@@ -121,3 +121,39 @@ def test_repack_keeps_every_answer_and_the_content_hash(home: Path) -> None:
     rel = Catalog(home).release("osps")
     for r in records:
         assert rel.get(r.key) == r
+
+
+def test_indexes_built_during_an_amend_equal_ones_built_after(home: Path, tmp_path: Path) -> None:
+    # amend starts the alphagram indexes from its parent's keys changed by the overrides
+    # while the records are written; they must be exactly what the records give
+    from build.indexes import build_indexes
+
+    publish(home, "osps", POLISH_RECORDS)
+    fix = _overrides(tmp_path, ["kot\tremove\truling 7", "pies\tadd\truling 8",
+                                "np\tadd\truling 9"])
+    new = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
+    again = tmp_path / "again"
+    again.mkdir()
+    figures = build_indexes(Catalog(home).profile("osps"), new / "records", again)
+    built = sorted(p.relative_to(new / "indexes") for p in (new / "indexes").rglob("*"))
+    assert built == sorted(p.relative_to(again / "indexes")
+                           for p in (again / "indexes").rglob("*"))
+    for name in built:
+        assert (new / "indexes" / name).read_bytes() == (again / "indexes" / name).read_bytes()
+    assert _manifest(new)["indexes"]["playable_keys"] == figures["playable_keys"]
+    cat = Catalog(home)
+    from lexicon import queries
+    words = {m["word"] for m in queries.anagrams(cat, "osps", "tokeipsn")["results"]}
+    assert "pies" in words and "kot" not in words
+
+
+def test_indexes_started_for_other_keys_are_refused(home: Path, tmp_path: Path) -> None:
+    from build.indexes import build_indexes, start_indexes
+    from lexicon.errors import BuildError
+
+    first = publish(home, "osps", POLISH_RECORDS)
+    profile = Catalog(home).profile("osps")
+    early = start_indexes(profile, ["kot"], tmp_path)
+    with pytest.raises(BuildError, match="started for 1 valid keys"):
+        build_indexes(profile, first / "records", tmp_path, early)
+    assert not early.child.is_alive()
