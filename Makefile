@@ -39,8 +39,9 @@ rebuild: install
 serve: build
 	$(BIN)/lexicon serve --host 127.0.0.1 --port 8000
 
+# one worker per core, each taking whole test files (module-scoped fixtures built once)
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # Figures, not timed tests: one JSON object per figure, each beside its reference
 # (plain Python set, bare Starlette, gzip of the word list). Needs built releases.
