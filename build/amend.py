@@ -156,7 +156,7 @@ def _amended(parent: Release, by_key: dict[str, Override]) -> Iterator[Split]:
         yield from split_all([apply(key, ov, parent.get(key))])
 
 
-def _valid_keys(parent: Release, by_key: dict[str, Override]) -> set[str] | None:
+def _new_valid_keys(parent: Release, by_key: dict[str, Override]) -> set[str] | None:
     """The new release's valid keys, known before its records are written (so its indexes
     can be built meanwhile); None for a parent in the older LMDB layout."""
     if parent.store is None:
@@ -218,7 +218,7 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
             path = writer.publish(sources=m.get("sources", []), policy=m.get("policy", {}),
                                   rules=m.get("rules", []), records=_amended(parent, by_key),
                                   extra=extra, identity=identity,
-                                  valid_keys=_valid_keys(parent, by_key))
+                                  valid_keys=_new_valid_keys(parent, by_key))
     finally:
         parent.close()
     return path

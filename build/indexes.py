@@ -182,14 +182,24 @@ class Started:
 
 
 def start_indexes(profile: Profile, valid_keys: Iterable[str], release_dir: Path) -> Started:
-    """Start the alphagram half of :func:`build_indexes` now: on two cores it then runs
+    """List the playable keys (in any order: the tries and the alphagram list sort their
+    input) and start building the alphagram structures, the slower half of the indexes, in
+    a forked child, which inherits the list copy-on-write. :func:`build_indexes` calls this
+    itself; an amend calls it before writing the records, so on two cores the child runs
     while the records are written, not after them."""
     out = Path(release_dir) / INDEX_DIR
     out.mkdir(exist_ok=True)
-    valid = sorted(valid_keys)
-    playable = list(_playable(valid, profile))
+    valid = 0
+
+    def counted(keys: Iterable[str]) -> Iterator[str]:
+        nonlocal valid
+        for key in keys:
+            valid += 1
+            yield key
+
+    playable = list(_playable(counted(valid_keys), profile))
     child = _fork(_alphagram_files, playable, sorted(profile.by_canonical), out)
-    return Started(child, playable, len(valid))
+    return Started(child, playable, valid)
 
 
 def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
@@ -206,9 +216,9 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
     out.mkdir(exist_ok=True)
     counts = {"words": 0, "playable": 0}
 
-    def counted(it: Iterator[str], name: str) -> Iterator[str]:
+    def counted(it: Iterator[str]) -> Iterator[str]:
         for key in it:
-            counts[name] += 1
+            counts["words"] += 1
             yield key
 
     if (lmdb_dir / STORE_VALID).exists():
@@ -216,26 +226,22 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
         os.link(lmdb_dir / STORE_VALID, out / WORDS)
         counts["words"] = len(marisa_trie.Trie().mmap(str(out / WORDS)))
     else:
-        marisa_trie.Trie(counted(_valid_keys(lmdb_dir), "words")).save(str(out / WORDS))
+        marisa_trie.Trie(counted(_valid_keys(lmdb_dir))).save(str(out / WORDS))
+    # the alphagram child runs while this process builds the two word tries: indexing
+    # takes about the time of the slower half on two cores
     if early is None:
-        playable = list(counted(_playable(_valid_keys(lmdb_dir), profile), "playable"))
-        # The alphagram structures (the slower half) are built in a forked child while this
-        # process builds the two word tries: on two cores an amend's indexing takes about
-        # the time of the slower half. The child inherits ``playable`` copy-on-write.
-        child = _fork(_alphagram_files, playable, sorted(profile.by_canonical), out)
-    else:
-        if early.valid != counts["words"]:    # indexes of other words than the store's
-            early.cancel()
-            raise BuildError(f"the indexes were started for {early.valid:,} valid keys; "
-                             f"the records hold {counts['words']:,}")
-        playable, child = early.playable, early.child
-        counts["playable"] = len(playable)
-    _trie([length_tag(len(k)) + k for k in playable], out, FORWARD)
-    _trie([length_tag(len(k)) + k[::-1] for k in playable], out, BACKWARD)
-    del playable
-    child.join()
-    if child.exitcode != 0:
-        raise BuildError(f"building the alphagram indexes failed (exit {child.exitcode})")
+        early = start_indexes(profile, _valid_keys(lmdb_dir), release_dir)
+    if early.valid != counts["words"]:    # indexes of other words than the store's
+        early.cancel()
+        raise BuildError(f"the indexes were started for {early.valid:,} valid keys; "
+                         f"the records hold {counts['words']:,}")
+    counts["playable"] = len(early.playable)
+    _trie([length_tag(len(k)) + k for k in early.playable], out, FORWARD)
+    _trie([length_tag(len(k)) + k[::-1] for k in early.playable], out, BACKWARD)
+    early.playable = []     # dropped before waiting for the child: the peak stays low
+    early.child.join()
+    if early.child.exitcode != 0:
+        raise BuildError(f"building the alphagram indexes failed (exit {early.child.exitcode})")
     # uint8 or uint16 counts: one per word of the uint32 node array
     counts_type = "B" if (out / ALPHAGRAM_COUNTS).stat().st_size * 4 == (
         out / ALPHAGRAM_NODES).stat().st_size else "H"

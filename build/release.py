@@ -29,7 +29,7 @@ from typing import Any
 import lmdb
 
 from build import canaries
-from build.indexes import build_indexes, start_indexes
+from build.indexes import Started, build_indexes, start_indexes
 from build.progress import track
 from lexicon import integrity, releases
 from lexicon.errors import BuildBusy, BuildError, NoRelease
@@ -191,6 +191,7 @@ class ReleaseWriter:
         self.started = time.monotonic()
         self.check_canaries = False   # full builds check the profile's canaries (pipeline)
         self.merged = 0
+        self._early: Started | None = None    # indexes started before the records were written
 
     # -- writing -------------------------------------------------------------------------
     def _begin(self) -> lmdb.Transaction:
@@ -287,42 +288,38 @@ class ReleaseWriter:
         counter = _Counter()
         store_dir = self.staging / RECORDS_DIR
         staged = split_all(self._staged()) if records is None else records
-        started = (start_indexes(self.profile, valid_keys, self.staging)
-                   if valid_keys is not None else None)
+        # the writer's abort (a failed publish) stops this child with the staging
+        self._early = (start_indexes(self.profile, valid_keys, self.staging)
+                       if valid_keys is not None else None)
+        figures = write_store(counter.feed(staged), store_dir)
+        counts = counter.counts()
+        if counts["valid"] == 0:
+            raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
+        content = content_sha256(store_dir)
+        built_at = datetime.now(UTC)
+        release_id = self._unique_id(f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-"
+                                     f"{content[:8]}")
+        self.env.close()
+        shutil.rmtree(self._raw)
         try:
-            figures = write_store(counter.feed(staged), store_dir)
-            counts = counter.counts()
-            if counts["valid"] == 0:
-                raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
-            content = content_sha256(store_dir)
-            built_at = datetime.now(UTC)
-            release_id = self._unique_id(f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-"
-                                         f"{content[:8]}")
-            self.env.close()
-            shutil.rmtree(self._raw)
-            try:
-                prev_path = releases.current_path(self.profile.id, self.root)
-                previous = Release(prev_path) if prev_path else None
-            except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
-                previous = None
-            store = RecordStore(store_dir)
-            try:
-                if identity is None:  # the playable words' Quackle hash and counts by length
-                    identity = Identity()
-                    is_playable = play_rules(self.profile).is_playable
-                    for key in sorted(store.valid.keys()):
-                        if is_playable(key):
-                            identity.add(key)
-                diff = self._diff(previous, store, self.staging)
-            finally:
-                store.close()
-                if previous:
-                    previous.close()
-            indexes = build_indexes(self.profile, store_dir, self.staging, started)
-        except BaseException:
-            if started is not None:     # no child left writing into a discarded staging
-                started.cancel()
-            raise
+            prev_path = releases.current_path(self.profile.id, self.root)
+            previous = Release(prev_path) if prev_path else None
+        except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
+            previous = None
+        store = RecordStore(store_dir)
+        try:
+            if identity is None:  # the playable words' Quackle hash and counts by length
+                identity = Identity()
+                is_playable = play_rules(self.profile).is_playable
+                for key in sorted(store.valid.keys()):
+                    if is_playable(key):
+                        identity.add(key)
+            diff = self._diff(previous, store, self.staging)
+        finally:
+            store.close()
+            if previous:
+                previous.close()
+        indexes = build_indexes(self.profile, store_dir, self.staging, self._early)
         manifest = {
             "game": self.profile.id,
             "release": release_id,
@@ -376,6 +373,8 @@ class ReleaseWriter:
         return target
 
     def abort(self) -> None:
+        if self._early is not None:     # no child left writing into a discarded staging
+            self._early.cancel()
         try:
             if self._txn is not None:
                 self._txn.abort()
