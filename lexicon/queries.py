@@ -66,10 +66,9 @@ def _lengths(profile: Profile, min_length: int | None, max_length: int | None
     return low, high
 
 
-def _alphabet_order(profile: Profile) -> Callable[[str], str]:
+def _alphabet_order(profile: Profile) -> Callable[[str], bytes]:
     """Sort key putting keys in the game's alphabet order (Polish ą after a, not after z)."""
-    table = profile.derived(AlphabetOrder).table
-    return lambda key: key.translate(table)
+    return profile.derived(AlphabetOrder).key
 
 
 class AlphabetOrder:
@@ -88,7 +87,6 @@ class AlphabetOrder:
             table[32 + i] = tile
         self.decoding = "".join(table)
         self.encoding = codecs.charmap_build(self.decoding)
-        self.table = {ord(c): chr(0xE000 + i) for i, c in enumerate(tiles)}
         # (separator + tile, every key starting with the tile in a joined text), in order
         self.by_first_tile = [
             (self.SEP + tile, re.compile(f"{self.SEP}({re.escape(tile)}[^{self.SEP}]*)").findall)
@@ -115,6 +113,10 @@ class AlphabetOrder:
                     if len(picked) >= n:
                         return picked[:n]
         return self._sorted(keys)[:n]
+
+    def key(self, key: str) -> bytes:
+        """A sort key: ``key`` as one byte per tile, in alphabet order."""
+        return codecs.charmap_encode(key, "strict", self.encoding)[0]
 
     def _sorted(self, keys: list[str]) -> list[str]:
         sep = self.SEP.encode()
