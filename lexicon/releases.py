@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.errors import LexiconError, ReleaseDamaged, UnknownRelease
+from lexicon.inputs import printable
 from lexicon.integrity import MANIFEST, read_manifest
 from lexicon.paths import releases_dir
 
@@ -72,14 +73,23 @@ def release_path(game: str, release_id: str, root: Path | None = None) -> Path:
     """The directory of a published release of ``game``, current or older.
 
     Raises :class:`UnknownRelease` (404) for an id that is not a published release of this
-    game; ids are directory names, so anything that is not a plain name is refused first.
+    game; ids are directory names, so anything that is not a plain name is refused first,
+    and an id the filesystem cannot even look up (longer than a name may be, a NUL, a lone
+    surrogate, any other OSError) is unknown too, never a server error.
     """
     gdir = game_dir(game, root)
-    if (not release_id or "/" in release_id or "\\" in release_id
-            or release_id.startswith(".") or not (gdir / release_id / MANIFEST).is_file()):
+    try:
+        found = (bool(release_id) and "/" not in release_id and "\\" not in release_id
+                 and "\x00" not in release_id and not release_id.startswith(".")
+                 and len(os.fsencode(release_id)) <= 255
+                 and (gdir / release_id / MANIFEST).is_file())
+    except (OSError, ValueError):     # ENAMETOOLONG, EACCES, EIO…; UnicodeEncodeError
+        found = False
+    if not found:
         known = [r["release"] for r in list_releases(game, root)][:20]
-        raise UnknownRelease(f"{game} has no published release {release_id!r}",
-                             detail={"game": game, "release": release_id, "known": known})
+        shown = printable(release_id)
+        raise UnknownRelease(f"{game} has no published release {release_id[:100]!r}",
+                             detail={"game": game, "release": shown, "known": known})
     return gdir / release_id
 
 
