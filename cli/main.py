@@ -24,6 +24,7 @@ from lexicon.errors import (
     InputError,
     LexiconError,
     NoRelease,
+    RulingsUnavailable,
     UnknownGame,
     UnknownRelease,
 )
@@ -320,13 +321,13 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
               "--release", help="rule with this published release (valid as of edition X)")]
           = None) -> None:
     """One ruling for a whole play: exit 0 if it stands, 1 if it falls (which word failed is
-    not said unless --reveal), 2 on a usage error, 3 when no release is built. Every ruling
-    is logged (see `lexicon rulings`)."""
+    not said unless --reveal), 2 on a usage error, 3 when no release is built or the ruling
+    cannot be logged (it is then not given). Every ruling is logged (see `lexicon rulings`)."""
     from lexicon import judge as judging
     try:
         ruling = judging.judge(Catalog(), game, words, edge=edge, reveal=reveal, lang=lang,
                                release=release)
-    except NoRelease as exc:
+    except (NoRelease, RulingsUnavailable) as exc:
         _fail(exc, EXIT_FAILED, as_json)
     except LexiconError as exc:
         _fail(exc, EXIT_USAGE, as_json)
@@ -340,24 +341,35 @@ def list_rulings(date: Annotated[str | None, typer.Option(
                      help="the UTC day, YYYY-MM-DD (default: today)")] = None,
                  as_json: Annotated[bool, typer.Option("--json", help="one JSON object per "
                                                                      "ruling")] = False) -> None:
-    """The rulings given on one day, oldest first (exit 2 for a malformed --date)."""
+    """The rulings given on one day, oldest first; damaged lines (a disk that filled up
+    mid-line) are skipped and counted. Exit 2 for a malformed --date, 3 when the log cannot
+    be read."""
     from lexicon import rulings
     try:
         day = rulings.parse_date(date)
+        log = rulings.scan(day)
     except InputError as exc:
         _fail(exc, EXIT_USAGE, as_json)
-    rows = rulings.read(day)
-    for r in rows:
+    except RulingsUnavailable as exc:
+        _fail(exc, EXIT_FAILED, as_json)
+    for r in log.rulings:
         if as_json:
             print(_dump(r))
-        elif "unreadable" in r:
-            print(f"line {r['line']}: unreadable: {r['unreadable'][:60]}")
         else:
             print(f"{r['time']}  {r['game']:13} {r['verdict'].upper():6}  "
-                  f"{' '.join(r['words'])}{'  (edge)' if r.get('edge') else ''}   "
+                  f"{' '.join(map(str, r['words']))}{'  (edge)' if r.get('edge') else ''}   "
                   f"release {r['release']}")
-    if not rows and not as_json:
+    if not log.rulings and not as_json:
         print(f"no rulings on {day.isoformat()}")
+    if log.damaged:
+        n = len(log.damaged)
+        note = (f"{n} damaged line{'s' if n != 1 else ''} skipped (line{'s' if n != 1 else ''} "
+                f"{', '.join(map(str, log.damaged[:10]))}{', …' if n > 10 else ''})")
+        if as_json:     # one more object, told apart from a ruling by having no "time"
+            print(_dump({"damaged_lines": n, "lines": log.damaged}))
+            typer.echo(note, err=True)
+        else:
+            print(note)
 
 
 @app.command()

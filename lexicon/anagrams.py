@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from lexicon.errors import InputError, LexiconError
 from lexicon.indexes import NODE_CHILD_MASK, NODE_LABEL_SHIFT, NODE_TERMINAL, Indexes
-from lexicon.inputs import normalise
+from lexicon.inputs import EDGE_SPACE, control_error, first_control, normalise
 from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.tiles import speller
@@ -59,7 +59,9 @@ def _read_tiles(profile: Profile, text: str, what: str, *, jokers: bool
     Latin multi-letter tiles are read greedily (``lj`` is LJ); spaces, commas, ``|`` or
     ``[..]`` separate or group tiles where it matters (``l j``, ``l|j``, ``[lj]``).
     """
-    text = normalise(text or "").strip().lower()
+    text = normalise(text or "").strip(EDGE_SPACE).lower()
+    if (bad := first_control(text)) is not None:   # never a separator (regex \s takes U+0085)
+        raise control_error(text, bad, f" of the {what}")
     longest = MAX_CHARS_PER_TILE * (MAX_RACK_TILES if jokers else MAX_BOARD_TILES)
     if len(text) > longest:
         raise InputError(f"the {what} is {len(text)} characters long; at most {longest}",

@@ -67,6 +67,15 @@ class ReleaseDamaged(NoRelease):
     status = 503
 
 
+class RulingsUnavailable(LexiconError):
+    """The rulings log cannot be written or read (its path is not a directory, read-only, a
+    full disk, its lock held too long by another writer). A ruling is then refused rather
+    than given unrecorded (:mod:`lexicon.rulings`); CLI exit 3."""
+
+    code = "rulings_unavailable"
+    status = 503
+
+
 class SourceError(LexiconError):
     """A source dictionary could not be fetched or failed its checksum."""
 
@@ -115,6 +124,7 @@ CODES: dict[str, str] = {
     "bad_date": "a rulings date that is not YYYY-MM-DD",
     "no_previous_release": "`lexicon diff` with no earlier release to compare with",
     "unknown_source": "`lexicon fetch` of a source the manifest does not list",
+    "bad_encoding": "a request path or query that is not UTF-8 once percent-decoded",
     "invalid_request": "the request body is not UTF-8 JSON or does not match the schema",
     "batch_too_large": "more words in one batch than the limits below",
     # the query is readable but would cost too much
@@ -129,6 +139,8 @@ CODES: dict[str, str] = {
     "no_release": "no release of the game has been built yet",
     "release_damaged": "the game's release fails its integrity checks and is not served",
     "no_index": "the release's query indexes are missing or unreadable",
+    "rulings_unavailable": "the rulings log cannot be written (or read); the ruling is not "
+                           "given, so no verdict goes unrecorded (CLI exit 3)",
     # building and shipping
     "build_failed": "a build failed; the previous release keeps serving",
     "build_in_progress": "another build of the same game holds its lock (CLI exit 4)",

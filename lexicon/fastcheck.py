@@ -23,6 +23,7 @@ import numpy as np
 from lexicon import checker, membership
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
+from lexicon.inputs import EDGE_SPACE
 from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.tiles import speller
@@ -131,7 +132,7 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
     out: list[bool] = []
     append = out.append
     for text in texts:
-        word = text.strip().lower() if isinstance(text, str) else ""
+        word = text.strip(EDGE_SPACE).lower() if isinstance(text, str) else ""
         if word and is_nfc("NFC", word) and chars.issuperset(word):
             latin_digraphs = (two_scripts and canonical.isdisjoint(word)
                               and any(d in word for d in digraphs))

@@ -16,6 +16,18 @@ from lexicon.errors import InputError
 
 MAX_WORD_CHARS = 64
 
+#: The white space a typed word, pattern or rack may carry at either end, and which is
+#: stripped: Unicode's space separators (a plain space, a no-break space copied from a web
+#: page) and the tab, line feed and carriage return a form, a terminal or a file leaves.
+#: Python's ``str.strip()`` strips more (U+0085 NEL, U+001C..U+001F, vertical tab, form
+#: feed, U+2028/U+2029): those are control characters, refused wherever they stand.
+EDGE_SPACE = "\t\n\r" + "".join(
+    c for c in map(chr, range(0x3001)) if unicodedata.category(c) == "Zs")
+
+#: Categories refused anywhere in typed text: controls, format (invisible) characters,
+#: surrogates, private use, unassigned, line and paragraph separators.
+_REFUSED = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+
 #: Unicode's one-character digraphs (Ǆ ǅ ǆ, Ǉ ǈ ǉ, Ǌ ǋ ǌ, Ǳ ǲ ǳ) are two letters in every
 #: game: DŽ, LJ and NJ are Kvizovka tiles, dz is two Polish tiles. Their compatibility
 #: decomposition is taken, and nothing else of NFKC (which would also fold ² or ﬁ).
@@ -55,14 +67,28 @@ def scripts_in(text: str) -> set[str]:
     return {s for s in map(script_of, text) if s}
 
 
+def first_control(text: str) -> int | None:
+    """The index of the first control or invisible character of ``text`` (None: none)."""
+    for i, ch in enumerate(text):
+        if unicodedata.category(ch) in _REFUSED:
+            return i
+    return None
+
+
+def control_error(text: str, i: int, what: str = "") -> InputError:
+    return InputError(f"control or invisible character U+{ord(text[i]):04X} at position "
+                      f"{i + 1}{what}", code="control_character", detail={"position": i + 1})
+
+
 def clean_word(text: str, *, max_chars: int = MAX_WORD_CHARS) -> str:
-    """NFC-normalised, stripped, lower-cased word; raises InputError on unusable input."""
+    """NFC-normalised, lower-cased word, stripped of :data:`EDGE_SPACE` only; raises
+    InputError on unusable input."""
     if text is None:
         raise InputError("no word given", code="empty_word")
     if not isinstance(text, str):    # a library caller's list item, a JSON number
         raise InputError(f"a word must be text, not {type(text).__name__}",
                          code="invalid_request", status=422)
-    word = normalise(text).strip()
+    word = normalise(text).strip(EDGE_SPACE)
     if not word:
         raise InputError("the word is empty", code="empty_word")
     if len(word) > max_chars:
@@ -70,12 +96,9 @@ def clean_word(text: str, *, max_chars: int = MAX_WORD_CHARS) -> str:
             f"the word is {len(word)} characters long; at most {max_chars} are accepted",
             code="word_too_long", detail={"max_chars": max_chars},
         )
-    for i, ch in enumerate(word):
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise InputError(
-                f"control or invisible character U+{ord(ch):04X} at position {i + 1}",
-                code="control_character", detail={"position": i + 1},
-            )
+    bad = first_control(word)
+    if bad is not None:
+        raise control_error(word, bad)
     if not word.replace("|", "").strip():     # '|' is tile notation, not a letter
         raise InputError("the word holds no tile (only '|')", code="empty_word")
     scripts = scripts_in(word)

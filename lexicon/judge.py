@@ -11,7 +11,8 @@ challenge cannot teach the challenger anything. This module keeps that promise:
 * a word that cannot be read at all is a usage error of the *whole* request: its error names
   the kind of problem but neither the word, its position nor its length;
 * with ``reveal`` (a referee settling a dispute) each word's full verdict is given;
-* every ruling is appended to the day's log (:mod:`lexicon.rulings`).
+* every ruling is appended to the day's log (:mod:`lexicon.rulings`) before it is given;
+  a ruling that cannot be logged is not given (``rulings_unavailable``).
 """
 
 from __future__ import annotations
@@ -71,8 +72,21 @@ def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = 
 
     ``release`` rules with an older published release ("valid as of edition X"); the log
     and the answer name the release that ruled. Raises UnknownGame / NoRelease /
-    UnknownRelease / InputError before anything is ruled or logged.
+    UnknownRelease / InputError before anything is ruled or logged, and
+    RulingsUnavailable (503) instead of a ruling that cannot be logged.
     """
+    answer, entry = rule(catalog, game, words, edge=edge, reveal=reveal, lang=lang,
+                         release=release)
+    if log:
+        record(answer, entry, log_root or catalog.root)
+    return answer
+
+
+def rule(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = False,
+         reveal: bool = False, lang: str | None = None, release: str | None = None
+         ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ruling, not yet logged, and the log entry :func:`record` must write before the
+    ruling may be given (the service writes it off its event loop)."""
     language(catalog.profile(game).language, lang)     # a bad language is refused first
     play = _read_play(words)
     results = check_many(catalog, game, play, edge=edge, lang=lang, release=release)
@@ -83,11 +97,20 @@ def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = 
     verdict = STANDS if stands else FALLS
     answer: dict[str, Any] = {"game": game, "release": release, "verdict": verdict,
                               "valid": stands, "count": len(play)}
-    if log:
-        line = rulings.append({"game": game, "release": release, "words": play,
-                               "edge": edge, "verdict": verdict, "revealed": reveal},
-                              root=log_root or catalog.root)
-        answer["time"] = line["time"]
     if reveal:
+        answer["results"] = results
+    entry = {"game": game, "release": release, "words": play, "edge": edge,
+             "verdict": verdict, "revealed": reveal}
+    return answer, entry
+
+
+def record(answer: dict[str, Any], entry: dict[str, Any], root: Path | None = None, *,
+           deadline: float | None = None) -> dict[str, Any]:
+    """Log ``entry`` and stamp ``answer`` with its time: only then may the ruling be given.
+    RulingsUnavailable when the log cannot take it (see :mod:`lexicon.rulings`)."""
+    line = rulings.append(entry, root=root, deadline=deadline)
+    results = answer.pop("results", None)
+    answer["time"] = line["time"]
+    if results is not None:     # the per-word verdicts stay last, as before
         answer["results"] = results
     return answer

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from lexicon.errors import InputError
-from lexicon.inputs import normalise
+from lexicon.inputs import EDGE_SPACE, control_error, first_control, normalise
 from lexicon.profile import Profile
 from lexicon.tiles import MAX_READINGS, PrefixOracle, speller
 
@@ -231,9 +231,11 @@ def parse(profile: Profile, text: str, *, stars: bool = True, sets: bool = True,
     only the tilings some key starts with, as a checked word does; later runs sit at no
     known offset and keep every tiling (at most :data:`MAX_READINGS`).
     """
-    if text is None or not text.strip():
+    if text is None or not text.strip(EDGE_SPACE):
         raise InputError("the pattern is empty", code="bad_pattern", detail={"position": 0})
-    pattern = normalise(text).strip().lower()
+    pattern = normalise(text).strip(EDGE_SPACE).lower()
+    if (bad := first_control(pattern)) is not None:    # never stripped or read as a space
+        raise control_error(pattern, bad, " of the pattern")
     if len(pattern) > MAX_PATTERN_CHARS:
         raise InputError(f"the pattern is {len(pattern)} characters long; at most "
                          f"{MAX_PATTERN_CHARS} are accepted", code="pattern_too_long",

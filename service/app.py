@@ -7,11 +7,15 @@ answered with a 4xx and that JSON, never a 500.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -30,7 +34,10 @@ Errors are JSON objects `{"code": ..., "message": ...}` with a stable `code`:
 `unknown_game`, `no_release`, `release_damaged`, `empty_word`, `word_too_long`,
 `control_character`, `mixed_scripts`, `bad_tile_notation`, `batch_too_large`,
 `invalid_request`, `not_found`, `method_not_allowed`;
-the judge adds `bad_play`, `empty_play` and `play_too_large`; `bad_lang` is an unknown `lang`.
+the judge adds `bad_play`, `empty_play` and `play_too_large`, and 503 `rulings_unavailable`
+when its log cannot record the ruling (no verdict is then given); `bad_lang` is an unknown
+`lang`; `unknown_release` (404) a `release=` that is not a published release of the game; a
+path or query that is not UTF-8 once percent-decoded is 400 `bad_encoding`.
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
 across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at most
@@ -77,11 +84,22 @@ class CheckRequest(BaseModel):
     lang: str | None = Field(None, description=LANG_HELP)
 
 
+def _decodable_url(request: Request) -> None:
+    """Every route's first check: a path or query that is not UTF-8 once percent-decoded
+    is refused (400 ``bad_encoding``), not read with U+FFFD in place of its bytes."""
+    part = hotpath.undecodable(request.scope)
+    if part is not None:
+        raise InputError(f"the request's {part} is not UTF-8 once percent-decoded; send "
+                         f"words, patterns and ids as percent-encoded UTF-8",
+                         code="bad_encoding", detail={"part": part})
+
+
 def create_app(root: Path | None = None, catalog: Catalog | None = None) -> FastAPI:
     """The app over the releases in ``root`` (or over ``catalog``, to share one process's
     open releases: LMDB opens an environment once per process)."""
     catalog = catalog or Catalog(root)
-    app = FastAPI(title="Lexicon", version="0.1.0", description=API_DESCRIPTION)
+    app = FastAPI(title="Lexicon", version="0.1.0", description=API_DESCRIPTION,
+                  dependencies=[Depends(_decodable_url)])
     app.state.catalog = catalog
     contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
     app.add_middleware(hotpath.WordLookupLane, catalog=catalog)  # outermost: the hot path
@@ -342,8 +360,13 @@ class JudgeRequest(BaseModel):
     release: str | None = Field(None, description=RELEASE_HELP)
 
 
+#: The threads that write rulings: apart from the server's pool, so rulings waiting for a
+#: stuck log lock can hold up neither the event loop nor the sync endpoints (``/healthz``).
+_RULINGS_WRITERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rulings")
+
+
 def _add_judge(app: FastAPI, catalog: Catalog) -> None:
-    from lexicon import judge
+    from lexicon import judge, rulings
 
     @app.post("/v1/games/{game}/judge", tags=["check"], description=(
         "One ruling for a whole play, as a word judge gives it: `verdict` is `stands` when "
@@ -351,16 +374,22 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
         "words, and nothing that says which word failed (the words are not echoed; an "
         "unreadable word is an error of the whole request that names no word). With "
         "`reveal` each word's full verdict is in `results`. Every ruling is logged "
-        "(`lexicon rulings`)."),
+        "(`lexicon rulings`) before it is given: when the log cannot take it the answer is "
+        "503 `rulings_unavailable` and no verdict is given."),
         responses={200: {"content": {"application/json": {"example": {
             "game": "osps", "release": "osps-…", "verdict": "falls", "valid": False,
             "count": 2, "time": "2026-12-01T05:00:00.000Z"}}}}}, response_model=None)
     async def judge_play(game: str, req: JudgeRequest) -> Response:
-        # async, like the single-word lookup: a ruling is a few lookups and one appended
-        # line, far less than the worker-thread hop a sync endpoint costs
+        # async, like the single-word lookup: the verdict is a few lookups on the loop; the
+        # log line (a lock and a write that may wait) is written by a rulings thread, by a
+        # deadline counted from now so that queued rulings do not wait one after another
+        deadline = time.monotonic() + rulings.LOCK_TIMEOUT
         with catalog.pinned(game, req.release):   # one release judges and labels the ruling
-            ruling = judge.judge(catalog, game, req.words, edge=req.edge, reveal=req.reveal,
-                                 lang=req.lang, release=req.release)
+            ruling, entry = judge.rule(catalog, game, req.words, edge=req.edge,
+                                       reveal=req.reveal, lang=req.lang, release=req.release)
+        await asyncio.get_running_loop().run_in_executor(
+            _RULINGS_WRITERS, partial(judge.record, ruling, entry, catalog.root,
+                                      deadline=deadline))
         return Response(json.dumps(ruling, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
 

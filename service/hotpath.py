@@ -6,7 +6,8 @@ parameter solving plus the middleware layers behind this one cost about as much 
 verdict, so this middleware answers the plain, successful case itself: a GET or HEAD of that
 path whose query is at most ``edge`` (read with pydantic's own bool rules, as FastAPI reads
 it), ``lang`` and ``release``, and whose word the library checks without error. Everything else (a
-malformed ``edge``, an unknown game, an unreadable word, any failure) is passed on untouched
+malformed ``edge``, an unknown game, an unreadable word, a URL that is not UTF-8 once
+percent-decoded, any failure) is passed on untouched
 to the app, whose declared route and error contract answer it exactly as before, so an
 answer never depends on which of the two gave it (``tests/test_hotpath.py`` holds them side
 by side). The library call and the JSON are the same function in both.
@@ -15,7 +16,7 @@ by side). The library call and the JSON are the same function in both.
 from __future__ import annotations
 
 import json
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote_to_bytes
 
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -32,6 +33,31 @@ def word_json(catalog: Catalog, game: str, word: str, *, edge: bool, lang: str |
     """The verdict for one word, serialised as the API sends it."""
     result = checker.check_word(catalog, game, word, edge=edge, lang=lang, release=release)
     return json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def undecodable(scope: Scope) -> str | None:
+    """``"path"`` or ``"query"`` when that part of the URL is not UTF-8 once percent-decoded
+    (``/words/%FFkot``), else None. The server and Starlette decode both with replacement,
+    so ``%FFkot`` would be checked as U+FFFD followed by ``kot``; the app refuses it instead
+    (``bad_encoding``). Cheap on the hot path: a decoded path holding no U+FFFD had no
+    undecodable bytes, and a query is only decoded here when it holds a ``%`` or a byte
+    above ASCII."""
+    if "\ufffd" in scope["path"]:
+        raw = scope.get("raw_path")
+        if raw is not None and not _utf8(raw):
+            return "path"
+    query = scope.get("query_string", b"")
+    if (b"%" in query or not query.isascii()) and not _utf8(query):
+        return "query"
+    return None
+
+
+def _utf8(raw: bytes) -> bool:
+    try:
+        unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _query(raw: bytes) -> tuple[bool, str | None, str | None] | None:
@@ -63,7 +89,8 @@ class WordLookupLane:
         if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
             parts = scope["path"].split("/")
             if (len(parts) == 6 and parts[1] == "v1" and parts[2] == "games"
-                    and parts[4] == "words" and parts[3] and parts[5]):
+                    and parts[4] == "words" and parts[3] and parts[5]
+                    and undecodable(scope) is None):
                 query = _query(scope.get("query_string", b""))
                 if query is not None:
                     try:

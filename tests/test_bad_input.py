@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
@@ -103,3 +104,93 @@ def test_a_library_caller_s_non_text_item_is_an_item_error(home: Path) -> None:
     assert [r.get("error", {}).get("code") for r in results] == [
         "invalid_request", "empty_word", None]
     assert results[2]["valid"]
+
+
+# -- issue 16, finding 8: only real white space is stripped; the URL must be UTF-8 --------
+
+#: what Python's str.strip() takes for white space but a word may not carry anywhere
+NOT_SPACE = ["\x85", "\x1c", "\x1d", "\x1e", "\x1f", "\x0b", "\x0c", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("ch", NOT_SPACE, ids=[f"U+{ord(c):04X}" for c in NOT_SPACE])
+def test_control_characters_are_refused_at_either_end(client: TestClient, home: Path,
+                                                      ch: str) -> None:
+    from lexicon.catalog import Catalog
+    from lexicon.checker import check_many
+    from lexicon.errors import InputError
+    from lexicon.inputs import clean_word
+
+    words = [ch + "kot", "kot" + ch, "k" + ch + "ot", ch + " kot ", " kot" + ch + "\n"]
+    for word in words:
+        with pytest.raises(InputError) as got:
+            clean_word(word)
+        assert got.value.code == "control_character", repr(word)
+        r = client.get("/v1/games/osps/words/" + quote(word, safe=""))
+        assert r.status_code == 400 and r.json()["code"] == "control_character", repr(word)
+        r = client.post("/v1/games/osps/judge", json={"words": ["kot", word]})
+        assert r.status_code == 400 and r.json()["code"] == "control_character"
+    r = client.post("/v1/games/osps/check", json={"words": words})
+    assert [x["error"]["code"] for x in r.json()["results"]] == ["control_character"] * 5
+    r = client.post("/v1/games/osps/valid", json={"words": [*words, "kot"]})
+    assert r.json()["results"] == [False] * 5 + [True]         # /valid equals /check
+    assert [bool(x.get("valid")) for x in check_many(Catalog(home), "osps", words)] == \
+        [False] * 5
+    # patterns, blanks, racks, board letters, hooks and prefixes alike
+    for url in (f"/v1/games/osps/pattern?pattern={quote(ch)}k%3Ft",
+                f"/v1/games/osps/pattern?pattern=k%3Ft{quote(ch)}",
+                f"/v1/games/osps/blanks?word={quote(ch)}k%3Ft",
+                f"/v1/games/osps/anagrams?rack=kot{quote(ch)}",
+                f"/v1/games/osps/anagrams?rack=k{quote(ch)}ot",
+                f"/v1/games/osps/anagrams?rack=kot&board={quote(ch)}a",
+                f"/v1/games/osps/hooks?word={quote(ch)}kot",
+                f"/v1/games/osps/prefix?prefix=ko{quote(ch)}"):
+        r = client.get(url)
+        assert r.status_code == 400 and r.json()["code"] == "control_character", url
+
+
+def test_real_white_space_at_the_ends_is_still_stripped(client: TestClient) -> None:
+    from lexicon.inputs import clean_word
+
+    for word in (" kot", "kot ", "\tkot", "kot\n", "kot\r\n", "\u00a0kot\u3000", " kot\t"):
+        assert clean_word(word) == "kot"
+        r = client.get("/v1/games/osps/words/" + quote(word, safe=""))
+        assert r.status_code == 200 and r.json()["valid"], repr(word)
+    r = client.post("/v1/games/osps/valid", json={"words": ["kot ", "\tkot", "\u00a0kot"]})
+    assert r.json()["results"] == [True, True, True]
+    assert client.get("/v1/games/osps/pattern?pattern=%20k%3Ft%09").json()["count"] >= 1
+    assert client.get("/v1/games/osps/anagrams?rack=%20kot%0A").status_code == 200
+
+
+@pytest.mark.parametrize("url", [
+    "/v1/games/osps/words/%FFkot", "/v1/games/osps/words/kot%C0%AF",
+    "/v1/games/osps/words/%ED%A0%80", "/v1/games/osps/words/ko%E2%82",
+    "/v1/games/osps/hooks?word=%FFkot", "/v1/games/osps/pattern?pattern=k%FF",
+    "/v1/games/osps/anagrams?rack=kot%FF", "/v1/games/osps/words/kot?lang=%FF",
+    "/v1/games/osps/words/kot?release=osps-%FF"])
+def test_a_url_that_is_not_utf8_is_refused(client: TestClient, url: str) -> None:
+    r = client.get(url)
+    assert r.status_code == 400 and r.json()["code"] == "bad_encoding", r.text
+    assert r.json()["detail"]["part"] == ("query" if "?" in url else "path")
+
+
+def test_a_post_with_a_url_that_is_not_utf8_is_refused(client: TestClient) -> None:
+    for url in ("/v1/games/osps/check?release=osps-%FF", "/v1/games/osps/judge?x=%FF"):
+        r = client.post(url, json={"words": ["kot"]})
+        assert r.status_code == 400 and r.json()["code"] == "bad_encoding", url
+
+
+def test_a_real_replacement_character_is_a_word_like_any_other(client: TestClient) -> None:
+    r = client.get("/v1/games/osps/words/%EF%BF%BDkot")      # U+FFFD sent as UTF-8
+    assert r.status_code == 200 and r.json()["valid"] is False
+    assert r.json()["reason"]["code"] == "not_in_alphabet"
+
+
+def test_the_cli_refuses_control_characters_at_the_ends(tmp_path: Path) -> None:
+    publish(tmp_path, "osps", POLISH[:2])
+    for word in ("\x85kot", "kot\x0c", "\x1fkot"):
+        got = CliRunner().invoke(cli_app, ["check", "osps", word],
+                                 env={"LEXICON_HOME": str(tmp_path)})
+        assert got.exit_code == 2 and "control_character" in got.output, repr(word)
+    got = CliRunner().invoke(cli_app, ["check", "osps", " kot\n"],
+                             env={"LEXICON_HOME": str(tmp_path)})
+    assert got.exit_code == 0

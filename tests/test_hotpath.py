@@ -53,3 +53,31 @@ def test_query_reading_follows_fastapi() -> None:
     assert hotpath._query(b"edge=true&lang=sl") == (True, "sl", None)
     assert hotpath._query(b"edge=off&release=osps-1") == (False, None, "osps-1")
     assert hotpath._query(b"edge=2") is None                # the app refuses it
+
+
+@pytest.mark.parametrize("url", [
+    "/v1/games/osps/words/zażółć", "/v1/games/osps/words/%20kot%09",
+    "/v1/games/osps/words/%C2%85kot", "/v1/games/osps/words/kot%0B",
+    "/v1/games/osps/words/%1Ckot%1F", "/v1/games/osps/words/%FFkot",
+    "/v1/games/osps/words/%EF%BF%BDkot", "/v1/games/osps/words/kot?release=osps-%FF",
+    "/v1/games/osps/words/kot?release=" + "x" * 300,
+    "/v1/games/osps/words/kot?release=osps-" + "%C5%BC" * 130,
+    "/v1/games/osps/words/kot?release=osps-1%00"])
+def test_the_lane_and_the_route_answer_alike(client: TestClient, url: str) -> None:
+    """Issue 16, findings 4 and 8: the same answer whether the lane or the route gives it."""
+    app = create_app(catalog=client.app.state.catalog)  # type: ignore[attr-defined]
+    app.user_middleware = [m for m in app.user_middleware
+                           if m.cls is not hotpath.WordLookupLane]
+    route = TestClient(app, raise_server_exceptions=False)
+    lane, declared = client.get(url), route.get(url)
+    assert (lane.status_code, lane.json()) == (declared.status_code, declared.json())
+    assert lane.status_code in (200, 400, 404), lane.text
+
+
+def test_undecodable_names_the_part() -> None:
+    scope = {"path": "/v1/games/osps/words/\ufffdkot", "raw_path": b"/v1/games/osps/words/%FFkot",
+             "query_string": b""}
+    assert hotpath.undecodable(scope) == "path"
+    assert hotpath.undecodable({**scope, "raw_path": b"/v1/games/osps/words/%EF%BF%BDkot"}) is None
+    assert hotpath.undecodable({"path": "/", "query_string": b"word=k%FF"}) == "query"
+    assert hotpath.undecodable({"path": "/", "query_string": b"word=k%C5%BC+x"}) is None
