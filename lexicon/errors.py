@@ -138,7 +138,11 @@ CODES: dict[str, str] = {
     "bad_import_mode": "`lexicon import` with a mode other than restrict, admit, annotate",
     "bad_bundle": "`lexicon install` refused a bundle: checksum, unsafe member or damaged release",
     "canary_failed": "a build flipped a profile's canary word; the release is not published",
-    "bad_overrides": "a line of an overrides file (`lexicon amend`) that cannot be applied",
+    "bad_overrides": "an overrides file (`lexicon amend`) that is not UTF-8 text, or a line "
+                     "of it that cannot be applied; nothing is published",
+    "bad_import": "`lexicon import` of a list that is not UTF-8 or holds a line that can be "
+                  "no word of the game (control character, too long, no tile of the game, "
+                  "ambiguous Latin Kvizovka tiles); nothing is stored",
     # the catch-alls: never expected, documented so that a client can still branch on them
     "lexicon_error": "a library error without a more specific code",
     "http_error": "an HTTP-level refusal without a more specific code",
