@@ -117,6 +117,12 @@ CODES: dict[str, str] = {
     "unknown_source": "`lexicon fetch` of a source the manifest does not list",
     "invalid_request": "the request body is not UTF-8 JSON or does not match the schema",
     "batch_too_large": "more words in one batch than the limits below",
+    "body_too_large": "a request body over the limits below, refused before it is read "
+                      "(from `Content-Length`, or as a chunked body arrives)",
+    "body_timeout": "a request body that sent nothing for, or took longer than, the limits "
+                    "below (the connection is closed)",
+    "too_many_batches": "more big batches than the limit below at once, and this one "
+                        "waited its limit: retry after `Retry-After` seconds",
     # the query is readable but would cost too much
     "too_many_matches": "a pattern or blanks query matching more words than the limit below",
     "query_too_broad": "an anagram query that would walk more trie steps than the limit below",
