@@ -23,7 +23,7 @@ never read. The limits are sized from the largest legitimate request: 100,000 wo
 letters, each letter two bytes in UTF-8 (Polish, Cyrillic), is 13.1 MB of JSON
 (``tests/test_bodies.py`` measures it), so ``/valid`` takes 16 MiB; ``/check`` 10,000 such
 words, 1.3 MB, so 2 MiB; every other body (a judged play of 32 words) 64 KiB. A realistic
-100,000-word osps batch is about 1.6 MB.
+100,000-word osps batch is about 1.7 MB.
 """
 
 from __future__ import annotations

@@ -182,3 +182,14 @@ def test_an_app_without_the_middleware_would_read_the_whole_body(tmp_path: Path)
 
     app = create_app(tmp_path)
     assert any(m.cls is bodies.BodyLimits for m in app.user_middleware)
+
+
+def test_the_memory_tool_measures_a_real_server(tmp_path: Path) -> None:
+    from tests.conftest import POLISH_RECORDS, publish
+    from tools import batch_memory
+
+    publish(tmp_path, "osps", POLISH_RECORDS)
+    out = batch_memory.run(tmp_path, "osps", clients=3, words=5_000, rounds=1, code=None)
+    assert out["statuses"] == {200: 3} and out["words_per_batch"] == 5_000
+    assert 0 < out["idle_rss_mb"] <= out["membership_build_peak_rss_mb"]
+    assert out["peak_rss_mb"] > 0 and out["membership_arrays_mb"] == 0.0
