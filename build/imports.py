@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -173,14 +174,26 @@ def _toml(value: object) -> str:
 def pin_for(profile: Profile, root: Path | None = None) -> Pin | None:
     """The list a build of ``profile`` applies: the profile's own, else the imported one."""
     raw: dict[str, Any] | None = profile.options.get("imported") if profile.options else None
-    if raw is None:
-        pinned = imports_dir(root) / f"{profile.id}.toml"
-        if not pinned.exists():
-            return None
-        with open(pinned, "rb") as fh:
-            raw = tomllib.load(fh)
-    return Pin(raw["name"], raw["sha256"], raw["mode"], raw.get("license", ""),
-               raw.get("credit", ""))
+    where = f"lexicon/profiles/{profile.id}.toml [options.imported]"
+    try:
+        if raw is None:
+            pinned = imports_dir(root) / f"{profile.id}.toml"
+            where = str(pinned)
+            if not pinned.exists():
+                return None
+            with open(pinned, "rb") as fh:
+                raw = tomllib.load(fh)
+        pin = Pin(str(raw["name"]), str(raw["sha256"]), str(raw["mode"]),
+                  str(raw.get("license", "")), str(raw.get("credit", "")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:   # TOMLDecodeError: ValueError
+        raise BuildError(f"{profile.id}: the pinned list ({where}) cannot be read: "
+                         f"{type(exc).__name__}: {exc}; pin it again with `lexicon import`",
+                         detail={"file": where}) from exc
+    if pin.mode not in MODES or not re.fullmatch(r"[0-9a-f]{64}", pin.sha256):
+        raise BuildError(f"{profile.id}: the pinned list ({where}) names mode {pin.mode!r} "
+                         f"and sha256 {pin.sha256[:70]!r}; pin it again with `lexicon import`",
+                         detail={"file": where})
+    return pin
 
 
 def load_keys(profile: Profile, pin: Pin, root: Path | None = None) -> set[str]:

@@ -152,3 +152,17 @@ def test_a_bad_stored_list_fails_the_build_cleanly(home: Path, tmp_path: Path) -
         build(home)
     assert err.value.code == "build_failed"
     assert releases.current_id("osps", home) == before
+
+
+@pytest.mark.parametrize("pin_text", [
+    'name = "gry"\nmode = "restrict"\n',                                   # no sha256
+    'name = "gry"\nsha256 = "../../etc/passwd"\nmode = "restrict"\n',
+    'name = "gry"\nsha256 = "' + "0" * 64 + '"\nmode = "replace"\n',
+    'name = "gry\nsha256 = \n',                                            # not TOML
+])
+def test_a_damaged_pin_fails_the_build_cleanly(home: Path, pin_text: str) -> None:
+    (home / "imports").mkdir()
+    (home / "imports" / "osps.toml").write_text(pin_text)
+    with pytest.raises(BuildError, match="pin it again") as err:
+        build(home)
+    assert err.value.code == "build_failed"
