@@ -153,7 +153,7 @@ def test_big_batches_wait_their_turn_and_small_ones_do_not(server) -> None:
     big = threading.Thread(target=lambda: holder.update(answer=exchange(
         server, post_head("/v1/games/osps/valid", 300_000), [b" "] * 40, pause=0.2)))
     big.start()
-    time.sleep(0.5)
+    time.sleep(1.0)                             # its headers are in: it holds the permit
     words = {"words": ["kot"] * 50_000}          # 350 KB: big
     started = time.monotonic()
     busy = httpx.post(base + "/v1/games/osps/valid", json=words, timeout=10)   # no permit
