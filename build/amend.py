@@ -4,7 +4,8 @@ A maintainer who learns that one word is wrong should not wait for a full build 
 minutes of judging every form). ``lexicon amend GAME --overrides FILE.tsv`` takes the
 current release's records, applies the overrides, and publishes a new release through the
 same :class:`~build.release.ReleaseWriter` (staging directory, atomic rename, ``CURRENT``).
-Its manifest names the parent release and every override.
+Its manifest names the parent release; every override it carries (its parent's, then its
+own) is in the release's ``overrides.jsonl``, which the manifest lists by count and sha256.
 
 An overrides file has one override a line, tab-separated: ``word``, ``add`` or ``remove``,
 and the reason (required: it is what a referee reads). ``#`` starts a comment line.
@@ -24,13 +25,15 @@ example one in the older LMDB layout) in the current record format.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 from build.progress import track
-from build.release import ReleaseWriter
+from build.release import ReleaseWriter, read_release_overrides
 from lexicon import profile as profiles
 from lexicon import releases
 from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
@@ -46,6 +49,7 @@ from lexicon.tiles import speller
 OVERRIDES_DIR = Path(__file__).resolve().parent.parent / "sources" / "overrides"
 ACTIONS = ("add", "remove")
 OVERRIDE = "override"          # reason code and source name of an override
+_INVISIBLE = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
 
 
 @dataclass(frozen=True)
@@ -68,10 +72,17 @@ class OverridesError(InputError):
 def read_overrides(path: Path) -> list[Override]:
     """Parse an overrides TSV; every problem is reported with its line number."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise OverridesError(f"cannot read overrides file {path}: {exc.strerror}",
                              detail={"file": str(path)}) from exc
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")   # a BOM is no part of a word
+    except UnicodeDecodeError as exc:   # a binary file, or another encoding
+        n = data.count(b"\n", 0, exc.start) + 1
+        raise OverridesError(f"{path}:{n}: not UTF-8 text (byte {exc.start:,}); an "
+                             "overrides file is UTF-8 TSV", detail={"file": str(path),
+                                                                    "line": n}) from exc
     out = []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -83,6 +94,10 @@ def read_overrides(path: Path) -> list[Override]:
                 f"{path}:{n}: expected three tab-separated fields: word, add|remove, reason",
                 detail={"file": str(path), "line": n})
         word, action, reason = parts
+        if any(unicodedata.category(c) in _INVISIBLE for c in word + reason):
+            # a NUL would reach the key trie; the reason is what a referee reads
+            raise OverridesError(f"{path}:{n}: a control or invisible character",
+                                 detail={"file": str(path), "line": n})
         if action not in ACTIONS:
             raise OverridesError(f"{path}:{n}: action {action!r} is not add or remove",
                                  detail={"file": str(path), "line": n})
@@ -206,10 +221,12 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
         by_key = resolve(profile, overrides, lambda k: parent.get(k) is not None)
         m = parent.manifest
         applied = [ov.to_json(k) for k, ov in sorted(by_key.items())]
+        # the overrides go to the release's overrides.jsonl (parent's first, then these:
+        # the last ``amend.overrides`` lines), not the manifest
         extra = {kind: {"parent": parent.id,
                         "parent_content_sha256": m.get("content_sha256"),
-                        "overrides": applied},
-                 "overrides": [*m.get("overrides", []), *applied]}
+                        "overrides": len(applied)}}
+        carried = chain(read_release_overrides(parent.path, m), applied)
         identity = _identity(profile, parent, by_key)
         with ReleaseWriter(profile, root) as writer:
             # a correction is publishing too: a parent whose canaries held (a full build) must
@@ -218,7 +235,8 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
             path = writer.publish(sources=m.get("sources", []), policy=m.get("policy", {}),
                                   rules=m.get("rules", []), records=_amended(parent, by_key),
                                   extra=extra, identity=identity,
-                                  valid_keys=_new_valid_keys(parent, by_key))
+                                  valid_keys=_new_valid_keys(parent, by_key),
+                                  overrides=carried)
     finally:
         parent.close()
     return path

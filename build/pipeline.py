@@ -157,6 +157,6 @@ def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
         policy = builder.policy()
         policy["merged_spellings"] = writer.merged
         path = writer.publish(sources=used, policy=policy, rules=builder.rules(),
-                              extra={"overrides": applied})
+                              overrides=applied)
     ctx.log(f"published {path.name}")
     return path

@@ -43,6 +43,49 @@ from lexicon.store import FORMS_DB, MANIFEST, Release
 MAP_SIZE = 64 << 30          # address space only; the file grows as needed
 TXN_BATCH = 50_000
 DIFF_SAMPLE = 200
+#: A release's overrides (reviewed ones applied by a full build, or amend's, cumulative),
+#: one JSON object a line: {"word", "key", "action", "reason"}. Kept out of the manifest,
+#: which every open and every listing parses: 200,000 overrides listed in it twice made a
+#: 48.7 MB manifest. The manifest summarises the file (``overrides``) and lists it in its
+#: file table like every other file.
+OVERRIDES_FILE = "overrides.jsonl"
+
+
+def write_overrides(directory: Path, entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Write ``entries`` to ``directory/overrides.jsonl`` (no file when there are none);
+    the manifest's summary of them: count, by action, file and sha256."""
+    digest = hashlib.sha256()
+    by_action: Counter[str] = Counter()
+    path = directory / OVERRIDES_FILE
+    with open(path, "wb") as fh:
+        for entry in entries:
+            line = (json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+                    + "\n").encode()
+            digest.update(line)
+            fh.write(line)
+            by_action[entry.get("action", "?")] += 1
+    count = sum(by_action.values())
+    if count == 0:
+        path.unlink()
+        return {"count": 0}
+    return {"count": count, "by_action": dict(sorted(by_action.items())),
+            "file": OVERRIDES_FILE, "sha256": digest.hexdigest()}
+
+
+def read_release_overrides(release_dir: Path, manifest: dict[str, Any]) -> Iterator[dict]:
+    """A published release's overrides, in the order they were applied: from its
+    ``overrides.jsonl``, or from the manifest's list for a release written before the
+    file existed."""
+    summary = manifest.get("overrides")
+    if isinstance(summary, list):           # the older layout
+        yield from summary
+        return
+    if not isinstance(summary, dict) or not summary.get("file"):
+        return
+    with open(Path(release_dir) / summary["file"], encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
 
 
 def _dir_size(path: Path) -> int:
@@ -269,13 +312,16 @@ class ReleaseWriter:
     def publish(self, *, sources: list[dict[str, Any]], policy: dict[str, Any],
                 rules: list[dict[str, str]], records: Iterable[Split] | None = None,
                 extra: dict[str, Any] | None = None, identity: Identity | None = None,
-                valid_keys: Iterable[str] | None = None) -> Path:
+                valid_keys: Iterable[str] | None = None,
+                overrides: Iterable[dict[str, Any]] = ()) -> Path:
         """Write the record store, count, hash, index, and publish atomically.
 
         ``records`` (one per key, split as the store keeps them) replaces what was added
         to the writer: a repack or an amend passes a parent release's records straight
         through, without staging or decoding them.
-        ``extra`` goes into the manifest as is (an amend's parent and overrides);
+        ``extra`` goes into the manifest as is (an amend's parent);
+        ``overrides`` (every override the release carries, its parent's first) go to the
+        release's ``overrides.jsonl``, summarised in the manifest;
         ``identity``, when given, is the playable words' hash already known (an amend
         derives it from its parent's) instead of one computed over every word.
         ``valid_keys``, when known before the records are written (an amend's), lets the
@@ -339,6 +385,7 @@ class ReleaseWriter:
             "diff": diff,
             "previous": diff.get("previous"),
             "indexes": indexes,
+            "overrides": write_overrides(self.staging, overrides),
             **(extra or {}),
             "build_seconds": round(time.monotonic() - self.started, 1),
             "peak_rss_mb": peak_rss_mb(),

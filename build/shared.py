@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from build import canaries
-from build.release import ReleaseWriter, peak_rss_mb
+from build.release import ReleaseWriter, peak_rss_mb, read_release_overrides, write_overrides
 from lexicon import profile as profiles
 from lexicon import releases
 from lexicon.errors import BuildError, NoRelease
@@ -136,7 +136,7 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
                 "counts_by_length": identity.result()["counts_by_length"],
                 "records": m.get("records"),
                 "canaries": {**canaries.spec(profile), "checked": check_canaries},
-                "overrides": m.get("overrides", []),
+                "overrides": write_overrides(staging, read_release_overrides(source.path, m)),
                 "previous": releases.current_id(game, root),
                 "indexes": indexes,
                 "build_seconds": round(time.monotonic() - started, 1),

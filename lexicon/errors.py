@@ -127,6 +127,12 @@ CODES: dict[str, str] = {
     "bad_encoding": "a request path or query that is not UTF-8 once percent-decoded",
     "invalid_request": "the request body is not UTF-8 JSON or does not match the schema",
     "batch_too_large": "more words in one batch than the limits below",
+    "body_too_large": "a request body over the limits below, refused before it is read "
+                      "(from `Content-Length`, or as a chunked body arrives)",
+    "body_timeout": "a request body that sent nothing for, or took longer than, the limits "
+                    "below (the connection is closed)",
+    "too_many_batches": "more big batches than the limit below at once, and this one "
+                        "waited its limit: retry after `Retry-After` seconds",
     # the query is readable but would cost too much
     "too_many_matches": "a pattern or blanks query matching more words than the limit below",
     "query_too_broad": "an anagram query that would walk more trie steps than the limit below",
@@ -150,7 +156,11 @@ CODES: dict[str, str] = {
     "bad_import_mode": "`lexicon import` with a mode other than restrict, admit, annotate",
     "bad_bundle": "`lexicon install` refused a bundle: checksum, unsafe member or damaged release",
     "canary_failed": "a build flipped a profile's canary word; the release is not published",
-    "bad_overrides": "a line of an overrides file (`lexicon amend`) that cannot be applied",
+    "bad_overrides": "an overrides file (`lexicon amend`) that is not UTF-8 text, or a line "
+                     "of it that cannot be applied; nothing is published",
+    "bad_import": "`lexicon import` of a list that is not UTF-8 or holds a line that can be "
+                  "no word of the game (control character, too long, no tile of the game, "
+                  "ambiguous Latin Kvizovka tiles); nothing is stored",
     # the catch-alls: never expected, documented so that a client can still branch on them
     "lexicon_error": "a library error without a more specific code",
     "http_error": "an HTTP-level refusal without a more specific code",

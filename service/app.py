@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from lexicon import checker, gloss, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, LexiconError
-from service import contract, hotpath
+from service import bodies, contract, hotpath
 from service.contract import error
 
 API_DESCRIPTION = """
@@ -102,6 +102,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
                   dependencies=[Depends(_decodable_url)])
     app.state.catalog = catalog
     contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
+    app.add_middleware(bodies.BodyLimits)  # body size, time and big-batch bounds
     app.add_middleware(hotpath.WordLookupLane, catalog=catalog)  # outermost: the hot path
 
     @app.exception_handler(LexiconError)

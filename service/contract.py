@@ -126,7 +126,10 @@ _GAME_ERRORS = {
     "503": "the game cannot answer: `no_release`, `release_damaged` (its release failed "
            "its integrity checks; other games are unaffected) or `no_index`",
 }
-_BATCH_ERROR = {"413": "`batch_too_large`: more words than the endpoint takes"}
+_BATCH_ERROR = {"413": "`batch_too_large`: more words than the endpoint takes; "
+                       "`body_too_large`: a body over its byte limit, refused before it is "
+                       "read (see service/bodies.py: a trickling body is 408 `body_timeout`, "
+                       "a big batch that waited too long for its turn 503 `too_many_batches`)"}
 
 # (parameter name, JSON-schema keywords): the limits the library enforces, from its constants
 _PARAM_LIMITS: dict[str, dict[str, int]] = {

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from build import amend
+from build.release import read_release_overrides
 from lexicon import checker, releases
 from lexicon.catalog import Catalog
 from lexicon.export import identity
@@ -50,8 +51,9 @@ def test_amend_applies_overrides_with_their_reasons(home: Path, tmp_path: Path) 
     m = _manifest(second)
     assert m["amend"]["parent"] == first.name
     assert m["amend"]["parent_content_sha256"] == _manifest(first)["content_sha256"]
-    assert [(o["key"], o["action"]) for o in m["overrides"]] == [
+    assert [(o["key"], o["action"]) for o in read_release_overrides(second, m)] == [
         ("kot", "remove"), ("np", "add"), ("pies", "add")]
+    assert m["amend"]["overrides"] == 3 and m["overrides"]["count"] == 3
     assert m["diff"]["added_sample"] == ["np", "pies"] and m["diff"]["removed_sample"] == ["kot"]
     assert m["counts"]["by_reason"]["override"] == 1
     # the Quackle hash, updated from the parent's by the changed words, is the full one
@@ -101,7 +103,7 @@ def test_full_builds_apply_reviewed_overrides(home: Path, tmp_path: Path,
     jazn = rel.get("jaźń")
     assert jazn is not None and not jazn.valid and jazn.reason_code == "override"
     assert rel.is_valid("wg") and rel.is_valid("kot")
-    assert [o["word"] for o in _manifest(path)["overrides"]] == ["jaźń", "wg"]
+    assert [o["word"] for o in read_release_overrides(path, _manifest(path))] == ["jaźń", "wg"]
 
 
 def test_the_shipped_overrides_files_are_valid() -> None:
@@ -157,3 +159,88 @@ def test_indexes_started_for_other_keys_are_refused(home: Path, tmp_path: Path) 
     with pytest.raises(BuildError, match="started for 1 valid keys"):
         build_indexes(profile, first / "records", tmp_path, early)
     assert not early.child.is_alive()
+
+
+def _letters(n: int) -> list[str]:
+    """``n`` distinct words of Polish tiles (a, b, …, ab, …), none in POLISH_RECORDS'
+    way."""
+    alphabet = "abcdefghijklmnoprstuwyz"
+    out = []
+    for i in range(n):
+        word = ""
+        i += len(alphabet) ** 2          # at least three letters
+        while i:
+            i, d = divmod(i, len(alphabet))
+            word = alphabet[d] + word
+        out.append(word)
+    return out
+
+
+def test_many_overrides_stay_out_of_the_manifest(home: Path, tmp_path: Path) -> None:
+    from build.release import OVERRIDES_FILE
+    from lexicon import integrity
+
+    publish(home, "osps", POLISH_RECORDS)
+    words = _letters(20_000)
+    fix = _overrides(tmp_path, [f"{w}\t{'add' if i % 2 else 'remove'}\truling {i}"
+                                for i, w in enumerate(words)])
+    first = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
+    size = (first / "manifest.json").stat().st_size
+    m = _manifest(first)
+    # the profile and the diff's 200-key samples, whatever the count (listed twice, 20,000
+    # overrides made a 4.6 MB manifest)
+    assert size < 16_000, size
+    assert m["overrides"]["count"] == 20_000 and m["amend"]["overrides"] == 20_000
+    assert m["overrides"]["by_action"] == {"add": 10_000, "remove": 10_000}
+    table = m[integrity.FILES][OVERRIDES_FILE]     # listed and hashed like every file
+    assert table["sha256"] == m["overrides"]["sha256"] == integrity.sha256_file(
+        first / OVERRIDES_FILE)
+    integrity.verify_release(first)
+    # a second amend carries its parent's overrides, then its own
+    fix2 = _overrides(tmp_path, ["kot\tremove\truling 20001"])
+    second = amend.derive("osps", overrides=amend.read_overrides(fix2), root=home)
+    m2 = _manifest(second)
+    carried = list(read_release_overrides(second, m2))
+    assert len(carried) == m2["overrides"]["count"] == 20_001 and m2["amend"]["overrides"] == 1
+    assert carried[0]["key"] == sorted(words)[0] and carried[-1]["key"] == "kot"
+    assert (second / "manifest.json").stat().st_size < 16_000
+    cat = Catalog(home)
+    assert checker.check_word(cat, "osps", words[1])["valid"]
+    assert checker.check_word(cat, "osps", words[0])["reason"]["code"] == "override"
+
+
+def test_overrides_of_a_release_in_the_older_layout_are_read_from_its_manifest() -> None:
+
+    old = {"overrides": [{"word": "kot", "key": "kot", "action": "remove", "reason": "r"}]}
+    assert list(read_release_overrides(Path("/nonexistent"), old)) == old["overrides"]
+    assert list(read_release_overrides(Path("/nonexistent"), {"overrides": {"count": 0}})) == []
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xd8", "not UTF-8"),
+    ("kot\tremove\tr\u00f3wnie".encode("cp1250"), "not UTF-8"),
+    (b"k\x00ot\tremove\truling 7\n", "control or invisible"),
+    (b"kot\tremove\truling\x07 7\n", "control or invisible"),
+])
+def test_a_binary_or_foreign_overrides_file_is_bad_overrides(home: Path, tmp_path: Path,
+                                                             content: bytes,
+                                                             problem: str) -> None:
+    from tests.conftest import lexicon_process
+
+    first = publish(home, "osps", POLISH_RECORDS)
+    bad = tmp_path / "fix.tsv"
+    bad.write_bytes(content)
+    with pytest.raises(amend.OverridesError, match=problem):
+        amend.read_overrides(bad)
+    run = lexicon_process(home, "amend", "osps", "--overrides", str(bad))
+    assert run.returncode == 2 and "error [bad_overrides]" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
+    assert releases.current_id("osps", home) == first.name           # nothing published
+    assert [p.name for p in first.parent.iterdir() if not p.name.startswith(".")
+            and p.name != "CURRENT"] == [first.name]
+
+
+def test_a_bom_is_no_part_of_the_first_override(tmp_path: Path) -> None:
+    fix = tmp_path / "fix.tsv"
+    fix.write_bytes("\ufeffkot\tremove\truling 7\n".encode())
+    assert [o.word for o in amend.read_overrides(fix)] == ["kot"]

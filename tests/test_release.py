@@ -38,6 +38,29 @@ def test_second_release_diffs_against_the_first(home: Path) -> None:
     assert [r["current"] for r in rows] == [True, False]
 
 
+def test_listing_releases_parses_each_manifest_once(home: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    first = publish(home, "osps", POLISH_RECORDS)
+    second = publish(home, "osps", [*POLISH_RECORDS[1:], rec("pies")])
+    parsed: list[str] = []
+    real = releases.read_manifest
+
+    def counting(rdir: Path) -> dict:
+        parsed.append(Path(rdir).name)
+        return real(rdir)
+
+    monkeypatch.setattr(releases, "read_manifest", counting)
+    releases._SUMMARIES.clear()
+    once = releases.list_releases("osps", home)
+    twice = releases.list_releases(None, home)
+    assert sorted(parsed) == sorted([first.name, second.name])     # once each, not twice
+    assert once == twice and [r["current"] for r in twice] == [True, False]
+    releases.set_current("osps", first.name, home)    # CURRENT is read afresh, not cached
+    assert [r["current"] for r in releases.list_releases("osps", home)] == [False, True]
+    assert len(parsed) == 2
+    assert all(len(json.dumps(r)) < 2_000 for r in twice)     # a summary, not a manifest
+
+
 def test_crashed_build_leaves_previous_release_serving(home: Path) -> None:
     first = publish(home, "osps", POLISH_RECORDS)
     before = sorted(p.name for p in first.rglob("*"))

@@ -54,6 +54,21 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
                                         "query_too_broad"),
     ("lexicon.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
                                    "kwg_too_large"),
+    ("service.bodies", "MAX_BODY_BYTES"): ("bytes of a request body, batches aside",
+                                           "body_too_large"),
+    ("service.bodies", "MAX_CHECK_BODY_BYTES"): ("bytes of a `POST /check` body",
+                                                 "body_too_large"),
+    ("service.bodies", "MAX_VALID_BODY_BYTES"): ("bytes of a `POST /valid` body",
+                                                 "body_too_large"),
+    ("service.bodies", "MAX_BODY_IDLE_SECONDS"): ("seconds a request body may send nothing",
+                                                  "body_timeout"),
+    ("service.bodies", "MAX_BODY_SECONDS"): ("seconds a whole request body may take",
+                                             "body_timeout"),
+    ("service.bodies", "MAX_BIG_BATCHES"):
+        ("big `/check` or `/valid` batches (over 32 KiB or 256 KiB of body) answered at "
+         "once; the others wait", "—"),
+    ("service.bodies", "MAX_BATCH_WAIT_SECONDS"): ("seconds a big batch waits for its turn",
+                                                   "too_many_batches"),
 }
 
 
@@ -113,14 +128,15 @@ def raised_codes() -> dict[str, set[int | None]]:
 
 @cache
 def defined_limits() -> frozenset[tuple[str, str]]:
-    """Every module-level ``MAX_*`` integer of the runtime library."""
+    """Every module-level ``MAX_*`` integer of the runtime library and the service."""
     found = set()
-    for path in sorted((ROOT / "lexicon").glob("*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.Assign) and isinstance(_const(node.value), int):
-                for target in node.targets:
-                    if isinstance(target, ast.Name) and target.id.startswith("MAX_"):
-                        found.add((f"lexicon.{path.stem}", target.id))
+    for package in ("lexicon", "service"):
+        for path in sorted((ROOT / package).glob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.Assign) and isinstance(_const(node.value), int):
+                    for target in node.targets:
+                        if isinstance(target, ast.Name) and target.id.startswith("MAX_"):
+                            found.add((f"{package}.{path.stem}", target.id))
     return frozenset(found)
 
 
