@@ -30,7 +30,8 @@ Errors are JSON objects `{"code": ..., "message": ...}` with a stable `code`:
 `unknown_game`, `no_release`, `release_damaged`, `empty_word`, `word_too_long`,
 `control_character`, `mixed_scripts`, `bad_tile_notation`, `batch_too_large`,
 `invalid_request`, `not_found`, `method_not_allowed`;
-the judge adds `bad_play`, `empty_play` and `play_too_large`; `bad_lang` is an unknown `lang`.
+the judge adds `bad_play`, `empty_play` and `play_too_large`; `bad_lang` is an unknown `lang`;
+the Remik move adds `bad_move`, `bad_rack`, `move_too_large` and `move_too_complex` (422).
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
 across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at most
@@ -172,6 +173,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
 
     _add_queries(app, catalog)
     _add_judge(app, catalog)
+    _add_remik(app, catalog)
     _add_referee_page(app)
     return app
 
@@ -363,6 +365,56 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
                                  lang=req.lang, release=req.release)
         return Response(json.dumps(ruling, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
+
+
+class MoveRequest(BaseModel):
+    # Word items are not typed ``str``, as in JudgeRequest: lexicon.remik refuses a bad item
+    # with one error (``bad_move``) rather than a validation error pointing at it.
+    before: list[Any] = Field([], description="the table's words before the move (at most 32)",
+                              examples=[["kotek", "dom"]])
+    after: list[Any] = Field(..., description="the table's words after the move (at most 32)",
+                             examples=[["koty", "dom"]])
+    rack: str = Field("", description="the letters on the player's shelf before the move",
+                      examples=["ya"])
+    opening: bool = Field(False, description="the player's opening: one word of at least 5 "
+                                             "letters from own tiles")
+    reopening: bool = Field(False, description="a re-opening after laying out every tile: "
+                                               "one word of at least 4 letters, own tiles")
+    variant: int = Field(1, description="rule-book variant: 1 (leftover letters go back to "
+                                        "the shelf, 2 penalty points each) or 2 (none allowed)")
+    history: list[Any] = Field([], description="earlier tables of the game (lists of words); "
+                                               "the move may not repeat one")
+    reveal: bool = Field(False, description="give each word's verdict (settling a dispute)")
+    lang: str | None = Field(None, description=LANG_HELP)
+    release: str | None = Field(None, description=RELEASE_HELP)
+
+
+def _add_remik(app: FastAPI, catalog: Catalog) -> None:
+    """Remik's table: a ruling on a whole move (lexicon.remik)."""
+    from lexicon import remik
+
+    @app.post("/v1/games/remik/move", tags=["check"], description=(
+        "A ruling on a Remik move by the rule book: which table word became which new word "
+        "(`words[].kind`: `kept`, `remnant`, `new`, `rebuilt`, with `from` and `own`), "
+        "whether the move's form is legal (`legal`, with `reasons`: `tiles_not_conserved` "
+        "when no assignment exists, `table_tile_not_relaid`, `no_own_letter_added`, "
+        "`too_short`, `opening_too_short`, `opening_not_own_tiles`, `opening_one_word`, "
+        "`leftover_letters` (variant II), `nothing_laid`, `repeated_arrangement`), whether "
+        "its words are correct (`words_valid`, the judge's verdict; a wrong word is named "
+        "only with `reveal`: `wrong_word`), the `points`, the `penalty` (2 a letter sent "
+        "back to the shelf in variant I, `to_shelf`; 3 for a wrong word) and the `outcome`."),
+        responses={200: {"content": {"application/json": {"example": {
+            "game": "remik", "release": "osps-…", "kind": "move", "variant": 1,
+            "legal": True, "words_valid": True, "valid": True, "verdict": "stands",
+            "reasons": [], "words": [{"word": "koty", "kind": "rebuilt", "from": [
+                {"word": "kotek", "letters": ["K", "O", "T"]}], "own": ["Y"], "points": 4}],
+            "to_shelf": ["E", "K"], "points": 4, "penalty": 4, "total": 0}}}}})
+    def remik_move(req: MoveRequest) -> dict[str, Any]:
+        with catalog.pinned("remik", req.release):   # one release rules the whole move
+            return remik.rule_move(catalog, req.before, req.after, req.rack,
+                                   opening=req.opening, reopening=req.reopening,
+                                   variant=req.variant, history=req.history,
+                                   reveal=req.reveal, lang=req.lang, release=req.release)
 
 
 STATIC_DIR = Path(__file__).parent / "static"

@@ -1,5 +1,8 @@
-"""Remik moves ruled by the rule book (seed 004), on a small real release (remik links the
-osps release the fixture publishes)."""
+"""Remik moves ruled by the rule book (seed 004): the library, the CLI and the HTTP route.
+
+Every case of the rule book runs through all three faces on a small real release (remik
+links the osps release the fixture publishes) and must give the same ruling.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from lexicon import profile as profiles
 from lexicon import remik, rulings
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
-from tests.conftest import publish, rec
+from service.app import create_app
+from tests.conftest import lexicon, publish, rec
 
 WORDS = ["kot", "koty", "kotek", "tok", "dom", "domy", "ara", "kotara", "las", "lasy",
          "zażółć", "kotka"]
@@ -84,6 +89,43 @@ def test_library(table: Path, case: tuple) -> None:
     _expect(remik.rule_move(Catalog(table), before, after, rack, **options), *expected)
 
 
+def _cli_args(before: list[str], after: list[str], rack: str, options: dict[str, Any],
+              tmp: Path) -> list[str]:
+    args = ["judge", "remik", "--before", " ".join(before), "--after", ",".join(after),
+            "--rack", rack, "--json"]
+    if options.get("opening"):
+        args.append("--opening")
+    if options.get("reopening"):
+        args.append("--reopening")
+    if "variant" in options:
+        args += ["--variant", str(options["variant"])]
+    if "history" in options:
+        path = tmp / "history.txt"
+        path.write_text("# earlier tables\n" + "\n".join(" ".join(t) for t in
+                                                         options["history"]) + "\n")
+        args += ["--history", str(path)]
+    return args
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_cli(table: Path, tmp_path: Path, case: tuple) -> None:
+    _, before, after, rack, options, *expected = case
+    p = lexicon(table, *_cli_args(before, after, rack, options, tmp_path))
+    r = json.loads(p.stdout)
+    _expect(r, *expected)
+    assert p.returncode == (0 if r["valid"] else 1)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_http(table: Path, case: tuple) -> None:
+    _, before, after, rack, options, *expected = case
+    client = TestClient(create_app(table))
+    body = {"before": before, "after": after, "rack": rack, **options}
+    r = client.post("/v1/games/remik/move", json=body)
+    assert r.status_code == 200
+    _expect(r.json(), *expected)
+
+
 def test_the_assignment_is_reported(table: Path) -> None:
     r = remik.rule_move(Catalog(table), ["kotara", "las"], ["koty", "ara", "lasy"], "yy",
                         variant=2, lang="en")
@@ -148,6 +190,34 @@ def test_the_search_is_bounded(table: Path, monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(remik.MoveTooComplex) as got:
         remik.rule_move(Catalog(table), before, after, "yiakoy", log=False)
     assert got.value.code == "move_too_complex" and got.value.status == 422
+
+
+def test_faces_refuse_and_keep_the_plain_judge(table: Path) -> None:
+    client = TestClient(create_app(table))
+    r = client.post("/v1/games/remik/move", json={"after": ["kot", 5], "rack": "kot"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_move"
+    r = client.post("/v1/games/remik/move", json={"after": ["kot"], "variant": "x"})
+    assert r.status_code == 422 and r.json()["code"] == "invalid_request"
+    r = client.post("/v1/games/remik/judge", json={"words": ["kot"]})
+    assert r.status_code == 200 and r.json()["verdict"] == "stands"
+    assert lexicon(table, "judge", "remik", "kot").returncode == 0      # the plain judge
+    assert lexicon(table, "judge", "remik", "kotu").returncode == 1
+    p = lexicon(table, "judge", "remik", "kot", "--after", "koty", "--rack", "y")
+    assert p.returncode == 2 and "bad_move" in p.stderr
+    p = lexicon(table, "judge", "osps", "--before", "kot", "--after", "koty", "--rack", "y")
+    assert p.returncode == 2 and "bad_move" in p.stderr
+    p = lexicon(table, "judge", "remik", "--after", "koty", "--history", str(table / "no"))
+    assert p.returncode == 2 and "bad_move" in p.stderr
+    p = lexicon(table, "judge", "remik", "--before", "kotek", "--after", "koty", "--rack", "y")
+    assert p.returncode == 0 and "back to the shelf: E K" in p.stdout
+    assert "points 4, penalty 4, total 0" in p.stdout
+
+
+def test_no_release(home: Path) -> None:
+    p = lexicon(home, "judge", "remik", "--after", "koty", "--rack", "y")
+    assert p.returncode == 3
+    client = TestClient(create_app(home))
+    assert client.post("/v1/games/remik/move", json={"after": ["kot"]}).status_code == 503
 
 
 def _brute_cost(before: list[str], after: list[str], rack: str, variant: int
