@@ -1,5 +1,5 @@
 """The command-line face: ``lexicon fetch | build | releases | games | check | judge | rulings |
-serve`` and the queries ``blanks | pattern | anagram | hooks``.
+serve`` and the queries ``blanks | pattern | anagram | hooks | extend``.
 
 Like the service, it only parses arguments and prints what the library returns. Exit codes
 are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage error (unknown
@@ -527,6 +527,28 @@ def anagram(game: Game,
                                     min_length=min_length, max_length=max_length, sort=sort,
                                     limit=limit, offset=offset),
            as_json, _listing, lambda r: r["count"] > 0)
+
+
+@app.command()
+def extend(game: Game,
+           word: Annotated[str, typer.Argument(help="the word on the table")],
+           rack: Annotated[str, typer.Argument(help="the letters on the player's shelf")],
+           sort: Sort = "alpha", limit: Limit = 50, offset: Offset = 0,
+           as_json: AsJson = False) -> None:
+    """Remik's rebuilds: every word using all the letters of a table word plus at least one
+    rack letter, with the rack letters each uses."""
+    from lexicon import queries
+
+    def show(r: dict) -> str:
+        shown = len(r["results"])
+        head = f"{r['count']} words"
+        if shown < r["count"]:
+            head += f" (showing {r['offset'] + 1}-{r['offset'] + shown})"
+        lines = [f"{x['word']:18} + {' '.join(x['rack_letters'])}" for x in r["results"]]
+        return "\n".join([head + f"   release {r['release']}", *lines])
+
+    _query(lambda: queries.extend(Catalog(), game, word, rack, sort=sort, limit=limit,
+                                  offset=offset), as_json, show, lambda r: r["count"] > 0)
 
 
 def _hooks_text(r: dict) -> str:

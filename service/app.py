@@ -37,7 +37,7 @@ Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids
 across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at most
 10,000 words (100,000 for the lean `/valid`).
 
-Engine and referee queries (`blanks`, `pattern`, `anagrams`, `hooks`, `prefix`) add the
+Engine and referee queries (`blanks`, `pattern`, `anagrams`, `hooks`, `prefix`, `extend`) add the
 codes `bad_pattern` (with `detail.position`), `pattern_too_long`, `bad_rack`,
 `rack_too_long`, `too_many_jokers`, `result_limit`, `bad_sort`, `bad_length`,
 `too_many_matches`, `query_too_broad`, `not_in_alphabet` and `no_index`. The referee page is
@@ -293,6 +293,24 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
             return queries.anagrams(catalog, game, rack, board=board, exact=exact,
                                     min_length=min_length, max_length=max_length, sort=sort,
                                     limit=limit, offset=offset)
+
+    @app.get("/v1/games/{game}/extend", tags=["queries"], description=(
+        "Remik's rebuilds: every word that uses all the tiles of the table word `word` and "
+        "at least one tile of `rack`, with the rack tiles each uses (`rack_letters`), "
+        "counted and paged. `/v1/games/remik/extend?word=KOT&rack=ARS`.\n" + QUERY_LIMITS))
+    def extend_query(
+        game: str,
+        word: str = Query(..., description="the word on the table",
+                          openapi_examples=_examples(word="KOT")),
+        rack: str = Query(..., description="the letters on the player's shelf",
+                          openapi_examples=_examples(rack="ARS")),
+        sort: str = Query("alpha", description=sort_help),
+        limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
+        offset: int = Query(0, description="skip this many results"),
+    ) -> dict[str, Any]:
+        with catalog.pinned(game):   # one release, all its files checked
+            return queries.extend(catalog, game, word, rack, sort=sort, limit=limit,
+                                  offset=offset)
 
     @app.get("/v1/games/{game}/hooks", tags=["queries"], description=(
         "Front and back hooks: the tiles that extend the word into an admissible word "
