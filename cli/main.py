@@ -214,7 +214,7 @@ def list_releases(game: Annotated[str | None, typer.Argument()] = None,
 
 
 Lang = Annotated[str | None, typer.Option(
-    help="language of glosses and reasons: pl, sr, sl or en (default: the game's)")]
+    help="language of glosses and reasons: pl, sr, sr-Cyrl, sl or en (default: the game's)")]
 
 
 def _human(r: dict) -> str:

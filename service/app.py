@@ -62,7 +62,8 @@ CHECK_EXAMPLE = {
 }
 
 
-LANG_HELP = ("language of glosses and reason texts: pl, sr, sl or en (default: the game's "
+LANG_HELP = ("language of glosses and reason texts: pl, sr, sr-Cyrl (Serbian in Cyrillic), sl "
+             "or en (default: the game's "
              "players': pl for osps and remik, sr for kvizovka, sl for krizemkrazem)")
 
 
