@@ -390,6 +390,9 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
             if words:
                 raise InputError("give the words of a play, or a move with --before/--after, "
                                  "not both", code="bad_move")
+            if after is None:
+                raise InputError("a move needs --after: the table's words after it",
+                                 code="bad_move")
             ruling = remik.rule_move(Catalog(), before, after, rack, opening=opening,
                                      reopening=reopening, variant=variant,
                                      history=_read_history(history), reveal=reveal,

@@ -61,8 +61,8 @@ from lexicon.tiles import speller
 MAX_MOVE_WORDS = 32       # words on the table before, or after, one move
 MAX_MOVE_RACK = 60        # tiles on a player's shelves (13, and every draw since)
 MAX_HISTORY = 2000        # earlier arrangements a repeated-arrangement check compares with
-MAX_MOVE_STEPS = 10_000   # search steps finding which table word became which new word
-LAY_STEPS = 10            # laying out one choice, in steps (~1 ms: the bound stays < 1 s)
+MAX_MOVE_STEPS = 40_000   # search steps finding which table word became which new word
+LAY_STEPS = 10            # laying out one choice, in steps (~0.25 ms: the bound stays ~1 s)
 
 LEFTOVER_PENALTY = 2      # points per letter sent back to the shelf (variant I)
 WRONG_WORD_PENALTY = 3    # points lost for a wrong word (and one tile drawn)
@@ -180,6 +180,7 @@ class _Search:
     min_length: int
     opening_length: int
     steps: int = 0
+    letters: dict[int, dict[str, int]] = field(default_factory=dict)   # after word -> counts
     least: tuple[int, int, int, int] = (0, 0, 0, 0)
     best: Assignment | None = None
 
@@ -247,6 +248,7 @@ def _missing(s: _Search, rest_b: list[int], formed: list[int]) -> Counter[str]:
 
 def _search(s: _Search) -> Assignment | None:
     kept, rest_b, rest_a = _kept(s.before, s.after)
+    s.letters = {j: dict(Counter(s.after[j].key)) for j in rest_a}
     if _missing(s, rest_b, rest_a):
         return None                                   # no assignment exists
     # a lower bound of the cost: no fault, no leftover, only the own letters the table
@@ -291,13 +293,14 @@ def _spread(s: _Search, kept: dict[int, int], rest_b: list[int], rest_a: list[in
             choice.append((True, None))
         options.append(choice)
     chosen: list[tuple[bool, str | None]] = []
+    gives_for: dict[tuple, dict] = {}
     forced: Counter[str] = Counter()         # letters the choices so far take from the shelf
 
     def choose(n: int) -> bool:
         s.step()
         if n == len(formed):
             s.step(LAY_STEPS)
-            return _lay(s, kept, rest_b, remnants, avail, on_table, formed, chosen)
+            return _lay(s, kept, rest_b, remnants, avail, on_table, formed, chosen, gives_for)
         word = s.after[formed[n]].key
         for option in options[n]:
             rebuilt, named = option
@@ -320,40 +323,57 @@ def _spread(s: _Search, kept: dict[int, int], rest_b: list[int], rest_a: list[in
 def _lay(s: _Search, kept: dict[int, int], rest_b: list[int],
          remnants: dict[int, tuple[int, int]], avail: dict[int, Counter[str]],
          on_table: Counter[str], formed: list[int],
-         chosen: list[tuple[bool, str | None]]) -> bool:
+         chosen: list[tuple[bool, str | None]], gives_for: dict[tuple, dict]) -> bool:
     """Lay the formed words as ``chosen`` says: the table gives every letter it can, the
-    shelf the rest; then which table word gave which tile."""
-    room = {j: Counter(s.after[j].key) for j in formed}
+    shelf the rest; then which table word gave which tile (``gives_for`` keeps that per
+    letter totals: many choices take the same totals from the table)."""
+    room: dict[int, dict[str, int]] = {}
     for j, (rebuilt, named) in zip(formed, chosen, strict=True):
-        if not rebuilt:
-            room[j] = Counter()
-        elif named is not None:
-            room[j][named] -= 1
-    need = Counter("".join(s.after[j].key for j in formed))
-    capacity: Counter[str] = Counter()
-    for c in room.values():
-        capacity += c
-    table = Counter({c: min(on_table[c], capacity[c]) for c in capacity})
-    if need - table - s.rack:
-        return False                                   # the shelf cannot give the rest
-    # words: first one table tile to each rebuilt word, then as many as fit
-    parts = {j: Counter() for j in formed}
-    left = Counter(table)
+        r = dict(s.letters[j]) if rebuilt else {}
+        if named is not None:
+            r[named] -= 1
+        room[j] = r
+    capacity: dict[str, int] = {}
+    for r in room.values():
+        for c, n in r.items():
+            capacity[c] = capacity.get(c, 0) + n
+    table = {c: m for c, n in capacity.items() if (m := min(on_table[c], n)) > 0}
+    need: dict[str, int] = {}
     for j in formed:
-        c = next((c for c in sorted(room[j]) if room[j][c] and left[c]), None)
+        for c, n in s.letters[j].items():
+            need[c] = need.get(c, 0) + n
+    if any(n - table.get(c, 0) > s.rack[c] for c, n in need.items()):
+        return False                                   # the shelf cannot give the rest
+    key = tuple(sorted(table.items()))
+    gives = gives_for.get(key)
+    if gives is None:
+        gives = gives_for[key] = _gives(rest_b, avail, table)
+    # words: first one table tile to each rebuilt word, then as many as fit
+    parts: dict[int, dict[str, int]] = {j: {} for j in formed}
+    left = dict(table)
+    for j in formed:
+        c = next((c for c in sorted(room[j]) if room[j][c] and left.get(c)), None)
         if c is not None:
-            parts[j][c] += 1
+            parts[j][c] = 1
             left[c] -= 1
     for j in formed:
         for c in sorted(room[j]):
-            g = min(left[c], room[j][c] - parts[j][c])
+            g = min(left.get(c, 0), room[j][c] - parts[j].get(c, 0))
             if g > 0:
-                parts[j][c] += g
+                parts[j][c] = parts[j].get(c, 0) + g
                 left[c] -= g
-    # table words: each should give a tile (else it was taken and not laid again); the
-    # table words that can give one form a matroid, so taking them smallest first leaves
-    # the fewest letters over (a matching by augmenting paths, letters as slots)
-    holders: dict[str, list[int]] = {c: [] for c in table if table[c]}
+    own = {j: {c: n - parts[j].get(c, 0) for c, n in s.letters[j].items()
+               if n > parts[j].get(c, 0)} for j in formed}
+    return _leaf(s, kept, rest_b, remnants, avail, gives, parts, own)
+
+
+def _gives(rest_b: list[int], avail: dict[int, Counter[str]], table: dict[str, int]
+           ) -> dict[int, Counter[str]]:
+    """How many tiles of each letter each table word gives, ``table`` in all. Each table
+    word should give one (else it was taken and not laid again); the table words that can
+    give one form a matroid, so taking them smallest first leaves the fewest letters over
+    (a matching by augmenting paths, a letter holding as many as the table gives)."""
+    holders: dict[str, list[int]] = {c: [] for c in table}
 
     def augment(i: int, seen: set[str]) -> bool:
         for c in avail[i]:
@@ -381,37 +401,38 @@ def _lay(s: _Search, kept: dict[int, int], rest_b: list[int],
             if g > 0:
                 gives[i][c] += g
                 extra -= g
-    # which word got which table word's tiles
-    taken: dict[int, dict[int, Counter[str]]] = {j: {} for j in formed}
-    pool = {c: [i for i in rest_b for _ in range(gives[i][c])] for c in table}
-    for j in formed:
-        for c, n in sorted(parts[j].items()):
+    return gives
+
+
+def _taken(rest_b: list[int], gives: dict[int, Counter[str]],
+           parts: dict[int, dict[str, int]]) -> dict[int, dict[int, Counter[str]]]:
+    """Which word got which table word's tiles."""
+    taken: dict[int, dict[int, Counter[str]]] = {j: {} for j in parts}
+    pool = {c: [i for i in rest_b for _ in range(gives[i][c])]
+            for c in {c for g in gives.values() for c in g}}
+    for j, part in parts.items():
+        for c, n in sorted(part.items()):
             for i in pool[c][:n]:
                 taken[j].setdefault(i, Counter())[c] += 1
             pool[c] = pool[c][n:]
-    own = {j: Counter(s.after[j].key) - parts[j] for j in formed}
-    rest = {i: avail[i] - gives[i] for i in rest_b}
-    return _leaf(s, kept, rest_b, remnants, rest, taken, own)
+    return taken
 
 
 def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
           remnants: dict[int, tuple[int, int]], avail: dict[int, Counter[str]],
-          taken: dict[int, dict[int, Counter[str]]], own: dict[int, Counter[str]]) -> bool:
+          gives: dict[int, Counter[str]], parts: dict[int, dict[str, int]],
+          own: dict[int, dict[str, int]]) -> bool:
     """Score one complete assignment; True stops the search (nothing can be better)."""
     faults: dict[str, list[str]] = {}
 
     def fault(code: str, detail: str) -> None:
         faults.setdefault(code, []).append(detail)
 
-    gave = {i: Counter() for i in rest_b}
-    for parts in taken.values():
-        for i, letters in parts.items():
-            gave[i] += letters
     leftovers: dict[int, Counter[str]] = {}
     not_relaid: dict[int, Counter[str]] = {}
     for i in rest_b:
-        rest = +avail[i]          # avail already has what was given taken out
-        if not gave[i]:
+        rest = avail[i] - gives[i]
+        if not gives[i]:
             if rest:
                 not_relaid[i] = rest
                 fault("table_tile_not_relaid", f"{s.before[i].text}: "
@@ -421,14 +442,14 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
     n_left = sum(sum(c.values()) for c in leftovers.values())
     if n_left and s.variant == 2:
         fault("leftover_letters", f"{n_left} letters would stay on the table as no word")
-    formed = list(taken)
+    formed = list(parts)
     n_own = sum(sum(c.values()) for c in own.values())
     if s.kind == MOVE:
         for j in formed:
             w = s.after[j]
             if len(w.key) < s.min_length:
                 fault("too_short", f"{w.text}: {len(w.key)} letters; {s.min_length} required")
-            if taken[j] and not +own[j]:
+            if parts[j] and not own[j]:
                 fault("no_own_letter_added", f"{w.text}: rebuilt from table tiles only")
         for j in remnants:
             w = s.after[j]
@@ -437,7 +458,7 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
         if not n_own:
             fault("nothing_laid", "no letter from the player's shelf was laid")
     else:
-        if rest_b or any(taken[j] for j in formed):
+        if rest_b or any(parts[j] for j in formed):
             fault("opening_not_own_tiles", f"{NAMES[s.kind]} lays its word from the "
                   "player's own tiles only and leaves the table as it lay")
         if len(formed) + len(remnants) != 1:
@@ -448,15 +469,19 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
             if len(w.key) < s.opening_length:
                 fault("opening_too_short", f"{w.text}: {len(w.key)} letters; "
                       f"{NAMES[s.kind]} needs {s.opening_length}")
-    pieces = sum(len([i for i, c in parts.items() if +c]) for parts in taken.values())
-    cost = (sum(len(v) for v in faults.values()), n_left, n_own, pieces)
+    head = (sum(len(v) for v in faults.values()), n_left, n_own)
+    if s.best is not None and head > s.best.cost[:3]:
+        return False                         # the pieces cannot make up for it
+    taken = _taken(rest_b, gives, parts)
+    pieces = sum(len(t) for t in taken.values())
+    cost = (*head, pieces)
     if s.best is None or cost < s.best.cost:
         placements = [Placement(j, "kept", {i: Counter(s.before[i].key)})
                       for j, i in kept.items()]
         placements += [Placement(j, "remnant", {i: Counter(s.after[j].key)})
                        for j, (i, _k) in remnants.items()]
-        placements += [Placement(j, "rebuilt" if taken[j] else "new",
-                                 {i: +c for i, c in taken[j].items() if +c}, +own[j])
+        placements += [Placement(j, "rebuilt" if taken[j] else "new", taken[j],
+                                 Counter(own[j]))
                        for j in formed]
         placements.sort(key=lambda p: p.after)
         s.best = Assignment(placements, leftovers, not_relaid, faults, cost)

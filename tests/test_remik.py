@@ -206,6 +206,8 @@ def test_faces_refuse_and_keep_the_plain_judge(table: Path) -> None:
     assert p.returncode == 2 and "bad_move" in p.stderr
     p = lexicon(table, "judge", "osps", "--before", "kot", "--after", "koty", "--rack", "y")
     assert p.returncode == 2 and "bad_move" in p.stderr
+    p = lexicon(table, "judge", "remik", "--before", "kot", "--rack", "y")
+    assert p.returncode == 2 and "needs --after" in p.stderr
     p = lexicon(table, "judge", "remik", "--after", "koty", "--history", str(table / "no"))
     assert p.returncode == 2 and "bad_move" in p.stderr
     p = lexicon(table, "judge", "remik", "--before", "kotek", "--after", "koty", "--rack", "y")
