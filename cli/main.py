@@ -1,5 +1,5 @@
 """The command-line face: ``lexicon fetch | build | releases | games | check | judge | rulings |
-serve`` and the queries ``blanks | pattern | anagram | hooks``.
+serve`` and the queries ``blanks | pattern | anagram | hooks | extend``.
 
 Like the service, it only parses arguments and prints what the library returns. Exit codes
 are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage error (unknown
@@ -215,7 +215,7 @@ def list_releases(game: Annotated[str | None, typer.Argument()] = None,
 
 
 Lang = Annotated[str | None, typer.Option(
-    help="language of glosses and reasons: pl, sr, sl or en (default: the game's)")]
+    help="language of glosses and reasons: pl, sr, sr-Cyrl, sl or en (default: the game's)")]
 
 
 def _human(r: dict) -> str:
@@ -307,9 +307,45 @@ def _ruling_text(r: dict) -> str:
     return line
 
 
+def _move_text(r: dict) -> str:
+    head = "STANDS" if r["valid"] else "FALLS"
+    lines = [f"{head}  {r['kind']} (variant {'I' * r['variant']})   release {r['release']}"]
+    for w in r["words"]:
+        sources = " + ".join(f"{f['word']} ({' '.join(f['letters'])})" for f in w.get("from", []))
+        own = " ".join(w.get("own", []))
+        what = {"kept": f"kept ({sources})", "remnant": f"remnant of {sources}",
+                "new": f"new from the shelf: {own}",
+                "rebuilt": f"rebuilt from {sources} + own {own or 'nothing'}"}[w["kind"]]
+        points = f"   {w['points']} points" if "points" in w else ""
+        lines.append(f"  {w['word']:16} {what}{points}")
+    if r["to_shelf"]:
+        lines.append(f"  back to the shelf: {' '.join(r['to_shelf'])}")
+    for reason in r["reasons"]:
+        detail = f" ({reason['detail']})" if reason.get("detail") else ""
+        lines.append(f"  [{reason['code']}] {reason['message']}{detail}")
+    for item in r.get("judge", {}).get("results", []):
+        lines.append("  " + _human(item).replace("\n", "\n  "))
+    lines.append(f"points {r['points']}, penalty {r['penalty']}, total {r['total']}")
+    lines.append(r["outcome"]["message"])
+    return "\n".join(lines)
+
+
+def _read_history(path: str | None) -> list[list[str]] | None:
+    from lexicon.remik import read_history
+    if path is None:
+        return None
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the history file {path}: {exc}",
+                         code="bad_move") from None
+    return read_history(text)
+
+
 @app.command()
 def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krizemkrazem")],
-          words: Annotated[list[str], typer.Argument(help="every word the play forms")],
+          words: Annotated[list[str] | None, typer.Argument(
+              help="every word the play forms (not with --after)")] = None,
           edge: Annotated[bool, typer.Option(
               "--edge", help="Kvizovka: the play touches the board's edge (3 letters allowed)")]
           = False,
@@ -319,19 +355,60 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
           = False, lang: Lang = None,
           release: Annotated[str | None, typer.Option(
               "--release", help="rule with this published release (valid as of edition X)")]
-          = None) -> None:
+          = None,
+          before: Annotated[str | None, typer.Option(
+              "--before", help="remik move: the table's words before it (spaces or commas)")]
+          = None,
+          after: Annotated[str | None, typer.Option(
+              "--after", help="remik move: the table's words after it; rules on the move")]
+          = None,
+          rack: Annotated[str, typer.Option(
+              "--rack", help="remik move: the letters on the player's shelf")] = "",
+          opening: Annotated[bool, typer.Option(
+              "--opening", help="remik move: the player's opening (5 letters, own tiles)")]
+          = False,
+          reopening: Annotated[bool, typer.Option(
+              "--reopening", help="remik move: a re-opening after laying out every tile "
+                                  "(4 letters, own tiles)")] = False,
+          variant: Annotated[int, typer.Option(
+              "--variant", help="remik move: rule-book variant 1 (leftovers back to the "
+                                "shelf, 2 points a letter) or 2 (no leftovers)")] = 1,
+          history: Annotated[str | None, typer.Option(
+              "--history", help="remik move: earlier tables, one a line ('-': stdin); the "
+                                "move may not repeat one")] = None) -> None:
     """One ruling for a whole play: exit 0 if it stands, 1 if it falls (which word failed is
     not said unless --reveal), 2 on a usage error, 3 when no release is built or the ruling
-    cannot be logged (it is then not given). Every ruling is logged (see `lexicon rulings`)."""
+    cannot be logged (it is then not given). Every ruling is logged (see `lexicon rulings`).
+
+    With --after (Remik) it rules on the move: which table word became which new word, the
+    rule book's checks (opening, re-opening, rebuilds, leftovers, repeated arrangements),
+    the points and the penalty."""
     from lexicon import judge as judging
+    from lexicon import remik
+    move = after is not None or before is not None
     try:
-        ruling = judging.judge(Catalog(), game, words, edge=edge, reveal=reveal, lang=lang,
-                               release=release)
+        if move:
+            if words:
+                raise InputError("give the words of a play, or a move with --before/--after, "
+                                 "not both", code="bad_move")
+            if after is None:
+                raise InputError("a move needs --after: the table's words after it",
+                                 code="bad_move")
+            ruling = remik.rule_move(Catalog(), before, after, rack, opening=opening,
+                                     reopening=reopening, variant=variant,
+                                     history=_read_history(history), reveal=reveal,
+                                     lang=lang, release=release, game=game)
+        else:
+            ruling = judging.judge(Catalog(), game, words or [], edge=edge, reveal=reveal,
+                                   lang=lang, release=release)
     except (NoRelease, RulingsUnavailable) as exc:
         _fail(exc, EXIT_FAILED, as_json)
     except LexiconError as exc:
         _fail(exc, EXIT_USAGE, as_json)
-    print(_dump(ruling) if as_json else _ruling_text(ruling))
+    if as_json:
+        print(_dump(ruling))
+    else:
+        print(_move_text(ruling) if move else _ruling_text(ruling))
     sys.stdout.flush()
     raise typer.Exit(0 if ruling["valid"] else EXIT_INVALID)
 
@@ -465,6 +542,28 @@ def anagram(game: Game,
                                     min_length=min_length, max_length=max_length, sort=sort,
                                     limit=limit, offset=offset),
            as_json, _listing, lambda r: r["count"] > 0)
+
+
+@app.command()
+def extend(game: Game,
+           word: Annotated[str, typer.Argument(help="the word on the table")],
+           rack: Annotated[str, typer.Argument(help="the letters on the player's shelf")],
+           sort: Sort = "alpha", limit: Limit = 50, offset: Offset = 0,
+           as_json: AsJson = False) -> None:
+    """Remik's rebuilds: every word using all the letters of a table word plus at least one
+    rack letter, with the rack letters each uses."""
+    from lexicon import queries
+
+    def show(r: dict) -> str:
+        shown = len(r["results"])
+        head = f"{r['count']} words"
+        if shown < r["count"]:
+            head += f" (showing {r['offset'] + 1}-{r['offset'] + shown})"
+        lines = [f"{x['word']:18} + {' '.join(x['rack_letters'])}" for x in r["results"]]
+        return "\n".join([head + f"   release {r['release']}", *lines])
+
+    _query(lambda: queries.extend(Catalog(), game, word, rack, sort=sort, limit=limit,
+                                  offset=offset), as_json, show, lambda r: r["count"] > 0)
 
 
 def _hooks_text(r: dict) -> str:

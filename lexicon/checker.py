@@ -53,7 +53,7 @@ def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False,
                lang: str | None = None, release: str | None = None) -> dict[str, Any]:
     """The full verdict for one word (raises LexiconError for unusable input).
 
-    Glosses and reason texts are in ``lang`` (pl, sr, sl, en), by default in the language
+    Glosses and reason texts are in ``lang`` (pl, sr, sr-Cyrl, sl, en), by default in the language
     of the game's players. ``release`` answers from an older published release ("valid as
     of edition X").
     """

@@ -119,6 +119,8 @@ CODES: dict[str, str] = {
     "bad_play": "a judged play that is not a list of words",
     "empty_play": "a judged play with no words",
     "play_too_large": "a judged play with more words than the limit below",
+    "bad_move": "a Remik move whose tables, rack, variant or history cannot be read",
+    "move_too_large": "a Remik move with more words, rack letters or history than the limits below",
     "bad_format": "an export format that does not exist",
     "output_required": "a binary export (`kwg`) without `--output`",
     "bad_date": "a rulings date that is not YYYY-MM-DD",
@@ -136,6 +138,8 @@ CODES: dict[str, str] = {
     # the query is readable but would cost too much
     "too_many_matches": "a pattern or blanks query matching more words than the limit below",
     "query_too_broad": "an anagram query that would walk more trie steps than the limit below",
+    "move_too_complex": "a Remik move whose assignment search needs more steps than the limit "
+                        "below",
     # what was asked for does not exist
     "unknown_game": "no such game",
     "unknown_release": "a `release=` id that was never published for the game",

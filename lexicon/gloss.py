@@ -8,9 +8,11 @@ tagset, Apertium's Serbo-Croatian tags, the Slovenian categories), plus ``reason
 this module only reads a tag string position by position and looks each value up.
 
 The language defaults to the game's (Polish for osps and remik, Serbian Latin for kvizovka,
-Slovenian for krizemkrazem); ``en`` is always available. A tag set without the asked language
-falls back to English, and a value without a gloss is shown raw, never dropped (the tests
-and ``tools/gloss_coverage.py`` make sure that does not happen with real releases).
+Slovenian for krizemkrazem); ``en`` is always available, and ``sr-Cyrl`` is the Serbian
+texts in Cyrillic (transliterated here, so no text is kept twice). A tag set without the
+asked language falls back to English, and a value without a gloss is shown raw, never
+dropped (the tests and ``tools/gloss_coverage.py`` make sure that does not happen with real
+releases).
 """
 
 from __future__ import annotations
@@ -25,10 +27,42 @@ from lexicon.errors import InputError
 from lexicon.reasons import describe
 
 GLOSS_DIR = Path(__file__).parent / "glosses"
-LANGUAGES = ("pl", "sr", "sl", "en")
+#: Serbian in Cyrillic: the Serbian (Latin) texts transliterated here, once, so that every
+#: face (CLI, HTTP, the referee page) gets the same texts; Kvizovka's players write both.
+CYRILLIC = "sr-Cyrl"
+LANGUAGES = ("pl", "sr", CYRILLIC, "sl", "en")
 FALLBACK = "en"
 #: profile ``language`` -> the language its players read (Kvizovka's "sh": Serbian Latin).
 PLAYERS_LANGUAGE = {"pl": "pl", "sh": "sr", "sr": "sr", "hr": "sr", "sl": "sl", "en": "en"}
+
+
+_DIGRAPHS = {"lj": "љ", "nj": "њ", "dž": "џ", "Lj": "Љ", "LJ": "Љ", "Nj": "Њ", "NJ": "Њ",
+             "Dž": "Џ", "DŽ": "Џ"}
+_LETTERS = dict(zip("abvgdđežzijklmnoprstćufhcčšABVGDĐEŽZIJKLMNOPRSTĆUFHCČŠ",
+                    "абвгдђежзијклмнопрстћуфхцчшАБВГДЂЕЖЗИЈКЛМНОПРСТЋУФХЦЧШ", strict=True))
+
+
+def to_cyrillic(text: str) -> str:
+    """Serbian Latin text in Serbian Cyrillic, letter by letter (lj, nj, dž are one letter
+    each). For the project's own texts (glosses, reasons, the page), which hold no word
+    where a digraph spans a prefix (nad|živeti): such a word would need the lexicon."""
+    out, i = [], 0
+    while i < len(text):
+        pair = _DIGRAPHS.get(text[i:i + 2])
+        if pair:
+            out.append(pair)
+            i += 2
+        else:
+            out.append(_LETTERS.get(text[i], text[i]))
+            i += 1
+    return "".join(out)
+
+
+def _script(lang: str) -> tuple[str, Any]:
+    """The language whose texts ``lang`` writes, and how it writes them."""
+    if lang == CYRILLIC:
+        return "sr", to_cyrillic
+    return lang, None
 
 
 @dataclass(frozen=True)
@@ -72,19 +106,24 @@ class TagSet:
         return {a for a in self.atoms(tags)
                 if any(lang not in self.tags.get(a, {}) for lang in self.languages)}
 
-    def _value(self, value: str, lang: str) -> str:
-        return self.tags.get(value, {}).get(lang, value)
+    def _value(self, value: str, lang: str, write: Any) -> str:
+        text = self.tags.get(value, {}).get(lang)
+        if text is None:
+            return value                 # a value without a gloss is shown raw, as it is
+        return write(text) if write else text
 
-    def _position(self, position: str, lang: str) -> str:
+    def _position(self, position: str, lang: str, write: Any) -> str:
         if self.alternative and self.alternative in position:
             joiner = self.alternatives_joiner.get(lang, " / ")
-            return joiner.join(self._value(v, lang) for v in position.split(self.alternative))
-        return self._value(position, lang)
+            return (write(joiner) if write else joiner).join(
+                self._value(v, lang, write) for v in position.split(self.alternative))
+        return self._value(position, lang, write)
 
     def gloss(self, tags: str, lang: str) -> str:
         """The tag string in words, e.g. "rzeczownik, liczba pojedyncza, narzędnik"."""
+        lang, write = _script(lang)
         if lang not in self.languages:
-            lang = FALLBACK
+            lang, write = FALLBACK, None
         glossed = []
         for positions in self._segments(tags):
             words, i = [], 0
@@ -92,11 +131,12 @@ class TagSet:
                 for k in (3, 2, 1):
                     run = self.separator.join(positions[i:i + k])
                     if k <= len(positions) - i and run in self.combined:
-                        words.append(self.combined[run].get(lang, run))
+                        text = self.combined[run].get(lang)
+                        words.append(run if text is None else write(text) if write else text)
                         i += k
                         break
                 else:
-                    words.append(self._position(positions[i], lang))
+                    words.append(self._position(positions[i], lang, write))
                     i += 1
             glossed.append(", ".join(words))
         return " + ".join(glossed)
@@ -143,10 +183,11 @@ def gloss(game: str, tags: str, lang: str) -> str | None:
 
 def reason_text(code: str, lang: str) -> str:
     """The reason code's text in ``lang`` (English from lexicon.reasons, the catalogue)."""
-    if lang != FALLBACK:
-        found = _reason_texts().get(code, {}).get(lang)
+    base, write = _script(lang)
+    if base != FALLBACK:
+        found = _reason_texts().get(code, {}).get(base)
         if found:
-            return found
+            return write(found) if write else found
     return describe(code)
 
 

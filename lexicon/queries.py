@@ -4,7 +4,9 @@
   joker stands for;
 * :func:`pattern`: ``?`` ``*`` ``[ABC]`` patterns with length bounds, counted and paged;
 * :func:`anagrams`: words from a rack (plus jokers, plus board letters the word must use);
-* :func:`hooks` and :func:`prefix`: what extends a word, and can a word go on.
+* :func:`hooks` and :func:`prefix`: what extends a word, and can a word go on;
+* :func:`extend`: Remik's rebuilds, every word holding a table word's tiles and some of a
+  rack's.
 
 Everything works in canonical keys (one code point per tile) and answers with the game's
 display spelling, tiles and score. A joker's score is the profile's: 0 in Polish Scrabble,
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
@@ -245,25 +248,7 @@ def anagrams(catalog: Catalog, game: str, rack: str, *, board: str = "", exact: 
     parsed = anagram_engine.parse_rack(profile, rack, board)
     found = anagram_engine.find_alphagrams(index, profile, parsed, low, high, exact)
     rules = play_rules(profile)
-    alpha = _alphabet_order(profile)
-    if sort == "score":
-        found.sort(key=lambda f: (-(f.score or 0), -len(f.alphagram), f.alphagram))
-    elif sort == "length":
-        found.sort(key=lambda f: (-len(f.alphagram), f.alphagram))
-    total = sum(f.words for f in found)
-    # read the words of just enough alphagrams to fill the page
-    wanted = offset + limit
-    chosen, taken = [], 0
-    for f in found:
-        if taken >= wanted and sort != "alpha":
-            break
-        chosen.append(f)
-        taken += f.words
-    words = index.words_of([f.alphagram for f in chosen])
-    pairs = [(key, f) for f, keys in zip(chosen, words, strict=True)
-             for key in sorted(keys, key=alpha)]
-    if sort == "alpha":
-        pairs.sort(key=lambda p: alpha(p[0]))
+    total, pairs = _alphagram_page(profile, index, found, sort, offset + limit)
     full = parsed.size + sum(parsed.board.values())
     board_letters = [profile.by_canonical[c].letter for c in sorted(parsed.board.elements())]
     page = []
@@ -275,6 +260,63 @@ def anagrams(catalog: Catalog, game: str, rack: str, *, board: str = "", exact: 
         page.append(item)
     query = {"rack": rack, "board": board, "exact": exact, "min_length": low,
              "max_length": high, "sort": sort}
+    return _envelope(game, rel, query, total, offset, limit, page)
+
+
+def _alphagram_page(profile: Profile, index: Indexes, found: list[anagram_engine.Found],
+                    sort: str, wanted: int
+                    ) -> tuple[int, list[tuple[str, anagram_engine.Found]]]:
+    """How many words the alphagrams hold, and (key, alphagram) pairs in page order, at
+    least the first ``wanted``. Sorting by score or length happens per alphagram (all its
+    words score alike), so only the page's words are read."""
+    alpha = _alphabet_order(profile)
+    if sort == "score":
+        found.sort(key=lambda f: (-(f.score or 0), -len(f.alphagram), f.alphagram))
+    elif sort == "length":
+        found.sort(key=lambda f: (-len(f.alphagram), f.alphagram))
+    total = sum(f.words for f in found)
+    # read the words of just enough alphagrams to fill the page
+    chosen, taken = [], 0
+    for f in found:
+        if taken >= wanted and sort != "alpha":
+            break
+        chosen.append(f)
+        taken += f.words
+    words = index.words_of([f.alphagram for f in chosen])
+    pairs = [(key, f) for f, keys in zip(chosen, words, strict=True)
+             for key in sorted(keys, key=alpha)]
+    if sort == "alpha":
+        pairs.sort(key=lambda p: alpha(p[0]))
+    return total, pairs
+
+
+def extend(catalog: Catalog, game: str, word: str, rack: str, *, sort: str = "alpha",
+           limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
+    """Remik's rebuild: every word that uses all the tiles of the table word ``word`` and at
+    least one tile of ``rack`` (``?`` = joker where the game has them), with the rack
+    tiles each uses. The alphagram walk (:mod:`lexicon.anagrams`) takes the table word's
+    tiles as board letters that must all be used and the rack's as the rest, so it visits
+    only supersets of the word; the rack is held to the anagram limits, the walk to
+    ``MAX_STEPS``, and the table word, which may be longer than a board's letters, to the
+    word length."""
+    _check_page(limit, offset, sort)
+    profile, rel, index = _open(catalog, game)
+    key, tiles = _reading_key(profile, index, word)
+    parsed = anagram_engine.parse_rack(profile, rack)
+    table = anagram_engine.Rack(parsed.tiles, parsed.jokers, Counter(key))
+    rules = play_rules(profile)
+    found = anagram_engine.find_alphagrams(index, profile, table, len(key) + 1,
+                                           rules.lengths()[1], False)
+    total, pairs = _alphagram_page(profile, index, found, sort, offset + limit)
+    page = []
+    for longer, hit in pairs[offset:offset + limit]:
+        jokers = anagram_engine.joker_positions(longer, hit.jokers)
+        item = _item(profile, rel, rules, longer, jokers)
+        added = Counter(longer) - Counter(key) - Counter(hit.jokers)
+        item["rack_letters"] = [profile.by_canonical[c].letter for c in sorted(
+            added.elements(), key=_alphabet_order(profile))]
+        page.append(item)
+    query = {"word": word, "key": key, "tiles": list(tiles), "rack": rack, "sort": sort}
     return _envelope(game, rel, query, total, offset, limit, page)
 
 

@@ -37,6 +37,28 @@ REASONS: dict[str, str] = {
     # lexical, added for Kvizovka (build/games/kvizovka.py)
     "function_word": "a preposition, conjunction or particle (a non-independent word)",
     "unclassified": "a dictionary knows the form, but not its part of speech or case",
+    # a Remik move (lexicon.remik, from the rule book, seed 004)
+    "tiles_not_conserved": "the table after the move needs tiles that neither the table "
+                           "before it nor the player's shelf holds (no assignment exists)",
+    "table_tile_not_relaid": "a tile taken from the table was not laid again in the same move",
+    "opening_not_own_tiles": "an opening (or re-opening) is laid from the player's own tiles "
+                             "only and leaves the table words as they lay",
+    "opening_one_word": "an opening (or re-opening) lays exactly one word",
+    "opening_too_short": "an opening word needs at least 5 letters, a re-opening word 4",
+    "no_own_letter_added": "a rebuilt table word must gain at least one letter from the "
+                           "player's shelf",
+    "leftover_letters": "variant II: no letters may stay on the table as no word",
+    "nothing_laid": "the move lays no letter from the player's shelf",
+    "repeated_arrangement": "an arrangement of the table used earlier in the game may not "
+                            "be repeated",
+    "wrong_word": "a word of the move is not a correct word",
+    # the outcome of a Remik move
+    "move_stands": "the move stands: it scores the letters of the newly formed words, less "
+                   "2 points for each letter sent back to the shelf",
+    "move_wrong_word": "a word of the move is wrong: the table is restored, the player draws "
+                       "one tile and loses 3 points",
+    "move_taken_back": "the move breaks the rule book: the table is restored as it lay before "
+                       "the move (the rule book sets no penalty points for this)",
 }
 
 

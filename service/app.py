@@ -37,13 +37,14 @@ Errors are JSON objects `{"code": ..., "message": ...}` with a stable `code`:
 the judge adds `bad_play`, `empty_play` and `play_too_large`, and 503 `rulings_unavailable`
 when its log cannot record the ruling (no verdict is then given); `bad_lang` is an unknown
 `lang`; `unknown_release` (404) a `release=` that is not a published release of the game; a
-path or query that is not UTF-8 once percent-decoded is 400 `bad_encoding`.
+path or query that is not UTF-8 once percent-decoded is 400 `bad_encoding`;
+the Remik move adds `bad_move`, `bad_rack`, `move_too_large` and `move_too_complex` (422).
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
 across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at most
 10,000 words (100,000 for the lean `/valid`).
 
-Engine and referee queries (`blanks`, `pattern`, `anagrams`, `hooks`, `prefix`) add the
+Engine and referee queries (`blanks`, `pattern`, `anagrams`, `hooks`, `prefix`, `extend`) add the
 codes `bad_pattern` (with `detail.position`), `pattern_too_long`, `bad_rack`,
 `rack_too_long`, `too_many_jokers`, `result_limit`, `bad_sort`, `bad_length`,
 `too_many_matches`, `query_too_broad`, `not_in_alphabet` and `no_index`. The referee page is
@@ -68,7 +69,8 @@ CHECK_EXAMPLE = {
 }
 
 
-LANG_HELP = ("language of glosses and reason texts: pl, sr, sl or en (default: the game's "
+LANG_HELP = ("language of glosses and reason texts: pl, sr, sr-Cyrl (Serbian in Cyrillic), sl "
+             "or en (default: the game's "
              "players': pl for osps and remik, sr for kvizovka, sl for krizemkrazem)")
 
 
@@ -191,6 +193,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
 
     _add_queries(app, catalog)
     _add_judge(app, catalog)
+    _add_remik(app, catalog)
     _add_referee_page(app)
     return app
 
@@ -311,6 +314,24 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
                                     min_length=min_length, max_length=max_length, sort=sort,
                                     limit=limit, offset=offset)
 
+    @app.get("/v1/games/{game}/extend", tags=["queries"], description=(
+        "Remik's rebuilds: every word that uses all the tiles of the table word `word` and "
+        "at least one tile of `rack`, with the rack tiles each uses (`rack_letters`), "
+        "counted and paged. `/v1/games/remik/extend?word=KOT&rack=ARS`.\n" + QUERY_LIMITS))
+    def extend_query(
+        game: str,
+        word: str = Query(..., description="the word on the table",
+                          openapi_examples=_examples(word="KOT")),
+        rack: str = Query(..., description="the letters on the player's shelf",
+                          openapi_examples=_examples(rack="ARS")),
+        sort: str = Query("alpha", description=sort_help),
+        limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
+        offset: int = Query(0, description="skip this many results"),
+    ) -> dict[str, Any]:
+        with catalog.pinned(game):   # one release, all its files checked
+            return queries.extend(catalog, game, word, rack, sort=sort, limit=limit,
+                                  offset=offset)
+
     @app.get("/v1/games/{game}/hooks", tags=["queries"], description=(
         "Front and back hooks: the tiles that extend the word into an admissible word "
         "(`joker_only` marks letters only a joker can play), whether it is the prefix of "
@@ -393,6 +414,56 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
                                       deadline=deadline))
         return Response(json.dumps(ruling, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
+
+
+class MoveRequest(BaseModel):
+    # Word items are not typed ``str``, as in JudgeRequest: lexicon.remik refuses a bad item
+    # with one error (``bad_move``) rather than a validation error pointing at it.
+    before: list[Any] = Field([], description="the table's words before the move (at most 32)",
+                              examples=[["kotek", "dom"]])
+    after: list[Any] = Field(..., description="the table's words after the move (at most 32)",
+                             examples=[["koty", "dom"]])
+    rack: str = Field("", description="the letters on the player's shelf before the move",
+                      examples=["ya"])
+    opening: bool = Field(False, description="the player's opening: one word of at least 5 "
+                                             "letters from own tiles")
+    reopening: bool = Field(False, description="a re-opening after laying out every tile: "
+                                               "one word of at least 4 letters, own tiles")
+    variant: int = Field(1, description="rule-book variant: 1 (leftover letters go back to "
+                                        "the shelf, 2 penalty points each) or 2 (none allowed)")
+    history: list[Any] = Field([], description="earlier tables of the game (lists of words); "
+                                               "the move may not repeat one")
+    reveal: bool = Field(False, description="give each word's verdict (settling a dispute)")
+    lang: str | None = Field(None, description=LANG_HELP)
+    release: str | None = Field(None, description=RELEASE_HELP)
+
+
+def _add_remik(app: FastAPI, catalog: Catalog) -> None:
+    """Remik's table: a ruling on a whole move (lexicon.remik)."""
+    from lexicon import remik
+
+    @app.post("/v1/games/remik/move", tags=["check"], description=(
+        "A ruling on a Remik move by the rule book: which table word became which new word "
+        "(`words[].kind`: `kept`, `remnant`, `new`, `rebuilt`, with `from` and `own`), "
+        "whether the move's form is legal (`legal`, with `reasons`: `tiles_not_conserved` "
+        "when no assignment exists, `table_tile_not_relaid`, `no_own_letter_added`, "
+        "`too_short`, `opening_too_short`, `opening_not_own_tiles`, `opening_one_word`, "
+        "`leftover_letters` (variant II), `nothing_laid`, `repeated_arrangement`), whether "
+        "its words are correct (`words_valid`, the judge's verdict; a wrong word is named "
+        "only with `reveal`: `wrong_word`), the `points`, the `penalty` (2 a letter sent "
+        "back to the shelf in variant I, `to_shelf`; 3 for a wrong word) and the `outcome`."),
+        responses={200: {"content": {"application/json": {"example": {
+            "game": "remik", "release": "osps-…", "kind": "move", "variant": 1,
+            "legal": True, "words_valid": True, "valid": True, "verdict": "stands",
+            "reasons": [], "words": [{"word": "koty", "kind": "rebuilt", "from": [
+                {"word": "kotek", "letters": ["K", "O", "T"]}], "own": ["Y"], "points": 4}],
+            "to_shelf": ["E", "K"], "points": 4, "penalty": 4, "total": 0}}}}})
+    def remik_move(req: MoveRequest) -> dict[str, Any]:
+        with catalog.pinned("remik", req.release):   # one release rules the whole move
+            return remik.rule_move(catalog, req.before, req.after, req.rack,
+                                   opening=req.opening, reopening=req.reopening,
+                                   variant=req.variant, history=req.history,
+                                   reveal=req.reveal, lang=req.lang, release=req.release)
 
 
 STATIC_DIR = Path(__file__).parent / "static"

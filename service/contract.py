@@ -173,7 +173,7 @@ def document_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
                 wanted: dict[str, str] = {}
                 if "{game}" in path or "parameters" in op or "requestBody" in op:
                     wanted["422"] = _GAME_ERRORS["422"]
-                if "{game}" in path:
+                if "{game}" in path or path.startswith("/v1/games/"):   # /v1/games/remik/move
                     wanted.update(_GAME_ERRORS)
                 elif any(p.get("name") == "game" for p in op.get("parameters", [])):
                     wanted["404"] = _GAME_ERRORS["404"]

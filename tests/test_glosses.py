@@ -126,3 +126,26 @@ def test_coverage_tool_finds_an_unglossed_tag(home: Path) -> None:
     got = coverage("osps", cat.release("osps"))
     assert got["missing"] == {"zzz": 1} and got["analyses"] == 2
     assert got["analyses_glossed_pct"] == 50.0
+
+
+def test_serbian_in_cyrillic_is_the_serbian_texts_transliterated(small_releases: Path) -> None:
+    assert gloss.to_cyrillic("Kvizovka: latinica ili ćirilica, džoker, LJ, Nj") == (
+        "Квизовка: латиница или ћирилица, џокер, Љ, Њ")
+    cat = Catalog(small_releases)
+    kuci = check_word(cat, "kvizovka", "kući", lang="sr-Cyrl")
+    assert kuci["reason"]["message"] == gloss.to_cyrillic(
+        check_word(cat, "kvizovka", "kući")["reason"]["message"])
+    assert kuci["reason"]["message"].startswith("облик који игра не дозвољава")
+    assert kuci["reason"]["detail"].startswith("noun kuća")          # the detail stays as is
+    ljubav = check_word(cat, "kvizovka", "ljubav", lang="sr-Cyrl")
+    assert ljubav["analyses"][0]["gloss"] == "именица, женски род, једнина, номинатив"
+    # a tag set without Serbian falls back to English, never to transliterated English
+    assert gloss.gloss("osps", "subst:sg:nom:f", "sr-Cyrl") == (
+        "noun, singular, nominative, feminine gender")
+    assert gloss.gloss("kvizovka", "n.xyz", "sr-Cyrl") == "именица, xyz"   # raw stays raw
+    client = TestClient(create_app(small_releases))
+    r = client.get("/v1/games/kvizovka/words/kući", params={"lang": "sr-Cyrl"}).json()
+    assert r["reason"]["message"] == kuci["reason"]["message"]
+    r = client.post("/v1/games/osps/judge", json={"words": ["np"], "reveal": True,
+                                                   "lang": "sr-Cyrl"}).json()
+    assert r["results"][0]["reason"]["message"] == "скраћеница или симбол"

@@ -12,10 +12,13 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.query_data import publish_all, running_server
+from lexicon.gloss import to_cyrillic
+from tests.conftest import publish
+from tests.query_data import POLISH, publish_all, running_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -38,6 +41,7 @@ from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     home = publish_all(tmp_path_factory.mktemp("referee-home"))
+    publish(home, "remik", POLISH)            # links the osps release: all four games serve
     with running_server(home) as url:
         yield url
 
@@ -207,10 +211,10 @@ def test_both_modes_fit_a_360px_phone(base: str, browser: webdriver.Chrome) -> N
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def fits_and_large(driver: webdriver.Chrome) -> None:
+def fits_and_large(driver: webdriver.Chrome, expected: int = 360) -> None:
     """No horizontal scroll at the emulated width; every visible control is a large target."""
     width = driver.execute_script("return window.innerWidth")
-    assert width == 360
+    assert width == expected
     assert driver.execute_script("return document.documentElement.scrollWidth") <= width
     small = driver.execute_script("""
         const controls = 'button, select, input:not([type=checkbox]), textarea';
@@ -219,3 +223,164 @@ def fits_and_large(driver: webdriver.Chrome) -> None:
           .map((e) => [e.id, e.getBoundingClientRect().height, e.getBoundingClientRect().right])
           .filter(([, h, right]) => h < 44 || right > window.innerWidth);""")
     assert small == []
+
+
+def wait_verdict(driver: webdriver.Chrome, target: str = "verdict") -> str:
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, target).text.strip())
+    return driver.find_element(By.ID, target).text
+
+
+def query(driver: webdriver.Chrome) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(driver.current_url).query)
+
+
+def fresh(driver: webdriver.Chrome, base: str, path: str) -> None:
+    """Open ``path`` with nothing remembered from earlier tests."""
+    driver.get(base + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(base + path)
+
+
+def test_a_deep_link_opens_the_look_up_with_its_verdict(base: str,
+                                                       browser: webdriver.Chrome) -> None:
+    fresh(browser, base, "/?game=kvizovka&word=ljubav")
+    assert wait_verdict(browser) == "ISPRAVNO"                 # the players' language: sr
+    assert browser.find_element(By.ID, "shown-word").text == "ljubav"
+    assert Select(browser.find_element(By.ID, "game")).first_selected_option.get_attribute(
+        "value") == "kvizovka"
+    assert query(browser) == {"game": ["kvizovka"], "word": ["ljubav"]}
+    # a look-up may be linked to: the button copies the address
+    browser.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": base, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    share = browser.find_element(By.ID, "copy-link")
+    assert share.is_displayed() and share.text == "Kopiraj vezu"
+    share.click()
+    WebDriverWait(browser, 5).until(
+        lambda d: d.find_element(By.ID, "copy-status").text.strip())
+    status = browser.find_element(By.ID, "copy-status").text
+    assert status == "Veza je kopirana" or browser.current_url in status
+    if status == "Veza je kopirana":
+        copied = browser.execute_async_script(
+            "navigator.clipboard.readText().then(arguments[0], () => arguments[0](null))")
+        assert copied in (browser.current_url, None)
+
+    # the address keeps in step with what the page shows
+    ask(browser, "osps", "zażółć")
+    assert query(browser) == {"game": ["osps"], "word": ["zażółć"]}
+    Select(browser.find_element(By.ID, "lang")).select_by_value("en")
+    assert query(browser) == {"game": ["osps"], "word": ["zażółć"], "lang": ["en"]}
+    Select(browser.find_element(By.ID, "game")).select_by_value("krizemkrazem")
+    assert query(browser) == {"game": ["krizemkrazem"], "lang": ["en"]}
+    fresh(browser, base, "/?game=osps&word=ok&lang=en")       # a link's language, too
+    assert wait_verdict(browser) == "INVALID"
+    assert "an abbreviation or symbol" in browser.find_element(By.ID, "reason").text
+
+
+def test_a_deep_link_opens_the_judge_and_never_links_its_verdict(
+        base: str, browser: webdriver.Chrome) -> None:
+    fresh(browser, base, "/?game=osps&mode=judge")
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "judge").is_displayed())
+    assert not browser.find_element(By.ID, "lookup").is_displayed()
+    assert query(browser) == {"game": ["osps"], "mode": ["judge"]}
+    browser.find_element(By.ID, "reset-seconds").clear()
+    browser.find_element(By.ID, "reset-seconds").send_keys("0")
+    seen = judge(browser, "osps", ["zażółć", "ok"])
+    assert seen["verdict"] == "RUCH ZŁY"
+    assert query(browser) == {"game": ["osps"], "mode": ["judge"]}   # no words, no verdict
+    assert not [b for b in browser.find_elements(By.CSS_SELECTOR, "#judge button, #ruling *")
+                if "link" in b.text.lower() or b.get_attribute("id") == "copy-link"]
+    assert not browser.find_element(By.ID, "copy-link").is_displayed()
+    browser.find_element(By.ID, "mode-lookup").click()
+    assert query(browser) == {"game": ["osps"]}
+
+
+HINTS = {"osps": "Polish Scrabble:", "remik": "Remik:", "kvizovka": "Kvizovka:",
+         "krizemkrazem": "Križemkražem:"}
+
+
+def test_the_hint_is_the_chosen_games(base: str, browser: webdriver.Chrome) -> None:
+    open_page(browser, base, "en")
+    for game, start in HINTS.items():
+        Select(browser.find_element(By.ID, "game")).select_by_value(game)
+        assert browser.find_element(By.ID, "hint").text.startswith(start), game
+        # Remik has no jokers: no joker button
+        assert browser.find_element(By.ID, "joker").is_displayed() is (game != "remik")
+    Select(browser.find_element(By.ID, "lang")).select_by_value("sl")
+    Select(browser.find_element(By.ID, "game")).select_by_value("krizemkrazem")
+    assert browser.find_element(By.ID, "hint").text.startswith("Križemkražem: ? je ena")
+
+
+def test_serbian_in_cyrillic(base: str, browser: webdriver.Chrome) -> None:
+    open_page(browser, base, "sr-Cyrl")
+    seen = ask(browser, "kvizovka", "kući")
+    assert seen["verdict"] == "НЕИСПРАВНО"
+    assert seen["reason"].startswith("облик који игра не дозвољава")
+    assert browser.find_element(By.ID, "check").text == "Провери"
+    assert browser.find_element(By.ID, "hint").text.startswith("Квизовка: латиница")
+    assert browser.execute_script("return document.documentElement.lang") == "sr-Cyrl"
+    seen = ask(browser, "kvizovka", "ljubav")
+    assert "именица, женски род" in seen["analyses"]
+    assert judge(browser, "kvizovka", ["ljubav"])["verdict"] == "ПОТЕЗ ВАЖИ"
+    # the page's own Cyrillic texts are the Serbian ones through the library's transliteration
+    texts = browser.execute_script("""
+        const flat = (o) => Object.fromEntries(Object.entries(o).flatMap(([k, v]) =>
+          typeof v === "string" ? [[k, v]] : typeof v === "object" ?
+          Object.entries(v).map(([kk, vv]) => [k + "." + kk, vv]) : []));
+        return [flat(UI_TEXT.sr), flat(UI_TEXT["sr-Cyrl"])];""")
+    assert texts[0].keys() == texts[1].keys() and len(texts[0]) > 30
+    assert {k: to_cyrillic(v) for k, v in texts[0].items()} == texts[1]
+
+
+PLACEHOLDER_FITS = """
+    const box = document.getElementById("word");
+    const ph = getComputedStyle(box, "::placeholder");
+    const cs = getComputedStyle(box);
+    const ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = ph.fontWeight + " " + ph.fontSize + " " + cs.fontFamily;
+    const text = ph.textTransform === "uppercase" ? box.placeholder.toUpperCase()
+                                                  : box.placeholder;
+    const room = box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return [ctx.measureText(text).width, room, ph.fontSize, box.placeholder];"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_each_games_look_up_at_a_phones_width(base: str, browser: webdriver.Chrome,
+                                             width: int) -> None:
+    """Every game's look-up at 360 and 390 px: the game's own hint, a placeholder read whole,
+    nothing wider than the screen; screenshots of each at 360 px in test-artifacts/."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": 760, "deviceScaleFactor": 2, "mobile": True})
+    words = {"osps": "zażółć", "remik": "zażółć", "kvizovka": "ljubav",
+             "krizemkrazem": "kalin"}
+    try:
+        for lang in ("pl", "sr", "sr-Cyrl", "sl", "en"):
+            open_page(browser, base, lang)
+            for game in words:
+                Select(browser.find_element(By.ID, "game")).select_by_value(game)
+                text, room, size, placeholder = browser.execute_script(PLACEHOLDER_FITS)
+                assert text <= room, (lang, game, placeholder, text, room, size)
+        ARTIFACTS.mkdir(exist_ok=True)
+        for game, word in words.items():
+            open_page(browser, base)
+            Select(browser.find_element(By.ID, "game")).select_by_value(game)
+            hint = browser.find_element(By.ID, "hint").text
+            if width == 360:      # the empty look-up first: the placeholder and the hint
+                browser.save_screenshot(str(ARTIFACTS / f"referee-{game}-empty-360.png"))
+            seen = ask(browser, game, word)
+            assert seen["verdict"] in ("DOBRE", "ISPRAVNO", "VELJA"), (game, seen)
+            assert browser.find_element(By.ID, "hint").text == hint
+            fits_and_large(browser, width)
+            if width == 360:
+                browser.save_screenshot(str(ARTIFACTS / f"referee-{game}-360.png"))
+        open_page(browser, base, "sr-Cyrl")
+        assert ask(browser, "kvizovka", "kući")["verdict"] == "НЕИСПРАВНО"
+        fits_and_large(browser, width)
+        lines = browser.execute_script("""      // the longest one-word verdict is not broken
+            const range = document.createRange();
+            range.selectNodeContents(document.getElementById("verdict"));
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;""")
+        assert lines == 1
+        if width == 360:
+            browser.save_screenshot(str(ARTIFACTS / "referee-kvizovka-cyrillic-360.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -5,6 +5,9 @@
 //   POST /v1/games/{game}/judge                 judge: one verdict for a whole play
 // The judge mode never asks for `reveal` and shows nothing per word: the challenger must
 // not learn which word failed. Its verdict clears itself after a configurable delay.
+// The address follows what the page shows (history.replaceState), so a ruling can be linked
+// to: ?game=kvizovka&word=ljubav opens that look-up with its verdict, ?game=osps&mode=judge
+// the judge (never with its words or verdict); &lang= keeps an explicit language.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -13,6 +16,7 @@ let games = {};
 let lang = "en";
 let resetTimer = null;
 let lastLookup = null;      // re-shown in the new language when the language changes
+let linkLang = null;        // a language the address asked for (not remembered)
 
 function t(key, ...args) {
   const v = (UI_TEXT[lang] || UI_TEXT.en)[key];
@@ -47,6 +51,7 @@ function browserLanguage() {
 
 // An explicit choice wins; otherwise the chosen game's players' language, then the browser's.
 function defaultLanguage() {
+  if (linkLang) return linkLang;
   const chosen = localStorage.getItem("referee-lang");
   if (chosen && LANGS.includes(chosen)) return chosen;
   const g = games[$("game").value];
@@ -57,8 +62,9 @@ function defaultLanguage() {
 function applyLanguage(next) {
   lang = next;
   $("lang").value = lang;
-  document.documentElement.lang = lang === "sr" ? "sr-Latn" : lang;
+  document.documentElement.lang = lang === "sr" ? "sr-Latn" : lang;   // sr-Cyrl as it is
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  $("hint").textContent = t("hints")[$("game").value] || "";
   for (const node of document.querySelectorAll("[data-t-placeholder]")) {
     node.placeholder = t(node.dataset.tPlaceholder);
   }
@@ -67,6 +73,34 @@ function applyLanguage(next) {
     if (opt) opt.textContent = g.name + (g.release ? "" : " " + t("notBuilt"));
   }
   if (lastLookup) lookup();
+  syncAddress();
+}
+
+// -- the address ---------------------------------------------------------------------------
+
+function explicitLanguage() {
+  return linkLang || localStorage.getItem("referee-lang");
+}
+
+// The address of what the page shows: the game, the look-up's word, or the judge mode.
+function syncAddress() {
+  const params = new URLSearchParams();
+  params.set("game", $("game").value);
+  if (!$("judge").hidden) params.set("mode", "judge");
+  else if (lastLookup) params.set("word", lastLookup);
+  const chosen = explicitLanguage();
+  if (chosen) params.set("lang", chosen);
+  history.replaceState(null, "", "?" + params.toString());
+}
+
+async function copyLink() {
+  const url = location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    $("copy-status").textContent = t("copied");
+  } catch (err) {                  // no clipboard (an insecure origin): show it to copy
+    $("copy-status").textContent = t("copyHere") + " " + url;
+  }
 }
 
 // -- lookup mode ---------------------------------------------------------------------------
@@ -89,7 +123,8 @@ function showTiles(game, tiles, jokerPositions = []) {
 }
 
 function clearAnswer() {
-  for (const id of ["reason", "score", "shown-word"]) $(id).textContent = "";
+  for (const id of ["reason", "score", "shown-word", "copy-status"]) $(id).textContent = "";
+  $("share").hidden = true;
   for (const id of ["tiles", "analyses", "alternatives", "fillings"]) $(id).replaceChildren();
 }
 
@@ -146,13 +181,15 @@ async function lookup(event) {
   lastLookup = word;
   clearAnswer();
   $("answer").hidden = false;
+  syncAddress();
   const g = encodeURIComponent(game);
   try {
     if (word.includes("?")) {
       showBlanks(game, word, await getJSON(`/v1/games/${g}/blanks?limit=100&word=${encodeURIComponent(word)}`));
     } else {
-      showCheck(game, await getJSON(`/v1/games/${g}/words/${encodeURIComponent(word)}?lang=${lang}`));
+      showCheck(game, await getJSON(`/v1/games/${g}/words/${encodeURIComponent(word)}?lang=${encodeURIComponent(lang)}`));
     }
+    $("share").hidden = false;     // a look-up's verdict may be linked to (never a judge's)
   } catch (err) {
     verdict($("verdict"), "error", t("cannot"));
     $("reason").textContent = (err && err.message) ? err.message + (err.code ? " [" + err.code + "]" : "") : String(err);
@@ -230,6 +267,12 @@ function setMode(mode) {
   $("mode-judge").setAttribute("aria-selected", String(judge));
   localStorage.setItem("referee-mode", mode);
   (judge ? $("play-words") : $("word")).focus();
+  syncAddress();
+}
+
+function showJokerButton() {
+  const g = games[$("game").value];
+  $("joker").hidden = !(g && g.jokers && g.jokers.count > 0);
 }
 
 async function loadGames() {
@@ -239,19 +282,29 @@ async function loadGames() {
     games[g.id] = g;
     select.append(el("option", { value: g.id }, g.name));
   }
-  const saved = localStorage.getItem("referee-game");
+  const link = new URLSearchParams(location.search);
+  const saved = link.get("game") || localStorage.getItem("referee-game");
   const first = list.find((g) => g.release);
   select.value = (saved && games[saved]) ? saved : (first ? first.id : list[0].id);
+  if (LANGS.includes(link.get("lang"))) linkLang = link.get("lang");
   setRelease(games[select.value].release);
+  showJokerButton();
   const seconds = localStorage.getItem("referee-reset-seconds");
   if (seconds !== null) $("reset-seconds").value = seconds;
+  const word = link.get("word");
+  const mode = link.get("mode") || (word ? "lookup" : localStorage.getItem("referee-mode"));
   applyLanguage(defaultLanguage());
-  setMode(localStorage.getItem("referee-mode") === "judge" ? "judge" : "lookup");
+  setMode(mode === "judge" ? "judge" : "lookup");
+  if (word && mode !== "judge") {
+    $("word").value = word;
+    await lookup();
+  }
 }
 
 $("game").addEventListener("change", () => {
   localStorage.setItem("referee-game", $("game").value);
   setRelease(games[$("game").value].release);
+  showJokerButton();
   $("answer").hidden = true;
   lastLookup = null;
   clearRuling();
@@ -260,8 +313,10 @@ $("game").addEventListener("change", () => {
 });
 $("lang").addEventListener("change", () => {
   localStorage.setItem("referee-lang", $("lang").value);
+  linkLang = null;
   applyLanguage($("lang").value);
 });
+$("copy-link").addEventListener("click", copyLink);
 $("reset-seconds").addEventListener("change", () => {
   localStorage.setItem("referee-reset-seconds", String(resetSeconds()));
 });

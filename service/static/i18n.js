@@ -1,12 +1,18 @@
-// The referee page's own words in the four languages it offers. Glosses and reason texts
+// The referee page's own words in the five languages it offers. Glosses and reason texts
 // come from the server (lexicon/glosses/*.toml) in the same language, via `lang=`.
 "use strict";
 
 const UI_TEXT = {
   en: {
     title: "Referee", game: "Game", language: "Language", lookup: "Look up",
-    judge: "Judge a play", wordPlaceholder: "Type a word (? = joker)", check: "Check",
-    hint: "Kvizovka: Latin or Cyrillic. A ? is one tile (a joker).",
+    judge: "Judge a play", wordPlaceholder: "Type a word", check: "Check",
+    hints: {
+      osps: "Polish Scrabble: a ? is a blank (one tile).",
+      remik: "Remik: no blanks; words of 3 letters or more (an opening 5).",
+      kvizovka: "Kvizovka: Latin or Cyrillic. A ? is one tile (a joker).",
+      krizemkrazem: "Križemkražem: a ? is one tile (a joker); W, X, Y, Q only as jokers.",
+    },
+    copyLink: "Copy link", copied: "Link copied", copyHere: "Copy this link:",
     playHelp: "Every word the play forms, one per line.", edge: "touches the board's edge",
     judgeButton: "Judge", resetAfter: "Clear after (seconds)", release: "release",
     valid: "VALID", invalid: "INVALID", stands: "VALID PLAY", falls: "INVALID PLAY",
@@ -21,8 +27,14 @@ const UI_TEXT = {
   },
   pl: {
     title: "Sędzia", game: "Gra", language: "Język", lookup: "Sprawdź słowo",
-    judge: "Oceń ruch", wordPlaceholder: "Wpisz słowo (? = blank)", check: "Sprawdź",
-    hint: "Kvizovka: łacinka lub cyrylica. ? to jedna płytka (blank).",
+    judge: "Oceń ruch", wordPlaceholder: "Wpisz słowo", check: "Sprawdź",
+    hints: {
+      osps: "Scrabble (OSPS): ? to blank (jedna płytka).",
+      remik: "Remik: bez blanków; wyrazy od 3 liter (otwarcie od 5).",
+      kvizovka: "Kvizovka: łacinka lub cyrylica. ? to jedna płytka (blank).",
+      krizemkrazem: "Križemkražem: ? to jedna płytka (blank); W, X, Y, Q tylko jako blank.",
+    },
+    copyLink: "Kopiuj link", copied: "Skopiowano link", copyHere: "Skopiuj ten link:",
     playHelp: "Wszystkie słowa utworzone w ruchu, jedno w wierszu.",
     edge: "dotyka krawędzi planszy", judgeButton: "Oceń",
     resetAfter: "Wyczyść po (sekundach)", release: "wydanie",
@@ -38,8 +50,14 @@ const UI_TEXT = {
   },
   sr: {
     title: "Sudija", game: "Igra", language: "Jezik", lookup: "Proveri reč",
-    judge: "Oceni potez", wordPlaceholder: "Upiši reč (? = džoker)", check: "Proveri",
-    hint: "Kvizovka: latinica ili ćirilica. ? je jedna pločica (džoker).",
+    judge: "Oceni potez", wordPlaceholder: "Upiši reč", check: "Proveri",
+    hints: {
+      osps: "Skrebl (OSPS): ? je jedna pločica (džoker).",
+      remik: "Remik: bez džokera; reči od bar 3 slova (otvaranje 5).",
+      kvizovka: "Kvizovka: latinica ili ćirilica. ? je jedna pločica (džoker).",
+      krizemkrazem: "Križemkražem: ? je jedna pločica (džoker); W, X, Y, Q samo kao džoker.",
+    },
+    copyLink: "Kopiraj vezu", copied: "Veza je kopirana", copyHere: "Kopirajte ovu vezu:",
     playHelp: "Sve reči koje potez gradi, jedna po redu.", edge: "dodiruje ivicu table",
     judgeButton: "Oceni", resetAfter: "Obriši posle (sekundi)", release: "izdanje",
     valid: "ISPRAVNO", invalid: "NEISPRAVNO", stands: "POTEZ VAŽI", falls: "POTEZ NE VAŽI",
@@ -52,10 +70,41 @@ const UI_TEXT = {
     otherUnknown: "nepoznato", fit: (n) => "odgovarajućih reči: " + n,
     noFit: "nijedna dozvoljena reč ne odgovara", notBuilt: "(nije izgrađeno)",
   },
+  // Serbian in Cyrillic: the "sr" texts above through lexicon.gloss.to_cyrillic (the one
+  // transliteration; tests/test_referee_page.py checks that they agree).
+  "sr-Cyrl": {
+    title: "Судија", game: "Игра", language: "Језик", lookup: "Провери реч",
+    judge: "Оцени потез", wordPlaceholder: "Упиши реч", check: "Провери",
+    hints: {
+      osps: "Скребл (ОСПС): ? је једна плочица (џокер).",
+      remik: "Ремик: без џокера; речи од бар 3 слова (отварање 5).",
+      kvizovka: "Квизовка: латиница или ћирилица. ? је једна плочица (џокер).",
+      krizemkrazem: "Крижемкражем: ? је једна плочица (џокер); W, X, Y, Q само као џокер.",
+    },
+    copyLink: "Копирај везу", copied: "Веза је копирана", copyHere: "Копирајте ову везу:",
+    playHelp: "Све речи које потез гради, једна по реду.", edge: "додирује ивицу табле",
+    judgeButton: "Оцени", resetAfter: "Обриши после (секунди)", release: "издање",
+    valid: "ИСПРАВНО", invalid: "НЕИСПРАВНО", stands: "ПОТЕЗ ВАЖИ", falls: "ПОТЕЗ НЕ ВАЖИ",
+    cannot: "Провера није могућа", unavailable: "Сервис није доступан",
+    words: (n) => n + (n % 10 === 1 && n % 100 !== 11 ? " реч" : " речи"),
+    clearsIn: (s) => "брише се за " + s + " с",
+    analyses: "Основни облик и анализа", alternatives: "Друга читања",
+    fillings: "Замене за џокер", needsJoker: "Џокер је потребан за", score: "поени",
+    opening: "отварање", otherValid: "исправно", otherInvalid: "неисправно",
+    otherUnknown: "непознато", fit: (n) => "одговарајућих речи: " + n,
+    noFit: "ниједна дозвољена реч не одговара", notBuilt: "(није изграђено)",
+  },
   sl: {
     title: "Sodnik", game: "Igra", language: "Jezik", lookup: "Preveri besedo",
-    judge: "Oceni potezo", wordPlaceholder: "Vpiši besedo (? = domenek)", check: "Preveri",
-    hint: "Kvizovka: latinica ali cirilica. ? je ena ploščica (domenek).",
+    judge: "Oceni potezo", wordPlaceholder: "Vpiši besedo", check: "Preveri",
+    hints: {
+      osps: "Scrabble (OSPS): ? je ena ploščica (domenek).",
+      remik: "Remik: brez domenkov; besede s 3 ali več črkami (odprtje 5).",
+      kvizovka: "Kvizovka: latinica ali cirilica. ? je ena ploščica (domenek).",
+      krizemkrazem: "Križemkražem: ? je ena ploščica (domenek); W, X, Y, Q le kot domenek.",
+    },
+    copyLink: "Kopiraj povezavo", copied: "Povezava je kopirana",
+    copyHere: "Kopirajte to povezavo:",
     playHelp: "Vse besede, ki jih tvori poteza, vsaka v svoji vrstici.",
     edge: "se dotika roba mreže", judgeButton: "Oceni", resetAfter: "Počisti po (sekundah)",
     release: "izdaja", valid: "VELJA", invalid: "NE VELJA", stands: "POTEZA VELJA",

@@ -1,0 +1,596 @@
+"""Remik słowny: one ruling on a whole move, by the rule book (seed 004).
+
+In Remik the words lie on the table and are rebuilt move after move, so a challenge is about
+the move, not a word. The players say what lay on the table before the move, what lies there
+after it and what the player had on the shelf; they do not say which table word became which
+new word. This module finds that out and applies the rule book:
+
+* **opening** ("otwarcie"): one word of at least 5 letters, only from the player's own tiles;
+  it scores its letters, doubled when it holds Ż, Ź or Ó;
+* **re-opening** after the player laid out every tile and drew 8 ("powtórnie dokonać
+  otwarcia"): one new word of at least 4 letters, only from own tiles. The rule book calls
+  it an opening again, so its word is an opening word and doubles the same way;
+* **a normal move**: new words of at least 3 letters (from own tiles), and table words
+  rebuilt by adding at least one own letter; every tile taken from the table is laid again
+  in the same move; every rebuilt word has at least 3 letters;
+* **leftovers**: a table word broken by a rebuild may leave pieces on the table. A piece
+  that is a word and is still listed after the move is a *remnant* (it lies where it lay:
+  its letters are a run of the old word, and it needs no own letter). Pieces listed as no
+  word go back to the player's shelf: variant I at 2 penalty points a letter, variant II
+  refuses them (``leftover_letters``). A table word none of whose tiles went into any new
+  word and which is gone from the table was taken and not laid again
+  (``table_tile_not_relaid``);
+* **arrangements** used earlier in the game may not be repeated: a table after the move
+  equal (as a multiset of words) to one in the history is refused;
+* **a wrong word**: the table is restored, the player draws one tile and loses 3 points.
+  Word validity is the judge's (:mod:`lexicon.judge`): one release for the whole move, and
+  which word failed is named only with ``reveal``.
+
+The assignment of table tiles to new words is a small search (:func:`_search`): identical
+words before and after are kept; each remaining word after the move is a remnant of some
+table word or is formed; each formed word is new or rebuilt with one named letter from the
+shelf, and the rest is counting: the table gives every letter it can, and which table word
+gave which tile is a matching (:func:`_lay`). The best assignment has the fewest rule
+faults, then the fewest leftovers, then the fewest own letters (tests/test_remik.py checks
+this against a brute force over every tile), then, as a preference, few pieces (a word
+drawing on two table words is two pieces). Whether one exists at all is a count
+per letter: when some letter is needed more often than the table and the shelf hold it,
+"no assignment exists" (``tiles_not_conserved``). The search is bounded by
+``MAX_MOVE_STEPS``.
+
+A move the rule book forbids for its form (not for a word) is taken back; the rule book sets
+penalty points only for a wrong word and for leftovers, so the ruling gives none for it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lexicon import judge as judging
+from lexicon.catalog import Catalog
+from lexicon.errors import InputError, LexiconError
+from lexicon.gloss import language, localized_reason
+from lexicon.inputs import clean_word, normalise
+from lexicon.play import play_rules
+from lexicon.profile import Profile
+from lexicon.tiles import speller
+
+MAX_MOVE_WORDS = 32       # words on the table before, or after, one move
+MAX_MOVE_RACK = 60        # tiles on a player's shelves (13, and every draw since)
+MAX_HISTORY = 2000        # earlier arrangements a repeated-arrangement check compares with
+MAX_MOVE_STEPS = 40_000   # search steps finding which table word became which new word
+LAY_STEPS = 10            # laying out one choice, in steps (~0.25 ms: the bound stays ~1 s)
+
+LEFTOVER_PENALTY = 2      # points per letter sent back to the shelf (variant I)
+WRONG_WORD_PENALTY = 3    # points lost for a wrong word (and one tile drawn)
+VARIANTS = (1, 2)
+OPENING, REOPENING, MOVE = "opening", "reopening", "move"
+NAMES = {OPENING: "an opening", REOPENING: "a re-opening", MOVE: "a move"}
+
+#: the order reasons are listed in (stable, whatever order the faults were found in)
+FAULTS = ("tiles_not_conserved", "table_tile_not_relaid", "opening_not_own_tiles",
+          "opening_one_word", "opening_too_short", "too_short", "no_own_letter_added",
+          "leftover_letters", "nothing_laid", "repeated_arrangement", "wrong_word")
+
+
+class MoveTooComplex(LexiconError):
+    """The assignment search would need more than ``MAX_MOVE_STEPS`` steps."""
+
+    code = "move_too_complex"
+    status = 422
+
+
+# -- reading the move ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Word:
+    text: str      # as cleaned (lower case)
+    key: str       # canonical tiles, one code point each
+
+
+def _words(profile: Profile, value: object, what: str) -> list[Word]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(w, str) for w in value):
+        raise InputError(f"the table {what} the move must be a list of words",
+                         code="bad_move")
+    if len(value) > MAX_MOVE_WORDS:
+        raise InputError(f"{len(value)} words on the table {what} the move; at most "
+                         f"{MAX_MOVE_WORDS}", code="move_too_large",
+                         detail={"max_words": MAX_MOVE_WORDS})
+    spell = speller(profile)
+    out = []
+    for w in value:
+        text = clean_word(w)
+        out.append(Word(text, spell.first(text).key))
+    return out
+
+
+def _rack(profile: Profile, text: object) -> Counter[str]:
+    """The shelf's tiles; spaces and commas may separate them; Remik has no jokers."""
+    if text is None:
+        return Counter()
+    if not isinstance(text, str):
+        raise InputError("the rack must be text (its letters)", code="bad_rack")
+    letters = "".join(normalise(text).lower().replace(",", " ").split())
+    if len(letters) > MAX_MOVE_RACK:
+        raise InputError(f"the rack has {len(letters)} letters; at most {MAX_MOVE_RACK}",
+                         code="move_too_large", detail={"max_rack": MAX_MOVE_RACK})
+    spell = speller(profile)
+    for i, ch in enumerate(letters):
+        if spell.tile(ch) is None:
+            raise InputError(f"{ch!r} (position {i + 1} of the rack) is not a tile of "
+                             f"{profile.name}", code="bad_rack", detail={"position": i + 1})
+    return Counter(spell.first(letters).key) if letters else Counter()
+
+
+def _history(profile: Profile, value: object) -> list[Counter[str]]:
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise InputError("the history must be a list of earlier tables (lists of words)",
+                         code="bad_move")
+    if len(value) > MAX_HISTORY:
+        raise InputError(f"{len(value)} earlier arrangements; at most {MAX_HISTORY}",
+                         code="move_too_large", detail={"max_history": MAX_HISTORY})
+    return [Counter(w.key for w in _words(profile, table, "in the history of"))
+            for table in value]
+
+
+def read_history(text: str) -> list[list[str]]:
+    """A history file: one earlier table a line, its words separated by spaces or commas;
+    blank lines and lines starting with ``#`` are skipped."""
+    return [line.replace(",", " ").split() for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+# -- the assignment ------------------------------------------------------------------------
+
+@dataclass
+class Placement:
+    """Where one word after the move came from."""
+
+    after: int                                   # index in the after-table
+    kind: str                                    # kept | remnant | new | rebuilt
+    taken: dict[int, Counter[str]] = field(default_factory=dict)  # before index -> letters
+    own: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class Assignment:
+    placements: list[Placement]
+    leftovers: dict[int, Counter[str]]           # before index -> letters back to the shelf
+    not_relaid: dict[int, Counter[str]]          # before index -> letters taken, not relaid
+    faults: dict[str, list[str]]                 # code -> details (English)
+    cost: tuple[int, int, int, int]
+
+
+@dataclass
+class _Search:
+    before: list[Word]
+    after: list[Word]
+    rack: Counter[str]
+    kind: str
+    variant: int
+    min_length: int
+    opening_length: int
+    steps: int = 0
+    letters: dict[int, dict[str, int]] = field(default_factory=dict)   # after word -> counts
+    least: tuple[int, int, int, int] = (0, 0, 0, 0)
+    best: Assignment | None = None
+
+    def step(self, cost: int = 1) -> None:
+        self.steps += cost
+        if self.steps > MAX_MOVE_STEPS:
+            raise MoveTooComplex(f"finding which table word became which new word needs "
+                                 f"more than {MAX_MOVE_STEPS:,} steps; rule on fewer "
+                                 f"words at a time", detail={"max_steps": MAX_MOVE_STEPS})
+
+
+def _kept(before: list[Word], after: list[Word]) -> tuple[dict[int, int], list[int], list[int]]:
+    """Identical words before and after are the same word left in place: after -> before."""
+    free: dict[str, list[int]] = {}
+    for i, w in enumerate(before):
+        free.setdefault(w.key, []).append(i)
+    kept: dict[int, int] = {}
+    for j, w in enumerate(after):
+        if free.get(w.key):
+            kept[j] = free[w.key].pop(0)
+    rest_b = [i for i in range(len(before)) if i not in kept.values()]
+    rest_a = [j for j in range(len(after)) if j not in kept]
+    return kept, rest_b, rest_a
+
+
+def _remnant_choices(s: _Search, rest_b: list[int], rest_a: list[int]
+                     ) -> list[dict[int, tuple[int, int]]]:
+    """Every way of reading some after-words as remnants: after -> (before, start). The
+    reading with no remnant comes first."""
+    options = {j: [(i, k) for i in rest_b
+                   for k in range(len(s.before[i].key) - len(s.after[j].key) + 1)
+                   if len(s.after[j].key) < len(s.before[i].key)
+                   and s.before[i].key.startswith(s.after[j].key, k)]
+               for j in rest_a}
+    out: list[dict[int, tuple[int, int]]] = []
+    spans: dict[int, list[tuple[int, int]]] = {}
+
+    def choose(n: int, chosen: dict[int, tuple[int, int]]) -> None:
+        s.step()
+        if n == len(rest_a):
+            out.append(dict(chosen))
+            return
+        j = rest_a[n]
+        choose(n + 1, chosen)
+        width = len(s.after[j].key)
+        for i, k in options[j]:
+            if any(k < e and b < k + width for b, e in spans.get(i, [])):
+                continue
+            spans.setdefault(i, []).append((k, k + width))
+            chosen[j] = (i, k)
+            choose(n + 1, chosen)
+            del chosen[j]
+            spans[i].pop()
+
+    choose(0, {})
+    return out
+
+
+def _missing(s: _Search, rest_b: list[int], formed: list[int]) -> Counter[str]:
+    """Letters the formed words need beyond what the table words and the shelf hold."""
+    need = Counter("".join(s.after[j].key for j in formed))
+    have = Counter("".join(s.before[i].key for i in rest_b)) + s.rack
+    return need - have
+
+
+def _search(s: _Search) -> Assignment | None:
+    kept, rest_b, rest_a = _kept(s.before, s.after)
+    s.letters = {j: dict(Counter(s.after[j].key)) for j in rest_a}
+    if _missing(s, rest_b, rest_a):
+        return None                                   # no assignment exists
+    # a lower bound of the cost: no fault, no leftover, only the own letters the table
+    # cannot give (remnants take the same letters from both sides, so it holds for them
+    # too), and one piece for each table word (each gives a tile, or it is a fault)
+    need = Counter("".join(s.after[j].key for j in rest_a))
+    have = Counter("".join(s.before[i].key for i in rest_b))
+    s.least = (0, 0, sum((need - have).values()), len(rest_b))
+    for remnants in _remnant_choices(s, rest_b, rest_a):
+        if _spread(s, kept, rest_b, rest_a, remnants):
+            break
+    return s.best
+
+
+def _spread(s: _Search, kept: dict[int, int], rest_b: list[int], rest_a: list[int],
+            remnants: dict[int, tuple[int, int]]) -> bool:
+    """Try every way of forming the remaining words: each is new (all own letters) or
+    rebuilt, with one of its letters named to come from the shelf (or none: a rebuild that
+    adds nothing, which the rules refuse but a ruling must be able to find). Given those
+    choices, taking as many tiles from the table as fit is always best (fewer own letters,
+    fewer leftovers), so the rest is counting (:func:`_lay`). True: nothing can be better."""
+    avail: dict[int, Counter[str]] = {}
+    for i in rest_b:
+        key = s.before[i].key
+        covered = {k + d for j, (b, k) in remnants.items() if b == i
+                   for d in range(len(s.after[j].key))}
+        avail[i] = Counter(c for n, c in enumerate(key) if n not in covered)
+    formed = [j for j in rest_a if j not in remnants]
+    on_table: Counter[str] = Counter()
+    for c in avail.values():
+        on_table += c
+    if Counter("".join(s.after[j].key for j in formed)) - (on_table + s.rack):
+        return False
+    options: list[list[tuple[bool, str | None]]] = []
+    for j in formed:
+        letters = sorted(set(s.after[j].key))
+        choice: list[tuple[bool, str | None]] = []
+        if any(on_table[c] for c in letters):
+            choice += [(True, c) for c in letters if s.rack[c]]
+        choice.append((False, None))
+        if any(on_table[c] for c in letters):
+            choice.append((True, None))
+        options.append(choice)
+    chosen: list[tuple[bool, str | None]] = []
+    gives_for: dict[tuple, dict] = {}
+    forced: Counter[str] = Counter()         # letters the choices so far take from the shelf
+
+    def choose(n: int) -> bool:
+        s.step()
+        if n == len(formed):
+            s.step(LAY_STEPS)
+            return _lay(s, kept, rest_b, remnants, avail, on_table, formed, chosen, gives_for)
+        word = s.after[formed[n]].key
+        for option in options[n]:
+            rebuilt, named = option
+            own = word if not rebuilt else named or ""
+            forced.update(own)
+            if all(forced[c] <= s.rack[c] for c in own):
+                chosen.append(option)
+                done = choose(n + 1)
+                chosen.pop()
+            else:
+                done = False
+            forced.subtract(own)
+            if done:
+                return True
+        return False
+
+    return choose(0)
+
+
+def _lay(s: _Search, kept: dict[int, int], rest_b: list[int],
+         remnants: dict[int, tuple[int, int]], avail: dict[int, Counter[str]],
+         on_table: Counter[str], formed: list[int],
+         chosen: list[tuple[bool, str | None]], gives_for: dict[tuple, dict]) -> bool:
+    """Lay the formed words as ``chosen`` says: the table gives every letter it can, the
+    shelf the rest; then which table word gave which tile (``gives_for`` keeps that per
+    letter totals: many choices take the same totals from the table)."""
+    room: dict[int, dict[str, int]] = {}
+    for j, (rebuilt, named) in zip(formed, chosen, strict=True):
+        r = dict(s.letters[j]) if rebuilt else {}
+        if named is not None:
+            r[named] -= 1
+        room[j] = r
+    capacity: dict[str, int] = {}
+    for r in room.values():
+        for c, n in r.items():
+            capacity[c] = capacity.get(c, 0) + n
+    table = {c: m for c, n in capacity.items() if (m := min(on_table[c], n)) > 0}
+    need: dict[str, int] = {}
+    for j in formed:
+        for c, n in s.letters[j].items():
+            need[c] = need.get(c, 0) + n
+    if any(n - table.get(c, 0) > s.rack[c] for c, n in need.items()):
+        return False                                   # the shelf cannot give the rest
+    key = tuple(sorted(table.items()))
+    gives = gives_for.get(key)
+    if gives is None:
+        gives = gives_for[key] = _gives(rest_b, avail, table)
+    # words: first one table tile to each rebuilt word, then as many as fit
+    parts: dict[int, dict[str, int]] = {j: {} for j in formed}
+    left = dict(table)
+    for j in formed:
+        c = next((c for c in sorted(room[j]) if room[j][c] and left.get(c)), None)
+        if c is not None:
+            parts[j][c] = 1
+            left[c] -= 1
+    for j in formed:
+        for c in sorted(room[j]):
+            g = min(left.get(c, 0), room[j][c] - parts[j].get(c, 0))
+            if g > 0:
+                parts[j][c] = parts[j].get(c, 0) + g
+                left[c] -= g
+    own = {j: {c: n - parts[j].get(c, 0) for c, n in s.letters[j].items()
+               if n > parts[j].get(c, 0)} for j in formed}
+    return _leaf(s, kept, rest_b, remnants, avail, gives, parts, own)
+
+
+def _gives(rest_b: list[int], avail: dict[int, Counter[str]], table: dict[str, int]
+           ) -> dict[int, Counter[str]]:
+    """How many tiles of each letter each table word gives, ``table`` in all. Each table
+    word should give one (else it was taken and not laid again); the table words that can
+    give one form a matroid, so taking them smallest first leaves the fewest letters over
+    (a matching by augmenting paths, a letter holding as many as the table gives)."""
+    holders: dict[str, list[int]] = {c: [] for c in table}
+
+    def augment(i: int, seen: set[str]) -> bool:
+        for c in avail[i]:
+            if c in holders and c not in seen:
+                seen.add(c)
+                if len(holders[c]) < table[c]:
+                    holders[c].append(i)
+                    return True
+                for n, h in enumerate(holders[c]):
+                    if augment(h, seen):
+                        holders[c][n] = i
+                        return True
+        return False
+
+    for i in sorted(rest_b, key=lambda i: (sum(avail[i].values()), i)):
+        augment(i, set())
+    gives = {i: Counter() for i in rest_b}
+    for c, held in holders.items():
+        for i in held:
+            gives[i][c] += 1
+    for c in sorted(table):
+        extra = table[c] - sum(g[c] for g in gives.values())
+        for i in sorted(rest_b, key=lambda i: (not gives[i], i)):
+            g = min(extra, avail[i][c] - gives[i][c])
+            if g > 0:
+                gives[i][c] += g
+                extra -= g
+    return gives
+
+
+def _taken(rest_b: list[int], gives: dict[int, Counter[str]],
+           parts: dict[int, dict[str, int]]) -> dict[int, dict[int, Counter[str]]]:
+    """Which word got which table word's tiles."""
+    taken: dict[int, dict[int, Counter[str]]] = {j: {} for j in parts}
+    pool = {c: [i for i in rest_b for _ in range(gives[i][c])]
+            for c in {c for g in gives.values() for c in g}}
+    for j, part in parts.items():
+        for c, n in sorted(part.items()):
+            for i in pool[c][:n]:
+                taken[j].setdefault(i, Counter())[c] += 1
+            pool[c] = pool[c][n:]
+    return taken
+
+
+def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
+          remnants: dict[int, tuple[int, int]], avail: dict[int, Counter[str]],
+          gives: dict[int, Counter[str]], parts: dict[int, dict[str, int]],
+          own: dict[int, dict[str, int]]) -> bool:
+    """Score one complete assignment; True stops the search (nothing can be better)."""
+    faults: dict[str, list[str]] = {}
+
+    def fault(code: str, detail: str) -> None:
+        faults.setdefault(code, []).append(detail)
+
+    leftovers: dict[int, Counter[str]] = {}
+    not_relaid: dict[int, Counter[str]] = {}
+    for i in rest_b:
+        rest = avail[i] - gives[i]
+        if not gives[i]:
+            if rest:
+                not_relaid[i] = rest
+                fault("table_tile_not_relaid", f"{s.before[i].text}: "
+                      f"{''.join(sorted(rest.elements()))} taken and not laid again")
+        elif rest:
+            leftovers[i] = rest
+    n_left = sum(sum(c.values()) for c in leftovers.values())
+    if n_left and s.variant == 2:
+        fault("leftover_letters", f"{n_left} letters would stay on the table as no word")
+    formed = list(parts)
+    n_own = sum(sum(c.values()) for c in own.values())
+    if s.kind == MOVE:
+        for j in formed:
+            w = s.after[j]
+            if len(w.key) < s.min_length:
+                fault("too_short", f"{w.text}: {len(w.key)} letters; {s.min_length} required")
+            if parts[j] and not own[j]:
+                fault("no_own_letter_added", f"{w.text}: rebuilt from table tiles only")
+        for j in remnants:
+            w = s.after[j]
+            if len(w.key) < s.min_length:
+                fault("too_short", f"{w.text}: {len(w.key)} letters; {s.min_length} required")
+        if not n_own:
+            fault("nothing_laid", "no letter from the player's shelf was laid")
+    else:
+        if rest_b or any(parts[j] for j in formed):
+            fault("opening_not_own_tiles", f"{NAMES[s.kind]} lays its word from the "
+                  "player's own tiles only and leaves the table as it lay")
+        if len(formed) + len(remnants) != 1:
+            fault("opening_one_word", f"{NAMES[s.kind]} lays one word; this move lays "
+                  f"{len(formed) + len(remnants)}")
+        for j in formed:
+            w = s.after[j]
+            if len(w.key) < s.opening_length:
+                fault("opening_too_short", f"{w.text}: {len(w.key)} letters; "
+                      f"{NAMES[s.kind]} needs {s.opening_length}")
+    head = (sum(len(v) for v in faults.values()), n_left, n_own)
+    if s.best is not None and head > s.best.cost[:3]:
+        return False                         # the pieces cannot make up for it
+    taken = _taken(rest_b, gives, parts)
+    pieces = sum(len(t) for t in taken.values())
+    cost = (*head, pieces)
+    if s.best is None or cost < s.best.cost:
+        placements = [Placement(j, "kept", {i: Counter(s.before[i].key)})
+                      for j, i in kept.items()]
+        placements += [Placement(j, "remnant", {i: Counter(s.after[j].key)})
+                       for j, (i, _k) in remnants.items()]
+        placements += [Placement(j, "rebuilt" if taken[j] else "new", taken[j],
+                                 Counter(own[j]))
+                       for j in formed]
+        placements.sort(key=lambda p: p.after)
+        s.best = Assignment(placements, leftovers, not_relaid, faults, cost)
+    return cost == s.least
+
+
+# -- the ruling ----------------------------------------------------------------------------
+
+def rule_move(catalog: Catalog, before: object, after: object, rack: object, *,
+              opening: bool = False, reopening: bool = False, variant: int = 1,
+              history: object = None, reveal: bool = False, lang: str | None = None,
+              release: str | None = None, log_root: Path | None = None, log: bool = True,
+              game: str = "remik") -> dict[str, Any]:
+    """Rule on one Remik move (see the module docstring). Raises InputError for a move that
+    cannot be read, MoveTooComplex when the search is too long, and the judge's errors
+    (UnknownGame, NoRelease, ...) before anything is ruled or logged."""
+    profile = catalog.profile(game)
+    lang = language(profile.language, lang)
+    catalog.release(game, release)        # NoRelease / UnknownRelease before anything else
+    if opening and reopening:
+        raise InputError("a move is an opening or a re-opening, not both", code="bad_move")
+    if variant not in VARIANTS:
+        raise InputError(f"variant {variant!r}; the rule book has variants 1 and 2",
+                         code="bad_move", detail={"variants": list(VARIANTS)})
+    if profile.opening_min_length is None:
+        raise InputError(f"{profile.name} has no table moves to rule on", code="bad_move")
+    kind = OPENING if opening else REOPENING if reopening else MOVE
+    table_before = _words(profile, before, "before")
+    table_after = _words(profile, after, "after")
+    shelf = _rack(profile, rack)
+    earlier = _history(profile, history)
+    opening_length = (profile.reopening_min_length if reopening else None) or \
+        profile.opening_min_length
+    search = _Search(table_before, table_after, shelf, kind, variant, profile.min_length,
+                     opening_length)
+    found = _search(search)
+    faults: dict[str, list[str]]
+    if found is None:
+        _, rest_b, rest_a = _kept(table_before, table_after)
+        missing = _missing(search, rest_b, rest_a)
+        letters = ", ".join(profile.by_canonical[c].letter if c in profile.by_canonical
+                            else c for c in sorted(missing.elements()))
+        faults = {"tiles_not_conserved": [f"no assignment exists: the table after the move "
+                                          f"needs {letters} beyond the table tiles and the "
+                                          f"rack"]}
+        judged = [table_after[j].text for j in rest_a]
+    else:
+        faults = dict(found.faults)
+        judged = [table_after[p.after].text for p in found.placements if p.kind != "kept"]
+    after_set = Counter(w.key for w in table_after)
+    for n, table in enumerate(earlier, 1):
+        if table == after_set:
+            faults.setdefault("repeated_arrangement", []).append(
+                f"the table after the move is arrangement {n} of the history")
+            break
+    legal = not faults
+    ruling = (judging.judge(catalog, game, judged, reveal=reveal, lang=lang, release=release,
+                            log_root=log_root, log=log) if judged else None)
+    words_valid = ruling["valid"] if ruling else None
+    if words_valid is False:      # which word is wrong only the judge's ``reveal`` says
+        faults["wrong_word"] = []
+    reasons = [localized_reason(code, "; ".join(faults[code]) or None, lang)
+               for code in FAULTS if code in faults]
+    rules = play_rules(profile)
+    spell = speller(profile)
+
+    def letters_of(c: Counter[str]) -> list[str]:
+        return list(spell.tiles_of("".join(sorted(c.elements()))))
+
+    words: list[dict[str, Any]] = []
+    points = left = 0
+    to_shelf: list[str] = []
+    if found is not None:
+        for p in found.placements:
+            w = table_after[p.after]
+            item: dict[str, Any] = {"word": w.text, "kind": p.kind}
+            if p.kind != "new":
+                item["from"] = [{"word": table_before[i].text, "letters": letters_of(c)}
+                                for i, c in sorted(p.taken.items())]
+            if p.kind in ("new", "rebuilt"):
+                item["own"] = letters_of(p.own)
+                score = (rules.opening_score(w.key) if kind != MOVE else rules.score(w.key))
+                item["points"] = score or 0
+                points += item["points"]
+            words.append(item)
+        for c in found.leftovers.values():
+            to_shelf += letters_of(c)
+        left = len(to_shelf)
+    stands = legal and words_valid is not False
+    if words_valid is False:
+        outcome, points, penalty = "move_wrong_word", 0, WRONG_WORD_PENALTY
+        to_shelf = []
+    elif not legal:
+        outcome, points, penalty = "move_taken_back", 0, 0
+        to_shelf = []
+    else:
+        outcome, penalty = "move_stands", LEFTOVER_PENALTY * left
+    answer: dict[str, Any] = {
+        "game": game, "release": ruling["release"] if ruling else catalog.release(
+            game, release).id,
+        "kind": kind, "variant": variant, "legal": legal, "words_valid": words_valid,
+        "valid": stands, "verdict": judging.STANDS if stands else judging.FALLS,
+        "reasons": reasons, "words": words, "to_shelf": to_shelf,
+        "points": points, "penalty": penalty, "total": points - penalty,
+        "outcome": localized_reason(outcome, None, lang),
+    }
+    if found is None:
+        answer["assignment"] = None
+    if ruling is not None:
+        answer["judge"] = {k: v for k, v in ruling.items() if k not in ("game", "release")}
+    return answer
+

@@ -1,0 +1,287 @@
+"""Remik moves ruled by the rule book (seed 004): the library, the CLI and the HTTP route.
+
+Every case of the rule book runs through all three faces on a small real release (remik
+links the osps release the fixture publishes) and must give the same ruling.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from lexicon import profile as profiles
+from lexicon import remik, rulings
+from lexicon.catalog import Catalog
+from lexicon.errors import InputError
+from service.app import create_app
+from tests.conftest import lexicon, publish, rec
+
+WORDS = ["kot", "koty", "kotek", "tok", "dom", "domy", "ara", "kotara", "las", "lasy",
+         "zażółć", "kotka"]
+
+
+@pytest.fixture()
+def table(home: Path) -> Path:
+    publish(home, "remik", [rec(w) for w in WORDS] + [
+        rec("kotu", valid=False, code="unknown", message="not in the test list")])
+    return home
+
+
+# (case, before, after, rack, options, legal, reason codes, points, penalty, to_shelf)
+CASES: list[tuple[str, list[str], list[str], str, dict[str, Any], bool, list[str], int, int,
+                  list[str]]] = [
+    ("opening with Ż scores double", [], ["zażółć"], "zażółćab", {"opening": True},
+     True, [], 12, 0, []),
+    ("opening without Ż, Ź, Ó", ["dom"], ["dom", "kotek"], "kotek", {"opening": True},
+     True, [], 5, 0, []),
+    ("opening of 3 letters", [], ["kot"], "kot", {"opening": True},
+     False, ["opening_too_short"], 0, 0, []),
+    ("opening rebuilding a table word", ["kot"], ["kotek"], "ek", {"opening": True},
+     False, ["opening_not_own_tiles"], 0, 0, []),
+    ("re-opening of 3 letters refused", [], ["kot"], "kot", {"reopening": True},
+     False, ["opening_too_short"], 0, 0, []),
+    ("re-opening of 4 letters", ["las"], ["las", "koty"], "koty", {"reopening": True},
+     True, [], 4, 0, []),
+    ("a rebuild adding no own letter", ["kot"], ["tok"], "a", {},
+     False, ["no_own_letter_added", "nothing_laid"], 0, 0, []),
+    ("a table tile left out", ["kot", "las"], ["koty"], "y", {},
+     False, ["table_tile_not_relaid"], 0, 0, []),
+    ("variant I leftovers and their penalty", ["kotek"], ["koty"], "y", {"variant": 1},
+     True, [], 4, 4, ["E", "K"]),
+    ("variant II refuses leftovers", ["kotek"], ["koty"], "y", {"variant": 2},
+     False, ["leftover_letters"], 0, 0, []),
+    ("a remnant that is a word stays, even in variant II", ["kotara"], ["koty", "ara"], "y",
+     {"variant": 2}, True, [], 4, 0, []),
+    ("a repeated arrangement", ["kotek"], ["koty"], "y", {"history": [["las"], ["koty"]]},
+     False, ["repeated_arrangement"], 0, 0, []),
+    ("no assignment exists", ["kot"], ["koty"], "a", {},
+     False, ["tiles_not_conserved"], 0, 0, []),
+    ("a new word and a rebuild", ["kot", "las"], ["koty", "las", "dom"], "ydomz", {},
+     True, [], 7, 0, []),
+    ("a new word of 2 letters (no word either: the judge's 3 points)", ["kot"],
+     ["kot", "do"], "do", {}, False, ["too_short", "wrong_word"], 0, 3, []),
+    ("a wrong word: restored, one tile drawn, 3 points lost", ["kot"], ["kotu"], "u", {},
+     True, ["wrong_word"], 0, 3, []),
+]
+IDS = [c[0] for c in CASES]
+
+
+def _expect(r: dict[str, Any], legal: bool, codes: list[str], points: int, penalty: int,
+            to_shelf: list[str]) -> None:
+    assert r["legal"] is legal
+    assert [x["code"] for x in r["reasons"]] == codes
+    assert (r["points"], r["penalty"], r["total"]) == (points, penalty, points - penalty)
+    assert r["to_shelf"] == to_shelf
+    assert r["valid"] is (legal and not codes)
+    assert r["verdict"] == ("stands" if r["valid"] else "falls")
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_library(table: Path, case: tuple) -> None:
+    _, before, after, rack, options, *expected = case
+    _expect(remik.rule_move(Catalog(table), before, after, rack, **options), *expected)
+
+
+def _cli_args(before: list[str], after: list[str], rack: str, options: dict[str, Any],
+              tmp: Path) -> list[str]:
+    args = ["judge", "remik", "--before", " ".join(before), "--after", ",".join(after),
+            "--rack", rack, "--json"]
+    if options.get("opening"):
+        args.append("--opening")
+    if options.get("reopening"):
+        args.append("--reopening")
+    if "variant" in options:
+        args += ["--variant", str(options["variant"])]
+    if "history" in options:
+        path = tmp / "history.txt"
+        path.write_text("# earlier tables\n" + "\n".join(" ".join(t) for t in
+                                                         options["history"]) + "\n")
+        args += ["--history", str(path)]
+    return args
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_cli(table: Path, tmp_path: Path, case: tuple) -> None:
+    _, before, after, rack, options, *expected = case
+    p = lexicon(table, *_cli_args(before, after, rack, options, tmp_path))
+    r = json.loads(p.stdout)
+    _expect(r, *expected)
+    assert p.returncode == (0 if r["valid"] else 1)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_http(table: Path, case: tuple) -> None:
+    _, before, after, rack, options, *expected = case
+    client = TestClient(create_app(table))
+    body = {"before": before, "after": after, "rack": rack, **options}
+    r = client.post("/v1/games/remik/move", json=body)
+    assert r.status_code == 200
+    _expect(r.json(), *expected)
+
+
+def test_the_assignment_is_reported(table: Path) -> None:
+    r = remik.rule_move(Catalog(table), ["kotara", "las"], ["koty", "ara", "lasy"], "yy",
+                        variant=2, lang="en")
+    assert r["valid"] and r["points"] == 8
+    assert r["words"] == [
+        {"word": "koty", "kind": "rebuilt", "from": [{"word": "kotara",
+                                                      "letters": ["K", "O", "T"]}],
+         "own": ["Y"], "points": 4},
+        {"word": "ara", "kind": "remnant", "from": [{"word": "kotara",
+                                                     "letters": ["A", "A", "R"]}]},
+        {"word": "lasy", "kind": "rebuilt", "from": [{"word": "las",
+                                                      "letters": ["A", "L", "S"]}],
+         "own": ["Y"], "points": 4}]
+    assert r["outcome"]["code"] == "move_stands" and r["judge"]["count"] == 3
+    # nothing changed, nothing checked: no word to judge, nothing laid
+    same = remik.rule_move(Catalog(table), ["kot"], ["kot"], "a")
+    assert [x["code"] for x in same["reasons"]] == ["nothing_laid"]
+    assert same["words_valid"] is None and same["words"][0]["kind"] == "kept"
+
+
+def test_a_wrong_word_is_named_only_with_reveal(table: Path) -> None:
+    cat = Catalog(table)
+    hidden = remik.rule_move(cat, ["kot", "las"], ["kotu", "lasy"], "uy")
+    assert hidden["words_valid"] is False and "results" not in hidden["judge"]
+    assert hidden["outcome"]["code"] == "move_wrong_word" and hidden["penalty"] == 3
+    assert "kotu" not in json.dumps(hidden["reasons"] + [hidden["judge"]])
+    shown = remik.rule_move(cat, ["kot", "las"], ["kotu", "lasy"], "uy", reveal=True)
+    assert [x["valid"] for x in shown["judge"]["results"]] == [False, True]
+    assert hidden["outcome"]["message"].startswith("niewłaściwy wyraz")
+    logged = rulings.read(rulings.parse_date(None), table)
+    assert [row["words"] for row in logged] == [["kotu", "lasy"], ["kotu", "lasy"]]
+
+
+@pytest.mark.parametrize("args, code", [
+    ({"before": 5, "after": ["kot"]}, "bad_move"),
+    ({"before": ["kot"], "after": ["kot", 5]}, "bad_move"),
+    ({"after": ["kot"] * 33}, "move_too_large"),
+    ({"after": ["kot"], "rack": "k" * 61}, "move_too_large"),
+    ({"after": ["kot"], "rack": "kq"}, "bad_rack"),
+    ({"after": ["kot"], "rack": "k?"}, "bad_rack"),
+    ({"after": ["kot"], "variant": 3}, "bad_move"),
+    ({"after": ["kot"], "opening": True, "reopening": True}, "bad_move"),
+    ({"after": ["kot"], "history": "kot"}, "bad_move"),
+    ({"after": [""]}, "empty_word"),
+    ({"after": ["kot"], "lang": "de"}, "bad_lang"),
+])
+def test_an_unreadable_move_is_refused(table: Path, args: dict[str, Any], code: str) -> None:
+    kwargs = {"before": [], "rack": "kot", **args}
+    with pytest.raises(InputError) as got:
+        remik.rule_move(Catalog(table), kwargs.pop("before"), kwargs.pop("after"),
+                        kwargs.pop("rack"), **kwargs)
+    assert got.value.code == code
+    assert rulings.read(rulings.parse_date(None), table) == []       # nothing ruled
+
+
+def test_the_search_is_bounded(table: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = ["kotara", "kotek", "kotka", "kot", "tok"]
+    after = ["kotary", "kotki", "kotek", "koty", "tako"]
+    r = remik.rule_move(Catalog(table), before, after, "yiakoy", log=False)
+    assert r["words"] and r["reasons"] != []
+    monkeypatch.setattr(remik, "MAX_MOVE_STEPS", 20)
+    with pytest.raises(remik.MoveTooComplex) as got:
+        remik.rule_move(Catalog(table), before, after, "yiakoy", log=False)
+    assert got.value.code == "move_too_complex" and got.value.status == 422
+
+
+def test_faces_refuse_and_keep_the_plain_judge(table: Path) -> None:
+    client = TestClient(create_app(table))
+    r = client.post("/v1/games/remik/move", json={"after": ["kot", 5], "rack": "kot"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_move"
+    r = client.post("/v1/games/remik/move", json={"after": ["kot"], "variant": "x"})
+    assert r.status_code == 422 and r.json()["code"] == "invalid_request"
+    r = client.post("/v1/games/remik/judge", json={"words": ["kot"]})
+    assert r.status_code == 200 and r.json()["verdict"] == "stands"
+    assert lexicon(table, "judge", "remik", "kot").returncode == 0      # the plain judge
+    assert lexicon(table, "judge", "remik", "kotu").returncode == 1
+    p = lexicon(table, "judge", "remik", "kot", "--after", "koty", "--rack", "y")
+    assert p.returncode == 2 and "bad_move" in p.stderr
+    p = lexicon(table, "judge", "osps", "--before", "kot", "--after", "koty", "--rack", "y")
+    assert p.returncode == 2 and "bad_move" in p.stderr
+    p = lexicon(table, "judge", "remik", "--before", "kot", "--rack", "y")
+    assert p.returncode == 2 and "needs --after" in p.stderr
+    p = lexicon(table, "judge", "remik", "--after", "koty", "--history", str(table / "no"))
+    assert p.returncode == 2 and "bad_move" in p.stderr
+    p = lexicon(table, "judge", "remik", "--before", "kotek", "--after", "koty", "--rack", "y")
+    assert p.returncode == 0 and "back to the shelf: E K" in p.stdout
+    assert "points 4, penalty 4, total 0" in p.stdout
+
+
+def test_no_release(home: Path) -> None:
+    p = lexicon(home, "judge", "remik", "--after", "koty", "--rack", "y")
+    assert p.returncode == 3
+    client = TestClient(create_app(home))
+    assert client.post("/v1/games/remik/move", json={"after": ["kot"]}).status_code == 503
+
+
+def _brute_cost(before: list[str], after: list[str], rack: str, variant: int
+                ) -> tuple[int, int, int, int] | None:
+    """The best cost over every tile-level assignment (each letter of each word after the
+    move from the shelf or from one table word), scored by the rule book independently of
+    lexicon.remik: faults, leftovers, own letters, pieces."""
+    kept_b, rest_a = list(before), []
+    for w in after:
+        if w in kept_b:
+            kept_b.remove(w)
+        else:
+            rest_a.append(w)
+    slots = [(j, c) for j, w in enumerate(rest_a) for c in w]
+    sources = [-1, *range(len(kept_b))]
+    best = None
+    for pick in itertools.product(sources, repeat=len(slots)):
+        use = Counter((i, c) for (_, c), i in zip(slots, pick, strict=True))
+        if any(n > (Counter(rack)[c] if i < 0 else Counter(kept_b[i])[c])
+               for (i, c), n in use.items()):
+            continue
+        faults = 0
+        given = Counter(i for i in pick if i >= 0)
+        for j, w in enumerate(rest_a):
+            mine = [i for (jj, _), i in zip(slots, pick, strict=True) if jj == j]
+            faults += len(w) < 3
+            faults += bool(mine) and all(i >= 0 for i in mine)
+        faults += sum(1 for i in range(len(kept_b)) if not given[i])
+        left = sum(len(kept_b[i]) - given[i] for i in range(len(kept_b)) if given[i])
+        faults += variant == 2 and left > 0
+        own = sum(1 for i in pick if i < 0)
+        faults += own == 0
+        pieces = len({(j, i) for (j, _), i in zip(slots, pick, strict=True) if i >= 0})
+        cost = (faults, left, own, pieces)
+        best = cost if best is None or cost < best else best
+    return best
+
+
+def test_the_search_finds_the_best_assignment_a_brute_force_finds() -> None:
+    """For a move with a legal reading the search finds the best one; for one without, as
+    few faults (which of two equally faulty readings it reports may differ)."""
+    profile = profiles.load("remik")
+    rng = random.Random(20)
+    checked = 0
+    while checked < 300:
+        word = lambda: "".join(rng.choice("abko") for _ in range(rng.randint(2, 4)))  # noqa: E731
+        before = [word() for _ in range(rng.randint(0, 2))]
+        after = [word() for _ in range(rng.randint(1, 2))]
+        rack = "".join(rng.choice("abko") for _ in range(rng.randint(0, 3)))
+        if any(a != b and a in b for a in after for b in before):
+            continue                                # remnants: not in the brute force
+        variant = rng.choice((1, 2))
+        expected = _brute_cost(before, after, rack, variant)
+        s = remik._Search(remik._words(profile, before, "before"),
+                          remik._words(profile, after, "after"), Counter(rack), remik.MOVE,
+                          variant, 3, 5)
+        found = remik._search(s)
+        case = (before, after, rack, variant)
+        if expected is None or found is None:
+            assert found is expected is None, case
+        elif expected[0] == 0:      # a legal reading: the best one (pieces only a preference)
+            assert found.cost[:3] == expected[:3], case
+        else:                                       # an illegal move: as few faults
+            assert found.cost[0] == expected[0], case
+        checked += 1
