@@ -54,6 +54,12 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
                                         "query_too_broad"),
     ("lexicon.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
                                    "kwg_too_large"),
+    ("lexicon.integrity", "MAX_BUNDLE_BYTES"):
+        ("bytes `lexicon install` unpacks from one bundle (headers and stream)", "bad_bundle"),
+    ("lexicon.integrity", "MAX_BUNDLE_MEMBERS"): ("files and directories in one bundle",
+                                                 "bad_bundle"),
+    ("lexicon.integrity", "MAX_BUNDLE_MANIFEST_BYTES"):
+        ("bytes of a bundle's manifest, read before anything is unpacked", "bad_bundle"),
 }
 
 
