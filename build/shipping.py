@@ -276,6 +276,21 @@ def _read_manifest(tar: tarfile.TarFile, members: list[tarfile.TarInfo],
     if manifest["release"] != release_id:
         raise BadBundle(f"the manifest names release {manifest['release'][:80]!r}, the "
                         f"bundle {release_id[:80]!r}")
+    table = manifest.get(integrity.FILES)
+    if not isinstance(table, dict):
+        raise BadBundle(f"the bundle's {MANIFEST} has no file table: its files cannot be "
+                        f"checked")
+    # every file against the table before one is written: an unlisted or resized member
+    # (a bomb declaring what it likes in its header) is refused from the headers
+    for m in members:
+        rel = m.name.partition("/")[2]
+        if not m.isreg() or rel == MANIFEST:
+            continue
+        want = table.get(rel)
+        if want is None or want["size"] != m.size:
+            said = "does not list it" if want is None else f"says {want['size']:,} bytes"
+            raise BadBundle(f"the bundle's {rel[:80]!r} is {m.size:,} bytes and its "
+                            f"{MANIFEST} {said}", detail={"member": m.name[:200]})
     return manifest, raw
 
 
@@ -388,6 +403,12 @@ def _publish(tar: tarfile.TarFile, members: list[tarfile.TarInfo], manifest: dic
     check_canaries = canaries_checked(manifest)
     gdir = releases.game_dir(game, root)
     gdir.mkdir(parents=True, exist_ok=True)
+    need = sum(m.size for m in members if m.isreg())
+    free = shutil.disk_usage(gdir).free
+    if need > free:
+        raise LexiconError(f"{release_id} needs {need:,} bytes and {gdir} has {free:,} free; "
+                           f"nothing was written", code="install_failed", status=500,
+                           detail={"need": need, "free": free})
     with build_lock(game, root):
         remove_dead_staging(gdir)
         target = gdir / release_id

@@ -14,6 +14,7 @@ import json
 import os
 import stat
 import tarfile
+from collections import namedtuple
 from collections.abc import Callable
 from pathlib import Path
 
@@ -91,13 +92,13 @@ def remake(good: Path, out: Path, *, top: str | None = None,
 
 
 def with_manifest(change: Callable[[dict], object]) -> Callable[[str, bytes], bytes | None]:
-    """An ``edit`` that rewrites the manifest as JSON (``change`` may return a new value)."""
+    """An ``edit`` that rewrites the manifest as JSON, changed in place by ``change``."""
     def edit(rel: str, data: bytes) -> bytes:
         if rel != "manifest.json":
             return data
         m = json.loads(data)
-        got = change(m)
-        return json.dumps(m if got is None else got).encode()
+        change(m)
+        return json.dumps(m).encode()
     return edit
 
 
@@ -179,9 +180,18 @@ def test_an_older_release_ships_without_becoming_current(homes: dict[str, Path])
     before = releases.current_id("osps", server)
     old = [r["release"] for r in releases.list_releases("osps", builder)][-1]
     bundle = signed_bundle(homes, "old.tar", old)
+    bundle.with_name("old.tar.sha256").unlink()     # the signature carries the sha256
     got = shipping.install(bundle, make_current=False, root=server)
     assert got["release"] == old and got["installed"]
     assert releases.current_id("osps", server) == before
+
+
+def test_a_disk_too_small_is_refused_before_writing(homes: dict[str, Path],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    bundle = signed_bundle(homes)
+    monkeypatch.setattr(shipping.shutil, "disk_usage",
+                        lambda _p: shutil_usage(total=1 << 30, used=1 << 30, free=1000))
+    refused(homes["server"], bundle, "install_failed", text="1,000 free")
 
 
 def test_unsigned_bundles_need_allow_unsigned(homes: dict[str, Path]) -> None:
@@ -290,10 +300,10 @@ def test_a_manifest_listing_no_files_is_refused(homes: dict[str, Path], tmp_path
     err = refused(homes["server"], bad, "bad_bundle",
                   text="does not list 14 of the 14 files the release layout needs")
     assert "publish" in err
-    # the files present but the table emptied: as refused
+    # the files present but the table emptied: refused from the headers
     bad = remake(good, tmp_path / "empty2.tar", key=homes["key"],
                  edit=with_manifest(lambda m: m.update(files={})))
-    refused(homes["server"], bad, "bad_bundle", text="does not list 14 of the 14")
+    refused(homes["server"], bad, "bad_bundle", text="manifest.json does not list it")
     # a needed file missing from both the tar and the table
     def drop(rel: str, data: bytes) -> bytes | None:
         if rel == "indexes/forward.marisa":
@@ -305,6 +315,16 @@ def test_a_manifest_listing_no_files_is_refused(homes: dict[str, Path], tmp_path
         return data
     bad = remake(good, tmp_path / "noindex.tar", edit=drop, key=homes["key"])
     refused(homes["server"], bad, "bad_bundle", text="indexes/forward.marisa")
+    # a member the table does not list, or of another size: refused from the headers
+    bad = remake(good, tmp_path / "extra.tar", key=homes["key"],
+                 edit=with_manifest(lambda m: m["files"].pop("records/shapes.dat")))
+    refused(homes["server"], bad, "bad_bundle", text="'records/shapes.dat' is")
+    bad = remake(good, tmp_path / "grown.tar", key=homes["key"],
+                 edit=lambda rel, data: data + b"x" if rel == "records/valid.raw" else data)
+    refused(homes["server"], bad, "bad_bundle", text="says")
+    bad = remake(good, tmp_path / "notable.tar", key=homes["key"],
+                 edit=with_manifest(lambda m: m.pop("files")))
+    refused(homes["server"], bad, "bad_bundle", text="no file table")
 
 
 @pytest.mark.parametrize("top", ["evil", "osps-evil", "remik-20261201T094325Z-b6b8f3a7",
@@ -381,6 +401,7 @@ def _info(name: str, size: int = 0, kind: bytes = tarfile.REGTYPE) -> tarfile.Ta
 
 
 TOP = "osps-20261201T094325Z-b6b8f3a7"
+shutil_usage = namedtuple("shutil_usage", "total used free")
 
 
 def test_unsafe_repeated_and_foreign_members_are_refused(homes: dict[str, Path],
