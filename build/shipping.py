@@ -8,22 +8,25 @@ bundle`` packs the release directory into one tar file, writes its sha256 beside
 
 Installing, in order, before anything is written: the bundle's sha256; its signature by a
 key in ``$LEXICON_HOME/trusted-keys/`` (unless ``allow_unsigned``: a checksum proves the
-bytes arrived, not who made them); the tar headers (only plain files and directories under
-one release directory: no links, devices, sparse files, absolute or ``..`` paths, and at
-most :data:`~lexicon.integrity.MAX_BUNDLE_MEMBERS` members and
+bytes arrived, not who made them); then one pass over the tar (:func:`_scan`): only plain
+files and directories under one release directory (no links, devices, sparse files,
+absolute or ``..`` paths, repeated names), the manifest second (UTF-8 JSON naming its
+release and a file table), every file listed in that table with its header's size (so a
+bomb is refused from its header) and its sha256 (read, not written), no listed file
+absent, at most :data:`~lexicon.integrity.MAX_BUNDLE_MEMBERS` members and
 :data:`~lexicon.integrity.MAX_BUNDLE_BYTES` bytes, also enforced on the (decompressed)
-stream itself, so neither a gzip bomb nor a lying header writes more); the manifest (UTF-8
-JSON naming a known game and a valid release id of it). Then, under the game's build lock,
-it unpacks into a staging directory of its own and runs the very check a build's publish
-runs (:func:`build.release.check_staged`: layout, hashes, opened by the server's reader,
-canaries), and only then renames it into place and switches ``CURRENT``. A refused bundle
-changes nothing; a server keeps serving its previous release.
+stream itself and by the writer; a known game and a release id as builds make them. Then,
+under the game's build lock, it unpacks into a staging directory of its own and runs the
+very check a build's publish runs (:func:`build.release.check_staged`: layout, hashes,
+opened by the server's reader, canaries), and only then renames it into place and switches
+``CURRENT``. A refused bundle changes nothing; a server keeps serving its previous release.
 """
 
 from __future__ import annotations
 
 import bz2
 import gzip
+import hashlib
 import io
 import lzma
 import os
@@ -215,83 +218,116 @@ def _open_stream(fh: BinaryIO) -> BinaryIO:
     return fh
 
 
-def _members(tar: tarfile.TarFile) -> tuple[str, list[tarfile.TarInfo]]:
-    """The release id and the members, read header by header and refused at the first one
-    that is not a plain file or directory inside one top-level directory, repeats a name,
-    or takes the bundle past MAX_BUNDLE_MEMBERS or MAX_BUNDLE_BYTES (before its data is
-    read past, let alone written)."""
-    members: list[tarfile.TarInfo] = []
-    names: set[str] = set()
-    top = ""
-    total = 0
-    for m in tar:
-        if len(members) >= MAX_BUNDLE_MEMBERS:
-            raise BadBundle(f"the bundle holds more than {MAX_BUNDLE_MEMBERS:,} members; a "
-                            f"release has a few dozen (MAX_BUNDLE_MEMBERS)",
-                            detail={"limit": MAX_BUNDLE_MEMBERS})
-        parts = m.name.split("/")
-        if not members:
-            top = parts[0]
-            if len(parts) != 1 or not top or top.startswith(".") or not m.isdir():
-                raise BadBundle(f"the bundle does not start with a release directory "
-                                f"({m.name[:80]!r})")
-        if (m.name.startswith("/") or parts[0] != top or m.name in names
-                or any(p in ("", ".", "..") for p in parts)
-                or "\\" in m.name or "\x00" in m.name
-                or not (m.isreg() or m.isdir()) or m.issparse()):
-            raise BadBundle(f"unsafe, repeated or foreign member {m.name[:200]!r} in the "
-                            f"bundle", detail={"member": m.name[:200]})
-        total += m.size if m.isreg() else 0
-        if total > MAX_BUNDLE_BYTES:
-            raise BadBundle(f"the bundle's members add up to more than {MAX_BUNDLE_BYTES:,} "
-                            f"bytes (at {m.name[:80]!r}, {m.size:,} bytes); a release is far "
-                            f"smaller (MAX_BUNDLE_BYTES)",
-                            detail={"limit": MAX_BUNDLE_BYTES, "member": m.name[:200]})
-        names.add(m.name)
-        members.append(m)
-    if not members:
-        raise BadBundle("the bundle is empty")
-    return top, members
+class _Scan:
+    """What one pass over a bundle's headers and data found, before anything is written."""
+
+    def __init__(self) -> None:
+        self.release_id = ""
+        self.members: list[tarfile.TarInfo] = []
+        self.manifest: dict[str, Any] = {}
+        self.manifest_bytes = b""
 
 
-def _read_manifest(tar: tarfile.TarFile, members: list[tarfile.TarInfo],
-                   release_id: str) -> tuple[dict[str, Any], bytes]:
-    """The bundle's manifest, read (at most MAX_BUNDLE_MANIFEST_BYTES) and parsed before
-    anything is unpacked: its game and release decide where the release would go."""
-    name = f"{release_id}/{MANIFEST}"
-    member = next((m for m in members if m.name == name and m.isreg()), None)
-    if member is None:
-        raise BadBundle(f"the bundle holds no {name}")
-    if member.size > MAX_BUNDLE_MANIFEST_BYTES:
-        raise BadBundle(f"{name} is {member.size:,} bytes, more than a manifest may be "
+def _check_member(m: tarfile.TarInfo, scan: _Scan) -> None:
+    """Refuse a member that is not a plain file or directory inside the release directory,
+    repeats a name, or takes the bundle past MAX_BUNDLE_MEMBERS."""
+    if len(scan.members) >= MAX_BUNDLE_MEMBERS:
+        raise BadBundle(f"the bundle holds more than {MAX_BUNDLE_MEMBERS:,} members; a "
+                        f"release has a few dozen (MAX_BUNDLE_MEMBERS)",
+                        detail={"limit": MAX_BUNDLE_MEMBERS})
+    parts = m.name.split("/")
+    if not scan.members:
+        scan.release_id = parts[0]
+        if len(parts) != 1 or not parts[0] or parts[0].startswith(".") or not m.isdir():
+            raise BadBundle(f"the bundle does not start with a release directory "
+                            f"({m.name[:80]!r})")
+    elif (m.name.startswith("/") or parts[0] != scan.release_id
+            or any(p in ("", ".", "..") for p in parts) or "\\" in m.name
+            or "\x00" in m.name or not (m.isreg() or m.isdir()) or m.issparse()
+            or any(m.name == seen.name for seen in scan.members)):
+        raise BadBundle(f"unsafe, repeated or foreign member {m.name[:200]!r} in the "
+                        f"bundle", detail={"member": m.name[:200]})
+
+
+def _read_manifest(tar: tarfile.TarFile, m: tarfile.TarInfo, scan: _Scan) -> None:
+    """The manifest, the bundle's second member (``lexicon bundle`` writes it first), read
+    (at most MAX_BUNDLE_MANIFEST_BYTES) and parsed: its file table judges every later
+    member as its header arrives."""
+    name = f"{scan.release_id}/{MANIFEST}"
+    if m.name != name or not m.isreg():
+        raise BadBundle(f"the bundle's second member is {m.name[:80]!r}, not its {name}")
+    if m.size > MAX_BUNDLE_MANIFEST_BYTES:
+        raise BadBundle(f"{name} is {m.size:,} bytes, more than a manifest may be "
                         f"({MAX_BUNDLE_MANIFEST_BYTES:,}, MAX_BUNDLE_MANIFEST_BYTES)",
                         detail={"limit": MAX_BUNDLE_MANIFEST_BYTES})
-    fh = tar.extractfile(member)
+    fh = tar.extractfile(m)
     assert fh is not None    # a regular file
     raw = fh.read(MAX_BUNDLE_MANIFEST_BYTES + 1)
     try:
         manifest = integrity.parse_manifest(raw)
     except ValueError as exc:
-        raise BadBundle(f"the bundle's {MANIFEST} is {exc}", detail={"member": name}) from exc
-    if manifest["release"] != release_id:
+        raise BadBundle(f"the bundle's {MANIFEST} cannot be used: {exc}",
+                        detail={"member": name}) from exc
+    if manifest["release"] != scan.release_id:
         raise BadBundle(f"the manifest names release {manifest['release'][:80]!r}, the "
-                        f"bundle {release_id[:80]!r}")
-    table = manifest.get(integrity.FILES)
-    if not isinstance(table, dict):
+                        f"bundle {scan.release_id[:80]!r}")
+    if not isinstance(manifest.get(integrity.FILES), dict):
         raise BadBundle(f"the bundle's {MANIFEST} has no file table: its files cannot be "
                         f"checked")
-    # every file against the table before one is written: an unlisted or resized member
-    # (a bomb declaring what it likes in its header) is refused from the headers
-    for m in members:
-        rel = m.name.partition("/")[2]
-        if not m.isreg() or rel == MANIFEST:
-            continue
-        want = table.get(rel)
-        if want is None or want["size"] != m.size:
-            said = "does not list it" if want is None else f"says {want['size']:,} bytes"
-            raise BadBundle(f"the bundle's {rel[:80]!r} is {m.size:,} bytes and its "
-                            f"{MANIFEST} {said}", detail={"member": m.name[:200]})
-    return manifest, raw
+    scan.manifest, scan.manifest_bytes = manifest, raw
+
+
+def _check_file(tar: tarfile.TarFile, m: tarfile.TarInfo, scan: _Scan, total: int) -> int:
+    """A release file: listed in the table with its header's size (refused from the header,
+    before its data is read), within MAX_BUNDLE_BYTES, and of the table's sha256 (read,
+    never written). Returns the bundle's bytes so far."""
+    rel = m.name.partition("/")[2]
+    want = scan.manifest[integrity.FILES].get(rel)
+    if want is None or want["size"] != m.size:
+        said = "does not list it" if want is None else f"says {want['size']:,} bytes"
+        raise BadBundle(f"the bundle's {rel[:80]!r} is {m.size:,} bytes and its {MANIFEST} "
+                        f"{said}", detail={"member": m.name[:200]})
+    total += m.size
+    if total > MAX_BUNDLE_BYTES:
+        raise BadBundle(f"the bundle's members add up to more than {MAX_BUNDLE_BYTES:,} "
+                        f"bytes (at {m.name[:80]!r}, {m.size:,} bytes); a release is far "
+                        f"smaller (MAX_BUNDLE_BYTES)",
+                        detail={"limit": MAX_BUNDLE_BYTES, "member": m.name[:200]})
+    digest = hashlib.sha256()
+    fh = tar.extractfile(m)
+    assert fh is not None
+    while chunk := fh.read(1 << 20):
+        digest.update(chunk)
+    if digest.hexdigest() != want["sha256"]:
+        raise BadBundle(f"the bundle's {rel[:80]!r} does not have the sha256 its {MANIFEST} "
+                        f"lists", detail={"member": m.name[:200]})
+    return total
+
+
+def _scan(tar: tarfile.TarFile) -> _Scan:
+    """One pass over the bundle, header by header, writing nothing: every member safe,
+    the manifest readable, every file listed in its table with the same size (checked
+    from the header, so a bomb is refused before its data is read) and the same sha256,
+    every listed file present, and no more than MAX_BUNDLE_MEMBERS / MAX_BUNDLE_BYTES."""
+    scan = _Scan()
+    total = 0
+    for m in tar:
+        _check_member(m, scan)
+        if len(scan.members) == 1:
+            _read_manifest(tar, m, scan)
+        elif m.isreg():
+            total = _check_file(tar, m, scan, total)
+        scan.members.append(m)
+    if not scan.members:
+        raise BadBundle("the bundle is empty")
+    if len(scan.members) == 1:
+        raise BadBundle(f"the bundle holds no {scan.release_id}/{MANIFEST}")
+    held = {m.name.partition("/")[2] for m in scan.members}
+    absent = sorted(set(scan.manifest[integrity.FILES]) - held)
+    if absent:
+        raise BadBundle(f"the bundle lacks {len(absent)} file(s) its {MANIFEST} lists: "
+                        f"{', '.join(a[:80] for a in absent[:5])}", detail={"absent": absent})
+    return scan
 
 
 def _unpack(tar: tarfile.TarFile, members: list[tarfile.TarInfo], dest: Path) -> int:
@@ -371,10 +407,8 @@ def install(path: Path, *, sha256: str | None = None, make_current: bool = True,
                 tarfile.open(fileobj=_Bounded(_open_stream(raw),  # type: ignore[arg-type]
                                               MAX_BUNDLE_BYTES + HEADER_SLACK),
                              mode="r:") as tar:
-            release_id, members = _members(tar)
-            manifest, manifest_bytes = _read_manifest(tar, members, release_id)
-            result = _publish(tar, members, manifest, manifest_bytes, release_id,
-                              make_current, root)
+            scan = _scan(tar)
+            result = _publish(tar, scan, make_current, root)
     except tarfile.TarError as exc:   # a damaged stream too: _Bounded says ReadError
         raise BadBundle(f"{path.name} is not a readable bundle: {exc}",
                         detail={"bundle": str(path)}) from exc
@@ -385,11 +419,11 @@ def install(path: Path, *, sha256: str | None = None, make_current: bool = True,
     return {**result, "sha256": actual, "signature": signed, "allow_unsigned": allow_unsigned}
 
 
-def _publish(tar: tarfile.TarFile, members: list[tarfile.TarInfo], manifest: dict[str, Any],
-             manifest_bytes: bytes, release_id: str, make_current: bool, root: Path
+def _publish(tar: tarfile.TarFile, scan: _Scan, make_current: bool, root: Path
              ) -> dict[str, Any]:
     """Unpack, check as a build's publish does, rename into place, switch CURRENT: under
     the game's build lock, so no build or other install of the game runs meanwhile."""
+    manifest, release_id, members = scan.manifest, scan.release_id, scan.members
     game = manifest["game"]
     try:
         profile = profiles.load(game)
@@ -414,7 +448,7 @@ def _publish(tar: tarfile.TarFile, members: list[tarfile.TarInfo], manifest: dic
         target = gdir / release_id
         try:
             if target.exists():
-                if not _same_manifest(target, manifest_bytes):
+                if not _same_manifest(target, scan.manifest_bytes):
                     raise BadBundle(f"a different release {release_id} is already installed "
                                     f"here; not replacing it", detail={"release": release_id})
                 check_staged(profile, target, release_id, check_canaries=check_canaries)

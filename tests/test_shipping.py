@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import gzip
+import hashlib
 import io
 import json
 import os
@@ -404,6 +405,20 @@ TOP = "osps-20261201T094325Z-b6b8f3a7"
 shutil_usage = namedtuple("shutil_usage", "total used free")
 
 
+def _head(files: dict[str, tuple[int, str]] | None = None
+          ) -> list[tuple[tarfile.TarInfo, bytes | None]]:
+    """A bundle's first two members: the release directory and a manifest whose table
+    lists ``files`` ({path: (size, sha256)})."""
+    body = json.dumps({"game": "osps", "release": TOP, "files": {
+        rel: {"size": n, "sha256": h} for rel, (n, h) in (files or {}).items()}}).encode()
+    return [(_info(TOP, kind=tarfile.DIRTYPE), None),
+            (_info(f"{TOP}/manifest.json", len(body)), body)]
+
+
+def _listed(data: bytes) -> tuple[int, str]:
+    return len(data), hashlib.sha256(data).hexdigest()
+
+
 def test_unsafe_repeated_and_foreign_members_are_refused(homes: dict[str, Path],
                                                         tmp_path: Path) -> None:
     server = homes["server"]
@@ -411,13 +426,11 @@ def test_unsafe_repeated_and_foreign_members_are_refused(homes: dict[str, Path],
     link.linkname = "/etc/passwd"
     cases = {
         "link": [(_info(TOP, kind=tarfile.DIRTYPE), None), (link, None)],
-        "dotdot": [(_info(TOP, kind=tarfile.DIRTYPE), None),
-                   (_info(f"{TOP}/../x", 1), b"x")],
-        "foreign": [(_info(TOP, kind=tarfile.DIRTYPE), None), (_info("other/x", 1), b"x")],
-        "twice": [(_info(TOP, kind=tarfile.DIRTYPE), None), (_info(f"{TOP}/a", 1), b"a"),
-                  (_info(f"{TOP}/a", 1), b"b")],
-        "fifo": [(_info(TOP, kind=tarfile.DIRTYPE), None),
-                 (_info(f"{TOP}/p", kind=tarfile.FIFOTYPE), None)],
+        "dotdot": [*_head(), (_info(f"{TOP}/../x", 1), b"x")],
+        "foreign": [*_head(), (_info("other/x", 1), b"x")],
+        "twice": [*_head({"a": _listed(b"a")}), (_info(f"{TOP}/a", 1), b"a"),
+                  (_info(f"{TOP}/a", 1), b"a")],
+        "fifo": [*_head(), (_info(f"{TOP}/p", kind=tarfile.FIFOTYPE), None)],
     }
     for name, entries in cases.items():
         bad = _tar(tmp_path / f"{name}.tar", entries)
@@ -442,13 +455,15 @@ def _disk_bytes(root: Path) -> int:
 
 def test_a_header_declaring_more_than_a_bundle_may_unpack_is_refused_before_writing(
         homes: dict[str, Path], tmp_path: Path) -> None:
-    """A 3 GiB member declared in a bundle of a few hundred bytes (the real limit): refused
-    from the header, before its data is read, let alone written."""
+    """A 3 GiB member declared (and listed) in a bundle of a few hundred bytes, against the
+    real limit: refused from the header, before its data is read, let alone written."""
     server = homes["server"]
-    head = _info(TOP, kind=tarfile.DIRTYPE).tobuf(tarfile.PAX_FORMAT)
-    head += _info(f"{TOP}/records/valid.raw", 3 << 30).tobuf(tarfile.PAX_FORMAT)
+    data = b"".join(info.tobuf(tarfile.PAX_FORMAT) + (body or b"") + b"\0" * (
+        -len(body or b"") % 512) for info, body in _head({"records/valid.raw": (3 << 30,
+                                                                                "0" * 64)}))
+    data += _info(f"{TOP}/records/valid.raw", 3 << 30).tobuf(tarfile.PAX_FORMAT)
     bomb = tmp_path / "bomb.tar.gz"
-    bomb.write_bytes(gzip.compress(head + b"\0" * 4096))
+    bomb.write_bytes(gzip.compress(data + b"\0" * 4096))
     before = _disk_bytes(server)
     with pytest.raises(shipping.BadBundle, match="MAX_BUNDLE_BYTES"):
         shipping.install(bomb, sha256=sha256_file(bomb), root=server, allow_unsigned=True)
@@ -458,20 +473,23 @@ def test_a_header_declaring_more_than_a_bundle_may_unpack_is_refused_before_writ
 
 def test_a_gzip_bomb_is_refused_with_little_written(homes: dict[str, Path], tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """A 32 MiB member gzipped to ~32 KB against a 4 MiB cap (the real cap is 2 GiB: the
-    same code, a test-sized stream)."""
+    """A 32 MiB member gzipped to ~32 KB: over a 4 MiB cap (the real cap is 2 GiB: the same
+    code, a test-sized stream) it is refused from its header; under the cap, its bytes are
+    hashed against the manifest before any is written. Either way nothing is written."""
     server = homes["server"]
     monkeypatch.setattr(shipping, "MAX_BUNDLE_BYTES", 4 << 20)
     monkeypatch.setattr(shipping, "HEADER_SLACK", 64 << 10)
     zeros = 32 << 20
-    bomb = _tar(tmp_path / "bomb.tar.gz", [
-        (_info(TOP, kind=tarfile.DIRTYPE), None),
-        (_info(f"{TOP}/manifest.json", 2), b"{}"),
-        (_info(f"{TOP}/records/valid.raw", zeros), b"\0" * zeros)], mode="w:gz")
+    listed = {"records/valid.raw": (zeros, "0" * 64)}    # the size it says, not its hash
+    entries = [*_head(listed), (_info(f"{TOP}/records/valid.raw", zeros), b"\0" * zeros)]
+    bomb = _tar(tmp_path / "bomb.tar.gz", entries, mode="w:gz")
     assert bomb.stat().st_size < 100_000
     before = _disk_bytes(server)
     err = refused(server, bomb, "bad_bundle", "--allow-unsigned", text="MAX_BUNDLE_BYTES")
     assert "more than 4,194,304" in err
+    assert _disk_bytes(server) - before < 4096
+    monkeypatch.setattr(shipping, "MAX_BUNDLE_BYTES", 64 << 20)
+    refused(server, bomb, "bad_bundle", "--allow-unsigned", text="does not have the sha256")
     assert _disk_bytes(server) - before < 4096
     # the stream itself is bounded too: a reader never gets past the cap, whatever the
     # headers said (here: none were read)
@@ -489,7 +507,7 @@ def test_unpacking_counts_every_byte_written(homes: dict[str, Path], tmp_path: P
         (_info(TOP, kind=tarfile.DIRTYPE), None),
         (_info(f"{TOP}/a", 3000), b"a" * 3000), (_info(f"{TOP}/b", 3000), b"b" * 3000)])
     with tarfile.open(bundle) as tar:
-        _, members = shipping._members(tar)
+        members = tar.getmembers()
         monkeypatch.setattr(shipping, "MAX_BUNDLE_BYTES", 5000)   # after the header check
         dest = tmp_path / "dest"
         dest.mkdir()
@@ -502,13 +520,24 @@ def test_too_many_members_or_too_big_a_manifest_is_refused(
         homes: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     server = homes["server"]
     monkeypatch.setattr(shipping, "MAX_BUNDLE_MEMBERS", 20)
-    many = _tar(tmp_path / "many.tar", [(_info(TOP, kind=tarfile.DIRTYPE), None)] +
-                [(_info(f"{TOP}/f{i}"), b"") for i in range(30)])
+    files = {f"f{i}": _listed(b"") for i in range(30)}
+    many = _tar(tmp_path / "many.tar", [*_head(files)] +
+                [(_info(f"{TOP}/{rel}"), b"") for rel in files])
     refused(server, many, "bad_bundle", "--allow-unsigned", text="MAX_BUNDLE_MEMBERS")
     monkeypatch.setattr(shipping, "MAX_BUNDLE_MANIFEST_BYTES", 100)
     big = _tar(tmp_path / "big.tar", [(_info(TOP, kind=tarfile.DIRTYPE), None),
                                       (_info(f"{TOP}/manifest.json", 200), b" " * 200)])
     refused(server, big, "bad_bundle", "--allow-unsigned", text="MAX_BUNDLE_MANIFEST_BYTES")
+
+
+def test_a_manifest_out_of_place_or_a_listed_file_absent_is_refused(
+        homes: dict[str, Path], tmp_path: Path) -> None:
+    server = homes["server"]
+    late = _tar(tmp_path / "late.tar", [(_info(TOP, kind=tarfile.DIRTYPE), None),
+                                        (_info(f"{TOP}/a", 1), b"a"), *_head()[1:]])
+    refused(server, late, "bad_bundle", "--allow-unsigned", text="second member")
+    absent = _tar(tmp_path / "absent.tar", _head({"records/valid.raw": _listed(b"x")}))
+    refused(server, absent, "bad_bundle", "--allow-unsigned", text="lacks 1 file")
 
 
 def test_install_as_a_process_exits_3_without_a_traceback(homes: dict[str, Path],
