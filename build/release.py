@@ -199,7 +199,7 @@ def check_staged(profile: Profile, path: Path, release_id: str, *,
     if manifest["release"] != release_id:
         problems.append(f"{MANIFEST}: names release {manifest['release'][:80]!r}, its "
                         f"directory is {release_id[:80]!r}")
-    problems += integrity.layout_problems(path, manifest)
+    problems += integrity.layout_problems(manifest)
     if problems:
         raise integrity.damaged(path, problems, manifest)
     report = integrity.verify_release(path)   # re-read: what is published is what was hashed

@@ -136,17 +136,20 @@ def read_manifest(release_dir: Path) -> dict[str, Any]:
         raise damaged(release_dir, [f"{MANIFEST}: {exc}"]) from exc
 
 
-def layout_files(manifest: dict[str, Any]) -> list[str]:
-    """The files a release must hold to be served, by the layout its manifest declares:
-    the record store (``records/``, or the older ``lexicon.lmdb/``) and the query indexes
-    of the manifest's index format. Every one must be on disk and in the file table: a
-    release whose manifest lists no files (``"files": {}``) or lacks a store answers every
-    request with an error once it is current, so it is never published or installed."""
+def layout_files(manifest: dict[str, Any], *, store: bool = True, indexes: bool = True
+                 ) -> list[str]:
+    """The files a release must hold, by the layout its manifest declares: the record
+    ``store`` (``records/``, or the older ``lexicon.lmdb/``), which every check reads, and
+    the query ``indexes`` of the manifest's index format. Every one must be on
+    disk and in the file table: a release whose manifest lists no files (``"files": {}``)
+    has nothing that can answer, so it is never published, installed or opened."""
     table = manifest.get(FILES) or {}
-    if any(rel.startswith("lexicon.lmdb/") for rel in table) and not any(
-            rel.startswith(RECORDS_DIR + "/") for rel in table):
+    need: list[str] = []
+    legacy = any(rel.startswith("lexicon.lmdb/") for rel in table) and not any(
+        rel.startswith(RECORDS_DIR + "/") for rel in table)
+    if store and legacy:
         need = ["lexicon.lmdb/data.mdb"]
-    else:   # marisa key tries, payload blocks (*.raw, or zlib *.dat in early releases)
+    elif store:   # marisa key tries, payload blocks (*.raw, or zlib *.dat in early releases)
         need = [f"{RECORDS_DIR}/{name}" for kind in KINDS
                 for name in (f"{kind}.marisa", f"{kind}.idx")]
         need += [f"{RECORDS_DIR}/shapes.dat", f"{RECORDS_DIR}/shapes.idx"]
@@ -154,7 +157,7 @@ def layout_files(manifest: dict[str, Any]) -> list[str]:
             raw, dat = f"{RECORDS_DIR}/{kind}.raw", f"{RECORDS_DIR}/{kind}.dat"
             need.append(dat if dat in table and raw not in table else raw)
     entry = manifest.get("indexes")
-    if isinstance(entry, dict) and entry.get("format") in ix.READABLE:
+    if indexes and isinstance(entry, dict) and entry.get("format") in ix.READABLE:
         base = entry.get("dir", ix.INDEX_DIR)
         names = [ix.WORDS, ix.FORWARD, ix.BACKWARD, ix.ALPHAGRAM_NODES, ix.ALPHAGRAM_COUNTS]
         names += ([ix.FORWARD_PREFIXES, ix.BACKWARD_PREFIXES, f"{ix.ALPHAGRAM_WORDS}/data.mdb"]
@@ -163,26 +166,29 @@ def layout_files(manifest: dict[str, Any]) -> list[str]:
     return sorted(need)
 
 
-def layout_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
-    """What the release at ``release_dir`` lacks of :func:`layout_files`: no file table, no
-    readable index entry, a needed file missing or not listed (empty: nothing)."""
+def layout_problems(manifest: dict[str, Any], *, store: bool = True,
+                    indexes: bool = True) -> list[str]:
+    """What a release's file table lacks of
+    :func:`layout_files`: no table at all, no readable index entry (with ``indexes``), a
+    needed file not listed (empty: nothing; a listed file missing on disk is for
+    :func:`size_problems`). Opening a release asks for the store only (a release whose
+    indexes broke still answers checks; its queries are ``no_index``); publish, install
+    and ``lexicon verify`` ask for the indexes too."""
     table = manifest.get(FILES)
     if not isinstance(table, dict):
         return [f"{MANIFEST}: no file table, so its files cannot be checked"]
     problems = []
     entry = manifest.get("indexes")
-    if not (isinstance(entry, dict) and entry.get("format") in ix.READABLE
-            and isinstance(entry.get("dir", ix.INDEX_DIR), str)
-            and _inside(entry.get("dir", ix.INDEX_DIR))):
+    if indexes and not (isinstance(entry, dict) and entry.get("format") in ix.READABLE
+                        and isinstance(entry.get("dir", ix.INDEX_DIR), str)
+                        and _inside(entry.get("dir", ix.INDEX_DIR))):
         problems.append(f"{MANIFEST}: no readable index entry (format "
                         f"{ix.FORMAT}), so its queries could not be answered")
-    need = layout_files(manifest)
+    need = layout_files(manifest, store=store, indexes=indexes)
     unlisted = [rel for rel in need if rel not in table]
     if unlisted:
         problems.append(f"{MANIFEST} does not list {len(unlisted)} of the {len(need)} files "
                         f"the release layout needs: {', '.join(unlisted)}")
-    problems += [f"{rel}: missing" for rel in need
-                 if rel in table and not (Path(release_dir) / rel).is_file()]
     return problems
 
 
@@ -212,7 +218,10 @@ def size_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
     """What is wrong with the sizes of a release's files (empty: nothing). A stat per file
     plus two LMDB meta pages, so it runs every time a release is opened."""
     base = Path(release_dir)
-    problems = []
+    # the record store listed (a "files": {} manifest with no store is damage, not a
+    # release with nothing to check); a release built before tables existed has none
+    problems = ([] if manifest.get(FILES) is None
+                else layout_problems(manifest, indexes=False))
     for rel, want in sorted((manifest.get(FILES) or {}).items()):
         try:
             have = (base / rel).stat().st_size
@@ -240,7 +249,8 @@ def hash_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
 
 
 def verify_release(path: Path, *, hashes: bool = True) -> dict[str, Any]:
-    """Check a release directory: manifest, sizes and (by default) every file's sha256.
+    """Check a release directory: manifest, the files its layout needs, sizes and (by
+    default) every file's sha256.
 
     Returns a small report (``release``, ``game``, ``files``, ``bytes``, ``hashed``);
     raises :class:`ReleaseDamaged` listing every problem found. Used at publish, by
@@ -251,8 +261,9 @@ def verify_release(path: Path, *, hashes: bool = True) -> dict[str, Any]:
     if not path.is_dir():
         raise damaged(path, [f"{path} is not a release directory"])
     manifest = read_manifest(path)
-    problems = size_problems(path, manifest)
     table = manifest.get(FILES)
+    problems = size_problems(path, manifest) + (   # the store's part: size_problems
+        layout_problems(manifest, store=False) if table is not None else [])
     if hashes and table is not None and not problems:
         problems = hash_problems(path, manifest)
     if problems:

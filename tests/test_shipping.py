@@ -13,6 +13,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import stat
 import tarfile
 from collections import namedtuple
@@ -326,6 +327,27 @@ def test_a_manifest_listing_no_files_is_refused(homes: dict[str, Path], tmp_path
     bad = remake(good, tmp_path / "notable.tar", key=homes["key"],
                  edit=with_manifest(lambda m: m.pop("files")))
     refused(homes["server"], bad, "bad_bundle", text="no file table")
+
+
+def test_verify_says_a_release_listing_no_files_is_damaged(homes: dict[str, Path]) -> None:
+    """`lexicon verify` said ok for the issue's `"files": {}` release: it no longer does."""
+    path = releases.current_path("osps", homes["server"])
+    m = json.loads((path / "manifest.json").read_text())
+    m["files"] = {}
+    (path / "manifest.json").write_text(json.dumps(m))
+    for d in ("records", "indexes"):            # only the manifest, as in the bundle
+        shutil.rmtree(path / d)
+    p = lexicon(homes["server"], "verify", "osps")
+    assert p.returncode == 3 and "files the release layout needs" in p.stdout + p.stderr
+    # and a server answers 503 release_damaged for that game, not 500 for everything
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    with TestClient(create_app(homes["server"]), raise_server_exceptions=False) as client:
+        r = client.get("/v1/games/osps/words/kot")
+        assert r.status_code == 503 and r.json()["code"] == "release_damaged"
+        assert client.get("/healthz").status_code in (200, 503)
+        assert client.get("/v1/games").status_code == 200
 
 
 @pytest.mark.parametrize("top", ["evil", "osps-evil", "remik-20261201T094325Z-b6b8f3a7",
