@@ -434,6 +434,10 @@ def _publish(tar: tarfile.TarFile, scan: _Scan, make_current: bool, root: Path
         raise BadBundle(f"{release_id[:80]!r} is not a release id of {game} (builds name "
                         f"them {game}-YYYYMMDDTHHMMSSZ-<8 hex digits>[-N])",
                         detail={"release": release_id[:80]})
+    missing = integrity.layout_problems(manifest)    # check_staged asks again, on disk
+    if missing:
+        raise BadBundle(f"the release inside cannot be served: {'; '.join(missing)}",
+                        detail={"problems": missing})
     check_canaries = canaries_checked(manifest)
     gdir = releases.game_dir(game, root)
     gdir.mkdir(parents=True, exist_ok=True)

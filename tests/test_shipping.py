@@ -299,9 +299,8 @@ def test_a_manifest_listing_no_files_is_refused(homes: dict[str, Path], tmp_path
         m["files"] = {}
         return json.dumps(m).encode()
     bad = remake(good, tmp_path / "empty.tar", edit=only_manifest, key=homes["key"])
-    err = refused(homes["server"], bad, "bad_bundle",
-                  text="does not list 14 of the 14 files the release layout needs")
-    assert "publish" in err
+    refused(homes["server"], bad, "bad_bundle",
+            text="does not list 14 of the 14 files the release layout needs")
     # the files present but the table emptied: refused from the headers
     bad = remake(good, tmp_path / "empty2.tar", key=homes["key"],
                  edit=with_manifest(lambda m: m.update(files={})))
