@@ -146,8 +146,8 @@ def trusted_keys(directory: Path) -> dict[str, tuple[Path, Ed25519PublicKey]]:
     return out
 
 
-def _refused(message: str, bundle: Path, *, code: str, **detail: Any) -> BadBundle:
-    return BadBundle(message, code=code, detail={"bundle": str(bundle), **detail})
+def _about(bundle: Path, **detail: Any) -> dict[str, Any]:
+    return {"bundle": str(bundle), **detail}
 
 
 def verify(bundle: Path, sha256: str, signature: Path | None, trusted_dir: Path
@@ -161,13 +161,13 @@ def verify(bundle: Path, sha256: str, signature: Path | None, trusted_dir: Path
         with open(sig_path, "rb") as fh:
             raw = fh.read(SIG_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise _refused(f"{name} is not signed: no {sig_path.name} beside it. Sign bundles "
-                       f"with `lexicon bundle GAME --sign KEY`, or install an unsigned one "
-                       f"knowingly with --allow-unsigned", bundle, code="unsigned_bundle",
-                       **where) from None
+        raise BadBundle(f"{name} is not signed: no {sig_path.name} beside it. Sign bundles "
+                        f"with `lexicon bundle GAME --sign KEY`, or install an unsigned one "
+                        f"knowingly with --allow-unsigned", code="unsigned_bundle",
+                        detail=_about(bundle, **where)) from None
     except OSError as exc:
-        raise _refused(f"{sig_path} cannot be read ({exc.strerror})", bundle,
-                       code="bad_signature", **where) from exc
+        raise BadBundle(f"{sig_path} cannot be read ({exc.strerror})", code="bad_signature",
+                        detail=_about(bundle, **where)) from exc
     try:
         if len(raw) > SIG_FILE_BYTES:
             raise ValueError("too large")
@@ -179,24 +179,26 @@ def verify(bundle: Path, sha256: str, signature: Path | None, trusted_dir: Path
             raise ValueError("no sha256 or key_id")
         blob = base64.b64decode(str(sig.get("signature", "")), validate=True)
     except (ValueError, binascii.Error) as exc:   # UnicodeDecodeError, JSONDecodeError too
-        raise _refused(f"{sig_path.name} is not a bundle signature ({exc})", bundle,
-                       code="bad_signature", **where) from exc
+        raise BadBundle(f"{sig_path.name} is not a bundle signature ({exc})",
+                        code="bad_signature", detail=_about(bundle, **where)) from exc
     if claimed != sha256:
-        raise _refused(f"{sig_path.name} signs another bundle (sha256 {claimed[:64]}), not "
-                       f"this one ({sha256})", bundle, code="bad_signature",
-                       signed_sha256=claimed[:64], sha256=sha256, **where)
+        raise BadBundle(f"{sig_path.name} signs another bundle (sha256 {claimed[:64]}), not "
+                        f"this one ({sha256})", code="bad_signature",
+                        detail=_about(bundle, signed_sha256=claimed[:64], sha256=sha256,
+                                      **where))
     keys = trusted_keys(trusted_dir)
     if kid not in keys:
-        raise _refused(f"{name} is signed by key {kid[:32]}, which this server does not "
-                       f"trust: put its public key (`lexicon keygen` wrote it as KEY.pub) in "
-                       f"{trusted_dir}/ ({len(keys)} trusted now)", bundle,
-                       code="untrusted_key", key_id=kid[:32], trusted=sorted(keys),
-                       trusted_dir=str(trusted_dir))
+        raise BadBundle(f"{name} is signed by key {kid[:32]}, which this server does not "
+                        f"trust: put its public key (`lexicon keygen` wrote it as KEY.pub) "
+                        f"in {trusted_dir}/ ({len(keys)} trusted now)", code="untrusted_key",
+                        detail=_about(bundle, key_id=kid[:32], trusted=sorted(keys),
+                                      trusted_dir=str(trusted_dir)))
     path, key = keys[kid]
     try:
         key.verify(blob, _message(sha256))
     except InvalidSignature:
-        raise _refused(f"the signature of {name} does not verify with trusted key {kid} "
-                       f"({path.name}): the bundle or its signature was altered", bundle,
-                       code="bad_signature", key_id=kid, **where) from None
+        raise BadBundle(f"the signature of {name} does not verify with trusted key {kid} "
+                        f"({path.name}): the bundle or its signature was altered",
+                        code="bad_signature", detail=_about(bundle, key_id=kid, **where)
+                        ) from None
     return {"key_id": kid, "trusted_key": str(path), **where}
