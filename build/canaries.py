@@ -45,13 +45,15 @@ def flipped(profile: Profile, release: Release) -> list[dict[str, Any]]:
     return out
 
 
-def check(profile: Profile, release_dir: Path) -> None:
-    """Raise :class:`CanaryFailed` if any canary flipped in the release at ``release_dir``."""
-    rel = Release(release_dir)
+def check(profile: Profile, release: Path | Release) -> None:
+    """Raise :class:`CanaryFailed` if any canary flipped in ``release`` (a directory, or a
+    release already open: publishing and installing check the one they opened)."""
+    rel = release if isinstance(release, Release) else Release(release)
     try:
         bad = flipped(profile, rel)
     finally:
-        rel.close()
+        if rel is not release:
+            rel.close()
     if bad:
         words = ", ".join(f"{b['word']} (expected {b['expected']})" for b in bad)
         raise CanaryFailed(f"{profile.id}: canary words flipped, release not published: "

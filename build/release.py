@@ -32,7 +32,7 @@ from build import canaries
 from build.indexes import Started, build_indexes, start_indexes
 from build.progress import track
 from lexicon import integrity, releases
-from lexicon.errors import BuildBusy, BuildError, NoRelease
+from lexicon.errors import BuildBusy, BuildError, LexiconError, NoRelease
 from lexicon.export import HASH_RECIPE, Identity
 from lexicon.play import play_rules
 from lexicon.profile import Profile
@@ -209,6 +209,67 @@ def remove_dead_staging(game_dir: Path) -> list[Path]:
             shutil.rmtree(d, ignore_errors=True)
             removed.append(d)
     return removed
+
+
+def canaries_checked(manifest: dict[str, Any]) -> bool:
+    """Did the build that wrote ``manifest`` check its canaries (a full build, or an amend
+    or link of one)? Then whoever publishes it again (an install) checks them too."""
+    return bool((manifest.get("canaries") or {}).get("checked"))
+
+
+def check_staged(profile: Profile, path: Path, release_id: str, *,
+                 check_canaries: bool) -> dict[str, Any]:
+    """Everything a release must pass before ``CURRENT`` may name it: one check for a
+    build's publish (:meth:`ReleaseWriter.publish_manifest`) and an installed bundle
+    (``build.shipping``), so an install can never publish what a build would not.
+
+    In order: ``release_id`` is an id of the game (as :meth:`ReleaseWriter._unique_id`
+    makes them, see :func:`lexicon.releases.is_release_id`) and the manifest names it and
+    the game; every file the layout needs is present and in the file table
+    (:func:`lexicon.integrity.layout_problems`); every file's size and sha256 match and no
+    file is unlisted (:func:`lexicon.integrity.verify_release`); the release opens through
+    the server's own reader (:class:`~lexicon.store.Release`, its query indexes mapped) and
+    the canary words are looked up in it, and must hold when ``check_canaries``.
+    Raises ReleaseDamaged (or CanaryFailed) naming every problem; returns verify's report.
+    """
+    manifest = integrity.read_manifest(path)
+    problems = []
+    if not releases.is_release_id(profile.id, release_id):
+        problems.append(f"{release_id[:80]!r} is not a release id of {profile.id} "
+                        f"({profile.id}-YYYYMMDDTHHMMSSZ-<8 hex digits>[-N])")
+    if manifest["game"] != profile.id:
+        problems.append(f"{MANIFEST}: a release of {manifest['game'][:40]!r}, not {profile.id}")
+    if manifest["release"] != release_id:
+        problems.append(f"{MANIFEST}: names release {manifest['release'][:80]!r}, its "
+                        f"directory is {release_id[:80]!r}")
+    problems += integrity.layout_problems(manifest)
+    if problems:
+        raise integrity.damaged(path, problems, manifest)
+    report = integrity.verify_release(path)   # re-read: what is published is what was hashed
+    try:
+        rel = Release(path)
+    except LexiconError:
+        raise
+    except Exception as exc:   # an untrusted release must not crash its installer
+        raise integrity.damaged(path, [f"cannot be opened ({type(exc).__name__}: {exc})"],
+                                manifest) from exc
+    try:
+        rel.indexes  # noqa: B018  (maps the query tries: NoIndex if they cannot be read)
+        if check_canaries:
+            canaries.check(profile, rel)
+        else:        # still looked up: the store must answer, whatever the verdicts
+            unreadable = [b for b in canaries.flipped(profile, rel) if "error" in b]
+            if unreadable:
+                raise integrity.damaged(path, [f"{b['word']}: {b['error']['message']}"
+                                               for b in unreadable], manifest)
+    except LexiconError:
+        raise
+    except Exception as exc:
+        raise integrity.damaged(path, [f"cannot be read ({type(exc).__name__}: {exc})"],
+                                manifest) from exc
+    finally:
+        rel.close()
+    return report
 
 
 class ReleaseWriter:
@@ -409,12 +470,11 @@ class ReleaseWriter:
         tmp = self.staging / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
         os.replace(tmp, self.staging / MANIFEST)
-        if self.check_canaries:
-            canaries.check(self.profile, self.staging)
         target = self.game_dir / release_id
         if target.exists():  # _unique_id chose a free name; a release is never overwritten
             raise BuildError(f"release {release_id} already exists; not overwriting it")
-        integrity.verify_release(self.staging)  # re-read: what is published is what was hashed
+        check_staged(self.profile, self.staging, release_id,
+                     check_canaries=self.check_canaries)
         os.rename(self.staging, target)
         releases.set_current(self.profile.id, release_id, self.root)
         return target

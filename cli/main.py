@@ -1,10 +1,12 @@
 """The command-line face: ``lexicon fetch | build | releases | games | check | judge | rulings |
-serve`` and the queries ``blanks | pattern | anagram | hooks | extend``.
+serve``, the queries ``blanks | pattern | anagram | hooks | extend`` and shipping
+``keygen | bundle | install``.
 
 Like the service, it only parses arguments and prints what the library returns. Exit codes
 are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage error (unknown
-game, empty word, unreadable input), 3 a failed fetch or build or a damaged release, 4 a
-build refused because another build of the same game is running.
+game, empty word, unreadable input), 3 a failed fetch or build, a damaged release or a
+refused bundle, 4 a build or install refused because another one of the same game is
+running.
 """
 
 from __future__ import annotations
@@ -649,20 +651,42 @@ def diff(game: Game,
 
 
 @app.command()
+def keygen(output: Annotated[str | None, typer.Option(
+        "--output", "-o", help="the private key file (default: ./lexicon-signing.key); the "
+                               "public key goes beside it as FILE.pub")] = None) -> None:
+    """Make an ed25519 key pair for signing bundles: the private key (mode 0600) stays on the
+    build machine, FILE.pub goes into each server's $LEXICON_HOME/trusted-keys/."""
+    from pathlib import Path
+
+    from build import signing
+    try:
+        print(_dump(signing.keygen(Path(output) if output else None)))
+    except LexiconError as exc:
+        _fail(exc, EXIT_USAGE)
+
+
+@app.command()
 def bundle(game: Game,
            release_id: Annotated[str | None, typer.Argument(
                metavar="RELEASE", help="a published release id (default: the current one)")]
            = None,
            output: Annotated[str | None, typer.Option(
                "--output", "-o", help="the bundle file (default: RELEASE.lexbundle.tar)")]
+           = None,
+           sign: Annotated[str | None, typer.Option(
+               "--sign", metavar="KEY",
+               help="sign it with this private key (`lexicon keygen`): writes FILE.sig")]
            = None) -> None:
-    """Pack a release into one file (+ FILE.sha256 beside it) for `lexicon install`."""
+    """Pack a release into one file (+ FILE.sha256, and FILE.sig with --sign) for
+    `lexicon install`."""
     from pathlib import Path
 
     from build import shipping
+    from build.signing import BadKey
     try:
-        print(_dump(shipping.bundle(game, release_id, Path(output) if output else None)))
-    except (UnknownGame, UnknownRelease) as exc:
+        print(_dump(shipping.bundle(game, release_id, Path(output) if output else None,
+                                    key=Path(sign) if sign else None)))
+    except (UnknownGame, UnknownRelease, BadKey) as exc:
         _fail(exc, EXIT_USAGE)
     except LexiconError as exc:
         _fail(exc, EXIT_FAILED)
@@ -673,15 +697,27 @@ def install(path: Annotated[str, typer.Argument(metavar="BUNDLE", help="a .lexbu
             sha256: Annotated[str | None, typer.Option(
                 help="the expected sha256 (default: read from BUNDLE.sha256 beside it)")]
             = None,
+            signature: Annotated[str | None, typer.Option(
+                metavar="SIG", help="the signature file (default: BUNDLE.sig beside it)")]
+            = None,
+            allow_unsigned: Annotated[bool, typer.Option(
+                "--allow-unsigned",
+                help="install without checking who signed it (sha256, contents and the "
+                     "release are still checked)")] = False,
             current: Annotated[bool, typer.Option(
                 "--current/--no-current", help="serve it (switch CURRENT) once installed")]
             = True) -> None:
-    """Verify a bundle (its sha256, then every file) and publish its release atomically."""
+    """Verify a bundle (sha256, a signature by a key in $LEXICON_HOME/trusted-keys/, its
+    contents, then the release as a build's publish does) and publish it atomically."""
     from pathlib import Path
 
     from build import shipping
     try:
-        print(_dump(shipping.install(Path(path), sha256=sha256, make_current=current)))
+        print(_dump(shipping.install(Path(path), sha256=sha256, make_current=current,
+                                     allow_unsigned=allow_unsigned,
+                                     signature=Path(signature) if signature else None)))
+    except BuildBusy as exc:
+        _fail(exc, EXIT_BUSY)
     except LexiconError as exc:
         _fail(exc, EXIT_FAILED)
 

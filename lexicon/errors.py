@@ -88,6 +88,15 @@ class BuildError(LexiconError):
     status = 500
 
 
+class BadBundle(LexiconError):
+    """A bundle ``lexicon install`` refuses: wrong checksum, missing or bad signature, unsafe
+    or oversized contents, or a release inside that fails the checks a build's publish makes.
+    Nothing is installed and ``CURRENT`` does not move (CLI exit 3)."""
+
+    code = "bad_bundle"
+    status = 400
+
+
 class BuildBusy(BuildError):
     """Another build of the same game holds its build lock (CLI exit 4: try again later)."""
 
@@ -158,7 +167,16 @@ CODES: dict[str, str] = {
     "tool_missing": "a system tool a build needs (`lt-print`) is not installed",
     "kwg_too_large": "the lexicon has more nodes than a KWG file can address",
     "bad_import_mode": "`lexicon import` with a mode other than restrict, admit, annotate",
-    "bad_bundle": "`lexicon install` refused a bundle: checksum, unsafe member or damaged release",
+    "bad_bundle": "`lexicon install` refused a bundle: checksum, unreadable manifest, unsafe or "
+                  "oversized contents, or a release that fails publish's checks",
+    "unsigned_bundle": "`lexicon install` of a bundle with no signature (`FILE.sig`) "
+                       "without `--allow-unsigned`",
+    "untrusted_key": "a bundle signed by a key that is not in `$LEXICON_HOME/trusted-keys/`",
+    "bad_signature": "a bundle signature that does not verify, or is of another bundle",
+    "bad_key": "a signing or trusted key file that is not an ed25519 key",
+    "key_exists": "`lexicon keygen` would overwrite an existing key file",
+    "install_failed": "`lexicon install` could not write the release (disk full, "
+                      "permissions); nothing changed",
     "canary_failed": "a build flipped a profile's canary word; the release is not published",
     "bad_overrides": "an overrides file (`lexicon amend`) that is not UTF-8 text, or a line "
                      "of it that cannot be applied; nothing is published",

@@ -23,12 +23,23 @@ import struct
 from pathlib import Path
 from typing import Any
 
+from lexicon import indexes as ix
 from lexicon.errors import ReleaseDamaged
+from lexicon.recordfile import KINDS, RECORDS_DIR
 
 MANIFEST = "manifest.json"
 FILES = "files"                       # the manifest key of the file table
 NOT_CONTENT = {MANIFEST, MANIFEST + ".tmp", "lock.mdb"}   # lock.mdb: LMDB's reader table
 MAPPED_SUFFIXES = ("data.mdb", ".marisa", ".bin", ".dat", ".raw", ".idx")  # what a server maps
+
+# What an installer unpacks from one bundle (``build.shipping``), checked from the tar
+# headers before anything is written and again while writing. A release is far smaller: on
+# 2026-12-01 osps was 142 MB in 18 entries, kvizovka 107 MB; a manifest, 20 KB (48.7 MB
+# with 200,000 amend overrides listed twice, issue 16). The caps leave room for growth and
+# refuse a gzip bomb or a tar of a million empty files before it fills a disk.
+MAX_BUNDLE_BYTES = 2_147_483_648     # 2 GiB: bytes of all files unpacked from one bundle
+MAX_BUNDLE_MEMBERS = 1_000           # files and directories in one bundle
+MAX_BUNDLE_MANIFEST_BYTES = 67_108_864  # 64 MiB: its manifest.json, read into memory first
 
 LMDB_MAGIC = 0xBEEFC0DE
 # MDB_meta after the 16-byte page header (64-bit build): magic u32, version u32, address,
@@ -81,22 +92,104 @@ def table_problems(base: Path, table: dict[str, dict[str, Any]], *, where: str,
     return problems
 
 
+def parse_manifest(raw: bytes) -> dict[str, Any]:
+    """A release manifest from its bytes; ValueError saying what is wrong (not UTF-8, not
+    JSON, not an object naming its game and release, a malformed file table). One reader
+    for a published release (:func:`read_manifest`) and for a bundle's, read before
+    anything is unpacked (``build.shipping``)."""
+    try:
+        manifest = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 ({exc})") from exc
+    except ValueError as exc:    # JSONDecodeError
+        raise ValueError(f"not JSON ({exc})") from exc
+    except RecursionError as exc:  # [[[[…: json gives up past the interpreter's depth
+        raise ValueError("not JSON (nested too deeply)") from exc
+    if not isinstance(manifest, dict) or not all(
+            isinstance(manifest.get(k), str) and manifest.get(k) for k in ("game", "release")):
+        raise ValueError("not a release manifest (no game/release)")
+    table = manifest.get(FILES)
+    if table is not None and not (isinstance(table, dict) and all(
+            _inside(rel) and isinstance(v, dict) and isinstance(v.get("size"), int)
+            and isinstance(v.get("sha256"), str) for rel, v in table.items())):
+        raise ValueError("malformed file table")
+    return manifest
+
+
+def _inside(rel: str) -> bool:
+    """Is ``rel`` a path inside a release (``records/valid.raw``), never ``..``, absolute
+    or empty? A file table names what is checked and hashed: nothing outside the release."""
+    parts = rel.split("/")
+    return (bool(rel) and "\\" not in rel and "\x00" not in rel
+            and all(p not in ("", ".", "..") for p in parts))
+
+
 def read_manifest(release_dir: Path) -> dict[str, Any]:
     """The release's manifest, or ReleaseDamaged if it is missing, unreadable or not a
     release manifest (a ``{}`` manifest must not surface as a KeyError deep in a request)."""
     path = Path(release_dir) / MANIFEST
     try:
-        manifest = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return parse_manifest(path.read_bytes())
+    except OSError as exc:
         raise damaged(release_dir, [f"{MANIFEST}: cannot be read ({exc})"]) from exc
-    if not isinstance(manifest, dict) or not all(
-            isinstance(manifest.get(k), str) and manifest.get(k) for k in ("game", "release")):
-        raise damaged(release_dir, [f"{MANIFEST}: not a release manifest (no game/release)"])
+    except ValueError as exc:
+        raise damaged(release_dir, [f"{MANIFEST}: {exc}"]) from exc
+
+
+def layout_files(manifest: dict[str, Any], *, store: bool = True, indexes: bool = True
+                 ) -> list[str]:
+    """The files a release must hold, by the layout its manifest declares: the record
+    ``store`` (``records/``, or the older ``lexicon.lmdb/``), which every check reads, and
+    the query ``indexes`` of the manifest's index format. Every one must be on
+    disk and in the file table: a release whose manifest lists no files (``"files": {}``)
+    has nothing that can answer, so it is never published, installed or opened."""
+    table = manifest.get(FILES) or {}
+    need: list[str] = []
+    legacy = any(rel.startswith("lexicon.lmdb/") for rel in table) and not any(
+        rel.startswith(RECORDS_DIR + "/") for rel in table)
+    if store and legacy:
+        need = ["lexicon.lmdb/data.mdb"]
+    elif store:   # marisa key tries, payload blocks (*.raw, or zlib *.dat in early releases)
+        need = [f"{RECORDS_DIR}/{name}" for kind in KINDS
+                for name in (f"{kind}.marisa", f"{kind}.idx")]
+        need += [f"{RECORDS_DIR}/shapes.dat", f"{RECORDS_DIR}/shapes.idx"]
+        for kind in KINDS:
+            raw, dat = f"{RECORDS_DIR}/{kind}.raw", f"{RECORDS_DIR}/{kind}.dat"
+            need.append(dat if dat in table and raw not in table else raw)
+    entry = manifest.get("indexes")
+    if indexes and isinstance(entry, dict) and entry.get("format") in ix.READABLE:
+        base = entry.get("dir", ix.INDEX_DIR)
+        names = [ix.WORDS, ix.FORWARD, ix.BACKWARD, ix.ALPHAGRAM_NODES, ix.ALPHAGRAM_COUNTS]
+        names += ([ix.FORWARD_PREFIXES, ix.BACKWARD_PREFIXES, f"{ix.ALPHAGRAM_WORDS}/data.mdb"]
+                  if entry["format"] == 6 else [ix.ALPHAGRAM_KEYS])
+        need += [f"{base}/{name}" for name in names]
+    return sorted(need)
+
+
+def layout_problems(manifest: dict[str, Any], *, store: bool = True,
+                    indexes: bool = True) -> list[str]:
+    """What a release's file table lacks of
+    :func:`layout_files`: no table at all, no readable index entry (with ``indexes``), a
+    needed file not listed (empty: nothing; a listed file missing on disk is for
+    :func:`size_problems`). Opening a release asks for the store only (a release whose
+    indexes broke still answers checks; its queries are ``no_index``); publish, install
+    and ``lexicon verify`` ask for the indexes too."""
     table = manifest.get(FILES)
-    if table is not None and not (isinstance(table, dict) and all(
-            isinstance(v, dict) and isinstance(v.get("size"), int) for v in table.values())):
-        raise damaged(release_dir, [f"{MANIFEST}: malformed file table"])
-    return manifest
+    if not isinstance(table, dict):
+        return [f"{MANIFEST}: no file table, so its files cannot be checked"]
+    problems = []
+    entry = manifest.get("indexes")
+    if indexes and not (isinstance(entry, dict) and entry.get("format") in ix.READABLE
+                        and isinstance(entry.get("dir", ix.INDEX_DIR), str)
+                        and _inside(entry.get("dir", ix.INDEX_DIR))):
+        problems.append(f"{MANIFEST}: no readable index entry (format "
+                        f"{ix.FORMAT}), so its queries could not be answered")
+    need = layout_files(manifest, store=store, indexes=indexes)
+    unlisted = [rel for rel in need if rel not in table]
+    if unlisted:
+        problems.append(f"{MANIFEST} does not list {len(unlisted)} of the {len(need)} files "
+                        f"the release layout needs: {', '.join(unlisted)}")
+    return problems
 
 
 def lmdb_required_size(data_mdb: Path) -> int | None:
@@ -125,7 +218,10 @@ def size_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
     """What is wrong with the sizes of a release's files (empty: nothing). A stat per file
     plus two LMDB meta pages, so it runs every time a release is opened."""
     base = Path(release_dir)
-    problems = []
+    # the record store listed (a "files": {} manifest with no store is damage, not a
+    # release with nothing to check); a release built before tables existed has none
+    problems = ([] if manifest.get(FILES) is None
+                else layout_problems(manifest, indexes=False))
     for rel, want in sorted((manifest.get(FILES) or {}).items()):
         try:
             have = (base / rel).stat().st_size
@@ -153,7 +249,8 @@ def hash_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
 
 
 def verify_release(path: Path, *, hashes: bool = True) -> dict[str, Any]:
-    """Check a release directory: manifest, sizes and (by default) every file's sha256.
+    """Check a release directory: manifest, the files its layout needs, sizes and (by
+    default) every file's sha256.
 
     Returns a small report (``release``, ``game``, ``files``, ``bytes``, ``hashed``);
     raises :class:`ReleaseDamaged` listing every problem found. Used at publish, by
@@ -164,8 +261,9 @@ def verify_release(path: Path, *, hashes: bool = True) -> dict[str, Any]:
     if not path.is_dir():
         raise damaged(path, [f"{path} is not a release directory"])
     manifest = read_manifest(path)
-    problems = size_problems(path, manifest)
     table = manifest.get(FILES)
+    problems = size_problems(path, manifest) + (   # the store's part: size_problems
+        layout_problems(manifest, store=False) if table is not None else [])
     if hashes and table is not None and not problems:
         problems = hash_problems(path, manifest)
     if problems:

@@ -9,6 +9,7 @@ new one, never a mixture.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,10 @@ from lexicon.integrity import MANIFEST, read_manifest
 from lexicon.paths import releases_dir
 
 CURRENT = "CURRENT"
+#: What follows ``GAME-`` in a release id as builds make them (build/release.py,
+#: build/shared.py): the UTC build second, the first 8 hex digits of the content hash, and
+#: ``-2``, ``-3`` … when the same content was published twice in one second.
+RELEASE_ID_TAIL = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}(?:-[1-9][0-9]{0,5})?")
 
 
 def game_dir(game: str, root: Path | None = None) -> Path:
@@ -29,6 +34,15 @@ def is_release_name(game: str, name: str) -> bool:
     directory (``osps-…``): never a path, so CURRENT cannot point into another game."""
     return (name.startswith(game + "-") and name == os.path.basename(name)
             and "\\" not in name and "\x00" not in name and name not in (".", ".."))
+
+
+def is_release_id(game: str, name: str) -> bool:
+    """Is ``name`` an id a build of ``game`` could have made (``osps-20261201T094325Z-
+    b6b8f3a7``, maybe with ``-2``)? Stricter than :func:`is_release_name`, which still reads
+    ``CURRENT`` files naming directories made by hand: an installed bundle must carry an id
+    of this form, so ``evil``, ``osps-evil`` or a path is never published."""
+    return (isinstance(name, str) and name.startswith(game + "-")
+            and RELEASE_ID_TAIL.fullmatch(name, len(game) + 1) is not None)
 
 
 def current_id(game: str, root: Path | None = None) -> str | None:

@@ -77,6 +77,12 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
          "once; the others wait", "—"),
     ("service.bodies", "MAX_BATCH_WAIT_SECONDS"): ("seconds a big batch waits for its turn",
                                                    "too_many_batches"),
+    ("lexicon.integrity", "MAX_BUNDLE_BYTES"):
+        ("bytes `lexicon install` unpacks from one bundle (headers and stream)", "bad_bundle"),
+    ("lexicon.integrity", "MAX_BUNDLE_MEMBERS"): ("files and directories in one bundle",
+                                                 "bad_bundle"),
+    ("lexicon.integrity", "MAX_BUNDLE_MANIFEST_BYTES"):
+        ("bytes of a bundle's manifest, read before anything is unpacked", "bad_bundle"),
 }
 
 
