@@ -614,5 +614,72 @@ def hash_list(path: Annotated[str, typer.Argument(
     print(_dump(identity(words)))
 
 
+# -- maintainers: the pinned sources (sources.pins, sources.editions, sources.carry) -------
+
+sources_app = typer.Typer(no_args_is_help=False, invoke_without_command=True,
+                          help="The pinned sources: list, re-pin, diff, carry the cache.")
+app.add_typer(sources_app, name="sources")
+
+
+def _sources_failed(exc: LexiconError, as_json: bool = False) -> None:
+    _fail(exc, EXIT_USAGE if isinstance(exc, InputError) else EXIT_FAILED, as_json)
+
+
+@sources_app.callback()
+def sources_list(ctx: typer.Context,
+                 refresh: Annotated[bool, typer.Option(
+                     "--refresh", help="fetch the suites' indexes again (else: when older "
+                                       "than a day)")] = False,
+                 as_json: AsJson = False) -> None:
+    """Every source: its pin (version, suite, sha256) and the newest version each
+    configured Debian suite offers."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from sources import pins
+    try:
+        rows = pins.status(refresh=refresh)
+    except LexiconError as exc:
+        _sources_failed(exc, as_json)
+    for r in rows:
+        if as_json:
+            print(_dump(r))
+            continue
+        sha = r["sha256"] if isinstance(r["sha256"], str) else next(iter(r["sha256"].values()))
+        head = (f"{r['id']:22} {r['kind']:4} {r['version']:14} "
+                f"{'(' + r['suite'] + ')' if r['suite'] else '(PyPI)':11} sha256 {sha[:12]}…")
+        if r["suites"] is None:
+            print(f"{head}  {r['note']}")
+            continue
+        offers = "  ".join(f"{s} {v or '-'}" for s, v in r["suites"].items())
+        state = f"newer: {r['newest']}" if r["newer"] else "current"
+        if not r["pinned_in"]:
+            state += "; the pin is in no configured suite (cache only)"
+        print(f"{head}  {offers}  [{state}]")
+
+
+@sources_app.command("update")
+def sources_update(name: Annotated[str, typer.Argument(help="a source id")],
+                   version: Annotated[str | None, typer.Option(
+                       help="pin this version (default: the newest offered)")] = None,
+                   suite: Annotated[str | None, typer.Option(
+                       help="take it from this configured suite")] = None,
+                   as_json: AsJson = False) -> None:
+    """Download and verify a version and rewrite the source's pin (version, suite, sha256)
+    in sources/manifest.toml; the next build uses it."""
+    from sources import pins
+    try:
+        out = pins.update(name, version=version, suite=suite)
+    except LexiconError as exc:
+        _sources_failed(exc, as_json)
+    if as_json:
+        print(_dump(out))
+        return
+    old, new = out["old"], out["new"]
+    print(f"{name}: {old['version']} ({old['suite'] or '?'}) -> {new['version']} "
+          f"({new['suite']}), sha256 {new['sha256']}")
+    if not out["changed"]:
+        print(f"{name}: already pinned there; nothing changed")
+
+
 if __name__ == "__main__":
     app()
