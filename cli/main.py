@@ -681,5 +681,24 @@ def sources_update(name: Annotated[str, typer.Argument(help="a source id")],
         print(f"{name}: already pinned there; nothing changed")
 
 
+@sources_app.command("diff")
+def sources_diff(name: Annotated[str, typer.Argument(help="a source id")],
+                 version: Annotated[str | None, typer.Option(
+                     help="compare with this version (default: the newest offered)")] = None,
+                 suite: Annotated[str | None, typer.Option(
+                     help="take it from this configured suite")] = None,
+                 samples: Annotated[int, typer.Option(help="samples per class")] = 12,
+                 as_json: AsJson = False) -> None:
+    """What the source's word list gains and loses against its pin: counts, classes of
+    change (capitalisation moves, removed -skość derivations, ...) and samples. Nothing is
+    re-pinned or rebuilt."""
+    from sources import editions, pins
+    try:
+        result = pins.diff(name, version=version, suite=suite, samples=samples)
+    except LexiconError as exc:
+        _sources_failed(exc, as_json)
+    print(_dump(result) if as_json else editions.as_text(result))
+
+
 if __name__ == "__main__":
     app()

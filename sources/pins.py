@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.errors import InputError, SourceError
+from sources import editions
 from sources import fetch as fetching
 from sources.apt import MAX_LIST_AGE, AptConfig, Offer, Runner, newest
 from sources.apt import _run as run_default
@@ -112,24 +113,61 @@ def update(sid: str, version: str | None = None, suite: str | None = None,
                          code="unknown_source")
     cache = cache or fetching.cache_dir()
     apt = apt or fetching.apt_config(cache, path)
+    new, _ = edition(spec, version, suite, apt, run, cache)
+    sha = str(new.sha256)
+    rewrite_pin(path, sid, version=new.version, suite=new.suite, sha256=sha)
+    return {"id": sid, "package": spec.package,
+            "old": {"version": spec.version, "suite": spec.suite, "sha256": spec.sha256},
+            "new": {"version": new.version, "suite": new.suite, "sha256": sha},
+            "changed": spec.version != new.version or spec.sha256 != sha}
+
+
+def edition(spec: fetching.SourceSpec, version: str | None, suite: str | None,
+            apt: AptConfig, run: Runner, cache: Path
+            ) -> tuple[fetching.SourceSpec, fetching.Fetched]:
+    """Another edition of a deb source (see :func:`choose`), downloaded through the
+    private configuration (apt checks it against the signed Release file) and put in the
+    verified cache under its own sha256; returns its spec, pinned to that sha256."""
     apt.update(run)
     offer = choose(spec, apt.offers(spec.package, run), version, suite, apt.suites, run)
-    with tempfile.TemporaryDirectory(prefix=".repin-", dir=_mkdir(cache)) as tmp_s:
+    with tempfile.TemporaryDirectory(prefix=".edition-", dir=_mkdir(cache)) as tmp_s:
         tmp = Path(tmp_s)
         proc = apt.download(spec.package, offer.version, tmp, run)
         debs = sorted(tmp.glob("*.deb"))
         if proc.returncode != 0 or not debs:
-            raise SourceError(f"{sid}: could not download {spec.package} {offer.version}: "
-                              f"{fetching._tail(proc.stderr or proc.stdout)}")
-        sha = fetching.sha256_of(debs[0])
-        new = dataclasses.replace(spec, version=offer.version, suite=offer.suite, sha256=sha)
+            raise SourceError(f"{spec.id}: could not download {spec.package} "
+                              f"{offer.version}: {fetching._tail(proc.stderr or proc.stdout)}")
+        new = dataclasses.replace(spec, version=offer.version, suite=offer.suite,
+                                  sha256=fetching.sha256_of(debs[0]))
         # into the verified cache now: a build from the new pin needs no second download
-        fetching.fetch(new, cache, _serve_from(debs[0], run), log=lambda _m: None, apt=apt)
-    rewrite_pin(path, sid, version=offer.version, suite=offer.suite, sha256=sha)
-    return {"id": sid, "package": spec.package,
-            "old": {"version": spec.version, "suite": spec.suite, "sha256": spec.sha256},
-            "new": {"version": offer.version, "suite": offer.suite, "sha256": sha},
-            "changed": spec.version != offer.version or spec.sha256 != sha}
+        got = fetching.fetch(new, cache, _serve_from(debs[0], run), log=lambda _m: None,
+                             apt=apt)
+    return new, got
+
+
+def diff(sid: str, version: str | None = None, suite: str | None = None,
+         path: Path | None = None, apt: AptConfig | None = None, run: Runner = run_default,
+         cache: Path | None = None, samples: int = editions.SAMPLES) -> dict[str, Any]:
+    """What source ``sid``'s word list gains and loses from its pin to another edition
+    (default: the newest any configured suite offers), by kind (:mod:`sources.editions`).
+    Nothing in the manifest changes."""
+    path = path or fetching.MANIFEST_PATH
+    spec = _spec(sid, path)
+    if spec.kind != "deb":
+        raise InputError(f"{sid} is a PyPI source: its editions are not compared here",
+                         code="unknown_source")
+    cache = cache or fetching.cache_dir()
+    apt = apt or fetching.apt_config(cache, path)
+    old = fetching.fetch(spec, cache, run, apt=apt)
+    new_spec, new = edition(spec, version, suite, apt, run, cache)
+    assert old.root is not None and new.root is not None    # deb entries are unpacked
+    what, old_words = editions.word_list(old.root)
+    _, new_words = editions.word_list(new.root)
+    result = editions.compare(old_words, new_words, samples=samples)
+    return {"source": sid, "what": what,
+            "old": {"version": spec.version, "suite": spec.suite},
+            "new": {"version": new_spec.version, "suite": new_spec.suite,
+                    "sha256": new_spec.sha256}, **result}
 
 
 def _mkdir(p: Path) -> Path:
