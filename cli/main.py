@@ -700,5 +700,37 @@ def sources_diff(name: Annotated[str, typer.Argument(help="a source id")],
     print(_dump(result) if as_json else editions.as_text(result))
 
 
+@sources_app.command("pack")
+def sources_pack(source_ids: Annotated[list[str] | None, typer.Argument(
+                     help="source ids (default: every source the cache holds)")] = None,
+                 output: Annotated[str | None, typer.Option(
+                     "--output", "-o", help="the file (default: lexicon.sources.tar)")]
+                 = None) -> None:
+    """Pack the verified cache's artifacts into one file (+ FILE.sha256 beside it), to
+    carry pins that have left the archive to another build machine."""
+    from sources import carry
+    try:
+        print(_dump(carry.pack(Path(output) if output else None, ids=source_ids)))
+    except LexiconError as exc:
+        _sources_failed(exc)
+
+
+@sources_app.command("unpack")
+def sources_unpack(path: Annotated[str, typer.Argument(metavar="FILE",
+                                                       help="a packed source cache")],
+                   sha256: Annotated[str | None, typer.Option(
+                       help="the expected sha256 (default: read from FILE.sha256)")] = None
+                   ) -> None:
+    """Verify a packed cache (its sha256, safe members, every artifact against its pin)
+    and fill this machine's cache from it. Exit 3 if anything was refused."""
+    from sources import carry
+    try:
+        out = carry.unpack(Path(path), sha256=sha256)
+    except LexiconError as exc:
+        _sources_failed(exc)
+    print(_dump(out))
+    raise typer.Exit(EXIT_FAILED if out["refused"] else 0)
+
+
 if __name__ == "__main__":
     app()

@@ -293,6 +293,19 @@ def _download_deb(spec: SourceSpec, tmp: Path, run: Runner, apt: AptConfig) -> N
                 "offered": [{"suite": o.suite, "version": o.version} for o in offers]})
 
 
+def serve_file(artifact: Path, run: Runner = _run) -> Runner:
+    """A runner whose download (``apt-get download``, ``pip download``) hands over an
+    artifact already at hand; every other command (``dpkg-deb``) runs with ``run``. With it,
+    :func:`fetch` fills a cache entry from a file exactly as from a download: verified
+    against the pin, unpacked, every file recorded."""
+    def serve(cmd: Sequence[str], cwd: Path) -> subprocess.CompletedProcess:
+        if "download" in cmd:
+            shutil.copy2(artifact, Path(cwd) / artifact.name)
+            return subprocess.CompletedProcess(list(cmd), 0, "", "")
+        return run(cmd, cwd)
+    return serve
+
+
 def _warn(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 

@@ -18,11 +18,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import shutil
-import subprocess
 import tempfile
 import tomllib
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +137,7 @@ def edition(spec: fetching.SourceSpec, version: str | None, suite: str | None,
         new = dataclasses.replace(spec, version=offer.version, suite=offer.suite,
                                   sha256=fetching.sha256_of(debs[0]))
         # into the verified cache now: a build from the new pin needs no second download
-        got = fetching.fetch(new, cache, _serve_from(debs[0], run), log=lambda _m: None,
+        got = fetching.fetch(new, cache, fetching.serve_file(debs[0], run), log=lambda _m: None,
                              apt=apt)
     return new, got
 
@@ -173,16 +170,6 @@ def diff(sid: str, version: str | None = None, suite: str | None = None,
 def _mkdir(p: Path) -> Path:
     p.mkdir(parents=True, exist_ok=True)
     return p
-
-
-def _serve_from(deb: Path, run: Runner) -> Runner:
-    """A runner whose `apt-get download` hands over the file already downloaded."""
-    def serve(cmd: Sequence[str], cwd: Path) -> subprocess.CompletedProcess:
-        if cmd[0] == "apt-get" and "download" in cmd:
-            shutil.copy2(deb, Path(cwd) / deb.name)
-            return subprocess.CompletedProcess(list(cmd), 0, "", "")
-        return run(cmd, cwd)
-    return serve
 
 
 # -- the text edit -----------------------------------------------------------------------
