@@ -80,8 +80,7 @@ def choose(spec: fetching.SourceSpec, offers: list[Offer], version: str | None,
     of ``suite``, else the newest of any configured suite."""
     if suite is not None and suite not in suites:
         raise InputError(f"{spec.id}: unknown suite {suite!r}; configured: "
-                         f"{', '.join(suites)} (sources/manifest.toml [archive])",
-                         code="unknown_source")
+                         f"{', '.join(suites)} (sources/manifest.toml [archive])")
     pool = [o for o in offers if suite is None or o.suite == suite]
     if version is not None:
         pool = [o for o in pool if o.version == version]
@@ -106,8 +105,7 @@ def update(sid: str, version: str | None = None, suite: str | None = None,
     spec = _spec(sid, path)
     if spec.kind != "deb":
         raise InputError(f"{sid} is a PyPI source: it is pinned in pyproject.toml too, so it "
-                         "is re-pinned by editing both (and `make install`)",
-                         code="unknown_source")
+                         "is re-pinned by editing both (and `make install`)")
     cache = cache or fetching.cache_dir()
     apt = apt or fetching.apt_config(cache, path)
     new, _ = edition(spec, version, suite, apt, run, cache)
@@ -151,8 +149,7 @@ def diff(sid: str, version: str | None = None, suite: str | None = None,
     path = path or fetching.MANIFEST_PATH
     spec = _spec(sid, path)
     if spec.kind != "deb":
-        raise InputError(f"{sid} is a PyPI source: its editions are not compared here",
-                         code="unknown_source")
+        raise InputError(f"{sid} is a PyPI source: its editions are not compared here")
     cache = cache or fetching.cache_dir()
     apt = apt or fetching.apt_config(cache, path)
     old = fetching.fetch(spec, cache, run, apt=apt)
