@@ -614,7 +614,7 @@ def hash_list(path: Annotated[str, typer.Argument(
     print(_dump(identity(words)))
 
 
-# -- maintainers: the pinned sources (sources.pins, sources.editions, sources.carry) -------
+# -- maintainers: the pinned sources (sources.pins, sources.editions, build.carry) -------
 
 sources_app = typer.Typer(no_args_is_help=False, invoke_without_command=True,
                           help="The pinned sources: list, re-pin, diff, carry the cache.")
@@ -708,7 +708,7 @@ def sources_pack(source_ids: Annotated[list[str] | None, typer.Argument(
                  = None) -> None:
     """Pack the verified cache's artifacts into one file (+ FILE.sha256 beside it), to
     carry pins that have left the archive to another build machine."""
-    from sources import carry
+    from build import carry
     try:
         print(_dump(carry.pack(Path(output) if output else None, ids=source_ids)))
     except LexiconError as exc:
@@ -723,7 +723,7 @@ def sources_unpack(path: Annotated[str, typer.Argument(metavar="FILE",
                    ) -> None:
     """Verify a packed cache (its sha256, safe members, every artifact against its pin)
     and fill this machine's cache from it. Exit 3 if anything was refused."""
-    from sources import carry
+    from build import carry
     try:
         out = carry.unpack(Path(path), sha256=sha256)
     except LexiconError as exc:

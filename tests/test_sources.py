@@ -278,8 +278,8 @@ def test_the_mirror_is_read_from_the_machines_apt_sources(tmp_path: Path,
 
 
 def test_the_verified_cache_carries_a_vanished_pin_to_a_new_machine(world: dict) -> None:
+    from build import carry
     from build.shipping import BadBundle
-    from sources import carry
     specs = fetching.load_manifest(world["manifest"])
     fetching.fetch(specs["tiny"], world["cache"], apt=world["apt"])     # "other" not cached
     packed = carry.pack(world["tmp"] / "src.sources.tar", cache=world["cache"],

@@ -1,4 +1,6 @@
-"""Carrying the verified source cache to another build machine.
+"""Carrying the verified source cache to another build machine (``lexicon sources pack``,
+``lexicon sources unpack``). Here in ``build/`` rather than ``sources/`` because it reuses
+the release bundle's tar rules (:mod:`build.shipping`), and sources never import build.
 
 Why: a pinned version does not stay in the archive for ever (it migrates from unstable to
 testing to stable and is then removed). A machine that fetched it keeps building from its
@@ -29,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from build.shipping import BadBundle, _expected_sha256, _members, _tarinfo
 from lexicon.errors import InputError, SourceError
 from sources import fetch as fetching
 from sources.apt import AptConfig
@@ -51,7 +54,6 @@ def pack(output: Path | None = None, cache: Path | None = None,
          ids: Sequence[str] | None = None, path: Path | None = None) -> dict[str, Any]:
     """Pack the verified artifacts of the manifest's sources (default: all that the cache
     holds) into ``output``; returns what was packed and what the cache lacks."""
-    from build.shipping import _tarinfo  # the release bundle's normalised members
     cache = cache or fetching.cache_dir()
     specs = fetching.load_manifest(path or fetching.MANIFEST_PATH)
     wanted = list(ids) if ids else list(specs)
@@ -96,7 +98,6 @@ def pack(output: Path | None = None, cache: Path | None = None,
 def unpack(file: Path, sha256: str | None = None, cache: Path | None = None,
            path: Path | None = None) -> dict[str, Any]:
     """Verify a packed cache and fill this machine's cache from it (see the module doc)."""
-    from build.shipping import BadBundle, _expected_sha256, _members
     file = Path(file)
     cache = cache or fetching.cache_dir()
     specs = fetching.load_manifest(path or fetching.MANIFEST_PATH)
