@@ -234,7 +234,8 @@ class AptConfig:
         """Update the indexes if they were never fetched; True when this call fetched."""
         self.prepare()
         if self.updated_at() is None:
-            self.update(run)
+            # any age will do: a parallel build may have fetched them while this one waited
+            self.update(run, max_age=float("inf"))
             return True
         return False
 
