@@ -621,6 +621,9 @@ sources_app = typer.Typer(no_args_is_help=False, invoke_without_command=True,
 app.add_typer(sources_app, name="sources")
 
 
+SourcesJson = Annotated[bool, typer.Option("--json", help="JSON: one object per line")]
+
+
 def _sources_failed(exc: LexiconError, as_json: bool = False) -> None:
     _fail(exc, EXIT_USAGE if isinstance(exc, InputError) else EXIT_FAILED, as_json)
 
@@ -630,7 +633,7 @@ def sources_list(ctx: typer.Context,
                  refresh: Annotated[bool, typer.Option(
                      "--refresh", help="fetch the suites' indexes again (else: when older "
                                        "than a day)")] = False,
-                 as_json: AsJson = False) -> None:
+                 as_json: SourcesJson = False) -> None:
     """Every source: its pin (version, suite, sha256) and the newest version each
     configured Debian suite offers."""
     if ctx.invoked_subcommand is not None:
@@ -663,7 +666,7 @@ def sources_update(name: Annotated[str, typer.Argument(help="a source id")],
                        help="pin this version (default: the newest offered)")] = None,
                    suite: Annotated[str | None, typer.Option(
                        help="take it from this configured suite")] = None,
-                   as_json: AsJson = False) -> None:
+                   as_json: SourcesJson = False) -> None:
     """Download and verify a version and rewrite the source's pin (version, suite, sha256)
     in sources/manifest.toml; the next build uses it."""
     from sources import pins
@@ -688,7 +691,7 @@ def sources_diff(name: Annotated[str, typer.Argument(help="a source id")],
                  suite: Annotated[str | None, typer.Option(
                      help="take it from this configured suite")] = None,
                  samples: Annotated[int, typer.Option(help="samples per class")] = 12,
-                 as_json: AsJson = False) -> None:
+                 as_json: SourcesJson = False) -> None:
     """What the source's word list gains and loses against its pin: counts, classes of
     change (capitalisation moves, removed -skość derivations, ...) and samples. Nothing is
     re-pinned or rebuilt."""
