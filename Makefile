@@ -11,11 +11,15 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install system-deps fetch build rebuild serve test lint bench clean-data
 
-# Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev) and apt's package
-# index, which `apt-get download` needs on a machine that has never run `apt-get update`.
+# Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev), the archive
+# keyring the private apt configuration verifies the suites with (debian-archive-keyring; see
+# sources/apt.py: sources are fetched through it, never through the machine's apt lists), and
+# dpkg-scanpackages (dpkg-dev), with which the tests index their local package repository.
 system-deps:
-	@if ! command -v lt-print >/dev/null || ! apt-cache policy wpolish | grep -q Candidate; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lttoolbox lttoolbox-dev >/dev/null; \
+	@if ! command -v lt-print >/dev/null || ! command -v dpkg-scanpackages >/dev/null \
+	    || [ ! -f /usr/share/keyrings/debian-archive-keyring.gpg ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lttoolbox lttoolbox-dev \
+	    debian-archive-keyring dpkg-dev >/dev/null; \
 	fi
 
 $(STAMP): pyproject.toml

@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from build import amend as amending
 from build import imports
-from build.progress import track
+from build.progress import Progress
 from build.release import ReleaseWriter, build_lock
 from build.shared import publish_shared
 from lexicon import profile as profiles
@@ -41,6 +41,10 @@ def _stderr(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def _nobody_counts(_n: int) -> None:
+    """``BuildContext.expect_records`` outside a build's writing phase."""
+
+
 @dataclass
 class BuildContext:
     root: Path
@@ -50,6 +54,9 @@ class BuildContext:
     # check the profile's canary words before publishing; None: only on a full build of
     # the real sources (a smoke build or a test's tiny word list lacks them)
     canaries: bool | None = None
+    # a builder that learns how many records it will yield says so here (``add_total`` of
+    # the "records written" bar during a build), so the bar has a total and an ETA
+    expect_records: Callable[[int], None] = field(default=_nobody_counts, repr=False)
 
     def source_root(self, source_id: str) -> Path:
         fetched = self.fetched.get(source_id)
@@ -143,10 +150,15 @@ def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
     with ReleaseWriter(profile, ctx.root) as writer:
         writer.check_canaries = full_build if ctx.canaries is None else ctx.canaries
         try:
-            # count and rate of records written; a builder that knows its total shows
-            # its own bar with an ETA (build.progress.track) as a row under this one
-            writer.add_all(track(records, f"{game}: records written",
-                                 unit="records"))
+            # count, rate and (once the builder has said how many: ctx.expect_records)
+            # total and ETA of the records written; the builder's reading phases show
+            # their own bars as rows under this one
+            with Progress(f"{game}: records written", unit="records") as bar:
+                ctx.expect_records = bar.add_total
+                try:
+                    writer.add_all(bar.track(records, clock_from_first=True))
+                finally:
+                    ctx.expect_records = _nobody_counts
         except LexiconError:
             raise
         except (OSError, ValueError, KeyError) as exc:

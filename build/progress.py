@@ -16,6 +16,13 @@ Usage::
         ...
     with Progress("writing records", total=n) as bar:
         bar.advance(k)
+
+A phase whose total is learnt on the way says so: ``set_total`` (known now, or a better
+estimate) or ``add_total`` (one more part's size, e.g. each generator's pair count once it
+is read). ``Progress.track`` counts the items of an iterable into an existing bar, with the
+clock started at the first item if asked: a generator that first reads its sources for
+minutes (the records a builder yields) would otherwise show a rate, and so an ETA, far off
+the real one.
 """
 
 from __future__ import annotations
@@ -114,6 +121,26 @@ class Progress:
         if self._bar is not None:
             self._bar.update(self._task, total=total)  # type: ignore[arg-type]
 
+    def add_total(self, n: int) -> None:
+        """``n`` more to do than the total said (a part whose size is now known)."""
+        self.set_total((self.total or 0) + n)
+
+    def track(self, items: Iterable[T], every: int = 1000,
+              clock_from_first: bool = False) -> Iterator[T]:
+        """Yield ``items``, counting them into this bar every ``every`` items.
+        ``clock_from_first``: the rate is measured from the first item on (see the module
+        docstring)."""
+        pending = 0
+        for item in items:
+            if clock_from_first and pending == 0 and self.done == 0:
+                self.started = self._last_line = time.monotonic()
+            yield item
+            pending += 1
+            if pending >= every:
+                self.advance(pending)
+                pending = 0
+        self.advance(pending)
+
     # -- reporting ---------------------------------------------------------------------
     def rate(self) -> float:
         elapsed = time.monotonic() - self.started
@@ -169,11 +196,4 @@ def track(items: Iterable[T], description: str, total: int | None = None,
     if total is None and hasattr(items, "__len__"):
         total = len(items)  # type: ignore[arg-type]
     with Progress(description, total=total, unit=unit) as bar:
-        pending = 0
-        for item in items:
-            yield item
-            pending += 1
-            if pending >= every:
-                bar.advance(pending)
-                pending = 0
-        bar.advance(pending)
+        yield from bar.track(items, every)

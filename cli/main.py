@@ -761,5 +761,126 @@ def hash_list(path: Annotated[str, typer.Argument(
     print(_dump(identity(words)))
 
 
+# -- maintainers: the pinned sources (sources.pins, sources.editions, build.carry) -------
+
+sources_app = typer.Typer(no_args_is_help=False, invoke_without_command=True,
+                          help="The pinned sources: list, re-pin, diff, carry the cache.")
+app.add_typer(sources_app, name="sources")
+
+
+SourcesJson = Annotated[bool, typer.Option("--json", help="JSON: one object per line")]
+
+
+def _sources_failed(exc: LexiconError, as_json: bool = False) -> None:
+    _fail(exc, EXIT_USAGE if isinstance(exc, InputError) else EXIT_FAILED, as_json)
+
+
+@sources_app.callback()
+def sources_list(ctx: typer.Context,
+                 refresh: Annotated[bool, typer.Option(
+                     "--refresh", help="fetch the suites' indexes again (else: when older "
+                                       "than a day)")] = False,
+                 as_json: SourcesJson = False) -> None:
+    """Every source: its pin (version, suite, sha256) and the newest version each
+    configured Debian suite offers."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from sources import pins
+    try:
+        rows = pins.status(refresh=refresh)
+    except LexiconError as exc:
+        _sources_failed(exc, as_json)
+    for r in rows:
+        if as_json:
+            print(_dump(r))
+            continue
+        sha = r["sha256"] if isinstance(r["sha256"], str) else next(iter(r["sha256"].values()))
+        head = (f"{r['id']:22} {r['kind']:4} {r['version']:14} "
+                f"{'(' + r['suite'] + ')' if r['suite'] else '(PyPI)':11} sha256 {sha[:12]}…")
+        if r["suites"] is None:
+            print(f"{head}  {r['note']}")
+            continue
+        offers = "  ".join(f"{s} {v or '-'}" for s, v in r["suites"].items())
+        state = f"newer: {r['newest']}" if r["newer"] else "current"
+        if not r["pinned_in"]:
+            state += "; the pin is in no configured suite (cache only)"
+        print(f"{head}  {offers}  [{state}]")
+
+
+@sources_app.command("update")
+def sources_update(name: Annotated[str, typer.Argument(help="a source id")],
+                   version: Annotated[str | None, typer.Option(
+                       help="pin this version (default: the newest offered)")] = None,
+                   suite: Annotated[str | None, typer.Option(
+                       help="take it from this configured suite")] = None,
+                   as_json: SourcesJson = False) -> None:
+    """Download and verify a version and rewrite the source's pin (version, suite, sha256)
+    in sources/manifest.toml; the next build uses it."""
+    from sources import pins
+    try:
+        out = pins.update(name, version=version, suite=suite)
+    except LexiconError as exc:
+        _sources_failed(exc, as_json)
+    if as_json:
+        print(_dump(out))
+        return
+    old, new = out["old"], out["new"]
+    print(f"{name}: {old['version']} ({old['suite'] or '?'}) -> {new['version']} "
+          f"({new['suite']}), sha256 {new['sha256']}")
+    if not out["changed"]:
+        print(f"{name}: already pinned there; nothing changed")
+
+
+@sources_app.command("diff")
+def sources_diff(name: Annotated[str, typer.Argument(help="a source id")],
+                 version: Annotated[str | None, typer.Option(
+                     help="compare with this version (default: the newest offered)")] = None,
+                 suite: Annotated[str | None, typer.Option(
+                     help="take it from this configured suite")] = None,
+                 samples: Annotated[int, typer.Option(help="samples per class")] = 12,
+                 as_json: SourcesJson = False) -> None:
+    """What the source's word list gains and loses against its pin: counts, classes of
+    change (capitalisation moves, removed -skość derivations, ...) and samples. Nothing is
+    re-pinned or rebuilt."""
+    from sources import editions, pins
+    try:
+        result = pins.diff(name, version=version, suite=suite, samples=samples)
+    except LexiconError as exc:
+        _sources_failed(exc, as_json)
+    print(_dump(result) if as_json else editions.as_text(result))
+
+
+@sources_app.command("pack")
+def sources_pack(source_ids: Annotated[list[str] | None, typer.Argument(
+                     help="source ids (default: every source the cache holds)")] = None,
+                 output: Annotated[str | None, typer.Option(
+                     "--output", "-o", help="the file (default: lexicon.sources.tar)")]
+                 = None) -> None:
+    """Pack the verified cache's artifacts into one file (+ FILE.sha256 beside it), to
+    carry pins that have left the archive to another build machine."""
+    from build import carry
+    try:
+        print(_dump(carry.pack(Path(output) if output else None, ids=source_ids)))
+    except LexiconError as exc:
+        _sources_failed(exc)
+
+
+@sources_app.command("unpack")
+def sources_unpack(path: Annotated[str, typer.Argument(metavar="FILE",
+                                                       help="a packed source cache")],
+                   sha256: Annotated[str | None, typer.Option(
+                       help="the expected sha256 (default: read from FILE.sha256)")] = None
+                   ) -> None:
+    """Verify a packed cache (its sha256, safe members, every artifact against its pin)
+    and fill this machine's cache from it. Exit 3 if anything was refused."""
+    from build import carry
+    try:
+        out = carry.unpack(Path(path), sha256=sha256)
+    except LexiconError as exc:
+        _sources_failed(exc)
+    print(_dump(out))
+    raise typer.Exit(EXIT_FAILED if out["refused"] else 0)
+
+
 if __name__ == "__main__":
     app()

@@ -1,11 +1,12 @@
 """Obtaining the pinned sources: download with the ordinary clients, verify, cache.
 
-Debian packages come from ``apt-get download NAME=VERSION`` and are unpacked with
-``dpkg-deb -x`` (nothing is installed system-wide); Python packages are downloaded as wheels
-with ``pip download`` purely to verify and record their checksum, since they are installed
-into the environment as ordinary dependencies. Every artifact's sha256 must match
-``sources/manifest.toml``; a mismatch or a failed download is a :class:`SourceError` with a
-message a person can act on.
+Debian packages come from ``apt-get download NAME=VERSION`` through the project's private
+apt configuration (:mod:`sources.apt`: every configured suite, the machine's ``/etc/apt``
+untouched) and are unpacked with ``dpkg-deb -x`` (nothing is installed); Python packages
+are downloaded as wheels with ``pip download`` purely to verify and record their checksum,
+since they are installed into the environment as ordinary dependencies. Every artifact's
+sha256 must match ``sources/manifest.toml``; a mismatch or a failed download is a
+:class:`SourceError` with a message a person can act on.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from lexicon.errors import SourceError
 from lexicon.integrity import file_table, table_problems
 from lexicon.integrity import sha256_file as sha256_of
 from lexicon.paths import cache_dir
+from sources.apt import AptConfig
 
 MANIFEST_PATH = Path(__file__).parent / "manifest.toml"
 
@@ -51,6 +53,16 @@ class SourceSpec:
     contributes: str
     games: tuple[str, ...] = ()
     credit: str = ""          # authors and copyright holders, shown with every release
+    suite: str = ""           # the Debian suite the pin was taken from (informative: a
+    #                           version is looked for in every configured suite)
+
+
+@dataclass(frozen=True)
+class Archive:
+    """The Debian suites a deb pin is looked for in (``[archive]`` in the manifest)."""
+
+    suites: tuple[str, ...]
+    components: tuple[str, ...] = ("main",)
 
 
 @dataclass
@@ -77,11 +89,24 @@ def load_manifest(path: Path = MANIFEST_PATH) -> dict[str, SourceSpec]:
     for raw in data["source"]:
         spec = SourceSpec(raw["id"], raw["kind"], raw["package"], raw["version"], raw["sha256"],
                           raw["license"], raw["contributes"], tuple(raw.get("games", ())),
-                          raw.get("credit", ""))
+                          raw.get("credit", ""), raw.get("suite", ""))
         if spec.kind not in ("deb", "pypi"):
             raise SourceError(f"source {spec.id}: unknown kind {spec.kind!r}")
         specs[spec.id] = spec
     return specs
+
+
+def load_archive(path: Path = MANIFEST_PATH) -> Archive:
+    with open(path, "rb") as fh:
+        raw = tomllib.load(fh).get("archive", {})
+    return Archive(tuple(raw.get("suites", ())), tuple(raw.get("components", ("main",))))
+
+
+def apt_config(cache: Path | None = None, path: Path = MANIFEST_PATH) -> AptConfig:
+    """The private apt configuration under ``cache/apt`` for the manifest's suites."""
+    archive = load_archive(path)
+    return AptConfig.for_archive((cache or cache_dir()) / "apt", archive.suites,
+                                 archive.components)
 
 
 def sources_for(game: str, path: Path = MANIFEST_PATH) -> list[SourceSpec]:
@@ -184,7 +209,8 @@ def cache_problems(spec: SourceSpec, dest: Path, record: dict[str, Any]) -> list
     return []
 
 
-def _fill(spec: SourceSpec, dest: Path, run: Runner, cached: Path | None = None) -> None:
+def _fill(spec: SourceSpec, dest: Path, run: Runner, cached: Path | None = None,
+          apt: AptConfig | None = None) -> None:
     """Download (or take the verified ``cached`` artifact), verify, unpack, record the
     unpacked files, and replace ``dest`` with the result in one rename."""
     with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".fetch-") as tmp_s:
@@ -192,7 +218,8 @@ def _fill(spec: SourceSpec, dest: Path, run: Runner, cached: Path | None = None)
         if cached is not None:
             shutil.copy2(cached, tmp / cached.name)
         else:
-            _download(spec, tmp, run)
+            # the entry is cache/<kind>/<name>: the private apt tree is cache/apt
+            _download(spec, tmp, run, apt, dest.parent.parent)
         artifact = next(p for p in sorted(tmp.iterdir()) if p.suffix in (".deb", ".whl"))
         sha = _verify(spec, artifact)
         files = None
@@ -218,24 +245,65 @@ def _fill(spec: SourceSpec, dest: Path, run: Runner, cached: Path | None = None)
         tmp.mkdir()  # TemporaryDirectory cleans up the (now empty) path
 
 
-def _download(spec: SourceSpec, tmp: Path, run: Runner) -> None:
+def _download(spec: SourceSpec, tmp: Path, run: Runner, apt: AptConfig | None,
+              cache: Path) -> None:
     if spec.kind == "deb":
-        cmd = ["apt-get", "download", f"{spec.package}={spec.version}"]
-        hint = "is the package index current? (`apt-get update`)"
-    else:
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-               "-d", str(tmp), f"{spec.package}=={spec.version}"]
-        hint = "is the package registry reachable?"
+        _download_deb(spec, tmp, run, apt or apt_config(cache))
+        return
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+           "-d", str(tmp), f"{spec.package}=={spec.version}"]
     try:
         proc = run(cmd, tmp)
     except FileNotFoundError as exc:
         raise SourceError(f"{spec.id}: cannot run {cmd[0]!r} ({exc})") from exc
-    if proc.returncode != 0 or not any(p.suffix in (".deb", ".whl") for p in tmp.iterdir()):
+    if proc.returncode != 0 or not any(p.suffix == ".whl" for p in tmp.iterdir()):
         raise SourceError(
-            f"{spec.id}: could not download {spec.package} {spec.version} with "
-            f"{cmd[0] if spec.kind == 'deb' else 'pip'}: {_tail(proc.stderr or proc.stdout)}"
-            f" ({hint})"
-        )
+            f"{spec.id}: could not download {spec.package} {spec.version} with pip: "
+            f"{_tail(proc.stderr or proc.stdout)} (is the package registry reachable?)")
+
+
+def _download_deb(spec: SourceSpec, tmp: Path, run: Runner, apt: AptConfig) -> None:
+    """``apt-get download NAME=VERSION`` through the private configuration, from whichever
+    configured suite holds the version. Indexes are fetched when there are none, and once
+    more before giving up (the version may have moved to another suite since). A version
+    that no configured suite holds any longer is said to be gone, with how to go on."""
+    try:
+        fresh = apt.ensure_indexes(run)
+        for attempt in (0, 1):
+            proc = apt.download(spec.package, spec.version, tmp, run)
+            if proc.returncode == 0 and any(p.suffix == ".deb" for p in tmp.iterdir()):
+                return
+            if attempt == 0 and not fresh:
+                apt.update(run)
+        offers = apt.offers(spec.package, run)
+    except FileNotFoundError as exc:
+        raise SourceError(f"{spec.id}: cannot run apt ({exc})") from exc
+    if any(o.version == spec.version for o in offers):
+        raise SourceError(f"{spec.id}: could not download {spec.package} {spec.version} with "
+                          f"apt-get: {_tail(proc.stderr or proc.stdout)}")
+    offered = ", ".join(f"{o.version} ({o.suite})" for o in offers) or "nothing"
+    raise SourceError(
+        f"{spec.id}: {spec.package} {spec.version} is in none of the configured suites "
+        f"({', '.join(apt.suites)}), which offer {offered}; no verified copy of it is in the "
+        f"cache. Carry the cache from a machine that has it (`lexicon sources pack` there, "
+        f"`lexicon sources unpack FILE` here), or re-pin it: `lexicon sources update "
+        f"{spec.id} [--version V] [--suite S]` (sources/manifest.toml), then rebuild.",
+        detail={"source": spec.id, "package": spec.package, "version": spec.version,
+                "suites": list(apt.suites),
+                "offered": [{"suite": o.suite, "version": o.version} for o in offers]})
+
+
+def serve_file(artifact: Path, run: Runner = _run) -> Runner:
+    """A runner whose download (``apt-get download``, ``pip download``) hands over an
+    artifact already at hand; every other command (``dpkg-deb``) runs with ``run``. With it,
+    :func:`fetch` fills a cache entry from a file exactly as from a download: verified
+    against the pin, unpacked, every file recorded."""
+    def serve(cmd: Sequence[str], cwd: Path) -> subprocess.CompletedProcess:
+        if "download" in cmd:
+            shutil.copy2(artifact, Path(cwd) / artifact.name)
+            return subprocess.CompletedProcess(list(cmd), 0, "", "")
+        return run(cmd, cwd)
+    return serve
 
 
 def _warn(message: str) -> None:
@@ -243,13 +311,15 @@ def _warn(message: str) -> None:
 
 
 def fetch(spec: SourceSpec, cache: Path | None = None, run: Runner = _run,
-          log: Callable[[str], None] = _warn) -> Fetched:
+          log: Callable[[str], None] = _warn, apt: AptConfig | None = None) -> Fetched:
     """Download (or reuse from the cache) and verify one source.
 
     A cached entry is re-verified on every use: the artifact against its pinned sha256 and
     every unpacked file against the entry's record. A corrupt entry is named as such in
     ``log``, removed and fetched again; an entry written before file tables is unpacked
-    again from its verified artifact to record them (no download).
+    again from its verified artifact to record them (no download). A verified entry is used
+    without asking apt anything, so a pin that has left the archive keeps building here.
+    ``apt`` defaults to the private configuration under ``cache/apt``.
     """
     cache = cache or cache_dir()
     dest = _entry(cache, spec)
@@ -266,7 +336,7 @@ def fetch(spec: SourceSpec, cache: Path | None = None, run: Runner = _run,
                 shutil.rmtree(dest)
         if record is None or corrupt:
             try:
-                _fill(spec, dest, run)
+                _fill(spec, dest, run, apt=apt)
             except SourceError as exc:
                 if not corrupt:
                     raise

@@ -11,6 +11,16 @@ part-of-speech label, e.g.::
 so it says "this is a noun in the nominative (singular, or plural for pluralia tantum)"
 where the other sources are silent or ambiguous. Only the headword lines are read.
 
+The same reader serves the other FreeDict packages, whose headword lines differ only in
+what they carry: Polish-English (``dict-freedict-pol-eng``, made from Wiktionary) labels
+every headword like the Slovenian one (``ablucja /abˈlut͡sja/ <n, f>``); Croatian-English
+(``dict-freedict-hrv-eng``, a reversed English-Croatian glossary) gives the headword and
+its IPA only (``mačka /mˈatʃkæ/``): an entry without labels (``Entry.labels == ()``) says
+"this spelling is a headword", nothing about its part of speech. The first line of an
+entry's text is always its headword line; a later unindented line is one only when it has
+labels (a homograph under the same index entry), since unlabelled translation lines look
+the same as an unlabelled headword.
+
 The format: the ``.index`` file has one line per headword, ``headword<TAB>offset<TAB>
 length``, offset and length in dictd's base64 (alphabet ``A-Za-z0-9+/``, most significant
 digit first); the ``.dict.dz`` file is gzip-compatible (dictzip), so the whole text can be
@@ -27,8 +37,9 @@ from pathlib import Path
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_VALUE = {c: i for i, c in enumerate(_B64)}
-# "hlače /xlˈaːtʃɛ/ <n, f, pl>": headword, optional IPA, labels in angle brackets
-_HEAD = re.compile(r"^(?P<word>[^/<]+?)\s*(?:/[^/]*/)?\s*<(?P<labels>[^>]*)>\s*$")
+# "hlače /xlˈaːtʃɛ/ <n, f, pl>": headword, optional IPA, labels in angle brackets (optional
+# on an entry's first line: "mačka /mˈatʃkæ/")
+_HEAD = re.compile(r"^(?P<word>[^/<]+?)\s*(?P<ipa>/[^/]*/)?\s*(?:<(?P<labels>[^>]*)>)?\s*$")
 
 
 @dataclass(frozen=True)
@@ -76,8 +87,12 @@ def _read_text(path: Path) -> bytes:
     return path.read_bytes()
 
 
-def read_entries(index: Path, data: Path) -> list[Entry]:
-    """Every headword line of the dictionary, in index order (a headword may repeat)."""
+def read_entries(index: Path, data: Path, *, unlabelled: bool = False) -> list[Entry]:
+    """Every headword line of the dictionary, in index order (a headword may repeat).
+
+    ``unlabelled``: also an entry's first line without labels (Croatian-English has no
+    others). Off by default, as the Slovenian builder has always read it: its one
+    unlabelled headword (``oprati``) would otherwise become a candidate spelling."""
     text = _read_text(data)
     out: list[Entry] = []
     seen: set[tuple[int, int]] = set()
@@ -90,18 +105,24 @@ def read_entries(index: Path, data: Path) -> list[Entry]:
             continue
         seen.add(span)
         body = text[span[0]: span[0] + span[1]].decode("utf-8", "replace")
-        for raw in body.splitlines():
+        for n, raw in enumerate(body.splitlines()):
             m = _HEAD.match(raw)
-            if m and not raw[:1].isspace():
-                labels = tuple(x.strip() for x in m.group("labels").split(",") if x.strip())
-                out.append(Entry(m.group("word").strip(), labels))
+            if not m or raw[:1].isspace() or (
+                    m.group("labels") is None and (n > 0 or not unlabelled)):
+                continue
+            if n == 0 and m.group("labels") is None and m.group("ipa") is None and (
+                    m.group("word").strip() != parts[0]):
+                continue   # a first line that is neither labelled nor the indexed headword
+            labels = tuple(x.strip() for x in (m.group("labels") or "").split(",")
+                           if x.strip())
+            out.append(Entry(m.group("word").strip(), labels))
     return out
 
 
-def by_headword(root: Path) -> dict[str, list[Entry]]:
+def by_headword(root: Path, *, unlabelled: bool = False) -> dict[str, list[Entry]]:
     """``{headword: [entries]}`` for a package root (all homographs kept)."""
     index, data = find_files(root)
     out: dict[str, list[Entry]] = {}
-    for e in read_entries(index, data):
+    for e in read_entries(index, data, unlabelled=unlabelled):
         out.setdefault(e.headword, []).append(e)
     return out

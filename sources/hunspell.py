@@ -842,17 +842,34 @@ def _with_prefix(
                     yield from _with_prefix(aff, emit, form2, (outer, inner), sfx)
 
 
-def expand(dic_path: Path, aff_path: Path) -> Iterator[Form]:
+def declared_entries(dic_path: Path) -> int | None:
+    """The entry count a ``.dic`` file declares on its first line (None if it has none).
+
+    Hunspell takes it as a size hint only, so it may be a little off; a progress bar takes
+    it as the total of a walk over the entries."""
+    with open(dic_path, "rb") as handle:
+        first = handle.readline().lstrip(b"\xef\xbb\xbf").strip()
+    return int(first) if first.isdigit() else None
+
+
+ENTRY_BATCH = 1000   # entries between two ``on_entries`` calls of :func:`expand`
+
+
+def expand(dic_path: Path, aff_path: Path,
+           on_entries: Callable[[int], None] | None = None) -> Iterator[Form]:
     """Stream every form of a dictionary.
 
     If the ``.aff`` declares ``FORBIDDENWORD``, a first quick pass over the
     ``.dic`` collects forbidden stems, and forms equal to one are dropped: in
     Hunspell a forbidden entry vetoes that word even if another stem generates it.
+    ``on_entries(n)`` is told every ``ENTRY_BATCH`` entries how many were expanded since
+    its last call (a build's progress, against :func:`declared_entries`).
     """
     aff = read_aff(aff_path)
     forbidden: set[str] = set()
     if aff.forbiddenword is not None:
         forbidden = {e.stem for e in read_dic(dic_path, aff) if aff.forbiddenword in e.flags}
+    pending = 0
     for entry in read_dic(dic_path, aff):
         if forbidden:
             for form in expand_entry(entry, aff):
@@ -860,6 +877,12 @@ def expand(dic_path: Path, aff_path: Path) -> Iterator[Form]:
                     yield form
         else:
             yield from expand_entry(entry, aff)
+        pending += 1
+        if on_entries is not None and pending >= ENTRY_BATCH:
+            on_entries(pending)
+            pending = 0
+    if on_entries is not None and pending:
+        on_entries(pending)
 
 
 def _main(argv: list[str]) -> int:

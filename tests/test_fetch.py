@@ -15,6 +15,7 @@ import pytest
 
 from lexicon.errors import SourceError
 from sources import fetch as fetching
+from sources.apt import AptConfig
 from sources.fetch import SourceSpec
 
 
@@ -34,16 +35,29 @@ def make_deb(tmp: Path) -> Path:
 
 
 def fake_apt(deb: Path | None, log: list[list[str]]) -> fetching.Runner:
-    """Stands in for `apt-get download` only; every other command runs for real."""
+    """Stands in for apt (update, madison, download: the archive offers ``deb`` or nothing;
+    the log holds only downloads); every other command runs for real. Real apt against a
+    local repository is tested in tests/test_sources.py."""
     def run(cmd: Sequence[str], cwd: Path) -> subprocess.CompletedProcess:
-        log.append(list(cmd))
-        if cmd[0] == "apt-get":
+        if cmd[0] in ("apt-get", "apt-cache"):
+            if "download" not in cmd:
+                return subprocess.CompletedProcess(cmd, 0, "", "")
+            log.append(["apt-get", "download", cmd[-1]])
             if deb is None:
                 return subprocess.CompletedProcess(cmd, 100, "", "E: Unable to locate package")
             shutil.copy(deb, cwd / deb.name)
             return subprocess.CompletedProcess(cmd, 0, "", "")
+        log.append(list(cmd))
         return fetching._run(cmd, cwd)
     return run
+
+
+@pytest.fixture(autouse=True)
+def _no_archive(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Every fetch here goes to a private apt tree with no archive behind it."""
+    def local(cache: Path | None = None, path: Path = fetching.MANIFEST_PATH) -> AptConfig:
+        return AptConfig(tmp_path / "apt", ("sid",), ())
+    monkeypatch.setattr(fetching, "apt_config", local)
 
 
 needs_dpkg = pytest.mark.skipif(shutil.which("dpkg-deb") is None, reason="needs dpkg-deb")
@@ -60,8 +74,9 @@ def test_fetch_verifies_unpacks_and_caches(tmp_path: Path) -> None:
     assert (got.root / "usr/share/dict/words").read_text().split() == ["kot", "pies"]
     assert got.manifest_entry()["sha256"] == spec.sha256
     assert log[0] == ["apt-get", "download", "tinywords=1.0-1"]
+    n = len(log)
     again = fetching.fetch(spec, tmp_path / "cache", fake_apt(None, log))  # from the cache
-    assert again.sha256 == got.sha256 and len(log) == 2
+    assert again.sha256 == got.sha256 and len(log) == n
 
 
 @needs_dpkg
@@ -77,24 +92,9 @@ def test_download_failure_is_a_clear_message(tmp_path: Path) -> None:
     spec = SourceSpec("tiny", "deb", "tinywords", "1.0-1", "0" * 64, "MIT", "test words")
     with pytest.raises(SourceError) as err:
         fetching.fetch(spec, tmp_path / "cache", fake_apt(None, []))
-    assert "could not download tinywords 1.0-1" in err.value.message
-    assert "apt-get update" in err.value.message
-
-
-@pytest.mark.skipif(shutil.which("apt-get") is None, reason="needs apt-get")
-def test_real_apt_get_failure(tmp_path: Path) -> None:
-    """apt-get itself runs and refuses a package that does not exist: the error says so in
-    apt-get's own words (not a missing tool, a lock or a checksum), and the cache keeps no
-    entry (only the entry's lock file)."""
-    spec = SourceSpec("nope", "deb", "no-such-package-lexicon-test", "9.9", "0" * 64, "-", "-")
-    with pytest.raises(SourceError) as err:
-        fetching.fetch(spec, tmp_path / "cache")
-    message = err.value.message
-    assert message.startswith("nope: could not download no-such-package-lexicon-test 9.9 "
-                              "with apt-get: ")
-    assert "Unable to locate package no-such-package-lexicon-test" in message
-    left = [p for p in (tmp_path / "cache" / "deb").iterdir() if p.suffix != ".lock"]
-    assert left == []
+    assert err.value.code == "source_unavailable"
+    assert "tinywords 1.0-1 is in none of the configured suites (sid)" in err.value.message
+    assert "lexicon sources update tiny" in err.value.message
 
 
 def test_unpinned_wheel_name_is_refused(tmp_path: Path) -> None:
@@ -148,7 +148,7 @@ def test_a_corrupt_entry_that_cannot_be_refetched_is_not_blamed_on_the_registry(
         fetching.fetch(spec, tmp_path / "cache", fake_apt(None, []), log=lambda _m: None)
     assert "the cache entry was corrupt (tinywords_1.0-1_all.deb: sha256 differs" in (
         err.value.message)
-    assert "registry serves" not in err.value.message and "could not download" in (
+    assert "registry serves" not in err.value.message and "in none of the configured suites" in (
         err.value.message)
     assert not entry.exists()
 

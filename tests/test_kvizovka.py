@@ -244,3 +244,37 @@ def test_a_name_every_dictionary_capitalises_is_a_proper_noun(catalog: Catalog) 
     assert "hunspell-sr: Srbija" in got["reason"]["detail"]
     assert check(catalog, "србија")["reason"] == got["reason"]
     assert check(catalog, "kuća")["valid"]      # a lower-case word stays a word
+
+
+@needs_lttoolbox
+def test_every_long_phase_shows_count_total_rate_and_eta(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phases that take minutes on the real sources (issue 17: the apertium walk, the
+    two hunspell passes, the records written) each end with a line that has a count
+    against a total and a rate; the walk's estimate and the records' total end exact."""
+    import io
+    import re
+
+    from build import progress
+    monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)    # a line at every update
+    monkeypatch.delenv(progress.QUIET_ENV, raising=False)
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stderr", err)
+    build_game("kvizovka", BuildContext(root=tmp_path / "home", log=lambda _m: None),
+               builder=make_builder(tmp_path))
+    closing = {}
+    for line in err.getvalue().splitlines():
+        m = re.match(r"^(kvizovka: [^:]+): ([\d,]+)/([\d,]+) (\w+), [\d,]+ \w+/s, done in ",
+                     line)
+        if m:
+            closing[m.group(1)] = (int(m.group(2).replace(",", "")),
+                                   int(m.group(3).replace(",", "")), m.group(4))
+    walk = closing["kvizovka: walking 2 apertium generator(s)"]
+    assert walk[0] == walk[1] > 0 and walk[2] == "pairs"
+    for phase in ("kvizovka: learning hunspell paradigm slots",
+                  "kvizovka: judging hunspell forms"):
+        done, total, unit = closing[phase]
+        assert unit == "entries" and total == 30 + 16 and done > 0   # the .dic headers
+    records = closing["kvizovka: records written"]
+    assert records[0] == records[1] > 0
+    assert any("ETA" in line for line in err.getvalue().splitlines())

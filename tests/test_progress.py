@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -40,3 +42,21 @@ def test_a_terminal_gets_a_rich_bar_and_nested_phases_share_it(
             assert inner._bar is outer._bar is not None   # one live display, two rows
         outer.advance(5)
     assert progress._live is None and "inner" in out.getvalue()
+
+
+def test_a_total_learnt_on_the_way_and_a_clock_from_the_first_item(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(progress.QUIET_ENV, raising=False)
+    out = io.StringIO()
+    with progress.Progress("records written", stream=out, unit="records") as bar:
+        bar.add_total(10)
+        bar.add_total(5)
+        assert bar.total == 15
+        opened = bar.started
+
+        def slow() -> Iterator[int]:
+            time.sleep(0.05)           # the builder reading its sources
+            yield from range(15)
+        assert sum(bar.track(slow(), every=4, clock_from_first=True)) == sum(range(15))
+        assert bar.started >= opened + 0.05 and bar.done == 15
+    assert out.getvalue().startswith("records written: 15/15 records, ")

@@ -110,6 +110,7 @@ class KrizemkrazemBuilder:
             words = [w for w in words if src.key(w) in keep]
             self.stats["judged_limit"] = ctx.limit
         ctx.log(f"{GAME}: judging {len(words):,} spellings")
+        ctx.expect_records(sum(1 for _ in groupby(words, key=src.key)))   # one per key
         t = time.monotonic()
         for _, items in groupby(words, key=src.key):
             judged = [self.judge(w) for w in items]

@@ -20,11 +20,12 @@ from typing import NamedTuple
 
 from build.games.krizemkrazem import morph
 from build.games.krizemkrazem.lists import ListEntry, read_lists
+from build.progress import Progress, track
 from build.release import peak_rss_mb
 from lexicon.profile import Profile
 from lexicon.tiles import speller
 from sources import freedict, lemmagen
-from sources.hunspell import expand
+from sources.hunspell import declared_entries, expand
 from sources.lttoolbox import iter_pairs, parse_analysis
 from sources.wordlist import LISTS_DIR
 
@@ -200,17 +201,23 @@ class SlovenianSources:
         self.listed = {e.word: e for e in self.list_entries}
         self.excluded = {e.word: e for e in self.exclusions}
         self.log("krizemkrazem: expanding hunspell-sl")
-        self.forms = {f.form for f in expand(self.inputs.dic, self.inputs.aff)}
+        with Progress("krizemkrazem: expanding hunspell-sl",
+                      total=declared_entries(self.inputs.dic), unit="entries") as bar:
+            self.forms = {f.form for f in expand(self.inputs.dic, self.inputs.aff,
+                                                 bar.advance)}
         self.stats["hunspell_forms"] = len(self.forms)
         self.timings["hunspell_s"] = round(time.monotonic() - t, 1)
         self.timings["hunspell_peak_rss_mb"] = peak_rss_mb()
         t = time.monotonic()
         if self.inputs.analyser:
             self.log("krizemkrazem: reading the apertium analyser")
-            for surface, analysis in iter_pairs(self.inputs.analyser):
-                parsed = Tagged(*parse_analysis(analysis))
-                if parsed not in self.analyses[surface]:
-                    self.analyses[surface].append(parsed)
+            with Progress("krizemkrazem: reading the apertium analyser",
+                          unit="pairs") as bar:
+                pairs = iter_pairs(self.inputs.analyser, on_total=bar.set_total)
+                for surface, analysis in bar.track(pairs, every=10_000):
+                    parsed = Tagged(*parse_analysis(analysis))
+                    if parsed not in self.analyses[surface]:
+                        self.analyses[surface].append(parsed)
         self.stats["apertium_surfaces"] = len(self.analyses)
         if self.inputs.freedict_root:
             self.dictionary = freedict.by_headword(self.inputs.freedict_root)
@@ -258,7 +265,8 @@ class SlovenianSources:
         inflected form depends on *hiša* having been recognised.
         """
         t = time.monotonic()
-        for w in words:
+        for w in track(words, "krizemkrazem: finding nominatives by paradigm",
+                       unit="spellings", every=10_000):
             if " " in w or not w.isalpha():
                 continue
             hyps = morph.noun_paradigms(w, self.has)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from build.progress import Progress
 from sources.lttoolbox import WalkStats, iter_pairs, parse_analysis
 
 Tags = tuple[str, ...]
@@ -91,38 +92,61 @@ def load(generators: Iterable[Path], rank: Callable[[str, str, Tags], int],
          limit: int | None = None) -> ApertiumForms:
     """Walk the generators; ``rank(form, lemma, tags)`` is 0 for admissible, else a rule rank.
 
-    ``limit`` keeps only the first N pairs of each generator (smoke builds).
+    ``limit`` keeps only the first N pairs of each generator (smoke builds). The walk shows
+    its progress in pairs: each generator's count is known once it is read
+    (:func:`sources.lttoolbox.pair_count`), the generators not yet read are estimated from
+    the pairs per byte of those read.
     """
     out = ApertiumForms()
     interned: dict[Tags, Tags] = {}
     forms = out.forms
-    for i, path in enumerate(generators):
-        bit = 1 << i
-        out.varieties.append(variety_of(Path(path)))
-        stats = WalkStats()
-        out.stats.append(stats)
-        pairs = iter_pairs(Path(path), "output", skip_joins=False, stats=stats)
-        for n, (surface, analysis) in enumerate(pairs):
-            if limit is not None and n >= limit:
-                break
-            out.pairs += 1
-            if JOIN in analysis:
-                lemma, raw_tags = fold_join(analysis)
-            else:
-                lemma, raw_tags = parse_analysis(analysis)
-            tags = interned.setdefault(raw_tags, raw_tags)
-            form = surface.lower()
-            if "inf" in tags:
-                valency = out.inf_valency.setdefault(lemma, set())
-                valency.update(t for t in tags if t in VALENCY)
-            r = rank(form, lemma, tags)
-            out.lemmas.add(lemma)
-            by_lemma = forms.get(form)
-            if by_lemma is None:
-                by_lemma = forms[form] = {}
-            entry = by_lemma.get(lemma)
-            if entry is None or r < entry.rank:
-                by_lemma[lemma] = LemmaForms(r, {tags: bit})
-            elif r == entry.rank:
-                entry.tags[tags] = entry.tags.get(tags, 0) | bit
+    paths = [Path(p) for p in generators]
+    sizes = [p.stat().st_size if p.exists() else 0 for p in paths]
+    with Progress(f"kvizovka: walking {len(paths)} apertium generator(s)",
+                  unit="pairs") as bar:
+        counted = {"pairs": 0, "bytes": 0}
+
+        def learn(i: int, pairs: int) -> None:
+            counted["pairs"] += pairs if limit is None else min(pairs, limit)
+            counted["bytes"] += sizes[i]
+            rest = sum(sizes[i + 1:])
+            per_byte = counted["pairs"] / counted["bytes"] if counted["bytes"] else 0.0
+            bar.set_total(counted["pairs"] + round(per_byte * rest))
+
+        for i, path in enumerate(paths):
+            _walk(out, path, 1 << i, rank, interned, forms, limit,
+                  lambda n, i=i: learn(i, n), bar)
     return out
+
+
+def _walk(out: ApertiumForms, path: Path, bit: int, rank: Callable[[str, str, Tags], int],
+          interned: dict[Tags, Tags], forms: dict[str, dict[str, LemmaForms]],
+          limit: int | None, on_total: Callable[[int], None], bar: Progress) -> None:
+    """One generator's pairs into ``out`` (see :func:`load`)."""
+    out.varieties.append(variety_of(path))
+    stats = WalkStats()
+    out.stats.append(stats)
+    pairs = iter_pairs(path, "output", skip_joins=False, stats=stats, on_total=on_total)
+    for n, (surface, analysis) in enumerate(bar.track(pairs, every=10_000)):
+        if limit is not None and n >= limit:
+            break
+        out.pairs += 1
+        if JOIN in analysis:
+            lemma, raw_tags = fold_join(analysis)
+        else:
+            lemma, raw_tags = parse_analysis(analysis)
+        tags = interned.setdefault(raw_tags, raw_tags)
+        form = surface.lower()
+        if "inf" in tags:
+            valency = out.inf_valency.setdefault(lemma, set())
+            valency.update(t for t in tags if t in VALENCY)
+        r = rank(form, lemma, tags)
+        out.lemmas.add(lemma)
+        by_lemma = forms.get(form)
+        if by_lemma is None:
+            by_lemma = forms[form] = {}
+        entry = by_lemma.get(lemma)
+        if entry is None or r < entry.rank:
+            by_lemma[lemma] = LemmaForms(r, {tags: bit})
+        elif r == entry.rank:
+            entry.tags[tags] = entry.tags.get(tags, 0) | bit

@@ -106,6 +106,7 @@ class KvizovkaBuilder:
         # smoke build: an evenly spaced sample (the sources are read whole: slots need
         # the overlap)
         keys = smoke_sample(keys, ctx.limit)
+        ctx.expect_records(len(keys))
         admitted_by: Counter[str] = Counter()
         for key in keys:
             cand = self.sources.candidate(key)

@@ -48,6 +48,8 @@ from build.games.kvizovka.paradigms import (
     iter_forms,
     slot_keys,
 )
+from build.progress import Progress, track
+from sources.hunspell import declared_entries
 
 APERTIUM = "apertium-hbs-slv"
 HUNSPELL_SR = "hunspell-sr"
@@ -165,21 +167,24 @@ class SerboCroatianSources:
 
         self.log("kvizovka: learning hunspell paradigm slots from apertium's tags")
         learners = [SlotLearner() for _ in self.hunspell]
-        for i, src in enumerate(self.hunspell):
-            for hf in iter_forms(src):
-                if hf.cyrillic is not None:
-                    self.tiler.learn(hf.cyrillic)
-                self.tiler.learn_word(hf.latin)
-                if not hf.proper:
-                    self._observe(learners[i], hf)
-        for form in ap.forms:
+        with self._entries_bar("kvizovka: learning hunspell paradigm slots") as bar:
+            for i, src in enumerate(self.hunspell):
+                for hf in iter_forms(src, on_entries=bar.advance):
+                    if hf.cyrillic is not None:
+                        self.tiler.learn(hf.cyrillic)
+                    self.tiler.learn_word(hf.latin)
+                    if not hf.proper:
+                        self._observe(learners[i], hf)
+        for form in track(ap.forms, "kvizovka: learning tile splits from apertium's forms",
+                          every=10_000):
             self.tiler.learn_word(form)
 
         self.log("kvizovka: judging hunspell forms")
-        for i, src in enumerate(self.hunspell):
-            self._collect_hunspell(i, src, learners[i])
+        with self._entries_bar("kvizovka: judging hunspell forms") as bar:
+            for i, src in enumerate(self.hunspell):
+                self._collect_hunspell(i, src, learners[i], bar)
         tiled: Counter[str] = Counter()
-        for form in ap.forms:
+        for form in track(ap.forms, "kvizovka: tiling apertium's forms", every=10_000):
             key, how = self.tiler.key_and_how(form)
             tiled[how] += 1
             entry = self.keys.get(key)
@@ -213,14 +218,20 @@ class SerboCroatianSources:
         learner.observe(slot_keys(hf), best, tags, same_lemma=False,
                         stem_known=hf.stem in ap.lemmas, form=hf.latin)
 
-    def _collect_hunspell(self, i: int, src: HunspellSource, learner: SlotLearner) -> None:
+    def _entries_bar(self, description: str) -> Progress:
+        """A bar over the .dic entries of every hunspell dictionary (their declared count)."""
+        total = sum(declared_entries(src.dic) or 0 for src in self.hunspell)
+        return Progress(description, total=total or None, unit="entries")
+
+    def _collect_hunspell(self, i: int, src: HunspellSource, learner: SlotLearner,
+                          bar: Progress | None = None) -> None:
         """Add every form of one dictionary to ``self.keys`` as a :class:`Witness`."""
         bit = 2 << i
         slots: dict[Slot, SlotVerdict | None] = {}
         stems: dict[str, str] = {}
         kinds: Counter[str] = Counter()
         respelled = 0
-        for hf in iter_forms(src):
+        for hf in iter_forms(src, on_entries=bar.advance if bar else None):
             key = self.tiler.key(hf.latin)
             if hf.cyrillic is not None and key != hf.cyrillic:
                 respelled += 1   # sr_RS's digraph duplicate of a split spelling

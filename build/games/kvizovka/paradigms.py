@@ -26,7 +26,7 @@ unclassified, and is rejected.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,14 +99,16 @@ def _latin_like(cyrillic: str) -> str:
     return latin
 
 
-def iter_forms(src: HunspellSource, limit: int | None = None) -> Iterator[HForm]:
-    """Every form of the dictionary with its slot (prefix, then suffix ending swap)."""
+def iter_forms(src: HunspellSource, limit: int | None = None,
+               on_entries: Callable[[int], None] | None = None) -> Iterator[HForm]:
+    """Every form of the dictionary with its slot (prefix, then suffix ending swap);
+    ``on_entries`` counts the .dic entries expanded (:func:`sources.hunspell.expand`)."""
     aff = read_aff(src.aff)
     latin = to_latin if src.cyrillic else str.lower
     prefix_adds = {flag: tuple(sorted({latin(a.add.lower()) for a in rules},
                                       key=lambda a: (-len(a), a)))
                    for flag, rules in aff.prefixes.items()}
-    for n, f in enumerate(expand(src.dic, src.aff)):
+    for n, f in enumerate(expand(src.dic, src.aff, on_entries)):
         if limit is not None and n >= limit:
             return
         form, stem = f.form, f.stem
