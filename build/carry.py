@@ -8,7 +8,7 @@ verified cache; a new build machine cannot download it any more. ``pack`` writes
 cache's verified artifacts (the ``.deb`` and ``.whl`` files, not their unpacked trees) into
 one tar file with its sha256 beside it, like a release bundle; ``unpack`` on the new
 machine checks that sha256, accepts only the members a release bundle may hold (the rules
-of :func:`build.shipping._members`: plain files and directories under one top directory, no
+of :func:`build.shipping.safe_members`: plain files and directories under one top directory, no
 links, no absolute or ``..`` paths), verifies every artifact against the pin in
 ``sources/manifest.toml`` (the manifest is the last word: an artifact no pin names, or
 whose sha256 differs, is refused) and fills the cache from it exactly as a download would
@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from build.shipping import BadBundle, _expected_sha256, _members, _tarinfo
+from build.shipping import BadBundle, _expected_sha256, _tarinfo, safe_members
 from lexicon.errors import InputError, SourceError
 from sources import fetch as fetching
 from sources.apt import AptConfig
@@ -104,6 +104,9 @@ def unpack(file: Path, sha256: str | None = None, cache: Path | None = None,
     if not file.is_file():
         raise BadBundle(f"{file} is not a file", detail={"file": str(file)})
     expected = _expected_sha256(file, sha256)
+    if expected is None:
+        raise BadBundle(f"no checksum for {file.name}: put {file.name}.sha256 beside it or "
+                        f"give --sha256", detail={"file": str(file)})
     actual = fetching.sha256_of(file)
     if actual != expected:
         raise BadBundle(f"{file.name}: sha256 {actual} does not match {expected}; the file is "
@@ -113,7 +116,7 @@ def unpack(file: Path, sha256: str | None = None, cache: Path | None = None,
     cache.mkdir(parents=True, exist_ok=True)
     with tarfile.open(file, "r:") as tar, tempfile.TemporaryDirectory(
             dir=cache, prefix=".unpack-") as staging_s:
-        top, members = _members(tar)
+        top, members = safe_members(tar)
         if top != TOP:
             raise BadBundle(f"{file.name} is not a packed source cache (top directory "
                             f"{top!r}, not {TOP!r})")

@@ -249,6 +249,20 @@ def _check_member(m: tarfile.TarInfo, scan: _Scan) -> None:
                         f"bundle", detail={"member": m.name[:200]})
 
 
+def safe_members(tar: tarfile.TarFile) -> tuple[str, list[tarfile.TarInfo]]:
+    """The top directory and members of a tar that follows a bundle's member rules (plain
+    files and directories under one top directory, no links, no absolute, ``..`` or
+    repeated names, at most MAX_BUNDLE_MEMBERS), for other files carried the same way
+    (:mod:`build.carry`); BadBundle otherwise."""
+    scan = _Scan()
+    for m in tar:
+        _check_member(m, scan)
+        scan.members.append(m)
+    if not scan.members:
+        raise BadBundle("the file is empty")
+    return scan.release_id, scan.members
+
+
 def _read_manifest(tar: tarfile.TarFile, m: tarfile.TarInfo, scan: _Scan) -> None:
     """The manifest, the bundle's second member (``lexicon bundle`` writes it first), read
     (at most MAX_BUNDLE_MANIFEST_BYTES) and parsed: its file table judges every later

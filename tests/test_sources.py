@@ -312,6 +312,6 @@ def test_the_verified_cache_carries_a_vanished_pin_to_a_new_machine(world: dict)
         link = tarfile.TarInfo(f"{carry.TOP}/tiny")
         link.type, link.linkname = tarfile.SYMTYPE, "/etc"
         tar.addfile(link)
-    with pytest.raises(BadBundle, match="unsafe or foreign member"):
+    with pytest.raises(BadBundle, match="unsafe, repeated or foreign member"):
         carry.unpack(linked, sha256=fetching.sha256_of(linked), cache=world["tmp"] / "c5",
                      path=world["manifest"])
