@@ -362,11 +362,19 @@ def list_rulings(date: Annotated[str | None, typer.Option(
 
 @app.command()
 def serve(host: str = "127.0.0.1", port: int = 8000,
-          workers: Annotated[int, typer.Option(help="uvicorn worker processes")] = 1) -> None:
-    """Serve the HTTP API (OpenAPI docs at /docs)."""
+          workers: Annotated[int, typer.Option(help="uvicorn worker processes")] = 1,
+          drain_seconds: Annotated[float, typer.Option(
+              help="on SIGTERM, how long requests in flight may take to finish")] = 30.0
+          ) -> None:
+    """Serve the HTTP API (OpenAPI docs at /docs; /healthz liveness, /readyz readiness).
+
+    SIGTERM drains: the listening socket closes at once (a load balancer moves new requests
+    to other replicas), requests in flight finish, idle connections close, and the process
+    exits (by the re-raised SIGTERM, a clean stop for systemd); requests still running
+    after --drain-seconds are cut."""
     import uvicorn
     uvicorn.run("service.app:create_app", factory=True, host=host, port=port, workers=workers,
-                log_level="info")
+                log_level="info", timeout_graceful_shutdown=drain_seconds)
 
 
 # -- engine and referee queries (lexicon.queries) ------------------------------------------

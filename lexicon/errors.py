@@ -67,6 +67,14 @@ class ReleaseDamaged(NoRelease):
     status = 503
 
 
+class NotReady(LexiconError):
+    """``/readyz``: some configured game does not serve a verified release (a load balancer
+    drains the replica; ``detail`` says which games and why)."""
+
+    code = "not_ready"
+    status = 503
+
+
 class SourceError(LexiconError):
     """A source dictionary could not be fetched or failed its checksum."""
 
@@ -129,6 +137,7 @@ CODES: dict[str, str] = {
     "no_release": "no release of the game has been built yet",
     "release_damaged": "the game's release fails its integrity checks and is not served",
     "no_index": "the release's query indexes are missing or unreadable",
+    "not_ready": "`/readyz`: some configured game serves no verified release (`detail.not_ready`)",
     # building and shipping
     "build_failed": "a build failed; the previous release keeps serving",
     "build_in_progress": "another build of the same game holds its lock (CLI exit 4)",

@@ -16,9 +16,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from lexicon import checker, gloss, releases
+from lexicon import checker, gloss, readiness, releases
 from lexicon.catalog import Catalog
-from lexicon.errors import InputError, LexiconError
+from lexicon.errors import InputError, LexiconError, NotReady
 from service import contract, hotpath
 from service.contract import error
 
@@ -105,6 +105,19 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
                        for s in states.values())
         return {"status": "degraded" if degraded else "ok",
                 "releases": {g: s["release"] for g, s in states.items()}, "games": states}
+
+    @app.get("/readyz", tags=["service"], responses={
+        503: {"model": contract.ErrorBody, "description": "`not_ready`: `detail` says which"}})
+    def readyz() -> dict[str, Any]:
+        """Readiness, for a load balancer: 200 only when every configured game serves a
+        release that passed its sha256 check in this process (``lexicon.readiness``);
+        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason."""
+        report = readiness.readiness(catalog)
+        if not report["ready"]:
+            raise NotReady("not ready: " + ", ".join(
+                f"{g} ({report['games'][g]['reason']})" for g in report["not_ready"]),
+                detail=report)
+        return report
 
     def _summary(game: str) -> dict[str, Any]:
         profile = catalog.profile(game)
