@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from lexicon import checker, gloss, readiness, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, LexiconError, NotReady
-from service import contract, hotpath
+from service import contract, hotpath, metrics
 from service.contract import error
 
 API_DESCRIPTION = """
@@ -84,7 +84,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     app = FastAPI(title="Lexicon", version="0.1.0", description=API_DESCRIPTION)
     app.state.catalog = catalog
     contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
-    app.add_middleware(hotpath.WordLookupLane, catalog=catalog)  # outermost: the hot path
+    app.add_middleware(hotpath.WordLookupLane, catalog=catalog)  # the hot path, then ...
+    metrics.install(app, catalog)   # ... outermost: /metrics and the access line count it too
 
     @app.exception_handler(LexiconError)
     async def lexicon_error(_: Request, exc: LexiconError) -> JSONResponse:
@@ -168,11 +169,13 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
             rel = catalog.release(game, release)
             results = checker.check_many(catalog, game, req.words, edge=req.edge,
                                          lang=req.lang, release=release)
+            metrics.count_verdicts(game, results)
             return {"game": game, "release": rel.id, "count": len(results),
                     "valid": sum(1 for r in results if r.get("valid")), "results": results}
         with catalog.pinned(game) as rel:
             results = checker.check_many(catalog, game, req.words, edge=req.edge,
                                           lang=req.lang)
+        metrics.count_verdicts(game, results)
         return {"game": game, "release": rel.id, "count": len(results),
                 "valid": sum(1 for r in results if r.get("valid")), "results": results}
 
@@ -337,6 +340,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
                              f"request", code="batch_too_large", status=413)
         with catalog.pinned(game) as rel:
             flags = fastcheck.valid_flags(catalog, game, req.words, edge=req.edge)
+        metrics.count_flags(game, flags)
         body = {"game": game, "release": rel.id, "count": len(flags),
                 "valid": sum(flags), "results": flags}
         return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")),
