@@ -9,7 +9,7 @@ GAMES ?= osps remik kvizovka krizemkrazem
 export LEXICON_HOME ?= $(CURDIR)/data
 STAMP := $(VENV)/.installed
 
-.PHONY: install system-deps fetch build rebuild serve test lint bench clean-data
+.PHONY: install system-deps fetch build rebuild serve test lint bench fleet-drill clean-data
 
 # Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev) and apt's package
 # index, which `apt-get download` needs on a machine that has never run `apt-get update`.
@@ -50,6 +50,15 @@ bench: build
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(BIN)/python -m tools.bench $(BENCH_ARGS)
 	$(BIN)/python -m tools.publish_load
+
+# Three replicas behind Debian's nginx on 127.0.0.1, wrk load through it, a rolling upgrade
+# to a second bundle and a rollback (deploy/fleet_drill.py: small SYNTHETIC releases, about
+# two minutes; not part of `make test`). Prints the figures; exits 1 when a target is missed.
+fleet-drill: install
+	@if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx wrk >/dev/null; \
+	fi
+	$(BIN)/python deploy/fleet_drill.py drill
 
 lint: install
 	$(BIN)/ruff check .

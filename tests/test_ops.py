@@ -161,3 +161,24 @@ def test_sigterm_drains_the_request_in_flight_then_exits(small_releases: Path) -
         if proc.poll() is None:
             proc.kill()
         proc.communicate()
+
+
+def test_the_nginx_site_config_is_valid(tmp_path: Path) -> None:
+    """deploy/nginx-lexicon.conf, as the fleet drill renders it, passes ``nginx -t``."""
+    import importlib.util
+    import shutil
+
+    if shutil.which("nginx") is None:
+        pytest.skip("Debian nginx is not installed (make fleet-drill installs it)")
+    spec = importlib.util.spec_from_file_location(
+        "fleet_drill", Path(__file__).parent.parent / "deploy" / "fleet_drill.py")
+    assert spec is not None and spec.loader is not None
+    drill = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(drill)
+    replica = drill.Replica("r1", tmp_path, tmp_path)
+    nginx = drill.Nginx(tmp_path, [replica])
+    nginx.write({f"127.0.0.1:{replica.port}": True, "127.0.0.1:9": False})
+    assert nginx.upstreams.read_text().splitlines()[1] == (
+        "server 127.0.0.1:9 max_fails=1 fail_timeout=2s down;")
+    check = subprocess.run(nginx._cmd("-t"), capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stderr
