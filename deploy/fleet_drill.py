@@ -21,6 +21,10 @@ upgrade under load, then a rollback. ``make fleet-drill`` (or ``python deploy/fl
    that does not retry (wrk) counts each as a read error (about two per reload measured).
 6. *Rollback to A*, under load, replica by replica on the live servers: install A (already
    on disk: verified and made current), ``/readyz`` names A, next.
+7. *The gate*, under load: one replica's kvizovka ``CURRENT`` names a release it does not
+   hold; its ``/readyz`` turns 503, the gate marks it ``down`` (nginx reloaded), it answers
+   nothing while out, is repaired and taken back. The reloads' closed keep-alive client
+   connections are reported (wrk read errors), not counted as failures.
 
 Then every answer is checked twice, from wrk's record and from each replica's JSON access
 log: no non-2xx, no socket error, every release id one of A and B. Prints one JSON object
@@ -414,6 +418,47 @@ def roll(base: str, script: Path, replicas: list[Replica],
     return row
 
 
+def _game_lines(replica: Replica) -> int:
+    """How many requests of the rolled game the replica has answered so far."""
+    return sum(f'"game":"{GAME}"' in line for line in
+               replica.access_log.read_text(encoding="utf-8").splitlines())
+
+
+def gate_drill(base: str, script: Path, nginx: Nginx, r: Replica) -> dict[str, Any]:
+    """Under load: point one replica's kvizovka ``CURRENT`` at a release it does not hold
+    (as a half-finished copy would), run the gate (its /readyz is 503: marked ``down``, nginx
+    reloaded), check it gets no request while out, repair it, run the gate again."""
+    load = Load(base, script, 120)
+    load.start()
+    time.sleep(1)
+    current = r.home / "releases" / "kvizovka" / "CURRENT"
+    saved = current.read_text(encoding="utf-8")
+    staged = current.with_name("CURRENT.drill")
+    staged.write_text("kvizovka-not-installed\n", encoding="utf-8")
+    os.replace(staged, current)
+    reloads = nginx.reloads
+    nginx.gate()
+    marked_down = nginx.states.get(f"127.0.0.1:{r.port}") is False
+    readyz = httpx.get(r.url + "/readyz", timeout=10)
+    out_at = _game_lines(r)
+    time.sleep(4)
+    answered_while_out = _game_lines(r) - out_at
+    staged.write_text(saved, encoding="utf-8")
+    os.replace(staged, current)
+    nginx.gate()
+    time.sleep(2)
+    back = _game_lines(r)
+    time.sleep(2)
+    row = {"replica": r.name, "readyz_while_damaged": readyz.status_code,
+           "not_ready": readyz.json().get("detail", {}).get("not_ready"),
+           "marked_down": marked_down,
+           "answered_while_out": answered_while_out,
+           "answered_after_back": _game_lines(r) - back,
+           "nginx_reloads": nginx.reloads - reloads}
+    row["load"] = load.finish()
+    return row
+
+
 def run_drill(work: Path, words: int, steady: int) -> int:
     t_start = time.monotonic()
     replicas: list[Replica] = []
@@ -471,6 +516,8 @@ def run_drill(work: Path, words: int, steady: int) -> int:
         rows["roll"] = roll(base, script, replicas, replace)
         _log(f"rollback to {ids['A']} under load")
         rows["rollback"] = roll(base, script, replicas, switch_back)
+        _log("a damaged game on one replica: the gate drains it, then takes it back")
+        rows["gate"] = gate_drill(base, script, nginx, replicas[1])
     finally:
         if nginx is not None:
             reloads = nginx.reloads
@@ -481,7 +528,7 @@ def run_drill(work: Path, words: int, steady: int) -> int:
     allowed = {ids["A"], ids["B"]}
     loads = [rows["before"], rows["roll"]["load"], rows["rollback"]["load"]]
     answered: Counter[str] = Counter()
-    for load in loads:
+    for load in [*loads, rows["gate"]["load"]]:
         answered.update(load["releases"])
     checks = {
         "non_2xx": sum(x["non_2xx"] for x in loads),
@@ -493,6 +540,11 @@ def run_drill(work: Path, words: int, steady: int) -> int:
         "access_lines_non_2xx": bad_lines,
         "load_windows_outlasted": int(rows["roll"]["outlasted_load"])
                                   + int(rows["rollback"]["outlasted_load"]),
+        "gate_non_2xx": rows["gate"]["load"]["non_2xx"],
+        "gate_readyz_not_503": int(rows["gate"]["readyz_while_damaged"] != 503),
+        "gate_not_marked_down": int(not rows["gate"]["marked_down"]),
+        "gate_answered_while_out": rows["gate"]["answered_while_out"],
+        "gate_not_back": int(rows["gate"]["answered_after_back"] == 0),
     }
     rows["checks"] = {**checks, "answers_by_release": dict(answered),
                       "access_lines_by_release": dict(seen), "nginx_reloads": reloads,
@@ -500,7 +552,7 @@ def run_drill(work: Path, words: int, steady: int) -> int:
                       "load_average": [round(x, 2) for x in os.getloadavg()]}
     for phase, row in rows.items():
         print(json.dumps({"phase": phase, **row}, ensure_ascii=False))
-    total = sum(x["requests"] or 0 for x in loads)
+    total = sum(x["requests"] or 0 for x in [*loads, rows["gate"]["load"]])
     print(f"\nfleet drill: {total:,} requests through nginx to 3 replicas; "
           f"non-2xx {checks['non_2xx']}, socket errors {checks['socket_errors']}, answers "
           f"from a release other than A or B {checks['answers_from_other_releases']}; "
@@ -508,7 +560,12 @@ def run_drill(work: Path, words: int, steady: int) -> int:
           f"{rows['roll']['load']['p99_ms']} ms, during the rollback "
           f"{rows['rollback']['load']['p99_ms']} ms (worst {CHUNK_S} s "
           f"wrk run of each phase); roll {rows['roll']['seconds']} s, "
-          f"rollback {rows['rollback']['seconds']} s; load average "
+          f"rollback {rows['rollback']['seconds']} s; a replica with a damaged game: "
+          f"/readyz {rows['gate']['readyz_while_damaged']}, answered "
+          f"{rows['gate']['answered_while_out']} requests while gated out, non-2xx "
+          f"{rows['gate']['load']['non_2xx']} (socket errors from its "
+          f"{rows['gate']['nginx_reloads']} nginx reloads: "
+          f"{rows['gate']['load']['socket_errors']}); load average "
           f"{rows['checks']['load_average']}", file=sys.stderr)
     failed = [name for name, n in checks.items() if n]
     if failed:
