@@ -380,14 +380,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     through PROMETHEUS_MULTIPROC_DIR (a fresh directory, or the given one emptied)."""
     import os
 
-    import uvicorn
-
-    from service import metrics
+    from service import launch, metrics
     if workers > 1:
         metrics.prepare_multiprocess()      # before any worker imports prometheus-client
     os.environ[metrics.ACCESS_LOG_ENV] = "1" if access_log else "0"
-    uvicorn.run("service.app:create_app", factory=True, host=host, port=port, workers=workers,
-                log_level="info", access_log=False, timeout_graceful_shutdown=drain_seconds)
+    launch.run("service.app:create_app", host=host, port=port, workers=workers,
+               log_level="info", access_log=False, timeout_graceful_shutdown=drain_seconds)
 
 
 # -- engine and referee queries (lexicon.queries) ------------------------------------------

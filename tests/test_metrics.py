@@ -138,6 +138,16 @@ def test_two_workers_sum_their_counters(four_games: Path, tmp_path: Path) -> Non
             conn.request("GET", f"/v1/games/osps/words/{('kot', 'ok')[i % 2]}")
             assert conn.getresponse().status == 200
             conn.close()
+        # one kept-alive connection: answers must not wait for a delayed ACK (~40 ms each
+        # when the workers' socket lacked TCP_NODELAY)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        t0 = time.perf_counter()
+        for _ in range(20):
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+        kept_alive = time.perf_counter() - t0
+        conn.close()
+        assert kept_alive < 0.5, f"20 kept-alive requests took {kept_alive:.2f} s"
         scrapes = [httpx.get(base + "/metrics").text for _ in range(4)]
         for text in scrapes:
             assert value(text, "lexicon_http_requests_total", method="GET", route=WORDS,
