@@ -67,10 +67,12 @@ def lexicon_server(home: Path, workers: int) -> tuple[list[str], int]:
 
 
 def bare_server(workers: int) -> tuple[list[str], int]:
+    """Bare Starlette under the same launcher as ``lexicon serve`` (TCP_NODELAY included:
+    plain ``uvicorn --workers 2`` waits ~40 ms per kept-alive answer)."""
     port = free_port()
-    return [sys.executable, "-m", "uvicorn", "tools.bench:bare_app", "--factory", "--host",
-            "127.0.0.1", "--port", str(port), "--workers", str(workers), "--log-level",
-            "warning", "--no-access-log"], port
+    code = ("from service.launch import run; run('tools.bench:bare_app', host='127.0.0.1', "
+            f"port={port}, workers={workers}, log_level='warning', access_log=False)")
+    return [sys.executable, "-c", code], port
 
 
 def post_lua(path: str, body: dict[str, Any]) -> str:
