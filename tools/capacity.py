@@ -8,8 +8,8 @@ to /dev/null; metrics on), loaded by ``wrk`` on 127.0.0.1 (``-t1 -c8`` a worker)
 Starlette reference (same worker count, both servers up at once) is measured just before
 and just after each endpoint, and the mean of the two is the figure beside it. The
 machine's cores are shared with ``wrk`` itself, so a figure per core is the rate divided by
-the workers, and every row carries the load average when it was measured. The judge writes
-rulings into the home: measure a copy (hard links: ``cp -al``), never a shared data dir.
+the workers, and every row carries the load average when it was measured. The servers only
+read the home: the judge's rulings go to a scratch ``LEXICON_RULINGS`` removed afterwards.
 Prints one JSON object per figure.
 """
 
@@ -19,8 +19,10 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -41,7 +43,8 @@ from tools.bench import wrk_script as wrk
 @contextmanager
 def server(argv: list[str], home: Path, port: int) -> Iterator[str]:
     """A server process on ``port`` until the block ends; its base URL once it answers."""
-    env = {**os.environ, "LEXICON_HOME": str(home)}
+    rulings = tempfile.mkdtemp(prefix="lexicon-capacity-rulings-")
+    env = {**os.environ, "LEXICON_HOME": str(home), "LEXICON_RULINGS": rulings}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -58,6 +61,7 @@ def server(argv: list[str], home: Path, port: int) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(30)
+        shutil.rmtree(rulings, ignore_errors=True)
 
 
 def lexicon_server(home: Path, workers: int) -> tuple[list[str], int]:
