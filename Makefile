@@ -52,8 +52,9 @@ bench: build
 	$(BIN)/python -m tools.publish_load
 
 # Three replicas behind Debian's nginx on 127.0.0.1, wrk load through it, a rolling upgrade
-# to a second bundle and a rollback (deploy/fleet_drill.py: small SYNTHETIC releases, about
-# two minutes; not part of `make test`). Prints the figures; exits 1 when a target is missed.
+# to a second bundle, a rollback and the readiness gate (deploy/fleet_drill.py: small
+# SYNTHETIC releases, one to three minutes; not part of `make test`). Prints the figures;
+# exits 1 when a target is missed.
 fleet-drill: install
 	@if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx wrk >/dev/null; \

@@ -381,8 +381,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     import os
 
     from service import launch, metrics
-    if workers > 1:
-        metrics.prepare_multiprocess()      # before any worker imports prometheus-client
+    if workers > 1 or os.environ.get(metrics.MULTIPROC_ENV):
+        metrics.prepare_multiprocess()      # before any worker records a value
     os.environ[metrics.ACCESS_LOG_ENV] = "1" if access_log else "0"
     launch.run("service.app:create_app", host=host, port=port, workers=workers,
                log_level="info", access_log=False, timeout_graceful_shutdown=drain_seconds)
