@@ -9,7 +9,7 @@ GAMES ?= osps remik kvizovka krizemkrazem
 export LEXICON_HOME ?= $(CURDIR)/data
 STAMP := $(VENV)/.installed
 
-.PHONY: install system-deps fetch build rebuild serve test lint bench clean-data
+.PHONY: install system-deps fetch build rebuild serve test lint bench fleet-drill clean-data
 
 # Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev), the archive
 # keyring the private apt configuration verifies the suites with (debian-archive-keyring; see
@@ -54,6 +54,16 @@ bench: build
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(BIN)/python -m tools.bench $(BENCH_ARGS)
 	$(BIN)/python -m tools.publish_load
+
+# Three replicas behind Debian's nginx on 127.0.0.1, wrk load through it, a rolling upgrade
+# to a second bundle, a rollback and the readiness gate (deploy/fleet_drill.py: small
+# SYNTHETIC releases, one to three minutes; not part of `make test`). Prints the figures;
+# exits 1 when a target is missed.
+fleet-drill: install
+	@if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx wrk >/dev/null; \
+	fi
+	$(BIN)/python deploy/fleet_drill.py drill
 
 lint: install
 	$(BIN)/ruff check .

@@ -453,11 +453,30 @@ def list_rulings(date: Annotated[str | None, typer.Option(
 
 @app.command()
 def serve(host: str = "127.0.0.1", port: int = 8000,
-          workers: Annotated[int, typer.Option(help="uvicorn worker processes")] = 1) -> None:
-    """Serve the HTTP API (OpenAPI docs at /docs)."""
-    import uvicorn
-    uvicorn.run("service.app:create_app", factory=True, host=host, port=port, workers=workers,
-                log_level="info")
+          workers: Annotated[int, typer.Option(help="uvicorn worker processes")] = 1,
+          drain_seconds: Annotated[float, typer.Option(
+              help="on SIGTERM, how long requests in flight may take to finish")] = 30.0,
+          access_log: Annotated[bool, typer.Option(
+              "--access-log/--no-access-log",
+              help="one JSON line a request on stdout")] = True) -> None:
+    """Serve the HTTP API (OpenAPI docs at /docs; /healthz liveness, /readyz readiness).
+
+    SIGTERM drains: the listening socket closes at once (a load balancer moves new requests
+    to other replicas), requests in flight finish, idle connections close, and the process
+    exits (by the re-raised SIGTERM, a clean stop for systemd); requests still running
+    after --drain-seconds are cut.
+
+    With --workers N, uvicorn's process manager runs N processes on one socket (the releases
+    are memory-mapped: they share the page cache) and /metrics sums every worker's counts
+    through PROMETHEUS_MULTIPROC_DIR (a fresh directory, or the given one emptied)."""
+    import os
+
+    from service import launch, metrics
+    if workers > 1 or os.environ.get(metrics.MULTIPROC_ENV):
+        metrics.prepare_multiprocess()      # before any worker records a value
+    os.environ[metrics.ACCESS_LOG_ENV] = "1" if access_log else "0"
+    launch.run("service.app:create_app", host=host, port=port, workers=workers,
+               log_level="info", access_log=False, timeout_graceful_shutdown=drain_seconds)
 
 
 # -- engine and referee queries (lexicon.queries) ------------------------------------------

@@ -76,6 +76,14 @@ class RulingsUnavailable(LexiconError):
     status = 503
 
 
+class NotReady(LexiconError):
+    """``/readyz``: some configured game does not serve a verified release (a load balancer
+    drains the replica; ``detail`` says which games and why)."""
+
+    code = "not_ready"
+    status = 503
+
+
 class SourceError(LexiconError):
     """A source dictionary could not be fetched or failed its checksum."""
 
@@ -160,6 +168,7 @@ CODES: dict[str, str] = {
     "no_index": "the release's query indexes are missing or unreadable",
     "rulings_unavailable": "the rulings log cannot be written (or read); the ruling is not "
                            "given, so no verdict goes unrecorded (CLI exit 3)",
+    "not_ready": "`/readyz`: some configured game serves no verified release (`detail.not_ready`)",
     # building and shipping
     "build_failed": "a build failed; the previous release keeps serving",
     "build_in_progress": "another build of the same game holds its lock (CLI exit 4)",

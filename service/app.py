@@ -20,10 +20,10 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from lexicon import checker, gloss, releases
+from lexicon import checker, gloss, readiness, releases
 from lexicon.catalog import Catalog
-from lexicon.errors import InputError, LexiconError
-from service import bodies, contract, hotpath
+from lexicon.errors import InputError, LexiconError, NotReady
+from service import bodies, contract, hotpath, metrics
 from service.contract import error
 
 API_DESCRIPTION = """
@@ -105,7 +105,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     app.state.catalog = catalog
     contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
     app.add_middleware(bodies.BodyLimits)  # body size, time and big-batch bounds
-    app.add_middleware(hotpath.WordLookupLane, catalog=catalog)  # outermost: the hot path
+    app.add_middleware(hotpath.WordLookupLane, catalog=catalog)  # the hot path, then ...
+    metrics.install(app, catalog)   # ... outermost: /metrics and the access line count it too
 
     @app.exception_handler(LexiconError)
     async def lexicon_error(_: Request, exc: LexiconError) -> JSONResponse:
@@ -126,6 +127,19 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
                        for s in states.values())
         return {"status": "degraded" if degraded else "ok",
                 "releases": {g: s["release"] for g, s in states.items()}, "games": states}
+
+    @app.get("/readyz", tags=["service"], responses={
+        503: {"model": contract.ErrorBody, "description": "`not_ready`: `detail` says which"}})
+    def readyz() -> dict[str, Any]:
+        """Readiness, for a load balancer: 200 only when every configured game serves a
+        release that passed its sha256 check in this process (``lexicon.readiness``);
+        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason."""
+        report = readiness.readiness(catalog)
+        if not report["ready"]:
+            raise NotReady("not ready: " + ", ".join(
+                f"{g} ({report['games'][g]['reason']})" for g in report["not_ready"]),
+                detail=report)
+        return report
 
     def _summary(game: str) -> dict[str, Any]:
         profile = catalog.profile(game)
@@ -176,11 +190,13 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
             rel = catalog.release(game, release)
             results = checker.check_many(catalog, game, req.words, edge=req.edge,
                                          lang=req.lang, release=release)
+            metrics.count_verdicts(game, results)
             return {"game": game, "release": rel.id, "count": len(results),
                     "valid": sum(1 for r in results if r.get("valid")), "results": results}
         with catalog.pinned(game) as rel:
             results = checker.check_many(catalog, game, req.words, edge=req.edge,
                                           lang=req.lang)
+        metrics.count_verdicts(game, results)
         return {"game": game, "release": rel.id, "count": len(results),
                 "valid": sum(1 for r in results if r.get("valid")), "results": results}
 
@@ -364,6 +380,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
                              f"request", code="batch_too_large", status=413)
         with catalog.pinned(game) as rel:
             flags = fastcheck.valid_flags(catalog, game, req.words, edge=req.edge)
+        metrics.count_flags(game, flags)
         body = {"game": game, "release": rel.id, "count": len(flags),
                 "valid": sum(flags), "results": flags}
         return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")),

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lexicon import checker
 from lexicon.catalog import Catalog
+from service import metrics
 
 _BOOL = TypeAdapter(bool)
 _HEADERS = [(b"content-type", b"application/json")]
@@ -32,6 +33,7 @@ def word_json(catalog: Catalog, game: str, word: str, *, edge: bool, lang: str |
               release: str | None = None) -> bytes:
     """The verdict for one word, serialised as the API sends it."""
     result = checker.check_word(catalog, game, word, edge=edge, lang=lang, release=release)
+    metrics.count_verdict(game, result)
     return json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode()
 
 

@@ -1,0 +1,293 @@
+"""Prometheus metrics and one JSON access line per request, as one plain-ASGI middleware.
+
+:class:`Observability` sits outside everything else, the single-word fast lane included
+(:mod:`service.hotpath`), so every request is counted and logged whichever layer answers
+it. It is plain ASGI on purpose: the lookup it wraps costs tens of microseconds, and a
+per-request object or a framework middleware would cost as much. Per request it reads the
+status from the response start, keeps the first and last bytes of the body (the answer's
+``release`` label is in one of them), and afterwards increments one counter, observes one
+histogram and writes one line.
+
+What ``GET /metrics`` shows (Prometheus text format):
+
+* ``lexicon_http_requests_total{method, route, status}``: ``route`` is the route template
+  (``/v1/games/{game}/words/{word}``), never the path: a path holds the word, and labels
+  must stay a bounded set (an unknown path is ``unmatched``);
+* ``lexicon_http_request_duration_seconds{route}``: latency histogram;
+* ``lexicon_verdicts_total{game, valid, reason}``: word verdicts of ``/words``, ``/check``
+  and ``/valid`` by reason code (the lean ``/valid`` gives none: ``unexplained``);
+* ``lexicon_rulings_total{game, verdict}``: judge rulings written (each is a line in the
+  rulings log);
+* ``lexicon_release_info{game, release}`` and ``lexicon_game_state{game, state}`` (1 for the
+  state the game is in: ``serving``, ``no_release``, ``damaged``), plus
+  ``lexicon_games_not_serving``: read from the catalog at scrape time.
+
+With several worker processes (``lexicon serve --workers N``) the counters live in
+prometheus-client's multi-process files (``PROMETHEUS_MULTIPROC_DIR``, set and emptied by
+``serve`` before the workers import this module), so any worker's ``/metrics`` shows the
+sum over all workers. The access line (``LEXICON_ACCESS_LOG=1``, which ``serve`` sets) is
+one JSON object on stdout: time, method, route template, status, game, duration, release,
+worker pid; never a word, a query string or a body, so a hidden judge ruling stays hidden.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import Response
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from lexicon import profile as profiles
+from lexicon.catalog import Catalog
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+ACCESS_LOG_ENV = "LEXICON_ACCESS_LOG"
+WORD_ROUTE = "/v1/games/{game}/words/{word}"
+STATES = ("serving", "no_release", "damaged")
+_SAFE = re.compile(r"[A-Za-z0-9_.:+-]+")   # release ids and methods: no JSON escaping
+_KEEP = 512          # bytes kept from each end of a body: the answer's release label
+
+disable_created_metrics()          # no ``*_created`` series: half the exposition, no use here
+_REGISTRY = CollectorRegistry()   # this process's own metrics (one-process mode)
+REQUESTS = Counter("lexicon_http_requests", "HTTP requests by method, route template and "
+                   "status", ["method", "route", "status"], registry=_REGISTRY)
+LATENCY = Histogram("lexicon_http_request_duration_seconds", "HTTP request latency by route "
+                    "template", ["route"], registry=_REGISTRY,
+                    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                             1.0, 2.5, 5.0, 10.0))
+VERDICTS = Counter("lexicon_verdicts", "word verdicts by game, validity and reason code",
+                   ["game", "valid", "reason"], registry=_REGISTRY)
+RULINGS = Counter("lexicon_rulings", "judge rulings written, by game and verdict",
+                  ["game", "verdict"], registry=_REGISTRY)
+_OWN = (REQUESTS, LATENCY, VERDICTS, RULINGS)
+
+# children by label values: ``labels()`` takes a lock and builds a key on every call
+_children: dict[tuple[Any, ...], Any] = {}
+
+
+def _child(metric: Any, *values: str) -> Any:
+    key = (metric, *values)
+    child = _children.get(key)
+    if child is None:
+        child = _children[key] = metric.labels(*values)
+    return child
+
+
+def count_verdict(game: str, result: dict[str, Any]) -> None:
+    """One word verdict (a :func:`lexicon.checker.check_word` answer)."""
+    reason = result.get("reason")
+    _child(VERDICTS, game, "true" if result.get("valid") else "false",
+           reason["code"] if reason else "").inc()
+
+
+def count_verdicts(game: str, results: Iterable[dict[str, Any]]) -> None:
+    """A batch's verdicts, counted per (validity, reason) first: one increment per kind."""
+    kinds: dict[tuple[str, str], int] = {}
+    for r in results:
+        if "error" in r:
+            key = ("error", r["error"].get("code", ""))
+        else:
+            reason = r.get("reason")
+            key = ("true" if r.get("valid") else "false", reason["code"] if reason else "")
+        kinds[key] = kinds.get(key, 0) + 1
+    for (valid, reason), n in kinds.items():
+        _child(VERDICTS, game, valid, reason).inc(n)
+
+
+def count_flags(game: str, flags: list[bool]) -> None:
+    """The lean ``/valid`` batch: booleans, no reasons."""
+    valid = sum(flags)
+    if valid:
+        _child(VERDICTS, game, "true", "").inc(valid)
+    if len(flags) - valid:
+        _child(VERDICTS, game, "false", "unexplained").inc(len(flags) - valid)
+
+
+class CatalogState:
+    """Collector read at scrape time: the release each game serves and its state."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def collect(self) -> Iterable[Any]:
+        info = InfoMetricFamily("lexicon_release", "the release each game serves",
+                                labels=["game"])
+        state = GaugeMetricFamily("lexicon_game_state", "1 for the state each game is in "
+                                  "(serving, no_release, damaged)", labels=["game", "state"])
+        down = 0
+        for game in self.catalog.games():
+            s = self.catalog.state(game)
+            if s["release"]:
+                info.add_metric([game], {"release": s["release"]})
+            for name in STATES:
+                state.add_metric([game, name], 1.0 if s["state"] == name else 0.0)
+            down += s["state"] != "serving"
+        yield info
+        yield state
+        yield GaugeMetricFamily("lexicon_games_not_serving", "games damaged or without a "
+                                "release", value=down)
+
+
+def exposition(catalog: Catalog) -> bytes:
+    """The ``/metrics`` body: every worker's counters (multi-process mode) or this
+    process's, and the catalog's state."""
+    registry = CollectorRegistry()
+    if os.environ.get(MULTIPROC_ENV):
+        MultiProcessCollector(registry)
+    else:
+        for metric in _OWN:
+            registry.register(metric)
+    registry.register(CatalogState(catalog))
+    return generate_latest(registry)
+
+
+def prepare_multiprocess() -> Path:
+    """Before the workers start: the shared metrics directory, emptied (files of an earlier
+    run would add their counts). ``PROMETHEUS_MULTIPROC_DIR`` if set, else a new one."""
+    given = os.environ.get(MULTIPROC_ENV)
+    path = Path(given) if given else Path(tempfile.mkdtemp(prefix="lexicon-metrics-"))
+    if given and path.is_dir():
+        shutil.rmtree(path)
+    if not given:                               # ours: removed when the manager exits
+        atexit.register(shutil.rmtree, path, True)
+    path.mkdir(parents=True, exist_ok=True)
+    os.environ[MULTIPROC_ENV] = str(path)
+    return path
+
+
+def _field(name: bytes, *parts: bytes) -> str | None:
+    """The string value of JSON field ``name`` in the first part that has it."""
+    for part in parts:
+        at = part.find(name)
+        if at >= 0:
+            end = part.find(b'"', at + len(name))
+            if end > 0:
+                return part[at + len(name):end].decode("utf-8", "replace")
+    return None
+
+
+class Observability:
+    """Counts, times and logs every request (see the module doc)."""
+
+    def __init__(self, app: ASGIApp, routes: list[Any], access_log: bool) -> None:
+        self.app = app
+        self.routes = routes
+        self.games = frozenset(profiles.game_ids())
+        self.access_log = access_log
+        self.pid = os.getpid()
+        self._second, self._stamp = 0, ""
+
+    def _route(self, scope: Scope, root_path: str) -> tuple[str, str]:
+        """(route template, game) of a request that has been answered."""
+        parts = scope["path"].split("/")
+        if (len(parts) == 6 and parts[1] == "v1" and parts[2] == "games"
+                and parts[4] == "words"):
+            return WORD_ROUTE, parts[3]
+        route = scope.get("route")
+        params = scope.get("path_params") or {}
+        if route is None:   # HEAD (answered as a copy of the scope), a mount, a 404
+            probe = {"type": "http", "path": scope["path"], "method": "GET",
+                     "root_path": root_path}   # as it came in: a mount rewrites it
+            for candidate in self.routes:
+                match, child = candidate.matches(probe)
+                if match is not Match.NONE:
+                    route, params = candidate, child.get("path_params", {})
+                    break
+        if route is None:
+            return "unmatched", ""
+        return getattr(route, "path", "unmatched"), params.get("game", "")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        root_path = scope.get("root_path", "")
+        status = 500
+        head = tail = b""
+
+        async def observed(message: Message) -> None:
+            nonlocal status, head, tail
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif message["type"] == "http.response.body":
+                body = message.get("body", b"")
+                if len(head) < _KEEP:
+                    head += body[:_KEEP]
+                tail = (tail + body)[-_KEEP:] if len(body) < _KEEP else body[-_KEEP:]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observed)
+        finally:
+            seconds = time.perf_counter() - start
+            route, game = self._route(scope, root_path)
+            if game not in self.games:
+                game = ""    # a label only for known games: labels stay a bounded set
+            _child(REQUESTS, scope["method"], route, str(status)).inc()
+            _child(LATENCY, route).observe(seconds)
+            if status == 200 and route == "/v1/games/{game}/judge":
+                verdict = _field(b'"verdict":"', head)
+                _child(RULINGS, game, verdict if verdict in ("stands", "falls")
+                       else "unknown").inc()
+            if self.access_log:
+                self._log(scope["method"], route, status, game, seconds,
+                          _field(b'"release":"', head, tail) if game else None)
+
+    def _log(self, method: str, route: str, status: int, game: str, seconds: float,
+             release: str | None) -> None:
+        """One JSON line, written by hand: ``json.dumps`` cost more than the counters and
+        the histogram together. Every field is ours (a route template, a known game id, a
+        release id) or checked here; anything else goes through ``json.dumps``."""
+        now = time.time()
+        second = int(now)
+        if second != self._second:
+            self._second = second
+            self._stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        if release is None or not _SAFE.fullmatch(release):
+            release_json = json.dumps(release)
+        else:
+            release_json = f'"{release}"'
+        if not _SAFE.fullmatch(method):
+            method = json.dumps(method)[1:-1]
+        game_json = f'"{game}"' if game else "null"
+        line = (f'{{"time":"{self._stamp}.{int(now * 1000) % 1000:03d}Z","method":"{method}",'
+                f'"route":"{route}","status":{status},'
+                f'"game":{game_json},'
+                f'"ms":{seconds * 1000:.3f},"release":{release_json},"pid":{self.pid}}}\n')
+        os.write(1, line.encode())   # one write a line: the lines of workers never mix
+
+
+def install(app: FastAPI, catalog: Catalog) -> None:
+    """``GET /metrics`` and the middleware, outermost (add it after every other one)."""
+
+    @app.get("/metrics", tags=["service"], response_class=Response,
+             responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
+    def metrics() -> Response:
+        """Prometheus metrics: requests, latency, verdicts, rulings, releases, game states
+        (summed over every worker process)."""
+        return Response(exposition(catalog), media_type=CONTENT_TYPE_LATEST)
+
+    app.add_middleware(Observability, routes=app.router.routes,
+                       access_log=os.environ.get(ACCESS_LOG_ENV, "") == "1")
