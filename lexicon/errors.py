@@ -119,7 +119,9 @@ CODES: dict[str, str] = {
     "batch_too_large": "more words in one batch than the limits below",
     # the query is readable but would cost too much
     "too_many_matches": "a pattern or blanks query matching more words than the limit below",
-    "query_too_broad": "an anagram query that would walk more trie steps than the limit below",
+    "query_too_broad": "a query that would do more work than the limits below: an anagram walk "
+                       "past its trie steps, a pattern or blanks search (every reading of "
+                       "its Latin digraphs counted) past its work units",
     # what was asked for does not exist
     "unknown_game": "no such game",
     "unknown_release": "a `release=` id that was never published for the game",
@@ -129,6 +131,9 @@ CODES: dict[str, str] = {
     "no_release": "no release of the game has been built yet",
     "release_damaged": "the game's release fails its integrity checks and is not served",
     "no_index": "the release's query indexes are missing or unreadable",
+    "busy": "a query (pattern, blanks, anagrams, hooks, prefix) found every query worker "
+            "taken and the queue full, or waited too long for one; `Retry-After` says when "
+            "to try again (lookups, batches and `/healthz` never get it)",
     # building and shipping
     "build_failed": "a build failed; the previous release keeps serving",
     "build_in_progress": "another build of the same game holds its lock (CLI exit 4)",

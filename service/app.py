@@ -8,6 +8,7 @@ answered with a 4xx and that JSON, never a 500.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from lexicon.catalog import Catalog
 from lexicon.errors import InputError, LexiconError
 from service import contract, hotpath
 from service.contract import error
+from service.querypool import QueryPool
 
 API_DESCRIPTION = """
 Word validation for Kvizovka, Križemkražem, Polish Scrabble (`osps`) and Remik słowny
@@ -39,8 +41,9 @@ across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at 
 Engine and referee queries (`blanks`, `pattern`, `anagrams`, `hooks`, `prefix`) add the
 codes `bad_pattern` (with `detail.position`), `pattern_too_long`, `bad_rack`,
 `rack_too_long`, `too_many_jokers`, `result_limit`, `bad_sort`, `bad_length`,
-`too_many_matches`, `query_too_broad`, `not_in_alphabet` and `no_index`. The referee page is
-served at `/`.
+`too_many_matches`, `query_too_broad`, `not_in_alphabet` and `no_index`; they run in a
+bounded pool of their own, and when it is full the answer is 503 `busy` with `Retry-After`.
+The referee page is served at `/`.
 
 A request whose form is wrong (a body that is not JSON, not UTF-8 or not of the schema) is
 always 422 `invalid_request`; 400 is for readable input whose content is refused; 503 is a
@@ -88,7 +91,9 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
 
     @app.exception_handler(LexiconError)
     async def lexicon_error(_: Request, exc: LexiconError) -> JSONResponse:
-        return JSONResponse(exc.to_json(), status_code=exc.status)
+        # `busy` carries Retry-After
+        return JSONResponse(exc.to_json(), status_code=exc.status,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def internal_error(_: Request, exc: Exception) -> JSONResponse:
@@ -184,7 +189,12 @@ page and `offset` at most 50,000 (`result_limit`); a pattern or joker word match
 than 50,000 words (`too_many_matches`, 422: fix more letters or give length bounds); a
 pattern of at most 64 characters (`pattern_too_long`) with at most 8 `*`; a rack of at most
 15 tiles and 8 board letters (`rack_too_long`) with at most 3 jokers and never more than the
-game has (`too_many_jokers`); an anagram walk of at most 400,000 steps (`query_too_broad`).
+game has (`too_many_jokers`); an anagram walk of at most 400,000 steps, and a pattern or
+joker word search of at most 2,000,000 units of work over all its readings (trie probes,
+keys enumerated, matches run; `query_too_broad`, 422: fix a letter at either end, tighten
+the lengths, or pin Latin digraphs with `[lj]` / `l|j`).
+Queries run on 2 workers of their own with 8 more waiting at most; beyond that, or after
+5 s in the queue, the answer is 503 `busy` with `Retry-After: 1`.
 Malformed input: `bad_pattern` with `detail.position` (1-based), `bad_rack`, `bad_sort`,
 `bad_length`. A release built before query indexes existed answers `no_index` (503).
 Positions in results (`jokers[].position`) are 1-based tile positions.
@@ -214,6 +224,13 @@ class ValidRequest(BaseModel):
 def _add_queries(app: FastAPI, catalog: Catalog) -> None:
     from lexicon import fastcheck, queries
 
+    # the queries' own workers: 24 broad patterns cannot take the threads and the
+    # interpreter from lookups and /healthz (see service/querypool.py)
+    app.state.query_pool = QueryPool()
+
+    async def on_pool(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        return await app.state.query_pool.run(run)
+
     sort_help = "alpha (the game's alphabet), score (highest first) or length (longest first)"
     page_help = "results per page, 1..500"
 
@@ -226,7 +243,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         responses=_error_examples(
             (400, {"code": "too_many_jokers", "message": "'???' needs 3 jokers; Polish "
                    "Scrabble (OSPS) has 2", "detail": {"max_jokers": 2}})))
-    def blanks_query(
+    async def blanks_query(
         game: str,
         word: str = Query(..., description="the word, `?` for each joker",
                           openapi_examples=_examples(joker="KA?IN", two="?A?A",
@@ -236,9 +253,11 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.blanks(catalog, game, word, edge=edge, sort=sort, limit=limit,
-                                  offset=offset)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.blanks(catalog, game, word, edge=edge, sort=sort, limit=limit,
+                                      offset=offset)
+        return await on_pool(run)
 
     @app.get("/v1/games/{game}/pattern", tags=["queries"], description=(
         "Pattern search: `?` one tile, `*` any run of tiles, `[abc]` one of a set, "
@@ -249,7 +268,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
             "code": "too_many_matches", "message": "the query matches more than 50,000 "
             "words; narrow it (fix more letters or give length bounds)",
             "detail": {"limit": 50000}})))
-    def pattern_query(
+    async def pattern_query(
         game: str,
         pattern: str = Query(..., description="the pattern",
                              openapi_examples=_examples(fixed="?A??K", joker="KA?IN",
@@ -262,9 +281,12 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.pattern(catalog, game, pattern, min_length=min_length,
-                                   max_length=max_length, sort=sort, limit=limit, offset=offset)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.pattern(catalog, game, pattern, min_length=min_length,
+                                       max_length=max_length, sort=sort, limit=limit,
+                                       offset=offset)
+        return await on_pool(run)
 
     @app.get("/v1/games/{game}/anagrams", tags=["queries"], description=(
         "Anagrams and sub-anagrams (at least the game's minimum length) of a rack, `?` "
@@ -274,7 +296,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         responses=_error_examples((400, {
             "code": "rack_too_long", "message": "the rack has 16 tiles; at most 15",
             "detail": {"max_tiles": 15}})))
-    def anagram_query(
+    async def anagram_query(
         game: str,
         rack: str = Query(..., description="rack tiles; `?` is a joker; separate "
                                            "Kvizovka tiles with spaces where it matters",
@@ -287,29 +309,35 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.anagrams(catalog, game, rack, board=board, exact=exact,
-                                    min_length=min_length, max_length=max_length, sort=sort,
-                                    limit=limit, offset=offset)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.anagrams(catalog, game, rack, board=board, exact=exact,
+                                        min_length=min_length, max_length=max_length,
+                                        sort=sort, limit=limit, offset=offset)
+        return await on_pool(run)
 
     @app.get("/v1/games/{game}/hooks", tags=["queries"], description=(
         "Front and back hooks: the tiles that extend the word into an admissible word "
         "(`joker_only` marks letters only a joker can play), whether it is the prefix of "
         "a longer word and which tiles may follow it."))
-    def hooks_query(game: str, word: str = Query(
+    async def hooks_query(game: str, word: str = Query(
             ..., description="the word", openapi_examples=_examples(word="KOT"))
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.hooks(catalog, game, word)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.hooks(catalog, game, word)
+        return await on_pool(run)
 
     @app.get("/v1/games/{game}/prefix", tags=["queries"], description=(
         "Does a playable word start with this prefix (`is_prefix`), is it a word itself, "
         "and which tiles may come next."))
-    def prefix_query(game: str, prefix: str = Query(
+    async def prefix_query(game: str, prefix: str = Query(
             ..., description="the prefix", openapi_examples=_examples(prefix="KO"))
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.prefix(catalog, game, prefix)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.prefix(catalog, game, prefix)
+        return await on_pool(run)
 
     @app.post("/v1/games/{game}/valid", tags=["check"], description=(
         "The lean batch check for engines: one boolean per word, exactly the `valid` of "

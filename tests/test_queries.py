@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import weakref
 from pathlib import Path
 
 import pytest
 
-from lexicon import checker, fastcheck, queries
+from lexicon import checker, fastcheck, queries, search
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
 from lexicon.indexes import NoIndex
+from lexicon.patterns import parse
+from lexicon.search import Budget
 from tests.query_data import POLISH, publish_all
 
 
@@ -219,3 +223,93 @@ def test_indexes_listed_in_manifest_and_required(home: Path) -> None:
     with pytest.raises(NoIndex) as err:
         queries.pattern(Catalog(cat.root), "osps", "kot")
     assert err.value.status == 503 and "lexicon build osps" in err.value.message
+
+
+# -- the work bound of pattern and blanks queries (counted, never timed) -----------------
+
+def work(cat: Catalog, game: str, text: str, *, limit: int = 10**9, low: int = 1,
+         high: int = 64) -> tuple[Budget, set[str]]:
+    """The budget a pattern spends (over all its readings) and the keys it finds."""
+    index = cat.release(game).indexes
+    compiled = parse(cat.profile(game), text, known=index.has_prefix)
+    budget = Budget(limit, len(compiled.readings))
+    return budget, queries.match_keys(index, cat.profile(game), compiled, low, high, budget)
+
+
+def test_pattern_work_is_counted_and_refused_past_the_limit(
+        cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    broad, found = work(cat, "osps", "*o*")          # fixes neither end: every key is read
+    narrow, _ = work(cat, "osps", "kot")
+    assert found == {"kot", "kota", "koty", "kotek", "kotka", "okno", "tok", "kto", "nowy",
+                     "domowy"}                       # not zażółć: ó is a tile of its own
+    assert narrow.spent * 3 < broad.spent
+    # the limit is the whole budget: one unit less and the same query is refused
+    monkeypatch.setattr(queries, "MAX_PATTERN_WORK", broad.spent)
+    assert queries.pattern(cat, "osps", "*o*", min_length=1, max_length=64)["count"] == 10
+    monkeypatch.setattr(queries, "MAX_PATTERN_WORK", broad.spent - 1)
+    with pytest.raises(LexiconError) as caught:
+        queries.pattern(cat, "osps", "*o*", min_length=1, max_length=64)
+    assert caught.value.code == "query_too_broad" and caught.value.status == 422
+    assert caught.value.detail == {"max_work": broad.spent - 1, "readings": 1}
+    assert queries.pattern(cat, "osps", "kot")["count"] == 1     # a narrow one still answers
+    # blanks queries are paid from the same budget
+    monkeypatch.setattr(queries, "MAX_PATTERN_WORK", 10)
+    with pytest.raises(LexiconError) as caught:
+        queries.blanks(cat, "osps", "?o?")
+    assert caught.value.code == "query_too_broad"
+
+
+def test_a_refused_query_stops_as_soon_as_its_budget_is_spent(cat: Catalog) -> None:
+    full, _ = work(cat, "osps", "*o*")
+    for limit in (0, 5, 20, full.spent // 2, full.spent - 1):
+        budget = Budget(limit)
+        with pytest.raises(LexiconError, match="units of work"):
+            queries.match_keys(cat.release("osps").indexes, cat.profile("osps"),
+                               parse(cat.profile("osps"), "*o*"), 1, 64, budget)
+        # what was spent is the budget plus at most the one step that overdrew it
+        assert limit < budget.spent <= limit + max(Budget.PROBE, Budget.KEY + Budget.MATCH)
+
+
+def test_every_reading_of_a_digraph_pattern_is_paid_for(cat: Catalog) -> None:
+    one, keys = work(cat, "kvizovka", "*љ*њ*")          # Cyrillic: one reading
+    many, latin_keys = work(cat, "kvizovka", "*lj*nj*")   # lj, l+j times nj, n+j
+    assert (one.readings, many.readings) == (1, 4)
+    each = [work(cat, "kvizovka", text)[0].spent
+            for text in ("*љ*њ*", "*љ*нј*", "*лј*њ*", "*лј*нј*")]
+    assert many.spent == sum(each) and many.spent > 3 * one.spent
+    assert keys <= latin_keys
+    # and the work grows with the readings: 2, 4, 8, ..., 64
+    spent = [work(cat, "kvizovka", text)[0] for text in
+             ("*lj*", "*lj*nj*", "*lj*nj*dž*", "*lj*nj*dž*lj*nj*dž*")]
+    assert [b.readings for b in spent] == [2, 4, 8, 64]
+    assert all(a.spent < b.spent for a, b in itertools.pairwise(spent))
+
+
+def test_the_64_readings_reproducer_is_refused(cat: Catalog,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    first, _ = work(cat, "kvizovka", "*љ*њ*џ*љ*њ*џ*")
+    monkeypatch.setattr(queries, "MAX_PATTERN_WORK", first.spent * 8)   # 8 of 64 readings
+    with pytest.raises(LexiconError) as caught:
+        queries.pattern(cat, "kvizovka", "*lj*nj*dž*lj*nj*dž*")
+    assert caught.value.code == "query_too_broad"
+    assert caught.value.detail["readings"] == 64 and "64 readings" in caught.value.message
+    assert queries.pattern(cat, "kvizovka", "*[lj]*")["count"] == 1      # ljubav
+
+
+def test_a_frontier_known_too_big_is_refused_before_it_is_read(
+        cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    full, _ = work(cat, "osps", "*o*", low=4, high=4)   # kota koty okno nowy
+    limit = full.spent - 3
+    monkeypatch.setattr(search, "_FLOORS", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(search, "REMEMBER_FROM", 1)     # tiny subtrees are remembered too
+    first = Budget(limit)
+    second = Budget(limit)
+    index, profile = cat.release("osps").indexes, cat.profile("osps")
+    for budget in (first, second):
+        with pytest.raises(LexiconError, match="units of work"):
+            queries.match_keys(index, profile, parse(profile, "*o*"), 4, 4, budget)
+    # the second time the length-4 subtree is known to hold more than the budget pays for:
+    # refused after the walk alone, no key enumerated
+    assert second.spent < first.spent and second.spent <= 2 * Budget.PROBE
+    # what is learnt never changes an answer that fits the budget
+    assert work(cat, "osps", "*o*", low=4, high=4)[1] == {"kota", "koty", "okno", "nowy"}

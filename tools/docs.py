@@ -52,6 +52,14 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
                                          "game has)", "too_many_jokers"),
     ("lexicon.anagrams", "MAX_STEPS"): ("trie steps an anagram query may walk",
                                         "query_too_broad"),
+    ("lexicon.queries", "MAX_PATTERN_WORK"):
+        ("work units (~0.5 µs each: trie probe 4, key enumerated 1, regex run 1) a pattern "
+         "or blanks query may spend over all its readings", "query_too_broad"),
+    ("service.querypool", "MAX_QUERY_WORKERS"): ("queries (pattern, blanks, anagrams, hooks, "
+                                             "prefix) running at once", "—"),
+    ("service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
+    ("service.querypool", "MAX_QUERY_WAIT_SECONDS"): ("seconds a query may wait for a worker",
+                                                      "busy"),
     ("lexicon.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
                                    "kwg_too_large"),
 }
@@ -113,14 +121,16 @@ def raised_codes() -> dict[str, set[int | None]]:
 
 @cache
 def defined_limits() -> frozenset[tuple[str, str]]:
-    """Every module-level ``MAX_*`` integer of the runtime library."""
+    """Every module-level ``MAX_*`` integer of the runtime: the library and the service
+    (the query pool's workers and queue)."""
     found = set()
-    for path in sorted((ROOT / "lexicon").glob("*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.Assign) and isinstance(_const(node.value), int):
-                for target in node.targets:
-                    if isinstance(target, ast.Name) and target.id.startswith("MAX_"):
-                        found.add((f"lexicon.{path.stem}", target.id))
+    for package in ("lexicon", "service"):
+        for path in sorted((ROOT / package).glob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.Assign) and isinstance(_const(node.value), int):
+                    for target in node.targets:
+                        if isinstance(target, ast.Name) and target.id.startswith("MAX_"):
+                            found.add((f"{package}.{path.stem}", target.id))
     return frozenset(found)
 
 
