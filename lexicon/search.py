@@ -86,6 +86,7 @@ _FLOORS: weakref.WeakKeyDictionary[Indexes, dict[tuple[bool, str], int]] = (
     weakref.WeakKeyDictionary())
 _FLOORS_LOCK = threading.Lock()
 REMEMBER_FROM = 1_000     # smaller subtrees are not worth remembering
+CHUNK = 65_536            # keys enumerated at a time (a few MB of strings)
 REMEMBERED_FRONTIERS = 4_096    # frontiers remembered per release
 
 
@@ -220,15 +221,22 @@ def find_keys(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_l
                 # known to hold more keys than can be paid for (or than may match): the
                 # refusal the enumeration would end in, given before it starts
                 raise budget.refusal() if take > affordable else too_many()
-            listed = list(islice(trie.iterkeys(prefix), take))
-            _remember(known, where, len(listed))
-            budget.spend(per_key * len(listed))
-            below = _strip_tag(listed, tag, backwards)
-            if not decided:
-                below = [k for k in below if match(k)]
-            out.update(below)
-            if len(out) > cap:
-                raise too_many()
+            # read in chunks: a query holds one chunk of keys and its matches, not a subtree
+            listing = trie.iterkeys(prefix)
+            listed = 0
+            while listed < take:
+                chunk = list(islice(listing, min(CHUNK, take - listed)))
+                listed += len(chunk)
+                _remember(known, where, listed)
+                budget.spend(per_key * len(chunk))
+                below = _strip_tag(chunk, tag, backwards)
+                if not decided:
+                    below = [k for k in below if match(k)]
+                out.update(below)
+                if len(out) > cap:
+                    raise too_many()
+                if len(chunk) < CHUNK:
+                    break
         if backwards:
             keys = [k[::-1] for k in keys]
         budget.spend(Budget.MATCH * len(keys))

@@ -313,3 +313,18 @@ def test_a_frontier_known_too_big_is_refused_before_it_is_read(
     assert second.spent < first.spent and second.spent <= 2 * Budget.PROBE
     # what is learnt never changes an answer that fits the budget
     assert work(cat, "osps", "*o*", low=4, high=4)[1] == {"kota", "koty", "okno", "nowy"}
+
+
+def test_reading_in_chunks_changes_neither_the_answer_nor_the_work(
+        cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = work(cat, "kvizovka", "*lj*") + work(cat, "osps", "*o*") + work(cat, "osps", "*")
+    monkeypatch.setattr(search, "CHUNK", 2)
+    chunked = work(cat, "kvizovka", "*lj*") + work(cat, "osps", "*o*") + work(cat, "osps", "*")
+    assert [b.spent if isinstance(b, Budget) else b for b in whole] == [
+        b.spent if isinstance(b, Budget) else b for b in chunked]
+    full = work(cat, "osps", "*o*")[0].spent
+    budget = Budget(full - 5)
+    with pytest.raises(LexiconError, match="units of work"):
+        queries.match_keys(cat.release("osps").indexes, cat.profile("osps"),
+                           parse(cat.profile("osps"), "*o*"), 1, 64, budget)
+    assert full - 5 < budget.spent <= full - 5 + Budget.KEY + Budget.MATCH

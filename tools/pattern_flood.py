@@ -1,0 +1,200 @@
+"""Pattern-flood figure: 24 broad patterns at once against the real server, and meanwhile
+the latency of ``/healthz`` and of a single-word lookup, beside a reference with no flood.
+
+    python -m tools.pattern_flood --home /work/data [--seconds 30] [--clients 24]
+                                  [--code DIR] [--ignore-retry-after]
+
+The server is the real app under uvicorn (:func:`service.launch.serving`) on the releases of
+``--home``; ``--code DIR`` starts it from another checkout's code (the before-and-after
+figure: the child imports ``service`` and ``lexicon`` from its working directory). The
+flood is ``--clients`` threads, each sending one broad pattern after another for
+``--seconds``: patterns that fix neither end (``*ź*ż*`` in osps, which reads every key) and
+Kvizovka patterns whose Latin digraphs give 64 readings (``*lj*nj*dž*lj*nj*dž*``). A client
+answered 503 ``busy`` waits the ``Retry-After`` it was given, as an engine should
+(``--ignore-retry-after``: it asks again at once). Meanwhile one prober sends ``/healthz``
+and ``GET /v1/games/osps/words/zażółć`` in turn, every ``--probe-every`` seconds, and the
+server's resident memory is sampled from ``/proc``.
+
+Prints one JSON object per phase (``pattern_flood`` with ``flood`` false, then true): the
+probes' p50/p99/max latency, the flood's answers by status and code with their latency,
+and the server's RSS at the start and its peak (VmHWM, the kernel's high-water mark).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from service.launch import serving
+
+PATTERNS = [
+    ("osps", "*ź*ż*"), ("kvizovka", "*lj*nj*dž*lj*nj*dž*"),
+    ("osps", "*ż*ź*"), ("kvizovka", "*nj*lj*dž*nj*lj*dž*"),
+    ("osps", "*ą*ę*"), ("kvizovka", "*dž*nj*lj*dž*nj*lj*"),
+    ("osps", "*ś*ć*"), ("osps", "*ó*ń*"),
+]
+WORD = ("osps", "zażółć")
+REQUEST_TIMEOUT = 120.0     # seconds: the slowest answer before the change was 76 s
+
+
+def _status_kb(pid: int, field: str) -> float:
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return float("nan")
+    found = re.search(rf"^{field}:\s+(\d+) kB", text, re.M)
+    return int(found.group(1)) / 1024 if found else float("nan")
+
+
+def _summary(times_ms: list[float]) -> dict[str, Any]:
+    if not times_ms:
+        return {"n": 0}
+    ordered = sorted(times_ms)
+
+    def pick(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, round(q * len(ordered)) - 1)], 1)
+
+    return {"n": len(ordered), "p50_ms": round(statistics.median(ordered), 1),
+            "p99_ms": pick(0.99), "max_ms": round(ordered[-1], 1)}
+
+
+def _probe(base: str, stop: threading.Event, every: float,
+           out: dict[str, list[float]], failures: Counter[str]) -> None:
+    """``/healthz`` and one word in turn until ``stop``: their latencies in ms."""
+    game, word = WORD
+    targets = [("healthz", f"{base}/healthz"), ("word", f"{base}/v1/games/{game}/words/{word}")]
+    with httpx.Client(timeout=REQUEST_TIMEOUT) as client:
+        turn = 0
+        while not stop.is_set():
+            name, url = targets[turn % 2]
+            turn += 1
+            started = time.perf_counter()
+            try:
+                r = client.get(url)
+                if r.status_code != 200:
+                    failures[f"{name} {r.status_code}"] += 1
+            except httpx.HTTPError as exc:
+                failures[f"{name} {type(exc).__name__}"] += 1
+                continue
+            out[name].append((time.perf_counter() - started) * 1000)
+            stop.wait(every)
+
+
+def _flood_client(base: str, game: str, pattern: str, deadline: float, honour: bool,
+                  answers: Counter[str], times_ms: list[float], lock: threading.Lock) -> None:
+    """One engine asking a broad pattern again and again until ``deadline``."""
+    with httpx.Client(timeout=REQUEST_TIMEOUT) as client:
+        while time.monotonic() < deadline:
+            started = time.perf_counter()
+            try:
+                r = client.get(f"{base}/v1/games/{game}/pattern", params={"pattern": pattern})
+            except httpx.HTTPError as exc:
+                with lock:
+                    answers[type(exc).__name__] += 1
+                continue
+            took = (time.perf_counter() - started) * 1000
+            try:
+                code = r.json().get("code", "ok")
+            except ValueError:
+                code = "not-json"
+            with lock:
+                answers[f"{r.status_code} {code}"] += 1
+                times_ms.append(took)
+            if r.status_code == 503 and honour:
+                wait = float(r.headers.get("retry-after", "1"))
+                time.sleep(min(wait, max(0.0, deadline - time.monotonic())))
+
+
+def phase(base: str, pid: int, *, seconds: float, clients: int, probe_every: float,
+          honour: bool) -> dict[str, Any]:
+    """One measured phase: probes for ``seconds``, with ``clients`` flooders (0: none)."""
+    probes: dict[str, list[float]] = {"healthz": [], "word": []}
+    failures: Counter[str] = Counter()
+    answers: Counter[str] = Counter()
+    flood_ms: list[float] = []
+    lock = threading.Lock()
+    rss_start = _status_kb(pid, "VmRSS")
+    peak = [rss_start]
+    stop = threading.Event()
+
+    def sample_rss() -> None:
+        while not stop.wait(0.2):
+            peak[0] = max(peak[0], _status_kb(pid, "VmRSS"))
+
+    prober = threading.Thread(target=_probe, args=(base, stop, probe_every, probes, failures))
+    sampler = threading.Thread(target=sample_rss)
+    started = time.monotonic()
+    deadline = started + seconds
+    flooders = [threading.Thread(target=_flood_client, args=(
+        base, *PATTERNS[i % len(PATTERNS)], deadline, honour, answers, flood_ms, lock))
+        for i in range(clients)]
+    sampler.start()
+    prober.start()
+    for t in flooders:
+        t.start()
+    time.sleep(seconds)
+    stop.set()                 # the probes measure the flood window only
+    prober.join()
+    for t in flooders:         # the last answers (bounded by REQUEST_TIMEOUT)
+        t.join()
+    sampler.join()
+    figure: dict[str, Any] = {
+        "figure": "pattern_flood", "flood": clients > 0, "seconds": seconds,
+        "healthz": _summary(probes["healthz"]), "word": _summary(probes["word"]),
+        "probe_failures": dict(failures),
+        "rss_mb": {"start": round(rss_start, 1), "peak_sampled": round(peak[0], 1),
+                   "high_water": round(_status_kb(pid, "VmHWM"), 1)},
+    }
+    if clients:
+        figure["flood_clients"] = clients
+        figure["flood_patterns"] = [f"{g} {p}" for g, p in PATTERNS]
+        figure["flood_answers"] = dict(sorted(answers.items()))
+        figure["flood_latency"] = _summary(flood_ms)
+        figure["flood_wall_s"] = round(time.monotonic() - started, 1)
+        figure["honours_retry_after"] = honour
+    return figure
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--home", type=Path, required=True, help="LEXICON_HOME to serve")
+    parser.add_argument("--seconds", type=float, default=30.0, help="flood duration")
+    parser.add_argument("--reference-seconds", type=float, default=10.0,
+                        help="duration of the no-flood reference")
+    parser.add_argument("--clients", type=int, default=24, help="concurrent flooders")
+    parser.add_argument("--probe-every", type=float, default=0.05,
+                        help="seconds between probes")
+    parser.add_argument("--code", type=Path, default=None,
+                        help="start the server from this checkout's code")
+    parser.add_argument("--ignore-retry-after", action="store_true",
+                        help="flooders ask again at once after a 503")
+    args = parser.parse_args(argv)
+    if args.code is not None:
+        os.chdir(args.code)    # `python -m uvicorn` in the child imports from its cwd
+    with serving("service.app:create_app", args.home.resolve()) as (base, pid):
+        for game in ("osps", "kvizovka"):     # open both releases before measuring
+            httpx.get(f"{base}/v1/games/{game}/words/kot", timeout=60)
+            httpx.get(f"{base}/v1/games/{game}/pattern", params={"pattern": "ka?a"},
+                      timeout=60)
+        code = str(args.code or Path(__file__).resolve().parents[1])
+        for clients, seconds in ((0, args.reference_seconds), (args.clients, args.seconds)):
+            figure = phase(base, pid, seconds=seconds, clients=clients,
+                           probe_every=args.probe_every, honour=not args.ignore_retry_after)
+            figure["code"] = code
+            print(json.dumps(figure, ensure_ascii=False), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
