@@ -31,7 +31,7 @@ from lexicon.inputs import clean_word
 from lexicon.patterns import Compiled, Pattern, parse
 from lexicon.play import PlayRules, play_rules
 from lexicon.profile import Profile
-from lexicon.search import Budget, TooManyMatches, find_keys
+from lexicon.search import Budget, TooManyMatches, find_keys, least_work
 from lexicon.store import Release
 from lexicon.tiles import speller
 
@@ -39,10 +39,10 @@ DEFAULT_LIMIT = 50
 MAX_LIMIT = 500           # results per page
 MAX_OFFSET = 50_000
 MAX_MATCHES = 50_000      # words a pattern or blanks query may match before it is refused
-# Work units (lexicon.search.Budget, ~0.5 us each) a pattern or blanks query may spend over
-# all its readings: about a second on the project's 2-core machine. `*OWY` (23k words)
-# spends ~60k, `k*ą` on osps ~600k; a scan of the whole osps lexicon (`*ź*ż*`) ~6M.
-MAX_PATTERN_WORK = 2_000_000
+# Work units (lexicon.search.Budget) a pattern or blanks query may spend over all its
+# readings: 0.5 s on the project's quiet 2-core machine, 1.5 s under heavy load. On osps
+# `*OWY` spends 24k, `*ą*` of 8 tiles 464k, `k*ą` 300k; a scan of every key (`*ź*ż*`) 7M.
+MAX_PATTERN_WORK = 1_000_000
 SORTS = ("alpha", "score", "length")
 
 
@@ -201,9 +201,11 @@ def blanks(catalog: Catalog, game: str, word: str, *, edge: bool = False, sort: 
     low, high = rules.lengths(edge=edge)
     matched: dict[str, list[int]] = {}
     budget = Budget(MAX_PATTERN_WORK, len(compiled.readings))
+    alphabet = sorted(profile.by_canonical)
+    budget.require(sum(least_work(index, reading, alphabet, low, high)
+                       for reading in compiled.readings))
     for reading in compiled.readings:
-        for key in find_keys(index, reading, sorted(profile.by_canonical), low, high,
-                             MAX_MATCHES, budget):
+        for key in find_keys(index, reading, alphabet, low, high, MAX_MATCHES, budget):
             matched.setdefault(key, _joker_slots(rules, reading, key))
     if len(matched) > MAX_MATCHES:
         raise TooManyMatches(f"more than {MAX_MATCHES:,} words", detail={"limit": MAX_MATCHES})
@@ -219,9 +221,12 @@ def blanks(catalog: Catalog, game: str, word: str, *, edge: bool = False, sort: 
 def match_keys(index: Indexes, profile: Profile, compiled: Pattern, low: int, high: int,
                budget: Budget) -> set[str]:
     """The keys of every reading of ``compiled`` within the lengths, pooled, all readings
-    paid from one ``budget``: 64 readings of a digraph pattern cost 64 searches."""
+    paid from one ``budget``: 64 readings of a digraph pattern cost 64 searches. What is
+    known to be too much is refused before any reading is searched."""
     keys: set[str] = set()
     alphabet = sorted(profile.by_canonical)
+    budget.require(sum(least_work(index, reading, alphabet, low, high)
+                       for reading in compiled.readings))
     for reading in compiled.readings:
         keys |= find_keys(index, reading, alphabet, low, high, MAX_MATCHES - len(keys), budget)
     return keys

@@ -10,20 +10,21 @@ prefix reached and let the compiled, bounded regex decide.
 Every step is paid from a :class:`Budget`, shared by all readings of the pattern (a Latin
 Kvizovka pattern with digraphs has up to 64, each walked and scanned on its own): a probe
 of the walk, a key enumerated below a frontier, a regex run on a key. A query that would
-spend more is refused with ``query_too_broad`` as soon as the budget runs out, and before
-any key is enumerated when the frontier is known to hold more keys than the budget can
-pay for: a pattern that fixes neither end (``*ą*``, which scans the whole lexicon, about a
-second per few million keys) or the 64 readings of ``*lj*nj*dž*lj*nj*dž*`` never hold a
-worker longer than the budget, about a second of this machine's work.
+spend more is refused with ``query_too_broad``: before it starts when the work is known
+from the release alone (:func:`least_work`: a pattern that fixes neither end, such as
+``*ź*ż*`` or each of the 64 readings of ``*lj*nj*dž*lj*nj*dž*``, reads every key of every
+length it allows, and the trie says how many keys it holds), and in any case as soon as the
+budget runs out: keys are enumerated in chunks, never more than the budget left pays for.
+So no query holds a worker longer than its budget, about a second of this machine's work.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import weakref
 from collections.abc import Sequence
 from itertools import islice
+from typing import NamedTuple
 
 import marisa_trie
 
@@ -69,6 +70,11 @@ class Budget:
         if self.spent > self.limit:
             raise self.refusal()
 
+    def require(self, units: int) -> None:
+        """Refuse now if ``units`` (a lower bound of the work to come) cannot be paid."""
+        if units > self.left:
+            raise self.refusal()
+
     def refusal(self) -> QueryTooBroad:
         many = (f" (its Latin digraphs give {self.readings} readings, each searched: write "
                 f"the tiles in Cyrillic, or as [lj] or l|j)" if self.readings > 1 else "")
@@ -78,30 +84,37 @@ class Budget:
             detail={"max_work": self.limit, "readings": self.readings})
 
 
-# What a release's frontiers are known to hold: (index, direction) -> prefix -> at least
-# this many keys. Learnt from enumerations (a stopped one teaches a lower bound), so a
-# scan already refused once is refused again before a key is enumerated. Releases are
-# immutable, so a bound never goes stale; keyed weakly by the open indexes.
-_FLOORS: weakref.WeakKeyDictionary[Indexes, dict[tuple[bool, str], int]] = (
-    weakref.WeakKeyDictionary())
-_FLOORS_LOCK = threading.Lock()
-REMEMBER_FROM = 1_000     # smaller subtrees are not worth remembering
 CHUNK = 65_536            # keys enumerated at a time (a few MB of strings)
-REMEMBERED_FRONTIERS = 4_096    # frontiers remembered per release
+COUNT_AT_MOST = 100_000   # keys counted, once per release, to learn what a length holds
 
 
-def _floors(index: Indexes) -> dict[tuple[bool, str], int]:
-    with _FLOORS_LOCK:
-        known = _FLOORS.get(index)
-        if known is None:
-            known = _FLOORS[index] = {}
-        return known
+class _Lengths:
+    """Facts about one release's tries by length, learnt once and kept while it is open:
+    which lengths hold keys, and how many keys a length holds when that is at most
+    :data:`COUNT_AT_MOST` (counting more would cost more than it saves). The same for
+    both tries: they hold the same keys, spelled both ways."""
+
+    def __init__(self, index: Indexes) -> None:
+        self._trie = index.forward
+        self.present = [n for n in range(1, 65) if length_tag(n) in index.forward_prefixes]
+        self._counts: dict[int, int | None] = {}
+
+    def count(self, length: int) -> int | None:
+        if length not in self._counts:
+            listed = len(list(islice(self._trie.iterkeys(length_tag(length)),
+                                     COUNT_AT_MOST + 1)))
+            self._counts[length] = listed if listed <= COUNT_AT_MOST else None
+        return self._counts[length]
 
 
-def _remember(known: dict[tuple[bool, str], int], where: tuple[bool, str], n: int) -> None:
-    if n >= REMEMBER_FROM and n > known.get(where, 0) and (
-            where in known or len(known) < REMEMBERED_FRONTIERS):
-        known[where] = n
+_LENGTHS: weakref.WeakKeyDictionary[Indexes, _Lengths] = weakref.WeakKeyDictionary()
+
+
+def _lengths_of(index: Indexes) -> _Lengths:
+    facts = _LENGTHS.get(index)
+    if facts is None:
+        facts = _LENGTHS[index] = _Lengths(index)
+    return facts
 
 
 def _information(head: Sequence[Slot], alphabet_size: int) -> float:
@@ -171,11 +184,19 @@ def _strip_tag(listed: list[str], tag: str, backwards: bool) -> list[str]:
     return (joined[::-1] if backwards else joined).split(SEP)
 
 
-def find_keys(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_length: int,
-              max_length: int, cap: int, budget: Budget) -> set[str]:
-    """Keys matching ``compiled`` with ``min_length <= len <= max_length`` (at most ``cap``),
-    paid from ``budget`` (:class:`QueryTooBroad` when it runs out, :class:`TooManyMatches`
-    past ``cap``)."""
+class Plan(NamedTuple):
+    """How one reading is searched: which trie, from which end, over which lengths."""
+
+    backwards: bool
+    trie: marisa_trie.Trie
+    prefixes: marisa_trie.Trie
+    head: tuple[Slot, ...]       # the slots the walk expands, from the end it starts at
+    lengths: range
+    walk_decides: bool           # a complete walk of the head proves the match
+
+
+def plan(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_length: int,
+         max_length: int) -> Plan:
     slots = compiled.slots
     if compiled.has_star:
         forward_head, backward_head = compiled.head, compiled.tail[::-1]
@@ -186,13 +207,45 @@ def find_keys(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_l
                         else len(slots))
     size = len(alphabet)
     backwards = _information(backward_head, size) > _information(forward_head, size)
-    trie = index.backward if backwards else index.forward
-    prefixes = index.backward_prefixes if backwards else index.forward_prefixes
     head = backward_head if backwards else forward_head
     # When the pattern is its head plus at most one '*' at the far end, a complete walk of
     # the head proves the match and the regex need not run on the keys enumerated.
-    n_head = len(head)
-    walk_decides = not compiled.has_star or len(compiled.elements) == n_head + 1
+    walk_decides = not compiled.has_star or len(compiled.elements) == len(head) + 1
+    return Plan(backwards, index.backward if backwards else index.forward,
+                index.backward_prefixes if backwards else index.forward_prefixes,
+                tuple(head), lengths, walk_decides)
+
+
+def least_work(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_length: int,
+               max_length: int) -> int:
+    """What searching ``compiled`` will cost at least, known before it starts (0 when
+    nothing is known). A reading whose walk fixes no tile (``*ź*ż*``, ``?*ą*``) and whose
+    regex decides reads, and matches, every key of each length it allows: the trie's key
+    count (``len``, free) less the keys of the lengths it leaves out, when those are few
+    enough to count. A function of the release alone, so the same query is refused the
+    same way whatever ran before it."""
+    p = plan(index, compiled, alphabet, min_length, max_length)
+    if p.walk_decides or any(slot.tiles is not None for slot in p.head):
+        return 0     # the walk narrows it, or every key it reaches matches (`cap` bounds it)
+    facts = _lengths_of(index)
+    left_out = 0
+    for length in facts.present:
+        if length not in p.lengths:
+            n = facts.count(length)
+            if n is None:
+                return 0     # too many keys left out to count
+            left_out += n
+    keys = len(p.trie) - left_out
+    return keys * (Budget.KEY + Budget.MATCH) + Budget.PROBE * len(p.lengths)
+
+
+def find_keys(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_length: int,
+              max_length: int, cap: int, budget: Budget) -> set[str]:
+    """Keys matching ``compiled`` with ``min_length <= len <= max_length`` (at most ``cap``),
+    paid from ``budget`` (:class:`QueryTooBroad` when it runs out, :class:`TooManyMatches`
+    past ``cap``)."""
+    backwards, trie, prefixes, head, lengths, walk_decides = plan(
+        index, compiled, alphabet, min_length, max_length)
     match = compiled.regex.match
     out: set[str] = set()
 
@@ -201,7 +254,6 @@ def find_keys(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_l
             f"the query matches more than {cap:,} words; narrow it (fix more letters or "
             f"give length bounds)", detail={"limit": cap})
 
-    known = _floors(index)
     for length in lengths:
         tag = length_tag(length)
         budget.spend(Budget.PROBE)
@@ -216,18 +268,13 @@ def find_keys(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_l
             affordable = budget.left // per_key
             # every key of a decided frontier matches: cap + 1 of them are enough to refuse
             take = min(affordable, cap) + 1 if decided else affordable + 1
-            where = (backwards, prefix)
-            if known.get(where, 0) >= take:
-                # known to hold more keys than can be paid for (or than may match): the
-                # refusal the enumeration would end in, given before it starts
-                raise budget.refusal() if take > affordable else too_many()
-            # read in chunks: a query holds one chunk of keys and its matches, not a subtree
+            # in chunks: a query holds one chunk of keys and its matches, never a subtree,
+            # and never enumerates more keys than the budget left pays for
             listing = trie.iterkeys(prefix)
             listed = 0
             while listed < take:
                 chunk = list(islice(listing, min(CHUNK, take - listed)))
                 listed += len(chunk)
-                _remember(known, where, listed)
                 budget.spend(per_key * len(chunk))
                 below = _strip_tag(chunk, tag, backwards)
                 if not decided:

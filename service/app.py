@@ -20,7 +20,8 @@ from pydantic import BaseModel, Field
 from lexicon import checker, gloss, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, LexiconError
-from service import contract, hotpath
+from lexicon.queries import MAX_PATTERN_WORK
+from service import contract, hotpath, querypool
 from service.contract import error
 from service.querypool import QueryPool
 
@@ -183,18 +184,20 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
 
 # -- engine and referee queries, the lean batch check, the referee page --------------------
 
-QUERY_LIMITS = """
+QUERY_LIMITS = f"""
 Limits (refused with a JSON error, never truncated silently): `limit` 1..500 results per
 page and `offset` at most 50,000 (`result_limit`); a pattern or joker word matching more
 than 50,000 words (`too_many_matches`, 422: fix more letters or give length bounds); a
 pattern of at most 64 characters (`pattern_too_long`) with at most 8 `*`; a rack of at most
 15 tiles and 8 board letters (`rack_too_long`) with at most 3 jokers and never more than the
 game has (`too_many_jokers`); an anagram walk of at most 400,000 steps, and a pattern or
-joker word search of at most 2,000,000 units of work over all its readings (trie probes,
-keys enumerated, matches run; `query_too_broad`, 422: fix a letter at either end, tighten
-the lengths, or pin Latin digraphs with `[lj]` / `l|j`).
-Queries run on 2 workers of their own with 8 more waiting at most; beyond that, or after
-5 s in the queue, the answer is 503 `busy` with `Retry-After: 1`.
+joker word search of at most {MAX_PATTERN_WORK:,} units of work over all its readings
+(trie probes, keys enumerated, matches run; `query_too_broad`, 422: fix a letter at either
+end, tighten the lengths, or pin Latin digraphs with `[lj]` / `l|j`).
+Queries run on {querypool.MAX_QUERY_WORKERS} workers of their own with
+{querypool.MAX_QUEUED_QUERIES} more waiting at most; beyond that, or after
+{querypool.MAX_QUERY_WAIT_SECONDS} s in the queue, the answer is 503 `busy` with
+`Retry-After: {querypool.RETRY_AFTER_SECONDS}`.
 Malformed input: `bad_pattern` with `detail.position` (1-based), `bad_rack`, `bad_sort`,
 `bad_length`. A release built before query indexes existed answers `no_index` (503).
 Positions in results (`jokers[].position`) are 1-based tile positions.

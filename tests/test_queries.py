@@ -260,14 +260,45 @@ def test_pattern_work_is_counted_and_refused_past_the_limit(
 
 
 def test_a_refused_query_stops_as_soon_as_its_budget_is_spent(cat: Catalog) -> None:
-    full, _ = work(cat, "osps", "*o*")
+    # the walk fixes a tile (one of a set): the work is not known up front, only as it goes
+    full, _ = work(cat, "osps", "[^ź]*o*")
     for limit in (0, 5, 20, full.spent // 2, full.spent - 1):
         budget = Budget(limit)
         with pytest.raises(LexiconError, match="units of work"):
             queries.match_keys(cat.release("osps").indexes, cat.profile("osps"),
-                               parse(cat.profile("osps"), "*o*"), 1, 64, budget)
+                               parse(cat.profile("osps"), "[^ź]*o*"), 1, 64, budget)
         # what was spent is the budget plus at most the one step that overdrew it
         assert limit < budget.spent <= limit + max(Budget.PROBE, Budget.KEY + Budget.MATCH)
+
+
+def test_work_known_from_the_release_is_refused_before_the_search(cat: Catalog) -> None:
+    index, profile = cat.release("osps").indexes, cat.profile("osps")
+    alphabet = sorted(profile.by_canonical)
+    # a pattern fixing no tile at either end, over every length the trie holds: every key
+    # (a '?' alone fixes nothing either; it needs 2 tiles, so 63 lengths are probed; from
+    # 3 tiles on, the one 2-tile key "ul" is counted and left out)
+    for text, low, expected in (("*o*", 1, 14 * 2 + 64 * Budget.PROBE),
+                                ("?*ź*", 1, 14 * 2 + 63 * Budget.PROBE),
+                                ("*o*", 3, 13 * 2 + 62 * Budget.PROBE),
+                                ("[^ź]*o*", 1, 0), ("kot*", 1, 0), ("*", 1, 0), ("*owy", 1, 0)):
+        (reading,) = parse(profile, text).readings
+        least = search.least_work(index, reading, alphabet, low, 64)
+        assert least == expected, text
+        assert least <= work(cat, "osps", text, low=low)[0].spent     # a lower bound
+    full, _ = work(cat, "osps", "*o*")
+    budget = Budget(full.spent - 1)
+    with pytest.raises(LexiconError, match="units of work"):
+        queries.match_keys(index, profile, parse(profile, "*o*"), 1, 64, budget)
+    assert budget.spent == 0               # refused before a single probe
+    # the 64 readings of the reproducer add up before any is searched
+    kv, kv_profile = cat.release("kvizovka").indexes, cat.profile("kvizovka")
+    compiled = parse(kv_profile, "*lj*nj*dž*lj*nj*dž*", known=kv.has_prefix)
+    one = search.least_work(kv, compiled.readings[0], sorted(kv_profile.by_canonical), 1, 64)
+    assert one > 0
+    budget = Budget(one * 63, readings=64)
+    with pytest.raises(LexiconError, match="64 readings"):
+        queries.match_keys(kv, kv_profile, compiled, 1, 64, budget)
+    assert budget.spent == 0
 
 
 def test_every_reading_of_a_digraph_pattern_is_paid_for(cat: Catalog) -> None:
@@ -296,35 +327,29 @@ def test_the_64_readings_reproducer_is_refused(cat: Catalog,
     assert queries.pattern(cat, "kvizovka", "*[lj]*")["count"] == 1      # ljubav
 
 
-def test_a_frontier_known_too_big_is_refused_before_it_is_read(
-        cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
-    full, _ = work(cat, "osps", "*o*", low=4, high=4)   # kota koty okno nowy
-    limit = full.spent - 3
-    monkeypatch.setattr(search, "_FLOORS", weakref.WeakKeyDictionary())
-    monkeypatch.setattr(search, "REMEMBER_FROM", 1)     # tiny subtrees are remembered too
-    first = Budget(limit)
-    second = Budget(limit)
-    index, profile = cat.release("osps").indexes, cat.profile("osps")
-    for budget in (first, second):
-        with pytest.raises(LexiconError, match="units of work"):
-            queries.match_keys(index, profile, parse(profile, "*o*"), 4, 4, budget)
-    # the second time the length-4 subtree is known to hold more than the budget pays for:
-    # refused after the walk alone, no key enumerated
-    assert second.spent < first.spent and second.spent <= 2 * Budget.PROBE
-    # what is learnt never changes an answer that fits the budget
-    assert work(cat, "osps", "*o*", low=4, high=4)[1] == {"kota", "koty", "okno", "nowy"}
-
-
 def test_reading_in_chunks_changes_neither_the_answer_nor_the_work(
         cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
-    whole = work(cat, "kvizovka", "*lj*") + work(cat, "osps", "*o*") + work(cat, "osps", "*")
+    whole = (work(cat, "kvizovka", "*lj*") + work(cat, "osps", "[^ź]*o*")
+             + work(cat, "osps", "*"))
     monkeypatch.setattr(search, "CHUNK", 2)
-    chunked = work(cat, "kvizovka", "*lj*") + work(cat, "osps", "*o*") + work(cat, "osps", "*")
+    chunked = (work(cat, "kvizovka", "*lj*") + work(cat, "osps", "[^ź]*o*")
+               + work(cat, "osps", "*"))
     assert [b.spent if isinstance(b, Budget) else b for b in whole] == [
         b.spent if isinstance(b, Budget) else b for b in chunked]
-    full = work(cat, "osps", "*o*")[0].spent
+    full = work(cat, "osps", "[^ź]*o*")[0].spent
     budget = Budget(full - 5)
     with pytest.raises(LexiconError, match="units of work"):
         queries.match_keys(cat.release("osps").indexes, cat.profile("osps"),
-                           parse(cat.profile("osps"), "*o*"), 1, 64, budget)
+                           parse(cat.profile("osps"), "[^ź]*o*"), 1, 64, budget)
     assert full - 5 < budget.spent <= full - 5 + Budget.KEY + Budget.MATCH
+
+
+def test_lengths_too_full_to_count_leave_the_work_unknown(
+        cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "_LENGTHS", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(search, "COUNT_AT_MOST", 0)      # no length is counted
+    index, profile = cat.release("osps").indexes, cat.profile("osps")
+    alphabet = sorted(profile.by_canonical)
+    (reading,) = parse(profile, "*o*").readings
+    assert search.least_work(index, reading, alphabet, 3, 64) == 0       # "ul" left out
+    assert search.least_work(index, reading, alphabet, 1, 64) == 14 * 2 + 64 * Budget.PROBE
