@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +32,11 @@ MAX_QUERY_WORKERS = 2         # the machine's cores; more threads only share one
 MAX_QUEUED_QUERIES = 8        # waiting beyond the workers: at most ~4 s of bounded work
 MAX_QUERY_WAIT_SECONDS = 5    # a query not started by then is refused (`busy`)
 RETRY_AFTER_SECONDS = 1
+# How long a query thread may keep the interpreter while the event loop waits for it
+# (CPython's default is 5 ms). The loop gives the interpreter up at every socket call and
+# must wait that long to get it back each time: a lookup during a flood made ~50 such
+# waits. Only matters while threads compete; a lone thread is never interrupted.
+SWITCH_INTERVAL = 0.0005
 
 T = TypeVar("T")
 
@@ -53,6 +59,7 @@ class QueryPool:
 
     def __init__(self, workers: int = MAX_QUERY_WORKERS, queued: int = MAX_QUEUED_QUERIES,
                  max_wait: float = MAX_QUERY_WAIT_SECONDS) -> None:
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self.workers = workers
         self.max_wait = max_wait
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="query")
