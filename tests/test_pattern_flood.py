@@ -15,9 +15,13 @@ from tools import pattern_flood
 def test_the_flood_tool_reports_both_phases(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     home = publish_all(tmp_path / "home")
-    assert pattern_flood.main(["--home", str(home), "--seconds", "1.5",
+    assert pattern_flood.main(["--home", str(home), "--seconds", "1.5", "--costs",
                                "--reference-seconds", "0.5", "--clients", "4"]) == 0
-    reference, flood = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    figures = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    costs = [f for f in figures if f["figure"] == "pattern_cost"]
+    assert len(costs) == len(pattern_flood.COST_CASES)
+    assert all(0 < c["work"] <= c["max_work"] for c in costs if isinstance(c["answer"], int))
+    reference, flood = (f for f in figures if f["figure"] == "pattern_flood")
     assert (reference["flood"], flood["flood"]) == (False, True)
     for figure in (reference, flood):
         assert figure["healthz"]["n"] > 0 and figure["word"]["n"] > 0

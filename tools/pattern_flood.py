@@ -19,6 +19,9 @@ server's resident memory is sampled from ``/proc``.
 Prints one JSON object per phase (``pattern_flood`` with ``flood`` false, then true): the
 probes' p50/p99/max latency, the flood's answers by status and code with their latency,
 and the server's RSS at the start and its peak (VmHWM, the kernel's high-water mark).
+First (``--costs``, in this process, without a server) one ``pattern_cost`` object per
+query of :data:`COST_CASES`: the work it spends of ``queries.MAX_PATTERN_WORK``, its time
+and its answer, for the queries engines use and for the broad ones that are refused.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ from typing import Any
 
 import httpx
 
+from lexicon import queries
+from lexicon.catalog import Catalog
+from lexicon.errors import LexiconError
+from lexicon.patterns import parse
+from lexicon.search import Budget, least_work
 from service.launch import serving
 
 # Broad patterns, alternately osps and kvizovka. Those fixing no tile at either end can be
@@ -49,6 +57,16 @@ PATTERNS = [
     ("osps", "[^ą]*ę*ą*"), ("kvizovka", "[^c]*nj*lj*"),
 ]
 WORD = ("osps", "zażółć")
+# (game, pattern, min_length, max_length): what engines ask, then what is refused
+COST_CASES = [
+    ("osps", "*owy", None, None), ("osps", "?a??k", None, None), ("osps", "ka?in", None, None),
+    ("osps", "*ą", 7, 7), ("osps", "k*ą", None, None), ("osps", "*ą*", 8, 8),
+    ("kvizovka", "*ost", None, None), ("kvizovka", "?a??k", None, None),
+    ("kvizovka", "lj*", None, None), ("kvizovka", "*nj*", 6, 6),
+    ("osps", "*ź*ż*", None, None), ("osps", "[^ź]*ź*ż*", None, None),
+    ("osps", "[^ź][^ź][^ź][^ź][^ź][^ź][^ź]", None, None),
+    ("kvizovka", "*lj*nj*dž*lj*nj*dž*", None, None), ("kvizovka", "[^ž]*lj*nj*dž*", None, None),
+]
 REQUEST_TIMEOUT = 120.0     # seconds: the slowest answer before the change was 76 s
 GRACE = 15.0                # seconds the flood's last answers are waited for after the window
 
@@ -181,6 +199,35 @@ def phase(base: str, pid: int, *, seconds: float, clients: int, probe_every: flo
     return figure
 
 
+def pattern_costs(home: Path, games: list[str]) -> list[dict[str, Any]]:
+    """The work and time of each query of :data:`COST_CASES`, under the real budget."""
+    cat = Catalog(home)
+    out = []
+    for game, text, low_asked, high_asked in COST_CASES:
+        if game not in games or cat.release_or_none(game) is None:
+            continue
+        profile, index = cat.profile(game), cat.release(game).indexes
+        low, high = queries._lengths(profile, low_asked, high_asked)
+        started = time.perf_counter()
+        compiled = parse(profile, text, known=index.has_prefix)
+        alphabet = sorted(profile.by_canonical)
+        least = sum(least_work(index, r, alphabet, low, high) for r in compiled.readings)
+        budget = Budget(queries.MAX_PATTERN_WORK, len(compiled.readings))
+        try:
+            answer: object = len(queries.match_keys(index, profile, compiled, low, high,
+                                                    budget))
+        except LexiconError as exc:
+            answer = exc.code
+        took = (time.perf_counter() - started) * 1000
+        out.append({"figure": "pattern_cost", "game": game, "pattern": text,
+                    "lengths": [low, high], "readings": len(compiled.readings),
+                    "work": budget.spent, "known_up_front": least,
+                    "max_work": queries.MAX_PATTERN_WORK, "ms": round(took, 1),
+                    "answer": answer})
+    cat.close()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--home", type=Path, required=True, help="LEXICON_HOME to serve")
@@ -194,10 +241,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="start the server from this checkout's code")
     parser.add_argument("--ignore-retry-after", action="store_true",
                         help="flooders ask again at once after a 503")
+    parser.add_argument("--costs", action="store_true",
+                        help="first print each COST_CASES query's work and time")
     parser.add_argument("--games", nargs="+", default=["osps", "kvizovka"],
                         help="flood with these games' patterns only")
     args = parser.parse_args(argv)
     patterns = [(g, p) for g, p in PATTERNS if g in args.games]
+    if args.costs:
+        for figure in pattern_costs(args.home, args.games):
+            print(json.dumps(figure, ensure_ascii=False), flush=True)
     if args.code is not None:
         os.chdir(args.code)    # `python -m uvicorn` in the child imports from its cwd
     with serving("service.app:create_app", args.home.resolve()) as (base, pid):
