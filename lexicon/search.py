@@ -21,6 +21,7 @@ So no query holds a worker longer than its budget, about a second of this machin
 from __future__ import annotations
 
 import math
+import threading
 import weakref
 from collections.abc import Sequence
 from itertools import islice
@@ -44,11 +45,12 @@ class TooManyMatches(LexiconError):
 
 
 class Budget:
-    """The work a pattern or blanks query may still do, in units of roughly half a
-    microsecond of this machine (measured on a 1M-key trie: enumerating a key 0.55 us, a
-    generated regex on a key 0.2 us, an ``iterkeys`` probe 2.1 us, a membership test
-    0.3 us). Counted, not timed: the same query spends the same on any machine and in a
-    test, and the refusal cannot depend on load.
+    """The work a pattern or blanks query may still do, in units of about half a
+    microsecond of this machine when it is quiet (measured on a 1M-key trie: enumerating a
+    key 0.55 us, a generated regex on a key 0.2 us, an ``iterkeys`` probe 2.1 us, a
+    membership test 0.3 us; on the real osps release at load 12, 1 to 3 us a unit).
+    Counted, not timed: the same query spends the same on any machine and in a test, and
+    whether it is refused cannot depend on load.
     """
 
     PROBE = 4    # "does some key start with p": one step of the walk
@@ -85,7 +87,7 @@ class Budget:
 
 
 CHUNK = 65_536            # keys enumerated at a time (a few MB of strings)
-COUNT_AT_MOST = 100_000   # keys counted, once per release, to learn what a length holds
+COUNT_AT_MOST = 100_000   # keys of left-out lengths counted for an estimate, at most
 
 
 class _Lengths:
@@ -108,13 +110,15 @@ class _Lengths:
 
 
 _LENGTHS: weakref.WeakKeyDictionary[Indexes, _Lengths] = weakref.WeakKeyDictionary()
+_LENGTHS_LOCK = threading.Lock()     # two query workers may open the same release's facts
 
 
 def _lengths_of(index: Indexes) -> _Lengths:
-    facts = _LENGTHS.get(index)
-    if facts is None:
-        facts = _LENGTHS[index] = _Lengths(index)
-    return facts
+    with _LENGTHS_LOCK:
+        facts = _LENGTHS.get(index)
+        if facts is None:
+            facts = _LENGTHS[index] = _Lengths(index)
+        return facts
 
 
 def _information(head: Sequence[Slot], alphabet_size: int) -> float:
@@ -221,9 +225,10 @@ def least_work(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_
     """What searching ``compiled`` will cost at least, known before it starts (0 when
     nothing is known). A reading whose walk fixes no tile (``*ź*ż*``, ``?*ą*``) and whose
     regex decides reads, and matches, every key of each length it allows: the trie's key
-    count (``len``, free) less the keys of the lengths it leaves out, when those are few
-    enough to count. A function of the release alone, so the same query is refused the
-    same way whatever ran before it."""
+    count (``len``, free) less the keys of the lengths it leaves out, when those are at most
+    :data:`COUNT_AT_MOST` (counting them, once per release, costs at most twice that many
+    keys; it is not charged to the budget). A function of the release alone, so the same
+    query is refused the same way whatever ran before it."""
     p = plan(index, compiled, alphabet, min_length, max_length)
     if p.walk_decides or any(slot.tiles is not None for slot in p.head):
         return 0     # the walk narrows it, or every key it reaches matches (`cap` bounds it)
@@ -232,7 +237,7 @@ def least_work(index: Indexes, compiled: Compiled, alphabet: Sequence[str], min_
     for length in facts.present:
         if length not in p.lengths:
             n = facts.count(length)
-            if n is None:
+            if n is None or left_out + n > COUNT_AT_MOST:
                 return 0     # too many keys left out to count
             left_out += n
     keys = len(p.trie) - left_out
