@@ -50,6 +50,7 @@ bench: build
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(BIN)/python -m tools.bench $(BENCH_ARGS)
 	$(BIN)/python -m tools.publish_load
+	$(BIN)/python -m tools.pattern_flood --home $(LEXICON_HOME) --costs
 
 lint: install
 	$(BIN)/ruff check .
