@@ -81,7 +81,7 @@ class Budget:
         many = (f" (its Latin digraphs give {self.readings} readings, each searched: write "
                 f"the tiles in Cyrillic, or as [lj] or l|j)" if self.readings > 1 else "")
         return QueryTooBroad(
-            f"the pattern needs more than {self.limit:,} units of work{many}; fix letters at "
+            f"the query needs more than {self.limit:,} units of work{many}; fix letters at "
             f"its start or end, or give tighter length bounds",
             detail={"max_work": self.limit, "readings": self.readings})
 
