@@ -54,6 +54,7 @@ bench: build
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(BIN)/python -m tools.bench $(BENCH_ARGS)
 	$(BIN)/python -m tools.publish_load
+	$(BIN)/python -m tools.pattern_flood --home $(LEXICON_HOME) --costs
 
 # Three replicas behind Debian's nginx on 127.0.0.1, wrk load through it, a rolling upgrade
 # to a second bundle, a rollback and the readiness gate (deploy/fleet_drill.py: small

@@ -154,7 +154,9 @@ CODES: dict[str, str] = {
                         "waited its limit: retry after `Retry-After` seconds",
     # the query is readable but would cost too much
     "too_many_matches": "a pattern or blanks query matching more words than the limit below",
-    "query_too_broad": "an anagram query that would walk more trie steps than the limit below",
+    "query_too_broad": "a query that would do more work than the limits below: an anagram walk "
+                       "past its trie steps, a pattern or blanks search (every reading of "
+                       "its Latin digraphs counted) past its work units",
     "move_too_complex": "a Remik move whose assignment search needs more steps than the limit "
                         "below",
     # what was asked for does not exist
@@ -169,6 +171,9 @@ CODES: dict[str, str] = {
     "rulings_unavailable": "the rulings log cannot be written (or read); the ruling is not "
                            "given, so no verdict goes unrecorded (CLI exit 3)",
     "not_ready": "`/readyz`: some configured game serves no verified release (`detail.not_ready`)",
+    "busy": "a query (pattern, blanks, anagrams, extend, hooks, prefix) found every query worker "
+            "taken and the queue full, or waited too long for one; `Retry-After` says when "
+            "to try again (lookups, batches and `/healthz` never get it)",
     # building and shipping
     "build_failed": "a build failed; the previous release keeps serving",
     "build_in_progress": "another build of the same game holds its lock (CLI exit 4)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -23,8 +24,10 @@ from pydantic import BaseModel, Field
 from lexicon import checker, gloss, readiness, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, LexiconError, NotReady
-from service import bodies, contract, hotpath, metrics
+from lexicon.queries import MAX_PATTERN_WORK
+from service import bodies, contract, hotpath, metrics, querypool
 from service.contract import error
+from service.querypool import QueryPool
 
 API_DESCRIPTION = """
 Word validation for Kvizovka, Križemkražem, Polish Scrabble (`osps`) and Remik słowny
@@ -47,8 +50,9 @@ across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at 
 Engine and referee queries (`blanks`, `pattern`, `anagrams`, `hooks`, `prefix`, `extend`) add the
 codes `bad_pattern` (with `detail.position`), `pattern_too_long`, `bad_rack`,
 `rack_too_long`, `too_many_jokers`, `result_limit`, `bad_sort`, `bad_length`,
-`too_many_matches`, `query_too_broad`, `not_in_alphabet` and `no_index`. The referee page is
-served at `/`.
+`too_many_matches`, `query_too_broad`, `not_in_alphabet` and `no_index`; they run in a
+bounded pool of their own, and when it is full the answer is 503 `busy` with `Retry-After`.
+The referee page is served at `/`.
 
 A request whose form is wrong (a body that is not JSON, not UTF-8 or not of the schema) is
 always 422 `invalid_request`; 400 is for readable input whose content is refused; 503 is a
@@ -110,7 +114,9 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
 
     @app.exception_handler(LexiconError)
     async def lexicon_error(_: Request, exc: LexiconError) -> JSONResponse:
-        return JSONResponse(exc.to_json(), status_code=exc.status)
+        # `busy` carries Retry-After
+        return JSONResponse(exc.to_json(), status_code=exc.status,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def internal_error(_: Request, exc: Exception) -> JSONResponse:
@@ -216,13 +222,20 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
 
 # -- engine and referee queries, the lean batch check, the referee page --------------------
 
-QUERY_LIMITS = """
+QUERY_LIMITS = f"""
 Limits (refused with a JSON error, never truncated silently): `limit` 1..500 results per
 page and `offset` at most 50,000 (`result_limit`); a pattern or joker word matching more
 than 50,000 words (`too_many_matches`, 422: fix more letters or give length bounds); a
 pattern of at most 64 characters (`pattern_too_long`) with at most 8 `*`; a rack of at most
 15 tiles and 8 board letters (`rack_too_long`) with at most 3 jokers and never more than the
-game has (`too_many_jokers`); an anagram walk of at most 400,000 steps (`query_too_broad`).
+game has (`too_many_jokers`); an anagram walk of at most 400,000 steps, and a pattern or
+joker word search of at most {MAX_PATTERN_WORK:,} units of work over all its readings
+(trie probes, keys enumerated, matches run; `query_too_broad`, 422: fix a letter at either
+end, tighten the lengths, or pin Latin digraphs with `[lj]` / `l|j`).
+Queries run on {querypool.MAX_QUERY_WORKERS} workers of their own with
+{querypool.MAX_QUEUED_QUERIES} more waiting at most; beyond that, or after
+{querypool.MAX_QUERY_WAIT_SECONDS} s in the queue, the answer is 503 `busy` with
+`Retry-After: {querypool.RETRY_AFTER_SECONDS}`.
 Malformed input: `bad_pattern` with `detail.position` (1-based), `bad_rack`, `bad_sort`,
 `bad_length`. A release built before query indexes existed answers `no_index` (503).
 Positions in results (`jokers[].position`) are 1-based tile positions.
@@ -252,6 +265,13 @@ class ValidRequest(BaseModel):
 def _add_queries(app: FastAPI, catalog: Catalog) -> None:
     from lexicon import fastcheck, queries
 
+    # the queries' own workers: 24 broad patterns cannot take the threads and the
+    # interpreter from lookups and /healthz (see service/querypool.py)
+    app.state.query_pool = QueryPool()
+
+    async def on_pool(run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        return await app.state.query_pool.run(run)
+
     sort_help = "alpha (the game's alphabet), score (highest first) or length (longest first)"
     page_help = "results per page, 1..500"
 
@@ -264,7 +284,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         responses=_error_examples(
             (400, {"code": "too_many_jokers", "message": "'???' needs 3 jokers; Polish "
                    "Scrabble (OSPS) has 2", "detail": {"max_jokers": 2}})))
-    def blanks_query(
+    async def blanks_query(
         game: str,
         word: str = Query(..., description="the word, `?` for each joker",
                           openapi_examples=_examples(joker="KA?IN", two="?A?A",
@@ -274,9 +294,11 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.blanks(catalog, game, word, edge=edge, sort=sort, limit=limit,
-                                  offset=offset)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.blanks(catalog, game, word, edge=edge, sort=sort, limit=limit,
+                                      offset=offset)
+        return await on_pool(run)
 
     @app.get("/v1/games/{game}/pattern", tags=["queries"], description=(
         "Pattern search: `?` one tile, `*` any run of tiles, `[abc]` one of a set, "
@@ -287,7 +309,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
             "code": "too_many_matches", "message": "the query matches more than 50,000 "
             "words; narrow it (fix more letters or give length bounds)",
             "detail": {"limit": 50000}})))
-    def pattern_query(
+    async def pattern_query(
         game: str,
         pattern: str = Query(..., description="the pattern",
                              openapi_examples=_examples(fixed="?A??K", joker="KA?IN",
@@ -300,9 +322,12 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.pattern(catalog, game, pattern, min_length=min_length,
-                                   max_length=max_length, sort=sort, limit=limit, offset=offset)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.pattern(catalog, game, pattern, min_length=min_length,
+                                       max_length=max_length, sort=sort, limit=limit,
+                                       offset=offset)
+        return await on_pool(run)
 
     @app.get("/v1/games/{game}/anagrams", tags=["queries"], description=(
         "Anagrams and sub-anagrams (at least the game's minimum length) of a rack, `?` "
@@ -312,7 +337,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         responses=_error_examples((400, {
             "code": "rack_too_long", "message": "the rack has 16 tiles; at most 15",
             "detail": {"max_tiles": 15}})))
-    def anagram_query(
+    async def anagram_query(
         game: str,
         rack: str = Query(..., description="rack tiles; `?` is a joker; separate "
                                            "Kvizovka tiles with spaces where it matters",
@@ -325,16 +350,18 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.anagrams(catalog, game, rack, board=board, exact=exact,
-                                    min_length=min_length, max_length=max_length, sort=sort,
-                                    limit=limit, offset=offset)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.anagrams(catalog, game, rack, board=board, exact=exact,
+                                        min_length=min_length, max_length=max_length,
+                                        sort=sort, limit=limit, offset=offset)
+        return await on_pool(run)
 
     @app.get("/v1/games/{game}/extend", tags=["queries"], description=(
         "Remik's rebuilds: every word that uses all the tiles of the table word `word` and "
         "at least one tile of `rack`, with the rack tiles each uses (`rack_letters`), "
         "counted and paged. `/v1/games/remik/extend?word=KOT&rack=ARS`.\n" + QUERY_LIMITS))
-    def extend_query(
+    async def extend_query(
         game: str,
         word: str = Query(..., description="the word on the table",
                           openapi_examples=_examples(word="KOT")),
@@ -344,28 +371,34 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.extend(catalog, game, word, rack, sort=sort, limit=limit,
-                                  offset=offset)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.extend(catalog, game, word, rack, sort=sort, limit=limit,
+                                      offset=offset)
+        return await on_pool(run)
 
     @app.get("/v1/games/{game}/hooks", tags=["queries"], description=(
         "Front and back hooks: the tiles that extend the word into an admissible word "
         "(`joker_only` marks letters only a joker can play), whether it is the prefix of "
         "a longer word and which tiles may follow it."))
-    def hooks_query(game: str, word: str = Query(
+    async def hooks_query(game: str, word: str = Query(
             ..., description="the word", openapi_examples=_examples(word="KOT"))
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.hooks(catalog, game, word)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.hooks(catalog, game, word)
+        return await on_pool(run)
 
     @app.get("/v1/games/{game}/prefix", tags=["queries"], description=(
         "Does a playable word start with this prefix (`is_prefix`), is it a word itself, "
         "and which tiles may come next."))
-    def prefix_query(game: str, prefix: str = Query(
+    async def prefix_query(game: str, prefix: str = Query(
             ..., description="the prefix", openapi_examples=_examples(prefix="KO"))
     ) -> dict[str, Any]:
-        with catalog.pinned(game):   # one release, all its files checked
-            return queries.prefix(catalog, game, prefix)
+        def run() -> dict[str, Any]:
+            with catalog.pinned(game):   # one release, all its files checked
+                return queries.prefix(catalog, game, prefix)
+        return await on_pool(run)
 
     @app.post("/v1/games/{game}/valid", tags=["check"], description=(
         "The lean batch check for engines: one boolean per word, exactly the `valid` of "

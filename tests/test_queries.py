@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import weakref
 from pathlib import Path
 
 import pytest
 
-from lexicon import checker, fastcheck, queries
+from lexicon import checker, fastcheck, queries, search
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
 from lexicon.indexes import NoIndex
+from lexicon.patterns import parse
+from lexicon.search import Budget
 from tests.query_data import POLISH, publish_all
 
 
@@ -219,3 +223,133 @@ def test_indexes_listed_in_manifest_and_required(home: Path) -> None:
     with pytest.raises(NoIndex) as err:
         queries.pattern(Catalog(cat.root), "osps", "kot")
     assert err.value.status == 503 and "lexicon build osps" in err.value.message
+
+
+# -- the work bound of pattern and blanks queries (counted, never timed) -----------------
+
+def work(cat: Catalog, game: str, text: str, *, limit: int = 10**9, low: int = 1,
+         high: int = 64) -> tuple[Budget, set[str]]:
+    """The budget a pattern spends (over all its readings) and the keys it finds."""
+    index = cat.release(game).indexes
+    compiled = parse(cat.profile(game), text, known=index.has_prefix)
+    budget = Budget(limit, len(compiled.readings))
+    return budget, queries.match_keys(index, cat.profile(game), compiled, low, high, budget)
+
+
+def test_pattern_work_is_counted_and_refused_past_the_limit(
+        cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    broad, found = work(cat, "osps", "*o*")          # fixes neither end: every key is read
+    narrow, _ = work(cat, "osps", "kot")
+    assert found == {"kot", "kota", "koty", "kotek", "kotka", "okno", "tok", "kto", "nowy",
+                     "domowy"}                       # not zażółć: ó is a tile of its own
+    assert narrow.spent * 3 < broad.spent
+    # the limit is the whole budget: one unit less and the same query is refused
+    monkeypatch.setattr(queries, "MAX_PATTERN_WORK", broad.spent)
+    assert queries.pattern(cat, "osps", "*o*", min_length=1, max_length=64)["count"] == 10
+    monkeypatch.setattr(queries, "MAX_PATTERN_WORK", broad.spent - 1)
+    with pytest.raises(LexiconError) as caught:
+        queries.pattern(cat, "osps", "*o*", min_length=1, max_length=64)
+    assert caught.value.code == "query_too_broad" and caught.value.status == 422
+    assert caught.value.detail == {"max_work": broad.spent - 1, "readings": 1}
+    assert queries.pattern(cat, "osps", "kot")["count"] == 1     # a narrow one still answers
+    # blanks queries are paid from the same budget
+    monkeypatch.setattr(queries, "MAX_PATTERN_WORK", 10)
+    with pytest.raises(LexiconError) as caught:
+        queries.blanks(cat, "osps", "?o?")
+    assert caught.value.code == "query_too_broad"
+
+
+def test_a_refused_query_stops_as_soon_as_its_budget_is_spent(cat: Catalog) -> None:
+    # the walk fixes a tile (one of a set): the work is not known up front, only as it goes
+    full, _ = work(cat, "osps", "[^ź]*o*")
+    for limit in (0, 5, 20, full.spent // 2, full.spent - 1):
+        budget = Budget(limit)
+        with pytest.raises(LexiconError, match="units of work"):
+            queries.match_keys(cat.release("osps").indexes, cat.profile("osps"),
+                               parse(cat.profile("osps"), "[^ź]*o*"), 1, 64, budget)
+        # what was spent is the budget plus at most the one step that overdrew it
+        assert limit < budget.spent <= limit + max(Budget.PROBE, Budget.KEY + Budget.MATCH)
+
+
+def test_work_known_from_the_release_is_refused_before_the_search(cat: Catalog) -> None:
+    index, profile = cat.release("osps").indexes, cat.profile("osps")
+    alphabet = sorted(profile.by_canonical)
+    # a pattern fixing no tile at either end, over every length the trie holds: every key
+    # (a '?' alone fixes nothing either; it needs 2 tiles, so 63 lengths are probed; from
+    # 3 tiles on, the one 2-tile key "ul" is counted and left out)
+    for text, low, expected in (("*o*", 1, 14 * 2 + 64 * Budget.PROBE),
+                                ("?*ź*", 1, 14 * 2 + 63 * Budget.PROBE),
+                                ("*o*", 3, 13 * 2 + 62 * Budget.PROBE),
+                                ("[^ź]*o*", 1, 0), ("kot*", 1, 0), ("*", 1, 0), ("*owy", 1, 0)):
+        (reading,) = parse(profile, text).readings
+        least = search.least_work(index, reading, alphabet, low, 64)
+        assert least == expected, text
+        assert least <= work(cat, "osps", text, low=low)[0].spent     # a lower bound
+    full, _ = work(cat, "osps", "*o*")
+    budget = Budget(full.spent - 1)
+    with pytest.raises(LexiconError, match="units of work"):
+        queries.match_keys(index, profile, parse(profile, "*o*"), 1, 64, budget)
+    assert budget.spent == 0               # refused before a single probe
+    # the 64 readings of the reproducer add up before any is searched
+    kv, kv_profile = cat.release("kvizovka").indexes, cat.profile("kvizovka")
+    compiled = parse(kv_profile, "*lj*nj*dž*lj*nj*dž*", known=kv.has_prefix)
+    one = search.least_work(kv, compiled.readings[0], sorted(kv_profile.by_canonical), 1, 64)
+    assert one > 0
+    budget = Budget(one * 63, readings=64)
+    with pytest.raises(LexiconError, match="64 readings"):
+        queries.match_keys(kv, kv_profile, compiled, 1, 64, budget)
+    assert budget.spent == 0
+
+
+def test_every_reading_of_a_digraph_pattern_is_paid_for(cat: Catalog) -> None:
+    one, keys = work(cat, "kvizovka", "*љ*њ*")          # Cyrillic: one reading
+    many, latin_keys = work(cat, "kvizovka", "*lj*nj*")   # lj, l+j times nj, n+j
+    assert (one.readings, many.readings) == (1, 4)
+    each = [work(cat, "kvizovka", text)[0].spent
+            for text in ("*љ*њ*", "*љ*нј*", "*лј*њ*", "*лј*нј*")]
+    assert many.spent == sum(each) and many.spent > 3 * one.spent
+    assert keys <= latin_keys
+    # and the work grows with the readings: 2, 4, 8, ..., 64
+    spent = [work(cat, "kvizovka", text)[0] for text in
+             ("*lj*", "*lj*nj*", "*lj*nj*dž*", "*lj*nj*dž*lj*nj*dž*")]
+    assert [b.readings for b in spent] == [2, 4, 8, 64]
+    assert all(a.spent < b.spent for a, b in itertools.pairwise(spent))
+
+
+def test_the_64_readings_reproducer_is_refused(cat: Catalog,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    first, _ = work(cat, "kvizovka", "*љ*њ*џ*љ*њ*џ*")
+    monkeypatch.setattr(queries, "MAX_PATTERN_WORK", first.spent * 8)   # 8 of 64 readings
+    with pytest.raises(LexiconError) as caught:
+        queries.pattern(cat, "kvizovka", "*lj*nj*dž*lj*nj*dž*")
+    assert caught.value.code == "query_too_broad"
+    assert caught.value.detail["readings"] == 64 and "64 readings" in caught.value.message
+    assert queries.pattern(cat, "kvizovka", "*[lj]*")["count"] == 1      # ljubav
+
+
+def test_reading_in_chunks_changes_neither_the_answer_nor_the_work(
+        cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = (work(cat, "kvizovka", "*lj*") + work(cat, "osps", "[^ź]*o*")
+             + work(cat, "osps", "*"))
+    monkeypatch.setattr(search, "CHUNK", 2)
+    chunked = (work(cat, "kvizovka", "*lj*") + work(cat, "osps", "[^ź]*o*")
+               + work(cat, "osps", "*"))
+    assert [b.spent if isinstance(b, Budget) else b for b in whole] == [
+        b.spent if isinstance(b, Budget) else b for b in chunked]
+    full = work(cat, "osps", "[^ź]*o*")[0].spent
+    budget = Budget(full - 5)
+    with pytest.raises(LexiconError, match="units of work"):
+        queries.match_keys(cat.release("osps").indexes, cat.profile("osps"),
+                           parse(cat.profile("osps"), "[^ź]*o*"), 1, 64, budget)
+    assert full - 5 < budget.spent <= full - 5 + Budget.KEY + Budget.MATCH
+
+
+def test_lengths_too_full_to_count_leave_the_work_unknown(
+        cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "_LENGTHS", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(search, "COUNT_AT_MOST", 0)      # no length is counted
+    index, profile = cat.release("osps").indexes, cat.profile("osps")
+    alphabet = sorted(profile.by_canonical)
+    (reading,) = parse(profile, "*o*").readings
+    assert search.least_work(index, reading, alphabet, 3, 64) == 0       # "ul" left out
+    assert search.least_work(index, reading, alphabet, 1, 64) == 14 * 2 + 64 * Budget.PROBE

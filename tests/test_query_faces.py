@@ -108,6 +108,18 @@ def test_http_query_errors(api: TestClient, path: str, params: dict, status: int
         assert r.json()["detail"]["position"] == 2
 
 
+def test_http_broad_pattern_is_refused_with_query_too_broad(
+        api: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lexicon import queries
+    monkeypatch.setattr(queries, "MAX_PATTERN_WORK", 20)   # a tiny release
+    for game, pattern in (("kvizovka", "*lj*nj*dž*lj*nj*dž*"), ("osps", "*ź*ż*")):
+        r = api.get(f"/v1/games/{game}/pattern", params={"pattern": pattern})
+        assert r.status_code == 422 and r.json()["code"] == "query_too_broad", r.text
+        assert r.json()["detail"]["max_work"] == 20
+    r = api.get("/v1/games/osps/pattern", params={"pattern": "kot"})    # a narrow one
+    assert r.status_code == 200 and r.json()["count"] == 1
+
+
 def test_http_batches(api: TestClient) -> None:
     words = ["kot", "ok", "kota", "", "qwerty"] * 2000
     lean = api.post("/v1/games/osps/valid", json={"words": words}).json()

@@ -60,6 +60,14 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
                                       "move_too_large"),
     ("lexicon.remik", "MAX_MOVE_STEPS"): ("search steps assigning table words to new words",
                                          "move_too_complex"),
+    ("lexicon.queries", "MAX_PATTERN_WORK"):
+        ("work units (~0.5 µs each: trie probe 4, key enumerated 1, regex run 1) a pattern "
+         "or blanks query may spend over all its readings", "query_too_broad"),
+    ("service.querypool", "MAX_QUERY_WORKERS"):
+        ("queries (pattern, blanks, anagrams, extend, hooks, prefix) running at once", "—"),
+    ("service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
+    ("service.querypool", "MAX_QUERY_WAIT_SECONDS"): ("seconds a query may wait for a worker",
+                                                      "busy"),
     ("lexicon.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
                                    "kwg_too_large"),
     ("service.bodies", "MAX_BODY_BYTES"): ("bytes of a request body, batches aside",
@@ -142,7 +150,8 @@ def raised_codes() -> dict[str, set[int | None]]:
 
 @cache
 def defined_limits() -> frozenset[tuple[str, str]]:
-    """Every module-level ``MAX_*`` integer of the runtime library and the service."""
+    """Every module-level ``MAX_*`` integer of the runtime: the library and the service
+    (the query pool's workers and queue)."""
     found = set()
     for package in ("lexicon", "service"):
         for path in sorted((ROOT / package).glob("*.py")):
