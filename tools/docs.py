@@ -54,6 +54,9 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
                                         "query_too_broad"),
     ("lexicon.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
                                    "kwg_too_large"),
+    ("lexicon.kwg", "MAX_BIG_NODES"): ("nodes of an exported big KWG (`kbwg`, its 24-bit "
+                                       "arc index)", "kwg_too_large"),
+    ("lexicon.kwg", "MAX_BIG_TILE"): ("tile numbers of a big KWG (6 bits)", "kwg_too_large"),
 }
 
 
