@@ -18,6 +18,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
+from typing import Any
 
 import numpy as np
 
@@ -60,44 +61,53 @@ class HashedKeys:
         return hit
 
 
-_built: weakref.WeakKeyDictionary[Release, HashedKeys] = weakref.WeakKeyDictionary()
-_building: weakref.WeakSet[Release] = weakref.WeakSet()
+# per release: index name ("words", "latin", "latin_edge") -> its hash arrays
+_built: weakref.WeakKeyDictionary[Release, dict[str, HashedKeys]] = weakref.WeakKeyDictionary()
+_building: weakref.WeakKeyDictionary[Release, set[str]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
-def prepare(rel: Release) -> HashedKeys:
-    """The release's hash arrays, built now if they are not yet (blocking)."""
+def _trie(rel: Release, name: str) -> Any:
+    """The release's trie of that name: its valid keys (``words``) or the Latin spellings
+    of its valid words (``latin``, ``latin_edge``: :mod:`lexicon.indexes`)."""
+    return getattr(rel.indexes, name)
+
+
+def prepare(rel: Release, name: str = "words") -> HashedKeys:
+    """The hash arrays of one of the release's tries, built now if they are not yet
+    (blocking)."""
     with _lock:
-        hashed = _built.get(rel)
+        hashed = _built.get(rel, {}).get(name)
     if hashed is None:
-        hashed = HashedKeys(rel.indexes.words.iterkeys())
+        hashed = HashedKeys(_trie(rel, name).iterkeys())
         with _lock:
-            hashed = _built.setdefault(rel, hashed)
+            hashed = _built.setdefault(rel, {}).setdefault(name, hashed)
     return hashed
 
 
-def _build_in_background(rel: Release) -> None:
+def _build_in_background(rel: Release, name: str) -> None:
     with _lock:
-        if rel in _built or rel in _building:
+        if name in _built.get(rel, {}) or name in _building.get(rel, set()):
             return
-        _building.add(rel)
-    threading.Thread(target=prepare, args=(rel,), daemon=True,
-                     name=f"hash-arrays-{rel.id}").start()
+        _building.setdefault(rel, set()).add(name)
+    threading.Thread(target=prepare, args=(rel, name), daemon=True,
+                     name=f"hash-arrays-{rel.id}-{name}").start()
 
 
-def batch_lookup(rel: Release, size: int
+def batch_lookup(rel: Release, size: int, name: str = "words"
                  ) -> Callable[[list[str]], Iterable[bool] | np.ndarray]:
-    """The fastest exact membership test for a batch of ``size`` keys of ``rel``.
+    """The fastest exact membership test for a batch of ``size`` strings in the trie
+    ``name`` of ``rel`` (valid keys, or Latin spellings).
 
     The first big batch of a release starts building its arrays in a background thread and
     is answered by the trie, like every batch until they are ready: no request waits
     seconds for them.
     """
-    words = rel.indexes.words
+    trie = _trie(rel, name)
     if size >= MIN_BATCH:
-        hashed = _built.get(rel)
+        hashed = _built.get(rel, {}).get(name)
         if hashed is None:
-            _build_in_background(rel)
+            _build_in_background(rel, name)
         elif hashed.unique:
             return hashed.contains_many
-    return lambda keys: map(words.__contains__, keys)
+    return lambda keys: map(trie.__contains__, keys)
