@@ -16,7 +16,8 @@ the file.
 
 Run as a script to check a real export word for word:
 ``python tests/kwg_reader.py FILE.kbwg WORDS.txt ALPHABET.txt`` (``WORDS.txt`` from
-``lexicon export GAME --format tiles``: tile letters separated by spaces).
+``lexicon export GAME --format tiles``, tile letters separated by spaces, or for a game of
+one-letter tiles the plain ``--format words``).
 """
 
 from __future__ import annotations
@@ -111,10 +112,17 @@ def check_file(kwg: Path, words_file: Path, alphabet_file: Path) -> dict[str, ob
     """Walk ``kwg`` and compare with a `--format tiles` export: the DAWG must give exactly
     the words, in order; the GADDAG exactly one path per (word, anchor)."""
     t0 = time.monotonic()
-    labels = [ln.split("\t")[0] for ln in alphabet_file.read_text(encoding="utf-8").splitlines()]
-    number = {label: i for i, label in enumerate(labels) if i}
+    rows = [ln.split("\t") for ln in alphabet_file.read_text(encoding="utf-8").splitlines()]
+    number = {row[0]: i for i, row in enumerate(rows) if i}
+    number.update({row[1]: i for i, row in enumerate(rows) if i})   # lower case too
+
+    def tiles(line: str) -> list[str]:
+        # `--format tiles` separates tiles by spaces; `--format words` of a game whose
+        # tiles are one letter each (osps) is read letter by letter
+        return line.split() if " " in line else list(line.strip())
+
     with open(words_file, encoding="utf-8") as fh:
-        expected = [bytes(number[t] for t in line.split()) for line in fh if line.strip()]
+        expected = [bytes(number[t] for t in tiles(line)) for line in fh if line.strip()]
     expected.sort()
     reader = Reader.open(kwg)
     dawg = list(reader.dawg_words(reader.root(0)))

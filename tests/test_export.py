@@ -206,3 +206,20 @@ def test_quackle_hash_is_the_xor_of_md5_digests_of_nfc_words() -> None:
         f"{md5('kot') ^ md5('ul'):032x}"
     assert quackle_hash([unicodedata.normalize("NFD", "zażółć")]) == quackle_hash(["zażółć"])
     assert quackle_hash([]) == "0" * 32
+
+
+@pytest.mark.parametrize(("game", "listing"), [("osps", "words"), ("kvizovka", "tiles")])
+def test_reader_script_checks_an_export_word_for_word(releases: Path, tmp_path: Path,
+                                                      game: str, listing: str) -> None:
+    """The check run on the full Polish release (README): DAWG and GADDAG against a list."""
+    from kwg_reader import check_file
+    out = kwg_file(releases, tmp_path, game, "kbwg")
+    listed = tmp_path / f"{game}.txt"
+    assert run(releases, "export", game, "--format", listing, "-o", str(listed)).exit_code == 0
+    alphabet = out.with_suffix(".alphabet.txt")
+    got = check_file(out, listed, alphabet)
+    assert got["dawg_equal"] and got["gaddag_equal"] and got["words"] == len(lines(releases, game))
+    listed.write_text(listed.read_text(encoding="utf-8").splitlines()[0] + "\n",
+                      encoding="utf-8")                 # one word only: both must differ
+    got = check_file(out, listed, alphabet)
+    assert not got["dawg_equal"] and not got["gaddag_equal"]
