@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 from conftest import publish, rec
+from typer.testing import CliRunner
 
+from cli.main import app
 from lexicon import checker, fastcheck, membership
 from lexicon.catalog import Catalog
 from lexicon.profile import load
@@ -108,6 +110,14 @@ def test_release_without_the_index_answers_the_same(cat: Catalog, tmp_path: Path
     for edge, want in zip((False, True), expected, strict=True):
         assert fastcheck.valid_flags(old, "kvizovka", words, edge=edge) == want
     old.close()
+    # `lexicon repack kvizovka` gives such a release its Latin spellings
+    p = CliRunner().invoke(app, ["repack", "kvizovka"], env={"LEXICON_HOME": str(root)})
+    assert p.exit_code == 0, p.output
+    new = Catalog(root)
+    rel = new.release("kvizovka")
+    assert rel.id != rel_dir.name and rel.indexes.latin is not None
+    assert fastcheck.valid_flags(new, "kvizovka", words, edge=True) == expected[1]
+    new.close()
 
 
 def test_games_without_digraph_tiles_carry_no_latin_index(tmp_path: Path) -> None:
