@@ -70,6 +70,7 @@ def board(profile: Profile) -> dict[str, Any]:
     """The board as the profile states it, with the legend of its premium rows."""
     b = dict(profile.engine.board)
     out: dict[str, Any] = {"game": profile.id, "size": b.get("size"), "start": b.get("start"),
+                           "start_note": b.get("start_note", ""),
                            "premiums": b.get("premiums"),
                            "premiums_provisional": b.get("premiums_provisional", True),
                            "premiums_source": b.get("premiums_source", "")}

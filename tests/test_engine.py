@@ -192,3 +192,15 @@ def test_estimated_counts_follow_the_letters_and_give_every_tile_one() -> None:
     assert counts["A"] == max(counts.values())
     with pytest.raises(ValueError):
         estimate_counts(profile, ["a"], 10)
+
+
+def test_krizemkrazem_counts_are_what_the_stated_estimate_gives() -> None:
+    """The profile's provisional counts are reproducible from what its note names."""
+    from tools.estimate_counts import labelled_words
+    sample = Path(__file__).parent / "data" / "krizemkrazem" / "labelled_sample.tsv"
+    profile = load("krizemkrazem")
+    words = labelled_words(sample)
+    assert len(words) == 338 and sum(map(len, words)) == 3025
+    assert "338 forms" in profile.engine.counts_note and profile.engine.counts_provisional
+    assert estimate_counts(profile, words, 222) == {
+        t.letter: t.count for t in profile.engine_tiles if not t.joker_only}
