@@ -62,6 +62,10 @@ class _Plan:
         self.only_chars_nl = re.compile(
             "[" + "".join(re.escape(c) for c in sorted(self.chars_nl)) + "]*")
         self.canonical_nl = self.canonical | {"\n"}
+        # "is the batch all Latin letters of tiles" (Kvizovka's Latin index): one match
+        latin = (self.chars - self.canonical) | {"\n"}
+        self.only_latin_nl = re.compile(
+            "[" + "".join(re.escape(c) for c in sorted(latin)) + "]*")
 
 
 def _whole_batch(plan: _Plan, lookup: Callable[[list[str]], Iterable[bool]],
@@ -79,16 +83,19 @@ def _whole_batch(plan: _Plan, lookup: Callable[[list[str]], Iterable[bool]],
     the index. Returns None when some word needs the careful path.
     """
     try:
-        joined = "\n".join(texts).lower()       # a non-str item is the careful path's
+        raw = "\n".join(texts)                  # a non-str item is the careful path's
     except TypeError:
         return None
-    if (joined.count("\n") != len(texts) - 1 or not unicodedata.is_normalized("NFC", joined)
-            or not plan.only_chars_nl.fullmatch(joined)):
+    joined = raw.lower()
+    if joined.count("\n") != len(texts) - 1 or not unicodedata.is_normalized("NFC", joined):
         return None
-    lowered = joined.split("\n")
-    if latin is not None and plan.canonical.isdisjoint(joined):
-        hits = latin(lowered)
+    # an engine's batch is usually lower case already: then the texts are the words
+    if latin is not None and plan.only_latin_nl.fullmatch(joined):
+        hits = latin(texts if joined == raw else joined.split("\n"))
         return hits.tolist() if isinstance(hits, np.ndarray) else list(hits)
+    if not plan.only_chars_nl.fullmatch(joined):
+        return None
+    lowered = texts if joined == raw else joined.split("\n")
     keys = (lowered if plan.identity else joined.translate(plan.table).split("\n"))
     found = lookup(keys)
     low, high = plan.rules.lengths(edge=edge)

@@ -3,7 +3,7 @@
 The release's words trie (marisa) answers one key in about a microsecond, which caps a
 batch check near a million words a second however lean the rest is. For a big batch this
 module answers with two sorted arrays instead: every valid key's two 64-bit hashes (the
-key's and its reversal's, Python's keyed SipHash), built once per release and process on
+key's and the salted key's, Python's keyed SipHash), built once per release and process on
 first big batch, in a background thread (about 4M keys for Polish: 64 MB, a few seconds;
 the trie answers meanwhile). A batch is hashed, sorted and
 looked up with numpy's ``searchsorted`` in a handful of vectorised calls. A key counts only
@@ -18,6 +18,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from lexicon.store import Release
 
 MIN_BATCH = 4096        # smaller batches use the trie: building the arrays would not pay
 _CHUNK = 200_000
+_SALT = "\x01"
 
 
 class HashedKeys:
@@ -36,8 +38,7 @@ class HashedKeys:
         it: Iterator[str] = iter(keys)
         while chunk := list(islice(it, _CHUNK)):
             firsts.append(np.fromiter(map(hash, chunk), np.int64, len(chunk)))
-            reversed_keys = "\x00".join(chunk)[::-1].split("\x00")[::-1]
-            seconds.append(np.fromiter(map(hash, reversed_keys), np.int64, len(chunk)))
+            seconds.append(_second_hashes(chunk))
         first = np.concatenate(firsts) if firsts else np.empty(0, np.int64)
         second = np.concatenate(seconds) if seconds else np.empty(0, np.int64)
         order = np.argsort(first, kind="stable")
@@ -45,23 +46,35 @@ class HashedKeys:
         self.unique = bool(len(first) < 2 or not np.any(self.first[1:] == self.first[:-1]))
 
     def contains_many(self, keys: list[str]) -> np.ndarray:
-        """Membership of each key, as a boolean array (keys never contain NUL)."""
+        """Membership of each key, as a boolean array.
+
+        The second hash is computed only for the keys whose first hash matched (in a
+        typical batch the valid half): hashing is most of the cost of a batch."""
         n = len(keys)
+        hit = np.zeros(n, bool)
         if n == 0 or len(self.first) == 0:
-            return np.zeros(n, bool)
+            return hit
         q1 = np.fromiter(map(hash, keys), np.int64, n)
-        reversed_keys = "\x00".join(keys)[::-1].split("\x00")[::-1]
-        q2 = np.fromiter(map(hash, reversed_keys), np.int64, n)
         order = np.argsort(q1)             # sorted probes walk the table in order
         probes = q1[order]
         at = np.searchsorted(self.first, probes)
         at[at == len(self.first)] = 0
-        hit = np.empty(n, bool)
-        hit[order] = (self.first[at] == probes) & (self.second[at] == q2[order])
+        matched = self.first[at] == probes
+        where = order[matched]             # positions in ``keys`` of the first-hash matches
+        if len(where):
+            picked = itemgetter(*where.tolist())(keys)
+            candidates = list(picked) if len(where) > 1 else [picked]
+            hit[where] = self.second[at[matched]] == _second_hashes(candidates)
         return hit
 
 
-# per release: index name ("words", "latin", "latin_edge") -> its hash arrays
+def _second_hashes(keys: list[str]) -> np.ndarray:
+    """The second, independent hash of each key: Python's keyed hash of the key behind a
+    salt character (a different input for every key, so a false match needs both 64-bit
+    hashes to collide)."""
+    return np.fromiter(map(hash, map(_SALT.__add__, keys)), np.int64, len(keys))
+
+
 _built: weakref.WeakKeyDictionary[Release, dict[str, HashedKeys]] = weakref.WeakKeyDictionary()
 _building: weakref.WeakKeyDictionary[Release, set[str]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
