@@ -20,6 +20,7 @@ import lmdb
 import marisa_trie
 
 from lexicon.errors import BuildError
+from lexicon.fastcheck import latin_spellings
 from lexicon.indexes import (
     ALPHAGRAM_COUNTS,
     ALPHAGRAM_KEYS,
@@ -28,6 +29,8 @@ from lexicon.indexes import (
     FORMAT,
     FORWARD,
     INDEX_DIR,
+    LATIN,
+    LATIN_EDGE,
     NODE_CHILD_MASK,
     NODE_LABEL_SHIFT,
     NODE_TERMINAL_SHIFT,
@@ -39,6 +42,7 @@ from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.records import VALID
 from lexicon.store import FORMS_DB
+from lexicon.tiles import speller
 
 STORE_VALID = "valid.marisa"    # lexicon.recordfile: the record store's valid keys
 
@@ -227,10 +231,11 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
         counts["words"] = len(marisa_trie.Trie().mmap(str(out / WORDS)))
     else:
         marisa_trie.Trie(counted(_valid_keys(lmdb_dir))).save(str(out / WORDS))
-    # the alphagram child runs while this process builds the two word tries: indexing
-    # takes about the time of the slower half on two cores
+    # the alphagram child runs while this process builds the word tries: indexing takes
+    # about the time of the slower half on two cores
     if early is None:
         early = start_indexes(profile, _valid_keys(lmdb_dir), release_dir)
+    latin = _latin_tries(profile, out)
     if early.valid != counts["words"]:    # indexes of other words than the store's
         early.cancel()
         raise BuildError(f"the indexes were started for {early.valid:,} valid keys; "
@@ -247,7 +252,7 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
         out / ALPHAGRAM_NODES).stat().st_size else "H"
     files = {p.relative_to(out).as_posix(): p.stat().st_size
              for p in sorted(out.rglob("*")) if p.is_file()}
-    return {
+    entry: dict[str, Any] = {
         "format": FORMAT,
         "dir": INDEX_DIR,
         "files": files,
@@ -257,3 +262,18 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
         "counts_type": counts_type,
         "build_seconds": round(time.monotonic() - started, 1),
     }
+    if latin is not None:
+        entry["latin"] = latin
+    return entry
+
+
+def _latin_tries(profile: Profile, out: Path) -> dict[str, int] | None:
+    """For a game whose Latin spelling is ambiguous (Kvizovka's lj, nj, dž), the tries of
+    the Latin spellings a typed word is valid for (:mod:`lexicon.indexes`); None for the
+    others, whose typed word is its key."""
+    if not speller(profile).ambiguous:
+        return None
+    inside, edge = latin_spellings(profile, marisa_trie.Trie().mmap(str(out / WORDS)))
+    marisa_trie.Trie(inside).save(str(out / LATIN))
+    marisa_trie.Trie(edge).save(str(out / LATIN_EDGE))
+    return {"inside": len(inside), "edge": len(edge)}

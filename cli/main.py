@@ -619,13 +619,16 @@ Release = Annotated[str | None, typer.Option(
 @app.command()
 def export(game: Game,
            fmt: Annotated[str, typer.Option(
-               "--format", help="words | tiles | jsonl | kwg (wolges DAWG+GADDAG)")] = "words",
+               "--format", help="words | tiles | jsonl | kwg (wolges DAWG+GADDAG) | kbwg (wolges' "
+               "big KWG) | engine (a folder an engine loads: lexicon, alphabet, "
+               "distribution, board, rules)")] = "words",
            output: Annotated[str | None, typer.Option(
-               "--output", "-o", help="write to this file (atomically); kwg requires it")]
+               "--output", "-o", help="write to this file (atomically); kwg and kbwg "
+               "require it, engine takes a folder")]
            = None,
            release: Release = None,
            dawg_only: Annotated[bool, typer.Option(
-               "--dawg-only", help="kwg: the DAWG alone (node 0), as wolges' DawgOnly")]
+               "--dawg-only", help="kwg, kbwg: the DAWG alone (node 0), as wolges' DawgOnly")]
            = False) -> None:
     """The words valid in a game (its play rules applied), sorted, for engines and tools."""
     from pathlib import Path

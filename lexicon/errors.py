@@ -139,7 +139,7 @@ CODES: dict[str, str] = {
     "bad_move": "a Remik move whose tables, rack, variant or history cannot be read",
     "move_too_large": "a Remik move with more words, rack letters or history than the limits below",
     "bad_format": "an export format that does not exist",
-    "output_required": "a binary export (`kwg`) without `--output`",
+    "output_required": "a binary or folder export (`kwg`, `kbwg`, `engine`) without `--output`",
     "bad_date": "a rulings date that is not YYYY-MM-DD",
     "no_previous_release": "`lexicon diff` with no earlier release to compare with",
     "unknown_source": "`lexicon fetch` of a source the manifest does not list",
@@ -180,6 +180,7 @@ CODES: dict[str, str] = {
     "source_unavailable": "a source could not be fetched or failed its checksum",
     "tool_missing": "a system tool a build needs (`lt-print`) is not installed",
     "kwg_too_large": "the lexicon has more nodes than a KWG file can address",
+    "no_distribution": "an engine export of a game whose tile counts are unknown (remik)",
     "bad_import_mode": "`lexicon import` with a mode other than restrict, admit, annotate",
     "bad_bundle": "`lexicon install` refused a bundle: checksum, unreadable manifest, unsafe or "
                   "oversized contents, or a release that fails publish's checks",

@@ -9,8 +9,10 @@ order, which is the order the release stores them in: the export streams from an
 cursor and never holds the word list (except for ``kwg``, see :mod:`lexicon.kwg`).
 
 Formats: ``words`` (one a line), ``tiles`` (tile letters separated by spaces, ``LJ U B A
-V``), ``jsonl`` (word, display spelling, tiles, score, category) and ``kwg`` (the wolges
-DAWG + GADDAG, with its alphabet file beside it).
+V``), ``jsonl`` (word, display spelling, tiles, score, category), ``kwg`` (the wolges
+DAWG + GADDAG, with its alphabet file beside it), ``kbwg`` (the same in wolges' big KWG
+layout, for a lexicon the KWG cannot address: the Polish GADDAG) and ``engine`` (a folder
+an engine loads as it is, see :mod:`lexicon.enginepack`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from lexicon.records import VALID
 from lexicon.store import Release
 from lexicon.tiles import speller
 
-FORMATS = ("words", "tiles", "jsonl", "kwg")
+FORMATS = ("words", "tiles", "jsonl", "kwg", "kbwg", "engine")
 
 
 def valid_keys(profile: Profile, release: Release) -> Iterator[str]:
@@ -137,12 +139,17 @@ def export(profile: Profile, release: Release, fmt: str, output: Path | None,
     if fmt not in FORMATS:
         raise InputError(f"unknown export format {fmt!r}; one of {', '.join(FORMATS)}",
                          code="bad_format", detail={"formats": list(FORMATS)})
-    if fmt == "kwg":
+    if fmt in ("kwg", "kbwg", "engine"):
         if output is None:
-            raise InputError("the kwg format is binary: give --output FILE.kwg",
-                             code="output_required")
+            what = "a folder: give --output DIR" if fmt == "engine" else \
+                f"binary: give --output FILE.{fmt}"
+            raise InputError(f"the {fmt} format is {what}", code="output_required")
+        if fmt == "engine":
+            from lexicon.enginepack import export_engine
+            return export_engine(profile, release, Path(output))
         from lexicon import kwg
-        return kwg.export_kwg(profile, release, output, gaddag=not dawg_only)
+        return kwg.export_kwg(profile, release, output, gaddag=not dawg_only,
+                              big=fmt == "kbwg")
     if output is None:
         assert stdout is not None
         n = write_lines(fmt, profile, release, stdout)

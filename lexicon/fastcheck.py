@@ -10,13 +10,21 @@ A Latin word with a digraph is read by the checker's own :class:`~lexicon.tiles.
 (walking the words trie); anything else (phrases, odd input) goes through the checker
 itself, so the answer never differs from ``check`` (``tests/test_queries.py`` holds them
 side by side).
+
+Kvizovka's Latin words: a Latin word is valid exactly when the key that reading decides
+(:func:`decided_key`, the first tiling the lexicon holds) passes the play rules, so a
+release can carry the Latin spellings of its valid words as two more tries (the board's
+inside and its edge: :func:`latin_spellings`, written by :mod:`build.indexes`). With them
+an all-Latin batch is one membership test, like Polish, instead of a speller walk for every
+word with lj, nj or dž. A release without them is answered as before.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +34,7 @@ from lexicon.errors import LexiconError
 from lexicon.inputs import EDGE_SPACE
 from lexicon.play import play_rules
 from lexicon.profile import Profile
-from lexicon.tiles import speller
+from lexicon.tiles import Speller, speller
 
 MAX_WORDS = 100_000   # per call / per HTTP request
 
@@ -55,10 +63,15 @@ class _Plan:
         self.only_chars_nl = re.compile(
             "[" + "".join(re.escape(c) for c in sorted(self.chars_nl)) + "]*")
         self.canonical_nl = self.canonical | {"\n"}
+        # "is the batch all Latin letters of tiles" (Kvizovka's Latin index): one match
+        latin = (self.chars - self.canonical) | {"\n"}
+        self.only_latin_nl = re.compile(
+            "[" + "".join(re.escape(c) for c in sorted(latin)) + "]*")
 
 
 def _whole_batch(plan: _Plan, lookup: Callable[[list[str]], Iterable[bool]],
-                 texts: list[str], edge: bool, tiled: Callable[[str], bool]
+                 texts: list[str], edge: bool, tiled: Callable[[str], bool],
+                 latin: Callable[[list[str]], Iterable[bool]] | None = None
                  ) -> list[bool] | None:
     """The whole batch in a few C-level string operations, when every word is plain.
 
@@ -66,16 +79,24 @@ def _whole_batch(plan: _Plan, lookup: Callable[[list[str]], Iterable[bool]],
     call each, and looked up by ``lookup`` (the trie, or for a big batch the release's hash
     arrays, :mod:`lexicon.membership`): no Python code runs per word except the length
     test. Words whose Latin spelling holds a digraph tile (Kvizovka's lj, nj, dž) are then
-    re-answered by ``tiled``. Returns None when some word needs the careful path.
+    re-answered by ``tiled``. A batch all in Latin, of a release that carries its Latin
+    spellings (``latin``: their membership test), is that one test: the play rules are in
+    the index. Returns None when some word needs the careful path.
     """
     try:
-        joined = "\n".join(texts).lower()       # a non-str item is the careful path's
+        raw = "\n".join(texts)                  # a non-str item is the careful path's
     except TypeError:
         return None
-    if (joined.count("\n") != len(texts) - 1 or not unicodedata.is_normalized("NFC", joined)
-            or not plan.only_chars_nl.fullmatch(joined)):
+    joined = raw.lower()
+    if joined.count("\n") != len(texts) - 1 or not unicodedata.is_normalized("NFC", joined):
         return None
-    lowered = joined.split("\n")
+    # an engine's batch is usually lower case already: then the texts are the words
+    if latin is not None and plan.only_latin_nl.fullmatch(joined):
+        hits = latin(texts if joined == raw else joined.split("\n"))
+        return hits.tolist() if isinstance(hits, np.ndarray) else list(hits)
+    if not plan.only_chars_nl.fullmatch(joined):
+        return None
+    lowered = texts if joined == raw else joined.split("\n")
     keys = (lowered if plan.identity else joined.translate(plan.table).split("\n"))
     found = lookup(keys)
     low, high = plan.rules.lengths(edge=edge)
@@ -100,6 +121,50 @@ def _whole_batch(plan: _Plan, lookup: Callable[[list[str]], Iterable[bool]],
     return flags
 
 
+def decided_key(spell: Speller, words: Container[str], has_prefix: Callable[[str], bool],
+                word: str) -> str | None:
+    """The key a Latin ``word`` with digraphs stands for: the first tiling the lexicon
+    admits (``words``: the valid keys), as in the checker; None when it admits none."""
+    preferred = spell.key_of(word)      # keys()[0]: when the lexicon holds it, it decides
+    if preferred in words:
+        return preferred
+    for key in spell.keys(word, has_prefix)[1:]:
+        if key in words:
+            return key
+    return None
+
+
+def latin_spellings(profile: Profile, words: Any) -> tuple[list[str], list[str]]:
+    """The Latin spellings a typed word is valid for, on the board's inside and at its
+    edge: for each valid key of the ``words`` trie its Latin spelling, kept when the key
+    that spelling decides (:func:`decided_key`: with lj, nj or dž another tiling may
+    decide) passes the play rules. Sorted, for :mod:`build.indexes`."""
+    spell = speller(profile)
+    rules = play_rules(profile)
+    digraphs = spell.ambiguous
+    tiles = frozenset(rules.values)
+
+    def has_prefix(prefix: str) -> bool:
+        return next(words.iterkeys(prefix), None) is not None
+
+    inside: list[str] = []
+    edge: list[str] = []
+    for key in words.iterkeys():
+        if not tiles.issuperset(key):
+            continue
+        latin = spell.to_latin(key)
+        decided: str | None = key
+        if any(d in latin for d in digraphs):
+            decided = decided_key(spell, words, has_prefix, latin)
+        if decided is None:
+            continue
+        if rules.allows(decided):
+            inside.append(latin)
+        if rules.allows(decided, edge=True):
+            edge.append(latin)
+    return sorted(set(inside)), sorted(set(edge))
+
+
 def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
                 edge: bool = False) -> list[bool]:
     """``check_word(...)["valid"]`` for each text (an unusable text is simply not valid)."""
@@ -108,25 +173,28 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
     words = rel.indexes.words
     has_prefix = rel.indexes.has_prefix
     plan = profile.derived(_Plan)
-    key_of = plan.speller.key_of
     table, chars, digraphs = plan.table, plan.chars, plan.digraphs
     canonical, two_scripts = plan.canonical, plan.two_scripts
     allows = plan.rules.allows
     is_nfc = unicodedata.is_normalized
     texts = list(texts)
 
+    latin_name = "latin_edge" if edge else "latin"
+    latin = getattr(rel.indexes, latin_name, None)
+
     def tiled(word: str) -> bool:
         """A Latin word with digraphs: the first tiling the lexicon admits decides, as in
-        the checker (the same speller, walking the words trie), and the play rules judge it."""
-        preferred = key_of(word)      # keys()[0]: when the lexicon holds it, it decides
-        if preferred in words:
-            return allows(preferred, edge=edge)
-        for key in plan.speller.keys(word, has_prefix)[1:]:
-            if key in words:
-                return allows(key, edge=edge)
-        return False
+        the checker (the same speller, walking the words trie), and the play rules judge it;
+        or, when the release carries its Latin spellings, one lookup."""
+        if latin is not None:
+            return word in latin
+        key = decided_key(plan.speller, words, has_prefix, word)
+        return key is not None and allows(key, edge=edge)
 
-    fast = _whole_batch(plan, membership.batch_lookup(rel, len(texts)), texts, edge, tiled)
+    latin_lookup = (membership.batch_lookup(rel, len(texts), latin_name)
+                    if latin is not None else None)
+    fast = _whole_batch(plan, membership.batch_lookup(rel, len(texts)), texts, edge, tiled,
+                        latin_lookup)
     if fast is not None:
         return fast
     out: list[bool] = []

@@ -21,6 +21,11 @@ A release built with indexes has ``indexes/`` beside ``records/`` (written by
   edge how many keys have that alphagram, so a query counts its words without reading
   them; ``alphagrams.marisa`` holds ``alphagram + SEP + key`` for every playable key, so
   the keys of an alphagram are one prefix query.
+* ``latin.marisa`` and ``latin-edge.marisa`` (games with multi-letter tiles: Kvizovka):
+  the Latin spellings a typed word is valid for, on the board's inside and at its edge
+  (:func:`lexicon.fastcheck.latin_spellings`), so a Latin batch is a membership test
+  instead of a speller walk for each word with lj, nj or dž. The manifest entry's
+  ``latin`` says they are there; a release without them answers as before.
 * A walk asks "does any key start with p" at every step: ``forward_prefixes`` and
   ``backward_prefixes`` answer it from the tries themselves (:class:`_Prefixes`). Format
   6 stored them as ``*-prefixes.marisa`` (and the alphagram keys as ``alphagrams.lmdb``);
@@ -52,6 +57,8 @@ ALPHAGRAM_NODES = "alphagram-nodes.bin"
 ALPHAGRAM_COUNTS = "alphagram-counts.bin"
 ALPHAGRAM_WORDS = "alphagrams.lmdb"       # format 6: alphagram -> count + keys
 ALPHAGRAM_KEYS = "alphagrams.marisa"      # format 7: alphagram + SEP + key, per playable key
+LATIN = "latin.marisa"                    # Latin spellings valid on the board's inside
+LATIN_EDGE = "latin-edge.marisa"          # ... and at its edge (Kvizovka's 3-tile words)
 SEP = "\x00"          # ends an alphagram; no tile is a control character
 FORMAT = 7
 READABLE = (6, 7)     # format 6 also stored the prefix tries and an alphagram LMDB
@@ -126,6 +133,11 @@ class Indexes:
                                         lock=False, readahead=False, max_dbs=1)
         else:
             self._alpha_keys = trie(ALPHAGRAM_KEYS)
+        self.latin: marisa_trie.Trie | None = None
+        self.latin_edge: marisa_trie.Trie | None = None
+        if entry.get("latin"):
+            self.latin = trie(LATIN)
+            self.latin_edge = trie(LATIN_EDGE)
         lengths = entry.get("lengths", [1, 64])
         self.min_length, self.max_length = int(lengths[0]), int(lengths[1])
 

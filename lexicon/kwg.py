@@ -1,18 +1,24 @@
 """Writing a game's words as a KWG, the DAWG + GADDAG file that wolges and macondo load.
 
 The layout follows wolges (``src/kwg.rs``, ``src/build.rs``) exactly where an engine can
-see it:
+see it. Two node layouts exist, both flat arrays of little-endian u32 nodes with siblings
+contiguous, in tile order:
 
-* the file is a flat array of little-endian u32 nodes; a node holds its tile in bits
-  24-31, "a word ends here" in bit 23, "last sibling" in bit 22 and the index of its
-  first child in bits 0-21 (0: no children). Siblings are contiguous, in tile order;
-* node 0 points at the DAWG's root list, node 1 at the GADDAG's;
-* tiles are numbered from 1 in the game's alphabet order (the profile's tile order; in
-  Kvizovka LJ, NJ and DŽ are single tiles), 0 is the GADDAG separator;
-* the GADDAG holds, for a word CARE, ``ERAC`` (accepting) and ``RAC@``, ``AC@``, ``C@``,
-  where the separator's arc points into the DAWG at ``CAR``, ``CA``, ``C``: after the
-  separator an engine reads the rest of the word forwards from the DAWG, so that half is
-  never stored twice.
+* the KWG (``.kwg``): tile in bits 24-31, "a word ends here" (accepts) in bit 23, "last
+  sibling" (end) in bit 22, the index of the first child in bits 0-21 (0: no children),
+  so at most 4,194,304 nodes;
+* wolges' big KWG (``.kbwg``, its ``Node24``, ``-kbwg`` in ``main_build.rs``): tile in
+  bits 0-5, end in bit 6, accepts in bit 7, arc index in bits 8-31, so up to 16,777,216
+  nodes and tiles 1-63. The Polish GADDAG (about 4.9M nodes) needs it.
+
+In both, node 0 points at the DAWG's root list, node 1 at the GADDAG's (``gaddag=False``:
+node 0 alone, wolges' DAWG-only file). Tiles are numbered from 1 in the profile's engine
+order (``Profile.engine_tiles``: the stock wolges alphabet's order where one exists for
+the same letters; Kvizovka's LJ, NJ and DŽ are single tiles), 0 is the GADDAG separator.
+The GADDAG holds, for a word CARE, ``ERAC`` (accepting) and ``RAC@``, ``AC@``, ``C@``,
+where the separator's arc points into the DAWG at ``CAR``, ``CA``, ``C``: after the
+separator an engine reads the rest of the word forwards from the DAWG, so that half is
+never stored twice.
 
 How it is built, and why it is linear-ish: the input is sorted, so each word shares a
 prefix with the one before; the builder keeps only the current path (Daciuk et al.'s
@@ -22,7 +28,8 @@ node, freezes that node's children as a sibling list. A register (a dict) maps e
 of lists) are stored once: that is the node deduplication. Each entry costs its length in
 work, the register holds only distinct states. The frozen states are then laid out: every
 list reached from a root is written once, contiguously; a list that is the tail of one
-already written points into it.
+already written points into it. The layout does not depend on the node format, so the
+engine pack builds the graph once and picks the KWG when it fits, the big KWG when not.
 
 An alphabet file (wolges' ``src/alphabets/*.txt`` columns: tile, blank label, count,
 score, vowel, then two zeros) is written beside the KWG, so an engine maps numbers to
@@ -44,9 +51,10 @@ from lexicon.errors import LexiconError
 from lexicon.profile import Profile
 from lexicon.store import Release
 
-MAX_NODES = 0x400000          # 22 bits of arc index
+MAX_NODES = 0x400000          # 22 bits of arc index (the KWG)
+MAX_BIG_NODES = 0x1000000     # 24 bits of arc index (wolges' big KWG, Node24)
+MAX_BIG_TILE = 0x3F           # 6 bits of tile in the big KWG
 SEPARATOR = 0
-VOWELS = frozenset("aeiouyąęóаеиоу")   # the vowel column of the alphabet file (display only)
 
 
 class KwgTooLarge(LexiconError):
@@ -54,9 +62,17 @@ class KwgTooLarge(LexiconError):
     status = 500
 
 
+class NoDistribution(LexiconError):
+    """An engine's bag needs a count for every tile; a game whose profile has none (Remik's
+    rule book publishes no distribution) cannot be exported for an engine."""
+
+    code = "no_distribution"
+    status = 409
+
+
 def tile_numbers(profile: Profile) -> dict[str, int]:
-    """Canonical code point -> tile number (1-based, the profile's alphabet order)."""
-    return {t.canonical: i for i, t in enumerate(profile.tiles, 1)}
+    """Canonical code point -> tile number (1-based, the profile's engine order)."""
+    return {t.canonical: i for i, t in enumerate(profile.engine_tiles, 1)}
 
 
 def encode_words(profile: Profile, keys: Iterable[str]) -> list[bytes]:
@@ -211,61 +227,116 @@ def _layout(sm: _StateMaker, roots: list[int]) -> tuple[array, int]:
     return dest, written
 
 
+class Graph:
+    """A built DAWG (+ GADDAG), laid out: what either node format encodes."""
+
+    def __init__(self, words: list[bytes], progress: Callable[[str], None] | None = None,
+                 *, gaddag: bool = True) -> None:
+        say = progress or (lambda _m: None)
+        self.gaddag = gaddag
+        sm = self.sm = _StateMaker()
+        t0 = time.monotonic()
+        roots = [sm.make_dawg(words, 0, False)]
+        say(f"dawg: {len(words):,} words, {len(sm.tile):,} states, "
+            f"{time.monotonic() - t0:.1f} s")
+        if gaddag:
+            entries = gaddag_entries(words)
+            say(f"gaddag: {len(entries):,} entries sorted, {time.monotonic() - t0:.1f} s")
+            roots.append(sm.make_dawg(entries, roots[0], True))
+            del entries
+            say(f"gaddag: {len(sm.tile):,} states, {time.monotonic() - t0:.1f} s")
+        sm.register.clear()
+        self.roots = roots
+        self.dest, self.size = _layout(sm, roots)
+        self.max_tile = max(sm.tile) if len(sm.tile) else 0
+
+    def encode(self, *, big: bool = False) -> bytes:
+        """The file: KWG nodes, or (``big``) wolges' Node24 nodes. Raises
+        :class:`KwgTooLarge` when the graph has more nodes than the format addresses."""
+        limit = MAX_BIG_NODES if big else MAX_NODES
+        if self.size > limit:
+            if big:
+                hint = "; `--dawg-only` writes the DAWG alone" if self.gaddag else ""
+                what = "the big KWG format (24-bit arc index)"
+            else:
+                hint = ("; `--format kbwg` writes wolges' big KWG (24-bit arc index, up to "
+                        f"{MAX_BIG_NODES:,} nodes)")
+                what = "the KWG format (22-bit arc index)"
+            raise KwgTooLarge(f"{self.size:,} nodes; {what} holds at most {limit:,}{hint}",
+                              detail={"nodes": self.size, "gaddag": self.gaddag,
+                                      "format": "kbwg" if big else "kwg"})
+        if big and self.max_tile > MAX_BIG_TILE:
+            raise KwgTooLarge(f"tile {self.max_tile}; the big KWG holds tiles 1-{MAX_BIG_TILE}",
+                              detail={"tiles": self.max_tile, "format": "kbwg"})
+        sm, dest, size = self.sm, self.dest, self.size
+        if big:
+            def node(tile: int, accepts: int, end: int, arc: int) -> int:
+                return arc << 8 | accepts << 7 | end << 6 | tile
+        else:
+            def node(tile: int, accepts: int, end: int, arc: int) -> int:
+                return tile << 24 | accepts << 23 | end << 22 | arc
+        nodes = array("I", bytes(4 * size))
+        for i, root in enumerate(self.roots):
+            nodes[i] = node(0, 0, 1, dest[root])
+        tile, acc, arc, nxt = sm.tile, sm.accepts, sm.arc, sm.next
+        done = bytearray(size)
+        for p in range(1, len(tile)):
+            d = dest[p]
+            if not d or done[d]:
+                continue
+            while True:
+                q = nxt[p]
+                nodes[d] = node(tile[p], acc[p], q == 0, dest[arc[p]])
+                done[d] = 1
+                if q == 0:
+                    break
+                p, d = q, d + 1
+        if sys.byteorder != "little":
+            nodes.byteswap()
+        return nodes.tobytes()
+
+
 def build_kwg(words: list[bytes], progress: Callable[[str], None] | None = None, *,
-              gaddag: bool = True) -> bytes:
+              gaddag: bool = True, big: bool = False) -> bytes:
     """The KWG bytes of sorted unique tile-number strings (DAWG at node 0, GADDAG at 1;
-    ``gaddag=False``: wolges' DAWG-only KWG, node 0 alone)."""
+    ``gaddag=False``: wolges' DAWG-only KWG, node 0 alone; ``big``: the Node24 layout)."""
     say = progress or (lambda _m: None)
-    sm = _StateMaker()
     t0 = time.monotonic()
-    roots = [sm.make_dawg(words, 0, False)]
-    say(f"dawg: {len(words):,} words, {len(sm.tile):,} states, "
+    data = Graph(words, say, gaddag=gaddag).encode(big=big)
+    say(f"{'kbwg' if big else 'kwg'}: {len(data) // 4:,} nodes, "
         f"{time.monotonic() - t0:.1f} s")
-    if gaddag:
-        entries = gaddag_entries(words)
-        say(f"gaddag: {len(entries):,} entries sorted, {time.monotonic() - t0:.1f} s")
-        roots.append(sm.make_dawg(entries, roots[0], True))
-        del entries
-        say(f"gaddag: {len(sm.tile):,} states, {time.monotonic() - t0:.1f} s")
-    sm.register.clear()
-    dest, size = _layout(sm, roots)
-    if size > MAX_NODES:
-        hint = "; `--dawg-only` writes the DAWG alone" if gaddag else ""
-        raise KwgTooLarge(f"{size:,} nodes; the KWG format (22-bit arc index) holds at most "
-                          f"{MAX_NODES:,}{hint}", detail={"nodes": size, "gaddag": gaddag})
-    nodes = array("I", bytes(4 * size))
-    for i, root in enumerate(roots):
-        nodes[i] = 1 << 22 | dest[root]
-    tile, acc, arc, nxt = sm.tile, sm.accepts, sm.arc, sm.next
-    done = bytearray(size)
-    for p in range(1, len(tile)):
-        d = dest[p]
-        if not d or done[d]:
-            continue
-        while True:
-            q = nxt[p]
-            nodes[d] = (tile[p] << 24 | acc[p] << 23 | (q == 0) << 22 | dest[arc[p]])
-            done[d] = 1
-            if q == 0:
-                break
-            p, d = q, d + 1
-    if sys.byteorder != "little":
-        nodes.byteswap()
-    say(f"kwg: {size:,} nodes, {time.monotonic() - t0:.1f} s")
-    return nodes.tobytes()
+    return data
+
+
+def alphabet_rows(profile: Profile) -> list[tuple[str, str, int, int, int]]:
+    """(label, blank label, count, score, vowel) per tile, the joker first, then the
+    tiles in KWG order: the columns wolges' alphabet files and MAGPIE's letter
+    distributions share. A letter only a joker plays has count 0 and the score the joker
+    takes for it; every tile of the set has its count (provisional where the profile says
+    so), never 0."""
+    rows = [("?", "?", profile.jokers.count, 0, 0)]
+    for t in profile.engine_tiles:
+        if t.joker_only:
+            count, score = 0, profile.jokers.extra_value or 0
+        else:
+            if not t.count:
+                raise NoDistribution(
+                    f"{profile.name}: tile {t.letter} has no count in its profile (the rule "
+                    "book publishes no distribution), so an engine's bag cannot be written",
+                    detail={"tile": t.letter})
+            count = t.count
+            score = 1 if profile.scoring == "letter_count" else (t.value or 0)
+        rows.append((t.letter, t.letter.lower(), count, score,
+                     int(t.letter in profile.engine.vowels)))
+    return rows
 
 
 def alphabet_text(profile: Profile) -> str:
     """wolges' alphabet columns: label, blank label, count, score, vowel, 0, 0."""
-    rows = [f"?\t?\t{profile.jokers.count}\t0\t0\t0\t0"]
-    for t in profile.tiles:
-        score = 1 if profile.scoring == "letter_count" else (t.value or 0)
-        vowel = int(t.canonical in VOWELS)
-        rows.append(f"{t.letter}\t{t.letter.lower()}\t{t.count or 0}\t{score}\t{vowel}\t0\t0")
-    return "\n".join(rows) + "\n"
+    return "".join(f"{a}\t{b}\t{c}\t{s}\t{v}\t0\t0\n" for a, b, c, s, v in alphabet_rows(profile))
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_bytes(data)
@@ -275,21 +346,23 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 def export_kwg(profile: Profile, release: Release, output: Path,
-               log: Callable[[str], None] | None = None, *, gaddag: bool = True
-               ) -> dict[str, Any]:
-    """Write ``output`` (the KWG) and ``output`` with ``.alphabet.txt`` beside it."""
+               log: Callable[[str], None] | None = None, *, gaddag: bool = True,
+               big: bool = False) -> dict[str, Any]:
+    """Write ``output`` (the KWG, or ``big``: the big KWG) and ``output`` with
+    ``.alphabet.txt`` beside it."""
     from lexicon.export import valid_keys
 
     say = log or (lambda m: print(m, file=sys.stderr, flush=True))
     t0 = time.monotonic()
+    alphabet_bytes = alphabet_text(profile).encode()
     words = encode_words(profile, valid_keys(profile, release))
     say(f"{profile.id}: {len(words):,} words read, {time.monotonic() - t0:.1f} s")
-    data = build_kwg(words, say, gaddag=gaddag)
+    data = build_kwg(words, say, gaddag=gaddag, big=big)
     output = Path(output)
     alphabet = output.with_suffix(".alphabet.txt")
-    _atomic_write(output, data)
-    _atomic_write(alphabet, alphabet_text(profile).encode())
-    return {"format": "kwg", "words": len(words), "release": release.id,
+    atomic_write(output, data)
+    atomic_write(alphabet, alphabet_bytes)
+    return {"format": "kbwg" if big else "kwg", "words": len(words), "release": release.id,
             "output": str(output), "alphabet": str(alphabet), "bytes": len(data),
             "nodes": len(data) // 4, "gaddag": gaddag, "gzip_bytes": len(gzip.compress(data, 6)),
             "seconds": round(time.monotonic() - t0, 1)}

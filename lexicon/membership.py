@@ -3,7 +3,7 @@
 The release's words trie (marisa) answers one key in about a microsecond, which caps a
 batch check near a million words a second however lean the rest is. For a big batch this
 module answers with two sorted arrays instead: every valid key's two 64-bit hashes (the
-key's and its reversal's, Python's keyed SipHash), built once per release and process on
+key's and the salted key's, Python's keyed SipHash), built once per release and process on
 first big batch, in a background thread (about 4M keys for Polish: 64 MB, a few seconds;
 the trie answers meanwhile). A batch is hashed, sorted and
 looked up with numpy's ``searchsorted`` in a handful of vectorised calls. A key counts only
@@ -21,6 +21,8 @@ import threading
 import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator
 from itertools import islice
+from operator import itemgetter
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +30,7 @@ from lexicon.store import Release
 
 MIN_BATCH = 4096        # smaller batches use the trie: building the arrays would not pay
 _CHUNK = 200_000
+_SALT = "\x01"
 
 
 class HashedKeys:
@@ -50,8 +53,7 @@ class HashedKeys:
             if done + n > count:
                 raise ValueError(f"more than the {count} keys announced")
             first[done:done + n] = np.fromiter(map(hash, chunk), np.int64, n)
-            reversed_keys = "\x00".join(chunk)[::-1].split("\x00")[::-1]
-            second[done:done + n] = np.fromiter(map(hash, reversed_keys), np.int64, n)
+            second[done:done + n] = _second_hashes(chunk)
             done += n
         if done != count:
             raise ValueError(f"{done} keys where {count} were announced")
@@ -61,19 +63,25 @@ class HashedKeys:
         self.unique = bool(count < 2 or not np.any(first[1:] == first[:-1]))
 
     def contains_many(self, keys: list[str]) -> np.ndarray:
-        """Membership of each key, as a boolean array (keys never contain NUL)."""
+        """Membership of each key, as a boolean array.
+
+        The second hash is computed only for the keys whose first hash matched (in a
+        typical batch the valid half): hashing is most of the cost of a batch."""
         n = len(keys)
+        hit = np.zeros(n, bool)
         if n == 0 or len(self.first) == 0:
-            return np.zeros(n, bool)
+            return hit
         q1 = np.fromiter(map(hash, keys), np.int64, n)
-        reversed_keys = "\x00".join(keys)[::-1].split("\x00")[::-1]
-        q2 = np.fromiter(map(hash, reversed_keys), np.int64, n)
         order = np.argsort(q1)             # sorted probes walk the table in order
         probes = q1[order]
         at = np.searchsorted(self.first, probes)
         at[at == len(self.first)] = 0
-        hit = np.empty(n, bool)
-        hit[order] = (self.first[at] == probes) & (self.second[at] == q2[order])
+        matched = self.first[at] == probes
+        where = order[matched]             # positions in ``keys`` of the first-hash matches
+        if len(where):
+            picked = itemgetter(*where.tolist())(keys)
+            candidates = list(picked) if len(where) > 1 else [picked]
+            hit[where] = self.second[at[matched]] == _second_hashes(candidates)
         return hit
 
 
@@ -100,47 +108,62 @@ def _give_back_memory(before: bool) -> None:
             libc.malloc_trim(0)
 
 
-_built: weakref.WeakKeyDictionary[Release, HashedKeys] = weakref.WeakKeyDictionary()
-_building: weakref.WeakSet[Release] = weakref.WeakSet()
+def _second_hashes(keys: list[str]) -> np.ndarray:
+    """The second, independent hash of each key: Python's keyed hash of the key behind a
+    salt character (a different input for every key, so a false match needs both 64-bit
+    hashes to collide)."""
+    return np.fromiter(map(hash, map(_SALT.__add__, keys)), np.int64, len(keys))
+
+
+_built: weakref.WeakKeyDictionary[Release, dict[str, HashedKeys]] = weakref.WeakKeyDictionary()
+_building: weakref.WeakKeyDictionary[Release, set[str]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
-def prepare(rel: Release) -> HashedKeys:
-    """The release's hash arrays, built now if they are not yet (blocking)."""
+def _trie(rel: Release, name: str) -> Any:
+    """The release's trie of that name: its valid keys (``words``) or the Latin spellings
+    of its valid words (``latin``, ``latin_edge``: :mod:`lexicon.indexes`)."""
+    return getattr(rel.indexes, name)
+
+
+def prepare(rel: Release, name: str = "words") -> HashedKeys:
+    """The hash arrays of one of the release's tries, built now if they are not yet
+    (blocking)."""
     with _lock:
-        hashed = _built.get(rel)
+        hashed = _built.get(rel, {}).get(name)
     if hashed is None:
-        words = rel.indexes.words
+        trie = _trie(rel, name)
         _give_back_memory(before=True)
-        hashed = HashedKeys(words.iterkeys(), len(words))
+        hashed = HashedKeys(trie.iterkeys(), len(trie))
         _give_back_memory(before=False)
         with _lock:
-            hashed = _built.setdefault(rel, hashed)
+            hashed = _built.setdefault(rel, {}).setdefault(name, hashed)
     return hashed
 
 
-def _build_in_background(rel: Release) -> None:
+def _build_in_background(rel: Release, name: str) -> None:
     with _lock:
-        if rel in _built or rel in _building:
+        if name in _built.get(rel, {}) or name in _building.get(rel, set()):
             return
-        _building.add(rel)
-    threading.Thread(target=prepare, args=(rel,), daemon=True,
-                     name=f"hash-arrays-{rel.id}").start()
+        _building.setdefault(rel, set()).add(name)
+    threading.Thread(target=prepare, args=(rel, name), daemon=True,
+                     name=f"hash-arrays-{rel.id}-{name}").start()
 
 
-def batch_lookup(rel: Release, size: int
+def batch_lookup(rel: Release, size: int, name: str = "words"
                  ) -> Callable[[list[str]], Iterable[bool] | np.ndarray]:
-    """The fastest exact membership test for a batch of ``size`` keys of ``rel``.
+    """The fastest exact membership test for a batch of ``size`` strings in the trie
+    ``name`` of ``rel`` (valid keys, or Latin spellings).
 
     The first big batch of a release starts building its arrays in a background thread and
     is answered by the trie, like every batch until they are ready: no request waits
     seconds for them.
     """
-    words = rel.indexes.words
+    trie = _trie(rel, name)
     if size >= MIN_BATCH:
-        hashed = _built.get(rel)
+        hashed = _built.get(rel, {}).get(name)
         if hashed is None:
-            _build_in_background(rel)
+            _build_in_background(rel, name)
         elif hashed.unique:
             return hashed.contains_many
-    return lambda keys: map(words.__contains__, keys)
+    return lambda keys: map(trie.__contains__, keys)

@@ -48,6 +48,29 @@ class Jokers:
 
 
 @dataclass(frozen=True)
+class Engine:
+    """What a game engine needs beyond the words (the ``[engine]`` table of a profile).
+
+    The profile owns the tile numbering of its exports, not the exporter: ``order`` is the
+    letters in KWG tile order (1, 2, ...), which follows the stock wolges alphabet named by
+    ``stock_alphabet`` where one exists for the same letters, so an engine that uses its
+    own alphabet file reads our tiles right. ``vowels`` fills the alphabet file's vowel
+    column. ``counts_provisional`` marks a letter distribution the rule book does not
+    publish (``counts_note`` says how it was estimated). ``board`` and ``rules`` are what
+    the engine pack writes beside the lexicon: the board the rule book fixes, and the rules
+    the lexicon file cannot carry.
+    """
+
+    stock_alphabet: str | None = None
+    order: tuple[str, ...] = ()
+    vowels: frozenset[str] = frozenset()
+    counts_provisional: bool = False
+    counts_note: str = ""
+    board: dict[str, Any] = field(default_factory=dict)
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Profile:
     id: str
     name: str
@@ -75,6 +98,7 @@ class Profile:
     notes: str = ""
     # words whose verdict must never change: a build that flips one is not published
     canaries: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    engine: Engine = field(default_factory=Engine)
     by_canonical: dict[str, Tile] = field(default_factory=dict, repr=False, compare=False)
     by_spelling: dict[str, Tile] = field(default_factory=dict, repr=False, compare=False)
     _derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -82,6 +106,14 @@ class Profile:
     @property
     def multi_letter_tiles(self) -> tuple[Tile, ...]:
         return tuple(t for t in self.tiles if len(t.letter) > 1)
+
+    @property
+    def engine_tiles(self) -> tuple[Tile, ...]:
+        """Every tile (joker-only letters included) in the engine's numbering: tile *i* of
+        the tuple is KWG tile *i + 1*; 0 is the joker on a rack and the GADDAG separator."""
+        if not self.engine.order:
+            return self.tiles
+        return tuple(self.by_spelling[letter.lower()] for letter in self.engine.order)
 
     def derived(self, make: Callable[[Profile], T]) -> T:
         """The object ``make(self)``, built once per profile (its speller, its play rules):
@@ -105,6 +137,7 @@ class Profile:
             "rack_size": self.rack_size,
             "scoring": self.scoring,
             "values_provisional": self.values_provisional,
+            "counts_provisional": self.engine.counts_provisional,
             "tiles": [
                 {"letter": t.letter, "canonical": t.canonical, "value": t.value,
                  "count": t.count, "joker_only": t.joker_only}
@@ -143,6 +176,16 @@ def _parse(data: dict[str, Any]) -> Profile:
     by_spelling = {t.spelling: t for t in tiles}
     if len(by_canonical) != len(tiles) or len(by_spelling) != len(tiles):
         raise ValueError(f"{data['id']}: duplicate tile")
+    eng = data.get("engine", {})
+    order = tuple(eng.get("order", ()))
+    if order and sorted(x.lower() for x in order) != sorted(by_spelling):
+        raise ValueError(f"{data['id']}: engine.order must list every tile once")
+    vowels = frozenset(eng.get("vowels", ()))
+    if not vowels <= {t.letter for t in tiles}:
+        raise ValueError(f"{data['id']}: engine.vowels names a letter that is no tile")
+    engine = Engine(eng.get("stock_alphabet"), order, vowels,
+                    eng.get("counts_provisional", False), eng.get("counts_note", ""),
+                    dict(eng.get("board", {})), tuple(eng.get("rules", ())))
     return Profile(
         id=data["id"],
         name=data["name"],
@@ -169,6 +212,7 @@ def _parse(data: dict[str, Any]) -> Profile:
         admissible=tuple(data.get("admissible", ())),
         notes=data.get("notes", ""),
         canaries={k: tuple(v) for k, v in data.get("canaries", {}).items()},
+        engine=engine,
         by_canonical=by_canonical,
         by_spelling=by_spelling,
     )

@@ -1,9 +1,10 @@
-"""`lexicon export`: the words a game plays, as words / tiles / jsonl / KWG.
+"""`lexicon export`: the words a game plays, as words / tiles / jsonl / KWG / big KWG.
 
-The KWG is read back by a reader written here from the published layout (node = tile
-<< 24 | accepts << 23 | last sibling << 22 | arc index; node 0 the DAWG root, node 1 the
-GADDAG root, tile 0 the separator), not with the writer's code, and must give back exactly
-the `words` export: from the DAWG, and from the GADDAG at every anchor of every word.
+The KWG and the big KWG are read back by tests/kwg_reader.py, written from wolges'
+published layouts (Node: tile << 24 | accepts << 23 | end << 22 | arc; Node24: arc << 8 |
+accepts << 7 | end << 6 | tile; node 0 the DAWG root, node 1 the GADDAG root, tile 0 the
+separator), not with the writer's code, and must give back exactly the `words` export:
+from the DAWG, and from the GADDAG at every anchor of every word.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 from conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish, rec
+from kwg_reader import Reader
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -99,112 +101,99 @@ def test_output_file_and_errors(releases: Path, tmp_path: Path) -> None:
         export(load("osps"), cat.release("osps"), "xml", None)
 
 
-# -- an independent KWG reader ---------------------------------------------------------
+# -- the KWG read back by an independent reader (tests/kwg_reader.py) -------------------
 
-def read_kwg(path: Path) -> list[int]:
-    data = path.read_bytes()
-    assert len(data) % 4 == 0
-    return list(struct.unpack(f"<{len(data) // 4}I", data))
-
-
-def siblings(nodes: list[int], p: int) -> list[tuple[int, bool, int]]:
-    """(tile, accepts, arc) of the sibling list starting at node p."""
-    out = []
-    while p:
-        n = nodes[p]
-        out.append((n >> 24, bool(n >> 23 & 1), n & 0x3FFFFF))
-        if n >> 22 & 1:
-            break
-        p += 1
-    return out
+def expected_tiles(home: Path, game: str) -> set[bytes]:
+    """The `words` export as tile-number strings, numbered as the stock alphabet would."""
+    number = {t.canonical: i for i, t in enumerate(load(game).engine_tiles, 1)}
+    return {bytes(number[c] for c in w) for w in lines(home, game)}
 
 
-def dawg_words(nodes: list[int], p: int, prefix: tuple[int, ...] = ()) -> set[tuple[int, ...]]:
-    found = set()
-    for tile, accepts, arc in siblings(nodes, p):
-        word = (*prefix, tile)
-        if accepts:
-            found.add(word)
-        found |= dawg_words(nodes, arc, word)
-    return found
-
-
-def gaddag_paths(nodes: list[int], p: int, rev: tuple[int, ...] = ()
-                 ) -> set[tuple[tuple[int, ...], int]]:
-    """(word, anchor) for every GADDAG path: ``rev`` read right to left, then after the
-    separator the DAWG read forwards."""
-    found = set()
-    for tile, accepts, arc in siblings(nodes, p):
-        if tile == 0:
-            left = tuple(reversed(rev))
-            found |= {(left + rest, len(left)) for rest in dawg_words(nodes, arc)}
-            continue
-        path = (*rev, tile)
-        if accepts:
-            found.add((tuple(reversed(path)), len(path)))
-        found |= gaddag_paths(nodes, arc, path)
-    return found
-
-
+@pytest.mark.parametrize("fmt", ["kwg", "kbwg"])
 @pytest.mark.parametrize("game", ["osps", "kvizovka", "krizemkrazem"])
 def test_kwg_dawg_and_gaddag_hold_exactly_the_words(releases: Path, tmp_path: Path,
-                                                    game: str) -> None:
-    out = tmp_path / f"{game}.kwg"
-    p = run(releases, "export", game, "--format", "kwg", "--output", str(out))
+                                                    game: str, fmt: str) -> None:
+    out = tmp_path / f"{game}.{fmt}"
+    p = run(releases, "export", game, "--format", fmt, "--output", str(out))
     assert p.exit_code == 0, p.output
+    assert json.loads(p.output.splitlines()[-1])["format"] == fmt
     alphabet = [line.split("\t")[0] for line in
                 (tmp_path / f"{game}.alphabet.txt").read_text(encoding="utf-8").splitlines()]
     assert alphabet[0] == "?"
-    profile = load(game)
-    number = {t.canonical: i for i, t in enumerate(profile.tiles, 1)}
-    assert alphabet[1:] == [t.letter for t in profile.tiles]
-    expected = {tuple(number[c] for c in w) for w in lines(releases, game)}
-    nodes = read_kwg(out)
-    assert nodes[0] >> 22 & 1 and nodes[1] >> 22 & 1      # the two roots
-    assert dawg_words(nodes, nodes[0] & 0x3FFFFF) == expected
+    assert alphabet[1:] == [t.letter for t in load(game).engine_tiles]
+    expected = expected_tiles(releases, game)
+    reader = Reader.open(out)
+    dawg = list(reader.dawg_words(reader.root(0)))
+    assert dawg == sorted(expected)                 # exactly the words, in tile order
     anchors = {(w, i) for w in expected for i in range(1, len(w) + 1)}
-    assert gaddag_paths(nodes, nodes[1] & 0x3FFFFF) == anchors
+    paths = list(reader.gaddag_paths(reader.root(1)))
+    assert len(paths) == len(anchors) and set(paths) == anchors
 
 
-def test_dawg_only_kwg_has_one_root(releases: Path, tmp_path: Path) -> None:
-    out = tmp_path / "d.kwg"
-    p = run(releases, "export", "osps", "--format", "kwg", "--dawg-only", "-o", str(out))
+def test_the_two_layouts_differ_only_in_the_node_encoding(releases: Path,
+                                                          tmp_path: Path) -> None:
+    small, big = tmp_path / "o.kwg", tmp_path / "o.kbwg"
+    run(releases, "export", "osps", "--format", "kwg", "-o", str(small))
+    run(releases, "export", "osps", "--format", "kbwg", "-o", str(big))
+    a = struct.unpack(f"<{small.stat().st_size // 4}I", small.read_bytes())
+    b = struct.unpack(f"<{big.stat().st_size // 4}I", big.read_bytes())
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):             # Node -> Node24, field by field
+        assert (x >> 24, x >> 23 & 1, x >> 22 & 1, x & 0x3FFFFF) == \
+            (y & 0x3F, y >> 7 & 1, y >> 6 & 1, y >> 8)
+    assert a != b
+
+
+def test_too_large_for_the_kwg_points_at_the_big_kwg(releases: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lexicon past the KWG's arc index (Polish: ~4.9M nodes) fails with the way out;
+    the big KWG takes it. The limit is lowered to the tiny lexicon's size."""
+    from lexicon import kwg
+    size = len(Reader.open(kwg_file(releases, tmp_path, "osps", "kwg")).tile)
+    monkeypatch.setattr(kwg, "MAX_NODES", size - 1)
+    p = run(releases, "export", "osps", "--format", "kwg", "-o", str(tmp_path / "x.kwg"))
+    assert p.exit_code == 3 and "kwg_too_large" in p.output and "--format kbwg" in p.output
+    assert not (tmp_path / "x.kwg").exists()
+    assert run(releases, "export", "osps", "--format", "kbwg",
+               "-o", str(tmp_path / "x.kbwg")).exit_code == 0
+    monkeypatch.setattr(kwg, "MAX_BIG_NODES", size - 1)
+    p = run(releases, "export", "osps", "--format", "kbwg", "-o", str(tmp_path / "y.kbwg"))
+    assert p.exit_code == 3 and "kwg_too_large" in p.output and "--dawg-only" in p.output
+
+
+def kwg_file(home: Path, tmp_path: Path, game: str, fmt: str, *extra: str) -> Path:
+    out = tmp_path / f"{game}-{fmt}{'-'.join(extra)}.{fmt}"
+    p = run(home, "export", game, "--format", fmt, "-o", str(out), *extra)
     assert p.exit_code == 0, p.output
-    nodes = read_kwg(out)
-    number = tile_numbers(load("osps"))
-    assert dawg_words(nodes, nodes[0] & 0x3FFFFF) == {
-        tuple(number[c] for c in w) for w in lines(releases, "osps")}
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["kwg", "kbwg"])
+def test_dawg_only_kwg_has_one_root(releases: Path, tmp_path: Path, fmt: str) -> None:
+    reader = Reader.open(kwg_file(releases, tmp_path, "osps", fmt, "--dawg-only"))
+    assert set(reader.dawg_words(reader.root(0))) == expected_tiles(releases, "osps")
     # node 1 is an ordinary DAWG node, not a second root list of its own
-    assert len(nodes) < len(read_kwg_of(releases, tmp_path, "osps"))
-
-
-def read_kwg_of(home: Path, tmp_path: Path, game: str) -> list[int]:
-    out = tmp_path / f"{game}-full.kwg"
-    assert run(home, "export", game, "--format", "kwg", "-o", str(out)).exit_code == 0
-    return read_kwg(out)
+    assert reader.size < Reader.open(kwg_file(releases, tmp_path, "osps", fmt)).size
 
 
 def test_kvizovka_digraphs_are_single_tiles_in_the_kwg(releases: Path, tmp_path: Path) -> None:
-    out = tmp_path / "k.kwg"
-    run(releases, "export", "kvizovka", "--format", "kwg", "-o", str(out))
-    nodes = read_kwg(out)
-    alphabet = (tmp_path / "k.alphabet.txt").read_text(encoding="utf-8").splitlines()
+    out = kwg_file(releases, tmp_path, "kvizovka", "kwg")
+    reader = Reader.open(out)
+    alphabet = out.with_suffix(".alphabet.txt").read_text(encoding="utf-8").splitlines()
     letter = {i: row.split("\t")[0] for i, row in enumerate(alphabet)}
-    words = {"".join(letter[t] + "·" for t in w) for w in dawg_words(nodes, nodes[0] & 0x3FFFFF)}
+    words = {"".join(letter[t] + "·" for t in w) for w in reader.dawg_words(reader.root(0))}
     assert "LJ·U·B·A·V·" in words and "DŽ·E·P·" in words
 
 
 def test_dawg_shares_suffixes(releases: Path, tmp_path: Path) -> None:
     """kat and akt end the same way as kot: a minimal DAWG stores the tail once."""
     publish(releases, "osps", [rec(w) for w in ("kat", "kot", "lat", "lot", "mat", "mot")])
-    out = tmp_path / "o.kwg"
-    run(releases, "export", "osps", "--format", "kwg", "-o", str(out))
-    nodes = read_kwg(out)
+    reader = Reader.open(kwg_file(releases, tmp_path, "osps", "kwg"))
     number = tile_numbers(load("osps"))
-    assert dawg_words(nodes, nodes[0] & 0x3FFFFF) == {
-        tuple(number[c] for c in w) for w in ("kat", "kot", "lat", "lot", "mat", "mot")}
+    assert set(reader.dawg_words(reader.root(0))) == {
+        bytes(number[c] for c in w) for w in ("kat", "kot", "lat", "lot", "mat", "mot")}
     # root list (k, l, m) + one shared (a, o) list + one shared (t) list in the DAWG part
-    root = siblings(nodes, nodes[0] & 0x3FFFFF)
+    root = reader.siblings(reader.root(0))
     assert len({arc for _, _, arc in root}) == 1
 
 
@@ -217,3 +206,20 @@ def test_quackle_hash_is_the_xor_of_md5_digests_of_nfc_words() -> None:
         f"{md5('kot') ^ md5('ul'):032x}"
     assert quackle_hash([unicodedata.normalize("NFD", "zażółć")]) == quackle_hash(["zażółć"])
     assert quackle_hash([]) == "0" * 32
+
+
+@pytest.mark.parametrize(("game", "listing"), [("osps", "words"), ("kvizovka", "tiles")])
+def test_reader_script_checks_an_export_word_for_word(releases: Path, tmp_path: Path,
+                                                      game: str, listing: str) -> None:
+    """The check run on the full Polish release (README): DAWG and GADDAG against a list."""
+    from kwg_reader import check_file
+    out = kwg_file(releases, tmp_path, game, "kbwg")
+    listed = tmp_path / f"{game}.txt"
+    assert run(releases, "export", game, "--format", listing, "-o", str(listed)).exit_code == 0
+    alphabet = out.with_suffix(".alphabet.txt")
+    got = check_file(out, listed, alphabet)
+    assert got["dawg_equal"] and got["gaddag_equal"] and got["words"] == len(lines(releases, game))
+    listed.write_text(listed.read_text(encoding="utf-8").splitlines()[0] + "\n",
+                      encoding="utf-8")                 # one word only: both must differ
+    got = check_file(out, listed, alphabet)
+    assert not got["dawg_equal"] and not got["gaddag_equal"]
