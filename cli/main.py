@@ -30,6 +30,7 @@ from lexicon.errors import (
     UnknownGame,
     UnknownRelease,
 )
+from lexicon.inputs import EDGE_SPACE
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Lexicon compiler and word checker for Kvizovka, Križemkražem, "
@@ -290,9 +291,13 @@ def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | No
         except InputError as exc:
             _fail(exc, EXIT_USAGE, as_json)
     if from_file is not None:
-        fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
-        with fh:
-            lines = [ln.rstrip("\r\n") for ln in fh if ln.strip()]
+        try:
+            fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
+            with fh:   # a line of white space only is skipped; one of U+0085 or \v is a word
+                lines = [ln.rstrip("\r\n") for ln in fh if ln.strip(EDGE_SPACE)]
+        except (OSError, UnicodeDecodeError) as exc:
+            _fail(InputError(f"{from_file} cannot be read as UTF-8 text ({exc})"),
+                  EXIT_USAGE, as_json)
         results += checker.check_many(cat, game, lines, edge=edge, lang=lang, release=release)
     out = sys.stdout
     for r in results:

@@ -88,6 +88,25 @@ def test_check_words_from_stdin(small_releases: Path) -> None:
     assert rows[2]["error"]["code"] == "control_character"
 
 
+def test_check_file_lines_of_controls_are_words_and_binary_files_a_usage_error(
+        small_releases: Path, tmp_path: Path) -> None:
+    """Only white space makes a line blank: a line of U+0085 or a vertical tab is a word the
+    checker refuses (control_character), not a skipped line; a file that is not UTF-8 is
+    exit 2 with a message, not a traceback."""
+    words = tmp_path / "words.txt"
+    words.write_text("jaźń\n \t\n\x85\n\x0b\n", encoding="utf-8")
+    p = run(small_releases, "check", "osps", "--file", str(words), "--json")
+    rows = [json.loads(line) for line in p.stdout.split("\n") if line]   # JSON Lines: \n only
+    assert [r.get("error", {}).get("code") for r in rows] == [
+        None, "control_character", "control_character"]
+    binary = tmp_path / "words.bin"
+    binary.write_bytes(b"kot\n\xff\xfe\x00\n")
+    p = run(small_releases, "check", "osps", "--file", str(binary))
+    assert p.returncode == 2 and "UTF-8" in p.stderr and "Traceback" not in p.stderr
+    p = run(small_releases, "check", "osps", "--file", str(tmp_path / "missing.txt"))
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
 def test_check_needs_some_words(small_releases: Path) -> None:
     p = run(small_releases, "check", "osps")
     assert p.returncode == 2 and "give words" in p.stderr
