@@ -77,6 +77,14 @@ def _analyses(game: str, record: Record, lang: str) -> list[dict[str, Any]]:
     return out
 
 
+def _meanings(rel: Release, record: Record | None) -> list[dict[str, Any]]:
+    """What the release's dictionaries say of an admitted word's lemmas (its word when it
+    has no analysis, as ``build.meanings`` keys them); [] for any other word."""
+    if record is None or not record.valid:
+        return []
+    return rel.meanings_for([a.lemma for a in record.analyses] or [record.word])
+
+
 def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
              lang: str) -> dict[str, Any]:
     game = profile.id
@@ -105,6 +113,7 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
         "category": record.category if record else None,
         "sources": record.sources if record else [],
         "evidence": record.evidence if record else [],
+        "meanings": _meanings(rel, record),
         "alternatives": alternatives,
         "jokers_needed": rules.joker_letters(reading.key),
         "release": rel.id,
