@@ -65,9 +65,10 @@ _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_VALUE = {c: i for i, c in enumerate(_B64)}
 # "hlače /xlˈaːtʃɛ/ <n, f, pl>": headword, optional IPA, labels in angle brackets (optional
 # on an entry's first line: "mačka /mˈatʃkæ/"); 85 Polish headwords have two transcriptions
-# ("dom /dɔ̃m/ /ˈdɔmɨ/ <n>")
-_HEAD = re.compile(
-    r"^(?P<word>[^/<]+?)\s*(?P<ipa>(?:/[^/]*/\s*)+)?\s*(?:<(?P<labels>[^>]*)>)?\s*$")
+# ("dom /dɔ̃m/ /ˈdɔmɨ/ <n>"), 364 a superscript inside one ("sytuacja
+# /ˌsɨtuˈ<sup>w</sup>aʦ̑ʲja/ <n>", whose "</sup>" holds a slash)
+_HEAD = re.compile(r"^(?P<word>[^/<]+?)\s*(?P<ipa>(?:/(?:[^/<]|<[^>]*>)*/\s*)+)?\s*"
+                   r"(?:<(?P<labels>[^>]*)>)?\s*$")
 _NUMBERED = re.compile(r"^\d+\.\s+(?P<text>.*)$")      # "1. another time"
 _MARKER = re.compile(r"^\s*\d+\.\s*$")                  # " 3." (a definition's number)
 _TRAILING = re.compile(r"\s+\d+\.$")                     # "house, home 2."

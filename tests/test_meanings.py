@@ -31,6 +31,7 @@ POL_ENG = [
             " 3.\n(heraldyka) ród, rodzina\n2. home, house\npomieszczenie\n"),
     ("gęśl", "gęśl /ɡɛ̃ɕl/ <n>\ngittern\n(muzyka) dawny instrument strunowy\n"),
     ("zażółcić", "zażółcić /zaˈʒuwʨ̑iʨ̑/ <v>\nto yellow\nuczynić żółtym\n"),
+    ("sytuacja", "sytuacja /ˌsɨtuˈ<sup>w</sup>aʦ̑ʲja/ <n>\nsituation\nzespół okoliczności\n"),
 ]
 SLV_ENG = [
     ("hiša", "hiša /xˈiːʃa/ <n, f, sg>\nhouse, home\n"
@@ -63,6 +64,7 @@ def test_reader_keeps_the_translations_of_each_sense_only(tmp_path: Path) -> Non
     pol = freedict.by_headword(write_dictd(tmp_path / "p", "freedict-pol-eng", POL_ENG))
     assert pol["kot"][0].translations == ("dust bunny", "cat")   # not the Polish definitions
     assert pol["dom"][0].translations == ("house, home", "home, house")  # two IPA, markers
+    assert pol["sytuacja"][0].translations == ("situation",)     # a "</sup>" in the IPA
     slv = freedict.by_headword(write_dictd(tmp_path / "s", "freedict-slv-eng", SLV_ENG))
     assert slv["hiša"][0].translations == ("house, home",)       # the example is not one
     assert slv["abolicija"][0].translations == ("[law] abolition",)
