@@ -390,6 +390,8 @@ class ReleaseWriter:
         derives it from its parent's) instead of one computed over every word.
         ``valid_keys``, when known before the records are written (an amend's), lets the
         alphagram indexes be built in a forked child meanwhile (checked against the store).
+        The writer's ``meanings`` hook, when set (``build.meanings``), writes the meanings
+        file for the lemmas the store admits; the manifest's ``meanings`` entry is its.
         """
         if self._txn is not None:
             self._txn.commit()

@@ -11,6 +11,9 @@ The answer combines two kinds of rule:
 For a Latin Kvizovka word the tilings the release may hold are looked up (see
 :mod:`lexicon.tiles`): the one the lexicon holds decides, the others are reported as
 ``alternatives``.
+
+An admitted word's ``meanings`` are what the release's dictionaries say of its lemmas, with
+each source and licence (:mod:`lexicon.meanings`); ``[]`` when none lists them.
 """
 
 from __future__ import annotations
