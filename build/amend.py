@@ -32,6 +32,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any
 
+from build import meanings
 from build.progress import track
 from build.release import ReleaseWriter, read_release_overrides
 from lexicon import profile as profiles
@@ -232,6 +233,9 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
             # a correction is publishing too: a parent whose canaries held (a full build) must
             # not lose one to an override; a maintainer who means it edits the profile's list
             writer.check_canaries = bool((m.get("canaries") or {}).get("checked"))
+            # the meanings of the lemmas the new release admits (cached sources, or the
+            # parent's file): an amend goes through the same writer as a build
+            writer.meanings = meanings.for_amend(game, parent, root)
             path = writer.publish(sources=m.get("sources", []), policy=m.get("policy", {}),
                                   rules=m.get("rules", []), records=_amended(parent, by_key),
                                   extra=extra, identity=identity,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from build import amend as amending
-from build import imports
+from build import imports, meanings
 from build.progress import Progress
 from build.release import ReleaseWriter, build_lock
 from build.shared import publish_shared
@@ -149,6 +149,7 @@ def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
     ctx.log(f"build {game}: judging forms")
     with ReleaseWriter(profile, ctx.root) as writer:
         writer.check_canaries = full_build if ctx.canaries is None else ctx.canaries
+        writer.meanings = meanings.writing(game, meanings.from_fetched(game, ctx.fetched))
         try:
             # count, rate and (once the builder has said how many: ctx.expect_records)
             # total and ETA of the records written; the builder's reading phases show

@@ -19,7 +19,7 @@ import secrets
 import shutil
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -296,6 +296,9 @@ class ReleaseWriter:
         self.check_canaries = False   # full builds check the profile's canaries (pipeline)
         self.merged = 0
         self._early: Started | None = None    # indexes started before the records were written
+        # writes the meanings file into the staging directory and returns its manifest
+        # entry (build.meanings: set by a build, an amend); None: the release has none
+        self.meanings: Callable[[Path, RecordStore], dict[str, Any]] | None = None
 
     # -- writing -------------------------------------------------------------------------
     def _begin(self) -> lmdb.Transaction:
@@ -387,6 +390,8 @@ class ReleaseWriter:
         derives it from its parent's) instead of one computed over every word.
         ``valid_keys``, when known before the records are written (an amend's), lets the
         alphagram indexes be built in a forked child meanwhile (checked against the store).
+        The writer's ``meanings`` hook, when set (``build.meanings``), writes the meanings
+        file for the lemmas the store admits; the manifest's ``meanings`` entry is its.
         """
         if self._txn is not None:
             self._txn.commit()
@@ -422,6 +427,7 @@ class ReleaseWriter:
                     if is_playable(key):
                         identity.add(key)
             diff = self._diff(previous, store, self.staging)
+            meanings = self.meanings(self.staging, store) if self.meanings else None
         finally:
             store.close()
             if previous:
@@ -447,6 +453,7 @@ class ReleaseWriter:
             "previous": diff.get("previous"),
             "indexes": indexes,
             "overrides": write_overrides(self.staging, overrides),
+            **({"meanings": meanings} if meanings is not None else {}),
             **(extra or {}),
             "build_seconds": round(time.monotonic() - self.started, 1),
             "peak_rss_mb": peak_rss_mb(),

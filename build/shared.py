@@ -32,6 +32,7 @@ from lexicon import releases
 from lexicon.errors import BuildError, NoRelease
 from lexicon.export import HASH_RECIPE, Identity
 from lexicon.indexes import INDEX_DIR
+from lexicon.meanings import MEANINGS_DIR, declared_file
 from lexicon.play import play_rules
 from lexicon.profile import Profile
 from lexicon.recordfile import RECORDS_DIR
@@ -107,6 +108,8 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
             writer.check_canaries = check_canaries
             linked = _link_tree(source.path / RECORDS_DIR, staging / RECORDS_DIR)
             linked += _link_tree(source.path / INDEX_DIR, staging / INDEX_DIR)
+            if declared_file(m) is not None:   # the vocabulary's meanings, linked too
+                linked += _link_tree(source.path / MEANINGS_DIR, staging / MEANINGS_DIR)
             identity = Identity()
             is_playable = play_rules(profile).is_playable
             assert source.store is not None
@@ -139,6 +142,7 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
                 "overrides": write_overrides(staging, read_release_overrides(source.path, m)),
                 "previous": releases.current_id(game, root),
                 "indexes": indexes,
+                **({"meanings": m["meanings"]} if "meanings" in m else {}),
                 "build_seconds": round(time.monotonic() - started, 1),
                 "peak_rss_mb": peak_rss_mb(),
             }

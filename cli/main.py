@@ -221,6 +221,21 @@ Lang = Annotated[str | None, typer.Option(
     help="language of glosses and reasons: pl, sr, sr-Cyrl, sl or en (default: the game's)")]
 
 
+def _meaning_lines(r: dict) -> str:
+    """``--meaning``: what each dictionary says of the word's lemmas, with its source and
+    licence (the referee may be asked to prove a meaning from a source)."""
+    if "error" in r:
+        return ""
+    if not r.get("meanings"):
+        return "\n  meaning: none in this release's sources"
+    out = ""
+    for m in r["meanings"]:
+        senses = m.get("translations") or [", ".join(s) for s in m.get("synonyms", [])]
+        out += f"\n  meaning of {m['lemma']} ({m['name']}, {m['license']}):"
+        out += "".join(f"\n    {n}. {s}" for n, s in enumerate(senses, 1))
+    return out
+
+
 def _human(r: dict) -> str:
     if "error" in r:
         return f"{r['input']}: error [{r['error']['code']}] {r['error']['message']}"
@@ -262,17 +277,22 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
           = False, lang: Lang = None,
           release: Annotated[str | None, typer.Option(
               "--release", help="answer from this published release (valid as of edition X)")]
-          = None) -> None:
+          = None,
+          meaning: Annotated[bool, typer.Option(
+              "--meaning", help="also print what the release's dictionaries say the word "
+                                "means, with each source and licence (JSON: `meanings`)")]
+          = False) -> None:
     """Check words. Exit 0 if all are valid, 1 if any is not, 2 on a usage error."""
     cat = Catalog()
     try:
-        _check(cat, game, words, from_file, edge, as_json, lang, release)
+        _check(cat, game, words, from_file, edge, as_json, lang, release, meaning)
     finally:
         cat.close()   # in-process callers (tests, embedding) may open the release again
 
 
 def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | None,
-           edge: bool, as_json: bool, lang: str | None, release: str | None) -> None:
+           edge: bool, as_json: bool, lang: str | None, release: str | None,
+           meaning: bool = False) -> None:
     from lexicon.gloss import language
     try:
         language(cat.profile(game).language, lang)
@@ -301,7 +321,8 @@ def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | No
         results += checker.check_many(cat, game, lines, edge=edge, lang=lang, release=release)
     out = sys.stdout
     for r in results:
-        out.write((_dump(r) if as_json else _human(r)) + "\n")
+        out.write((_dump(r) if as_json else _human(r) + (_meaning_lines(r) if meaning else ""))
+                  + "\n")
     out.flush()
     raise typer.Exit(0 if all(r["valid"] for r in results) else EXIT_INVALID)
 

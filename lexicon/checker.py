@@ -11,6 +11,9 @@ The answer combines two kinds of rule:
 For a Latin Kvizovka word the tilings the release may hold are looked up (see
 :mod:`lexicon.tiles`): the one the lexicon holds decides, the others are reported as
 ``alternatives``.
+
+An admitted word's ``meanings`` are what the release's dictionaries say of its lemmas, with
+each source and licence (:mod:`lexicon.meanings`); ``[]`` when none lists them.
 """
 
 from __future__ import annotations
@@ -77,6 +80,14 @@ def _analyses(game: str, record: Record, lang: str) -> list[dict[str, Any]]:
     return out
 
 
+def _meanings(rel: Release, record: Record | None) -> list[dict[str, Any]]:
+    """What the release's dictionaries say of an admitted word's lemmas (its word when it
+    has no analysis, as ``build.meanings`` keys them); [] for any other word."""
+    if record is None or not record.valid:
+        return []
+    return rel.meanings_for([a.lemma for a in record.analyses] or [record.word])
+
+
 def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
              lang: str) -> dict[str, Any]:
     game = profile.id
@@ -105,6 +116,7 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
         "category": record.category if record else None,
         "sources": record.sources if record else [],
         "evidence": record.evidence if record else [],
+        "meanings": _meanings(rel, record),
         "alternatives": alternatives,
         "jokers_needed": rules.joker_letters(reading.key),
         "release": rel.id,

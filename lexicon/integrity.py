@@ -140,7 +140,8 @@ def layout_files(manifest: dict[str, Any], *, store: bool = True, indexes: bool 
                  ) -> list[str]:
     """The files a release must hold, by the layout its manifest declares: the record
     ``store`` (``records/``, or the older ``lexicon.lmdb/``), which every check reads, and
-    the query ``indexes`` of the manifest's index format. Every one must be on
+    the query ``indexes`` of the manifest's index format, and the meanings file when the
+    manifest declares one (optional: older releases have none). Every one must be on
     disk and in the file table: a release whose manifest lists no files (``"files": {}``)
     has nothing that can answer, so it is never published, installed or opened."""
     table = manifest.get(FILES) or {}
@@ -163,6 +164,9 @@ def layout_files(manifest: dict[str, Any], *, store: bool = True, indexes: bool 
         names += ([ix.FORWARD_PREFIXES, ix.BACKWARD_PREFIXES, f"{ix.ALPHAGRAM_WORDS}/data.mdb"]
                   if entry["format"] == 6 else [ix.ALPHAGRAM_KEYS])
         need += [f"{base}/{name}" for name in names]
+    meanings = manifest.get("meanings")   # optional: only a release that declares one
+    if isinstance(meanings, dict) and isinstance(meanings.get("file"), str):
+        need.append(meanings["file"])
     return sorted(need)
 
 

@@ -2,7 +2,8 @@
 
 A release directory holds ``manifest.json``, ``records/`` (the compact record store of
 :mod:`lexicon.recordfile`: marisa key tries and zlib blocks) and ``indexes/`` (the query
-tries, see :mod:`lexicon.indexes`). Both are opened read-only and memory-mapped, so a
+tries, see :mod:`lexicon.indexes`), and may hold ``meanings/`` (what the dictionaries say
+of its lemmas, :mod:`lexicon.meanings`). All are opened read-only and memory-mapped, so a
 server keeps the OS page cache, not Python objects, and several processes share one copy.
 
 Releases published before the compact store hold ``lexicon.lmdb/`` instead (one named
@@ -27,6 +28,7 @@ from lexicon import integrity
 from lexicon.indexes import FORMAT as INDEX_FORMAT
 from lexicon.indexes import Indexes, open_indexes
 from lexicon.integrity import MANIFEST as MANIFEST  # re-exported: readers name it here
+from lexicon.meanings import Meanings, declared_file
 from lexicon.recordfile import RECORDS_DIR, RecordStore, Split, split_all
 from lexicon.records import REJECTED, VALID, Record, StringTable
 
@@ -67,6 +69,7 @@ class Release:
         self._index_lock = threading.Lock()
         self.checked_at = time.monotonic()   # of the last full size check (open is one)
         self._indexes: Indexes | None = None
+        self._meanings: Meanings | None = None
         self.store: RecordStore | None = None
         if (self.path / RECORDS_DIR).is_dir():
             store = os.fspath(self.path / RECORDS_DIR) + os.sep
@@ -170,6 +173,25 @@ class Release:
                     self._watched = self._watched + self._index_sizes
         return self._indexes
 
+    def meanings_for(self, lemmas: list[str]) -> list[dict[str, Any]]:
+        """What the release's dictionaries say of ``lemmas`` (:mod:`lexicon.meanings`):
+        ``[]`` when no source lists them, or the release has no meanings file (older
+        releases). The file is mapped on first use; one that cannot be read is
+        ReleaseDamaged."""
+        entry = self.manifest.get("meanings")
+        if declared_file(self.manifest) is None or not lemmas:
+            return []
+        if self._meanings is None:
+            with self._index_lock:
+                if self._meanings is None:
+                    try:
+                        self._meanings = Meanings(self.path, entry)
+                    except (OSError, ValueError, RuntimeError, KeyError) as exc:
+                        raise integrity.damaged(self.path, [
+                            f"{declared_file(self.manifest)}: cannot be read ({exc})"],
+                            self.manifest) from exc
+        return self._meanings.of(lemmas)
+
     def valid_many(self, keys: list[str]) -> list[bool]:
         """Membership for many keys (the batch hot path).
 
@@ -243,6 +265,9 @@ class Release:
             yield from split_all(self.records())
 
     def close(self) -> None:
+        if self._meanings is not None:
+            self._meanings.close()
+            self._meanings = None
         if self._indexes is not None:
             self._indexes.close()
             self._indexes = None

@@ -69,6 +69,7 @@ CHECK_EXAMPLE = {
                            "aspekt dokonany"}],
     "category": "verb", "sources": ["hunspell-pl", "wpolish"],
     "evidence": ["listed by hunspell-pl and wpolish; known to Morfeusz"],
+    "meanings": [],
     "alternatives": [], "jokers_needed": [], "release": "osps-20261129T181304Z-031cfb68",
 }
 

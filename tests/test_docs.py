@@ -29,3 +29,25 @@ def test_a_new_code_or_a_changed_limit_makes_the_readme_stale(monkeypatch) -> No
     monkeypatch.delitem(CODES, "brand_new_code")
     monkeypatch.setattr("lexicon.inputs.MAX_WORD_CHARS", 65)
     assert "| `inputs.MAX_WORD_CHARS` | 65 |" in docs.render(current)
+
+
+def test_the_readme_check_answer_has_the_fields_of_a_real_one(home) -> None:
+    """The README's `check` answer (and the OpenAPI example) list the fields a check of a
+    tiny real release answers with, `meanings` included: a new field is documented."""
+    import json
+    import re
+
+    from lexicon import checker
+    from lexicon.catalog import Catalog
+    from service.app import CHECK_EXAMPLE
+    from tests.conftest import POLISH_RECORDS, publish
+
+    text = docs.README.read_text(encoding="utf-8")
+    block = re.search(r"A `check` answer[^\n]*\n\n```json\n(.*?)```", text, re.S).group(1)
+    example = json.loads(block.replace("…", ""))
+    publish(home, "osps", POLISH_RECORDS)
+    cat = Catalog(home)
+    real = checker.check_word(cat, "osps", "zażółć")
+    cat.close()
+    assert set(example) == set(real) == set(CHECK_EXAMPLE)
+    assert example["meanings"] == real["meanings"] == []    # no dictionary in this build

@@ -384,3 +384,27 @@ def test_each_games_look_up_at_a_phones_width(base: str, browser: webdriver.Chro
             browser.save_screenshot(str(ARTIFACTS / "referee-kvizovka-cyrillic-360.png"))
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_page_shows_a_meaning_with_its_source(tmp_path_factory: pytest.TempPathFactory,
+                                                  browser: webdriver.Chrome) -> None:
+    """A referee asked what a word means reads the dictionary's line, with its source and
+    licence; an admitted word no source lists says so."""
+    from tests.conftest import POLISH_RECORDS
+    from tests.test_meanings import POL, POL_ENG, _build
+    from tests.test_source_readers import write_dictd
+
+    home = tmp_path_factory.mktemp("meanings-home")
+    root = write_dictd(tmp_path_factory.mktemp("pol"), "freedict-pol-eng", POL_ENG)
+    _build(home, "osps", POLISH_RECORDS, {POL: root})
+    with running_server(home) as url:
+        open_page(browser, url, "en")
+        ask(browser, "osps", "kot")
+        shown = browser.find_element(By.ID, "meanings").text
+        assert "MEANING (FROM THE DICTIONARY)" in shown          # h2, upper case by CSS
+        assert "kot: dust bunny; cat (FreeDict Polish-English dictionary, CC-BY-SA-3.0" in shown
+        ask(browser, "osps", "jaźń")
+        assert "no meaning in this release's dictionaries" in browser.find_element(
+            By.ID, "meanings").text
+        ask(browser, "osps", "np")                        # not admitted: no meaning line
+        assert browser.find_element(By.ID, "meanings").text == ""

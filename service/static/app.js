@@ -125,7 +125,7 @@ function showTiles(game, tiles, jokerPositions = []) {
 function clearAnswer() {
   for (const id of ["reason", "score", "shown-word", "copy-status"]) $(id).textContent = "";
   $("share").hidden = true;
-  for (const id of ["tiles", "analyses", "alternatives", "fillings"]) $(id).replaceChildren();
+  for (const id of ["tiles", "meanings", "analyses", "alternatives", "fillings"]) $(id).replaceChildren();
 }
 
 function verdict(target, kind, text) {
@@ -148,6 +148,12 @@ function showCheck(game, r) {
   showTiles(game, r.tiles);
   $("score").textContent = r.score === null ? "" : t("score") + " " + r.score +
     (r.opening_score !== undefined ? " (" + t("opening") + " " + r.opening_score + ")" : "");
+  // what a real dictionary says (never made up), with its source and licence; an admitted
+  // word no source lists says so
+  const meanings = r.meanings || [];
+  section($("meanings"), t("meanings"), !r.valid ? [] : meanings.length ? meanings.map((m) =>
+    m.lemma + ": " + (m.translations || (m.synonyms || []).map((s) => s.join(", "))).join("; ") +
+    " (" + m.name + ", " + m.license + ")") : [t("noMeaning")]);
   section($("analyses"), t("analyses"), r.analyses.map((a) =>
     a.lemma + " — " + (a.gloss ? a.gloss + " · " : "") + a.tags + " (" + a.source + ")"));
   section($("alternatives"), t("alternatives"), r.alternatives.map((a) => a.tiles.join("-") +
