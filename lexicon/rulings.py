@@ -50,6 +50,11 @@ def _unavailable(path: Path, exc: OSError | None, why: str | None = None) -> Rul
         detail={"errno": name})
 
 
+class LockHeld(RulingsUnavailable):
+    """The log's lock was not free by the deadline. A caller that tried once without
+    waiting (``deadline=0``, the service on its event loop) may try again off the loop."""
+
+
 def _lock(fd: int, path: Path, deadline: float) -> None:
     """An exclusive ``flock`` on ``fd`` by ``deadline`` (time.monotonic), polled, or
     RulingsUnavailable: a blocking flock would wait on a stuck holder for ever."""
@@ -61,8 +66,9 @@ def _lock(fd: int, path: Path, deadline: float) -> None:
         except BlockingIOError:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise _unavailable(path, None, f"its lock was held for more than "
-                                               f"{LOCK_TIMEOUT:g} s by another writer") from None
+                held = _unavailable(path, None, f"its lock was held for more than "
+                                                f"{LOCK_TIMEOUT:g} s by another writer")
+                raise LockHeld(held.message, detail=held.detail) from None
             time.sleep(min(pause, left))
             pause = min(pause * 2, 0.05)
 
