@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from lexicon import atomic
 from lexicon.errors import InputError
 from lexicon.play import play_rules
 from lexicon.profile import Profile
@@ -155,12 +155,7 @@ def export(profile: Profile, release: Release, fmt: str, output: Path | None,
         n = write_lines(fmt, profile, release, stdout)
         return {"format": fmt, "words": n, "release": release.id}
     output = Path(output)
-    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            n = write_lines(fmt, profile, release, fh)
-        os.replace(tmp, output)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic.replacing(output) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        n = write_lines(fmt, profile, release, fh)
     return {"format": fmt, "words": n, "release": release.id, "output": str(output),
             "bytes": output.stat().st_size}
