@@ -100,7 +100,8 @@ def fetch(source_ids: Annotated[list[str] | None, typer.Argument(
 @app.command()
 def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
           limit: Annotated[int | None, typer.Option(
-              help="judge only the first N forms (a quick smoke build)")] = None,
+              help="judge only N forms, sampled evenly over the sorted candidates (a quick smoke "
+                   "build)")] = None,
           if_missing: Annotated[bool, typer.Option(
               "--if-missing", help="skip games that already have a current release")]
           = False) -> None:

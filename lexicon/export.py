@@ -5,8 +5,9 @@ admitted form, but the game's play rules (length limits, tiles the set carries, 
 letters only a joker can play) still apply at check time, so they are applied here too.
 Words are written in canonical tiles, one character a tile (Kvizovka in Serbian Cyrillic,
 which spells LJ, NJ and DŽ as one letter each: Latin would be ambiguous), in code-point
-order, which is the order the release stores them in: the export streams from an LMDB
-cursor and never holds the word list (except for ``kwg``, see :mod:`lexicon.kwg`).
+order, which is the order the release stores them in: the export streams the release's
+records in key order (:meth:`lexicon.store.Release.iter_records`) and never holds the word
+list (except for ``kwg``, see :mod:`lexicon.kwg`).
 
 Formats: ``words`` (one a line), ``tiles`` (tile letters separated by spaces, ``LJ U B A
 V``), ``jsonl`` (word, display spelling, tiles, score, category), ``kwg`` (the wolges
