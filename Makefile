@@ -9,7 +9,7 @@ GAMES ?= osps remik kvizovka krizemkrazem
 export LEXICON_HOME ?= $(CURDIR)/data
 STAMP := $(VENV)/.installed
 
-.PHONY: install system-deps fetch build rebuild serve test lint bench fleet-drill clean-data
+.PHONY: install system-deps browser-deps fetch build rebuild serve test lint bench fleet-drill clean-data
 
 # Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev), the archive
 # keyring the private apt configuration verifies the suites with (debian-archive-keyring; see
@@ -43,8 +43,15 @@ rebuild: install
 serve: build
 	$(BIN)/lexicon serve --host 127.0.0.1 --port 8000
 
+# The referee page is tested in a real headless Chromium driven through chromedriver
+# (tests/test_referee_page.py); `make test` installs both so it runs every test.
+browser-deps:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
 # one worker per core, each taking whole test files (module-scoped fixtures built once)
-test: install
+test: install browser-deps
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # Figures, not timed tests: one JSON object per figure, each beside its reference

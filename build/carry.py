@@ -24,7 +24,6 @@ Layout of the file::
 from __future__ import annotations
 
 import json
-import os
 import tarfile
 import tempfile
 from collections.abc import Sequence
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from build.shipping import BadBundle, _expected_sha256, _tarinfo, safe_members
+from lexicon import atomic
 from lexicon.errors import InputError, SourceError
 from sources import fetch as fetching
 from sources.apt import AptConfig
@@ -63,8 +63,7 @@ def pack(output: Path | None = None, cache: Path | None = None,
                          code="unknown_source")
     output = Path(output) if output else Path.cwd() / f"lexicon{SUFFIX}"
     packed, missing = [], []
-    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
-    try:
+    with atomic.replacing(output) as tmp:
         with tarfile.open(tmp, "w", format=tarfile.PAX_FORMAT) as tar, \
                 tempfile.TemporaryDirectory() as scratch:
             found = [(specs[i], _verified(specs[i], cache)) for i in wanted]
@@ -86,11 +85,8 @@ def pack(output: Path | None = None, cache: Path | None = None,
                                 fh)
                 packed.append(spec.id)
         digest = fetching.sha256_of(tmp)
-        os.replace(tmp, output)
-    finally:
-        tmp.unlink(missing_ok=True)
     sha_file = output.with_name(output.name + ".sha256")
-    sha_file.write_text(f"{digest}  {output.name}\n", encoding="utf-8")
+    atomic.write_text(sha_file, f"{digest}  {output.name}\n")
     return {"file": str(output), "sha256_file": str(sha_file), "sha256": digest,
             "bytes": output.stat().st_size, "packed": packed, "not_in_cache": missing}
 

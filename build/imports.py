@@ -25,7 +25,6 @@ every build, so a bad one stored before these checks is ``build_failed`` naming 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -34,6 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from lexicon import atomic
 from lexicon.errors import BuildError, InputError, SourceError
 from lexicon.inputs import MAX_WORD_CHARS, normalise, printable, scripts_in
 from lexicon.paths import home
@@ -151,16 +151,12 @@ def import_list(profile: Profile, path: Path, mode: str, *, name: str | None = N
     gdir.mkdir(parents=True, exist_ok=True)
     stored = gdir / f"{digest}.txt"
     if not stored.exists():
-        tmp = gdir / f".{digest}.{os.getpid()}.tmp"
-        tmp.write_bytes(data)      # the bytes that were checked and hashed
-        os.replace(tmp, stored)
+        atomic.write_bytes(stored, data)      # the bytes that were checked and hashed
     pin = {"name": name or path.stem, "sha256": digest, "mode": mode, "license": license,
            "credit": credit, "words": words, "file": path.name,
            "imported_at": datetime.now(UTC).isoformat(timespec="seconds")}
     text = "".join(f'{k} = {_toml(v)}\n' for k, v in pin.items())
-    tmp = gdir.parent / f".{profile.id}.toml.{os.getpid()}.tmp"
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, gdir.parent / f"{profile.id}.toml")
+    atomic.write_text(gdir.parent / f"{profile.id}.toml", text)
     return pin
 
 

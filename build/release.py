@@ -31,7 +31,7 @@ import lmdb
 from build import canaries
 from build.indexes import Started, build_indexes, start_indexes
 from build.progress import track
-from lexicon import integrity, releases
+from lexicon import atomic, integrity, releases
 from lexicon.errors import BuildBusy, BuildError, LexiconError, NoRelease
 from lexicon.export import HASH_RECIPE, Identity
 from lexicon.play import play_rules
@@ -474,9 +474,8 @@ class ReleaseWriter:
         # size + sha256 of every file: checked when opened (sizes), published, installed
         # and by `lexicon verify` (hashes); see lexicon.integrity
         manifest[integrity.FILES] = integrity.file_table(self.staging)
-        tmp = self.staging / (MANIFEST + ".tmp")
-        tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
-        os.replace(tmp, self.staging / MANIFEST)
+        atomic.write_text(self.staging / MANIFEST,
+                          json.dumps(manifest, ensure_ascii=False, indent=2))
         target = self.game_dir / release_id
         if target.exists():  # _unique_id chose a free name; a release is never overwritten
             raise BuildError(f"release {release_id} already exists; not overwriting it")

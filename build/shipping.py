@@ -41,7 +41,7 @@ from typing import Any, BinaryIO
 
 from build import signing
 from build.release import build_lock, canaries_checked, check_staged, remove_dead_staging
-from lexicon import integrity, releases
+from lexicon import atomic, integrity, releases
 from lexicon import profile as profiles
 from lexicon.errors import BadBundle, LexiconError, UnknownGame
 from lexicon.integrity import MAX_BUNDLE_BYTES, MAX_BUNDLE_MANIFEST_BYTES, MAX_BUNDLE_MEMBERS
@@ -90,9 +90,8 @@ def bundle(game: str, release_id: str | None = None, output: Path | None = None,
     check_staged(profile, src, release_id,
                  check_canaries=canaries_checked(integrity.read_manifest(src)))
     output = Path(output) if output else Path.cwd() / f"{release_id}{SUFFIX}"
-    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
     mtime = int(src.joinpath(MANIFEST).stat().st_mtime)
-    try:
+    with atomic.replacing(output) as tmp:
         with tarfile.open(tmp, "w", format=tarfile.PAX_FORMAT) as tar:
             tar.addfile(_tarinfo(tar, src, release_id, mtime))
             # the manifest first, so an installer learns the game before the big files
@@ -105,11 +104,8 @@ def bundle(game: str, release_id: str | None = None, output: Path | None = None,
                 with open(path, "rb") as fh:
                     tar.addfile(_tarinfo(tar, path, f"{release_id}/{rel}", mtime), fh)
         digest = integrity.sha256_file(tmp)
-        os.replace(tmp, output)
-    finally:
-        tmp.unlink(missing_ok=True)
     sha_file = output.with_name(output.name + ".sha256")
-    sha_file.write_text(f"{digest}  {output.name}\n", encoding="utf-8")
+    atomic.write_text(sha_file, f"{digest}  {output.name}\n")
     out = {"game": game, "release": release_id, "bundle": str(output),
            "sha256_file": str(sha_file), "sha256": digest, "bytes": output.stat().st_size,
            "signature": None, "key_id": None}

@@ -37,7 +37,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from lexicon.errors import BadBundle, LexiconError
+from lexicon import atomic
+from lexicon.errors import EXIT_FAILED, EXIT_USAGE, BadBundle, LexiconError
 
 FORMAT = "lexicon-bundle-signature-1"
 SIG_SUFFIX = ".sig"
@@ -48,10 +49,12 @@ SIG_FILE_BYTES = 64 << 10     # a signature file is ~400 bytes: more is not one
 
 
 class BadKey(LexiconError):
-    """A key file that is not an ed25519 key of the expected kind (CLI exit 2)."""
+    """A key file that is not an ed25519 key of the expected kind (CLI exit 2; 3 for a key
+    of the server's own trusted-keys directory, which the caller did not name)."""
 
     code = "bad_key"
     status = 400
+    exit_code = EXIT_USAGE
 
 
 def _message(sha256: str) -> bytes:
@@ -128,9 +131,7 @@ def sign(bundle: Path, sha256: str, key: Ed25519PrivateKey) -> dict[str, Any]:
            "bundle": Path(bundle).name, "sha256": sha256,
            "signature": base64.b64encode(key.sign(_message(sha256))).decode("ascii")}
     path = Path(bundle).with_name(Path(bundle).name + SIG_SUFFIX)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(sig, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    atomic.write_text(path, json.dumps(sig, indent=1) + "\n")
     return {**sig, "path": str(path)}
 
 
@@ -141,7 +142,10 @@ def trusted_keys(directory: Path) -> dict[str, tuple[Path, Ed25519PublicKey]]:
     if not Path(directory).is_dir():
         return out
     for path in sorted(Path(directory).glob("*" + PUB_SUFFIX)):
-        key = load_public(path)
+        try:
+            key = load_public(path)
+        except BadKey as exc:   # the server's own key, not what was asked: install fails (3)
+            raise BadKey(exc.message, detail=exc.detail, exit_code=EXIT_FAILED) from exc
         out[key_id(key)] = (path, key)
     return out
 

@@ -6,51 +6,62 @@ Like the service, it only parses arguments and prints what the library returns. 
 are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage error (unknown
 game, empty word, unreadable input), 3 a failed fetch or build, a damaged release or a
 refused bundle, 4 a build or install refused because another one of the same game is
-running.
+running. Which error is which is said once, by each error class's ``exit_code``
+(:mod:`lexicon.errors`), and applied once, by :func:`_contract`, around every command;
+how a result is shown to a person is :mod:`cli.render`.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from cli import render
 from lexicon import checker, releases
 from lexicon.catalog import Catalog
-from lexicon.errors import (
-    BuildBusy,
-    InputError,
-    LexiconError,
-    NoRelease,
-    RulingsUnavailable,
-    UnknownGame,
-    UnknownRelease,
-)
+from lexicon.errors import EXIT_FAILED, EXIT_INVALID, InputError, LexiconError
 from lexicon.inputs import EDGE_SPACE
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Lexicon compiler and word checker for Kvizovka, Križemkražem, "
-                       "Polish Scrabble (osps) and Remik słowny (remik).")
 
-EXIT_INVALID = 1
-EXIT_USAGE = 2
-EXIT_FAILED = 3
-EXIT_BUSY = 4      # another build of the game holds its lock: nothing was done, retry later
+def _contract(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The CLI's one error handler: a :class:`LexiconError` leaving a command prints
+    ``error [code]: message`` on stderr (and, under ``--json``, ``{"error": ...}`` on
+    stdout) and exits with the error's own ``exit_code``. Never a traceback."""
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except LexiconError as exc:
+            if kwargs.get("as_json"):
+                print(json.dumps({"error": exc.to_json()}, ensure_ascii=False))
+            sys.stdout.flush()
+            typer.echo(f"error [{exc.code}]: {exc.message}", err=True)
+            raise typer.Exit(exc.exit_code or EXIT_FAILED) from None
+    return run
 
 
-def _fail(exc: LexiconError, code: int, as_json: bool = False) -> None:
-    if as_json:
-        print(json.dumps({"error": exc.to_json()}, ensure_ascii=False))
-    typer.echo(f"error [{exc.code}]: {exc.message}", err=True)
-    raise typer.Exit(code)
+class _Typer(typer.Typer):
+    """A Typer app whose every command (and callback) runs inside :func:`_contract`, so
+    no command can forget the contract or decide it again."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Any]:
+        register = super().command(*args, **kwargs)
+        return lambda f: register(_contract(f))
+
+    def callback(self, *args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Any]:
+        register = super().callback(*args, **kwargs)
+        return lambda f: register(_contract(f))
 
 
-def _dump(obj: object) -> str:
-    return json.dumps(obj, ensure_ascii=False)
+app = _Typer(add_completion=False, no_args_is_help=True,
+             help="Lexicon compiler and word checker for Kvizovka, Križemkražem, "
+                  "Polish Scrabble (osps) and Remik słowny (remik).")
 
 
 @app.command()
@@ -63,7 +74,7 @@ def games(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
         if as_json:
             s = p.summary()
             s["release"] = rel.id if rel else None
-            print(_dump(s))
+            print(render.dump(s))
         else:
             print(f"{game:14} {p.name:28} {p.min_length}-{p.max_length} tiles  "
                   f"release: {rel.id if rel else '(none built)'}")
@@ -74,27 +85,23 @@ def fetch(source_ids: Annotated[list[str] | None, typer.Argument(
         help="source ids from sources/manifest.toml (default: all)")] = None) -> None:
     """Download and verify the pinned source dictionaries into the data directory."""
     from sources import fetch as fetching
-    try:
-        specs = fetching.load_manifest()
-        for sid in source_ids or list(specs):
-            if sid not in specs:
-                raise InputError(f"unknown source {sid!r}; known: {', '.join(specs)}",
-                                 code="unknown_source")
-            fetching.check_installed(specs[sid])
-            got = fetching.fetch(specs[sid])
-            installed = fetching.verify_installed(got)
-            note = f"; installed: {installed} files match the wheel" if installed else ""
-            print(f"{sid:24} {specs[sid].version:14} sha256 {got.sha256[:16]}…  ok{note}")
-    except InputError as exc:
-        _fail(exc, EXIT_USAGE)
-    except LexiconError as exc:
-        _fail(exc, EXIT_FAILED)
+    specs = fetching.load_manifest()
+    for sid in source_ids or list(specs):
+        if sid not in specs:
+            raise InputError(f"unknown source {sid!r}; known: {', '.join(specs)}",
+                             code="unknown_source")
+        fetching.check_installed(specs[sid])
+        got = fetching.fetch(specs[sid])
+        installed = fetching.verify_installed(got)
+        note = f"; installed: {installed} files match the wheel" if installed else ""
+        print(f"{sid:24} {specs[sid].version:14} sha256 {got.sha256[:16]}…  ok{note}")
 
 
 @app.command()
 def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
           limit: Annotated[int | None, typer.Option(
-              help="judge only the first N forms (a quick smoke build)")] = None,
+              help="judge only N forms, sampled evenly over the sorted candidates (a quick smoke "
+                   "build)")] = None,
           if_missing: Annotated[bool, typer.Option(
               "--if-missing", help="skip games that already have a current release")]
           = False) -> None:
@@ -103,21 +110,14 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
     from build.pipeline import BuildContext, build_game
     from lexicon.paths import home
     ctx = BuildContext(root=home(), limit=limit)
-    try:
-        for g in game_ids:
-            Catalog().profile(g)
-        for g in game_ids:
-            if if_missing and Catalog(ctx.root).release_or_none(g):  # damaged: rebuilt
-                print(f"{g}: release {releases.current_id(g, ctx.root)} exists; skipped")
-                continue
-            path = build_game(g, ctx)
-            print(path.name)
-    except UnknownGame as exc:
-        _fail(exc, EXIT_USAGE)
-    except BuildBusy as exc:
-        _fail(exc, EXIT_BUSY)
-    except LexiconError as exc:
-        _fail(exc, EXIT_FAILED)
+    for g in game_ids:
+        Catalog().profile(g)
+    for g in game_ids:
+        if if_missing and Catalog(ctx.root).release_or_none(g):  # damaged: rebuilt
+            print(f"{g}: release {releases.current_id(g, ctx.root)} exists; skipped")
+            continue
+        path = build_game(g, ctx)
+        print(path.name)
 
 
 @app.command()
@@ -129,12 +129,9 @@ def verify(game: Annotated[str | None, typer.Argument(
     from lexicon.integrity import verify_release
     from lexicon.paths import home
     cat = Catalog()
-    try:
-        games = [game] if game else cat.games()
-        for g in games:
-            cat.profile(g)
-    except UnknownGame as exc:
-        _fail(exc, EXIT_USAGE, as_json)
+    games = [game] if game else cat.games()
+    for g in games:
+        cat.profile(g)
     damaged = 0
     for g in games:
         try:
@@ -147,7 +144,7 @@ def verify(game: Annotated[str | None, typer.Argument(
             damaged += 1
             row = {"game": g, "state": "damaged", "error": exc.to_json()}
         if as_json:
-            print(_dump(row))
+            print(render.dump(row))
         elif row["state"] == "ok":
             what = (f"{row['files']} files, {row['bytes'] / 1e6:.1f} MB, sha256 match"
                     if row["files"] is not None else
@@ -167,14 +164,9 @@ def amend(game: Annotated[str, typer.Argument(help="the game whose current relea
     """Publish a new release from the current one with overrides applied, in seconds,
     without judging the sources again (atomically; the manifest names the parent)."""
     from build.amend import derive, read_overrides
-    try:
-        Catalog().profile(game)
-        path = derive(game, overrides=read_overrides(Path(overrides)), kind="amend")
-        print(path.name)
-    except InputError as exc:
-        _fail(exc, EXIT_USAGE)
-    except LexiconError as exc:
-        _fail(exc, EXIT_FAILED)
+    Catalog().profile(game)
+    path = derive(game, overrides=read_overrides(Path(overrides)), kind="amend")
+    print(path.name)
 
 
 @app.command()
@@ -185,29 +177,21 @@ def repack(game: Annotated[str, typer.Argument()],
     """Rewrite a release (e.g. one in the older LMDB layout) in the current compact format
     and publish it as a new release; no word's verdict changes."""
     from build.amend import derive
-    try:
-        Catalog().profile(game)
-        path = derive(game, Path(source) if source else None, kind="repack")
-        print(path.name)
-    except InputError as exc:
-        _fail(exc, EXIT_USAGE)
-    except LexiconError as exc:
-        _fail(exc, EXIT_FAILED)
+    Catalog().profile(game)
+    path = derive(game, Path(source) if source else None, kind="repack")
+    print(path.name)
 
 
 @app.command("releases")
 def list_releases(game: Annotated[str | None, typer.Argument()] = None,
                   as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List published releases, newest first; * marks the one being served."""
-    try:
-        if game:
-            Catalog().profile(game)
-    except UnknownGame as exc:
-        _fail(exc, EXIT_USAGE)
+    if game:
+        Catalog().profile(game)
     rows = releases.list_releases(game)
     for r in rows:
         if as_json:
-            print(_dump(r))
+            print(render.dump(r))
         else:
             c = r["counts"]
             print(f"{'*' if r['current'] else ' '} {r['release']:40} {r['built_at']}  "
@@ -219,48 +203,6 @@ def list_releases(game: Annotated[str | None, typer.Argument()] = None,
 
 Lang = Annotated[str | None, typer.Option(
     help="language of glosses and reasons: pl, sr, sr-Cyrl, sl or en (default: the game's)")]
-
-
-def _meaning_lines(r: dict) -> str:
-    """``--meaning``: what each dictionary says of the word's lemmas, with its source and
-    licence (the referee may be asked to prove a meaning from a source)."""
-    if "error" in r:
-        return ""
-    if not r.get("meanings"):
-        return "\n  meaning: none in this release's sources"
-    out = ""
-    for m in r["meanings"]:
-        senses = m.get("translations") or [", ".join(s) for s in m.get("synonyms", [])]
-        out += f"\n  meaning of {m['lemma']} ({m['name']}, {m['license']}):"
-        out += "".join(f"\n    {n}. {s}" for n, s in enumerate(senses, 1))
-    return out
-
-
-def _human(r: dict) -> str:
-    if "error" in r:
-        return f"{r['input']}: error [{r['error']['code']}] {r['error']['message']}"
-    verdict = "VALID" if r["valid"] else "INVALID"
-    line = f"{r['word']}: {verdict}  tiles {'-'.join(r['tiles'])}"
-    if r["score"] is not None:
-        line += f"  score {r['score']}"
-    if r["reason"]:
-        line += f"\n  reason [{r['reason']['code']}] {r['reason']['message']}"
-        if r["reason"].get("detail"):
-            line += f"\n    {r['reason']['detail']}"
-    # an admitted word says what admitted it (the grade marker is for machines)
-    for ev in [e for e in r.get("evidence") or [] if not e.startswith("grade:")][:3]:
-        line += f"\n  admitted: {ev}"
-    for a in r["analyses"][:4]:
-        line += f"\n  {a['lemma']}  {a['tags']}  ({a['source']})"
-        if a.get("gloss"):
-            line += f"\n    {a['gloss']}"
-    if r.get("jokers_needed"):
-        line += f"\n  needs a joker for {', '.join(r['jokers_needed'])}"
-    for alt in r.get("alternatives", []):
-        if alt["known"]:
-            state = "valid" if alt["valid"] else "invalid"
-            line += f"\n  also read as {'-'.join(alt['tiles'])}: {state}"
-    return line
 
 
 @app.command()
@@ -294,68 +236,26 @@ def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | No
            edge: bool, as_json: bool, lang: str | None, release: str | None,
            meaning: bool = False) -> None:
     from lexicon.gloss import language
-    try:
-        language(cat.profile(game).language, lang)
-        cat.release(game, release)
-        if not words and from_file is None:
-            raise InputError("give words to check, or --file", code="empty_word")
-    except (UnknownGame, UnknownRelease, InputError) as exc:
-        _fail(exc, EXIT_USAGE, as_json)
-    except NoRelease as exc:
-        _fail(exc, EXIT_FAILED, as_json)
-    results = []
-    for w in words or []:
-        try:
-            results.append(checker.check_word(cat, game, w, edge=edge, lang=lang,
-                                              release=release))
-        except InputError as exc:
-            _fail(exc, EXIT_USAGE, as_json)
+    language(cat.profile(game).language, lang)
+    cat.release(game, release)
+    if not words and from_file is None:
+        raise InputError("give words to check, or --file", code="empty_word")
+    results = [checker.check_word(cat, game, w, edge=edge, lang=lang, release=release)
+               for w in words or []]
     if from_file is not None:
         try:
             fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
             with fh:   # a line of white space only is skipped; one of U+0085 or \v is a word
                 lines = [ln.rstrip("\r\n") for ln in fh if ln.strip(EDGE_SPACE)]
         except (OSError, UnicodeDecodeError) as exc:
-            _fail(InputError(f"{from_file} cannot be read as UTF-8 text ({exc})"),
-                  EXIT_USAGE, as_json)
+            raise InputError(f"{from_file} cannot be read as UTF-8 text ({exc})") from None
         results += checker.check_many(cat, game, lines, edge=edge, lang=lang, release=release)
     out = sys.stdout
     for r in results:
-        out.write((_dump(r) if as_json else _human(r) + (_meaning_lines(r) if meaning else ""))
-                  + "\n")
+        text = render.dump(r) if as_json else render.human(r)
+        out.write(text + (render.meaning_lines(r) if meaning and not as_json else "") + "\n")
     out.flush()
     raise typer.Exit(0 if all(r["valid"] for r in results) else EXIT_INVALID)
-
-
-def _ruling_text(r: dict) -> str:
-    head = "STANDS" if r["valid"] else "FALLS"
-    line = f"{head}  {r['count']} word{'s' if r['count'] != 1 else ''}   release {r['release']}"
-    for item in r.get("results", []):
-        line += "\n  " + _human(item).replace("\n", "\n  ")
-    return line
-
-
-def _move_text(r: dict) -> str:
-    head = "STANDS" if r["valid"] else "FALLS"
-    lines = [f"{head}  {r['kind']} (variant {'I' * r['variant']})   release {r['release']}"]
-    for w in r["words"]:
-        sources = " + ".join(f"{f['word']} ({' '.join(f['letters'])})" for f in w.get("from", []))
-        own = " ".join(w.get("own", []))
-        what = {"kept": f"kept ({sources})", "remnant": f"remnant of {sources}",
-                "new": f"new from the shelf: {own}",
-                "rebuilt": f"rebuilt from {sources} + own {own or 'nothing'}"}[w["kind"]]
-        points = f"   {w['points']} points" if "points" in w else ""
-        lines.append(f"  {w['word']:16} {what}{points}")
-    if r["to_shelf"]:
-        lines.append(f"  back to the shelf: {' '.join(r['to_shelf'])}")
-    for reason in r["reasons"]:
-        detail = f" ({reason['detail']})" if reason.get("detail") else ""
-        lines.append(f"  [{reason['code']}] {reason['message']}{detail}")
-    for item in r.get("judge", {}).get("results", []):
-        lines.append("  " + _human(item).replace("\n", "\n  "))
-    lines.append(f"points {r['points']}, penalty {r['penalty']}, total {r['total']}")
-    lines.append(r["outcome"]["message"])
-    return "\n".join(lines)
 
 
 def _read_history(path: str | None) -> list[list[str]] | None:
@@ -414,29 +314,24 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
     from lexicon import judge as judging
     from lexicon import remik
     move = after is not None or before is not None
-    try:
-        if move:
-            if words:
-                raise InputError("give the words of a play, or a move with --before/--after, "
-                                 "not both", code="bad_move")
-            if after is None:
-                raise InputError("a move needs --after: the table's words after it",
-                                 code="bad_move")
-            ruling = remik.rule_move(Catalog(), before, after, rack, opening=opening,
-                                     reopening=reopening, variant=variant,
-                                     history=_read_history(history), reveal=reveal,
-                                     lang=lang, release=release, game=game)
-        else:
-            ruling = judging.judge(Catalog(), game, words or [], edge=edge, reveal=reveal,
-                                   lang=lang, release=release)
-    except (NoRelease, RulingsUnavailable) as exc:
-        _fail(exc, EXIT_FAILED, as_json)
-    except LexiconError as exc:
-        _fail(exc, EXIT_USAGE, as_json)
-    if as_json:
-        print(_dump(ruling))
+    if move:
+        if words:
+            raise InputError("give the words of a play, or a move with --before/--after, "
+                             "not both", code="bad_move")
+        if after is None:
+            raise InputError("a move needs --after: the table's words after it",
+                             code="bad_move")
+        ruling = remik.rule_move(Catalog(), before, after, rack, opening=opening,
+                                 reopening=reopening, variant=variant,
+                                 history=_read_history(history), reveal=reveal,
+                                 lang=lang, release=release, game=game)
     else:
-        print(_move_text(ruling) if move else _ruling_text(ruling))
+        ruling = judging.judge(Catalog(), game, words or [], edge=edge, reveal=reveal,
+                               lang=lang, release=release)
+    if as_json:
+        print(render.dump(ruling))
+    else:
+        print(render.move_text(ruling) if move else render.ruling_text(ruling))
     sys.stdout.flush()
     raise typer.Exit(0 if ruling["valid"] else EXIT_INVALID)
 
@@ -450,16 +345,11 @@ def list_rulings(date: Annotated[str | None, typer.Option(
     mid-line) are skipped and counted. Exit 2 for a malformed --date, 3 when the log cannot
     be read."""
     from lexicon import rulings
-    try:
-        day = rulings.parse_date(date)
-        log = rulings.scan(day)
-    except InputError as exc:
-        _fail(exc, EXIT_USAGE, as_json)
-    except RulingsUnavailable as exc:
-        _fail(exc, EXIT_FAILED, as_json)
+    day = rulings.parse_date(date)
+    log = rulings.scan(day)
     for r in log.rulings:
         if as_json:
-            print(_dump(r))
+            print(render.dump(r))
         else:
             print(f"{r['time']}  {r['game']:13} {r['verdict'].upper():6}  "
                   f"{' '.join(map(str, r['words']))}{'  (edge)' if r.get('edge') else ''}   "
@@ -471,7 +361,7 @@ def list_rulings(date: Annotated[str | None, typer.Option(
         note = (f"{n} damaged line{'s' if n != 1 else ''} skipped (line{'s' if n != 1 else ''} "
                 f"{', '.join(map(str, log.damaged[:10]))}{', …' if n > 10 else ''})")
         if as_json:     # one more object, told apart from a ruling by having no "time"
-            print(_dump({"damaged_lines": n, "lines": log.damaged}))
+            print(render.dump({"damaged_lines": n, "lines": log.damaged}))
             typer.echo(note, err=True)
         else:
             print(note)
@@ -511,31 +401,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
 
 def _query(run: Callable[[], dict], as_json: bool, show: Callable[[dict], str],
            found: Callable[[dict], bool]) -> None:
-    from lexicon.indexes import NoIndex
-    try:
-        result = run()
-    except (NoRelease, NoIndex) as exc:
-        _fail(exc, EXIT_FAILED, as_json)
-    except LexiconError as exc:
-        _fail(exc, EXIT_USAGE, as_json)
-    print(_dump(result) if as_json else show(result))
+    result = run()
+    print(render.dump(result) if as_json else show(result))
     sys.stdout.flush()
     raise typer.Exit(0 if found(result) else EXIT_INVALID)
-
-
-def _word_line(r: dict) -> str:
-    line = f"{r['word']:18} {'-'.join(r['tiles']):24} score {r['score']}"
-    if r.get("jokers"):
-        line += "  jokers " + ", ".join(f"{j['letter']}@{j['position']}" for j in r["jokers"])
-    return line
-
-
-def _listing(r: dict) -> str:
-    shown = len(r["results"])
-    head = f"{r['count']} words"
-    if shown < r["count"]:
-        head += f" (showing {r['offset'] + 1}-{r['offset'] + shown})"
-    return "\n".join([head + f"   release {r['release']}", *map(_word_line, r["results"])])
 
 
 Game = Annotated[str, typer.Argument(help="osps, remik, kvizovka, krizemkrazem")]
@@ -554,7 +423,7 @@ def blanks(game: Game,
     """Every admissible word a word with jokers can be, and what each joker stands for."""
     from lexicon import queries
     _query(lambda: queries.blanks(Catalog(), game, word, edge=edge, sort=sort, limit=limit,
-                                  offset=offset), as_json, _listing, lambda r: r["count"] > 0)
+                                  offset=offset), as_json, render.listing, lambda r: r["count"] > 0)
 
 
 @app.command()
@@ -569,7 +438,8 @@ def pattern(game: Game,
     from lexicon import queries
     _query(lambda: queries.pattern(Catalog(), game, text, min_length=min_length,
                                    max_length=max_length, sort=sort, limit=limit,
-                                   offset=offset), as_json, _listing, lambda r: r["count"] > 0)
+                                   offset=offset),
+           as_json, render.listing, lambda r: r["count"] > 0)
 
 
 @app.command()
@@ -588,7 +458,7 @@ def anagram(game: Game,
     _query(lambda: queries.anagrams(Catalog(), game, rack, board=board, exact=exact,
                                     min_length=min_length, max_length=max_length, sort=sort,
                                     limit=limit, offset=offset),
-           as_json, _listing, lambda r: r["count"] > 0)
+           as_json, render.listing, lambda r: r["count"] > 0)
 
 
 @app.command()
@@ -600,31 +470,9 @@ def extend(game: Game,
     """Remik's rebuilds: every word using all the letters of a table word plus at least one
     rack letter, with the rack letters each uses."""
     from lexicon import queries
-
-    def show(r: dict) -> str:
-        shown = len(r["results"])
-        head = f"{r['count']} words"
-        if shown < r["count"]:
-            head += f" (showing {r['offset'] + 1}-{r['offset'] + shown})"
-        lines = [f"{x['word']:18} + {' '.join(x['rack_letters'])}" for x in r["results"]]
-        return "\n".join([head + f"   release {r['release']}", *lines])
-
     _query(lambda: queries.extend(Catalog(), game, word, rack, sort=sort, limit=limit,
-                                  offset=offset), as_json, show, lambda r: r["count"] > 0)
-
-
-def _hooks_text(r: dict) -> str:
-    def side(items: list[dict]) -> str:
-        return ", ".join(f"{h['tile']} ({h['word']})" for h in items) or "none"
-
-    return "\n".join([
-        f"{r['word']}: {'-'.join(r['tiles'])}  {'valid' if r['valid'] else 'not a word'}"
-        f"   release {r['release']}",
-        f"  front hooks: {side(r['front'])}",
-        f"  back hooks:  {side(r['back'])}",
-        f"  prefix of a longer word: {'yes' if r['is_prefix'] else 'no'}"
-        + (f" (next: {' '.join(r['next_tiles'])})" if r["next_tiles"] else ""),
-    ])
+                                  offset=offset), as_json, render.rebuilds_listing,
+           lambda r: r["count"] > 0)
 
 
 @app.command()
@@ -632,7 +480,7 @@ def hooks(game: Game, word: Annotated[str, typer.Argument(help="a word or a pref
           as_json: AsJson = False) -> None:
     """Tiles that extend a word at the front or back, and whether it is a prefix."""
     from lexicon import queries
-    _query(lambda: queries.hooks(Catalog(), game, word), as_json, _hooks_text,
+    _query(lambda: queries.hooks(Catalog(), game, word), as_json, render.hooks_text,
            lambda r: bool(r["front"] or r["back"]))
 
 
@@ -665,15 +513,11 @@ def export(game: Game,
         result = run_export(cat.profile(game), cat.release(game, release), fmt,
                             Path(output) if output else None, stdout=sys.stdout,
                             dawg_only=dawg_only)
-    except (UnknownGame, UnknownRelease, InputError) as exc:
-        _fail(exc, EXIT_USAGE)
-    except LexiconError as exc:
-        _fail(exc, EXIT_FAILED)
     finally:
         cat.close()
     sys.stdout.flush()
     if output:
-        typer.echo(_dump(result), err=True)
+        typer.echo(render.dump(result), err=True)
 
 
 @app.command()
@@ -689,13 +533,9 @@ def diff(game: Game,
     try:
         before, after = resolve_pair(cat, game, old, new)
         result = diff_releases(cat.profile(game), before, after)
-    except (UnknownGame, UnknownRelease, InputError) as exc:
-        _fail(exc, EXIT_USAGE, as_json)
-    except LexiconError as exc:
-        _fail(exc, EXIT_FAILED, as_json)
     finally:
         cat.close()
-    print(_dump(result) if as_json else as_text(result))
+    print(render.dump(result) if as_json else as_text(result))
 
 
 @app.command()
@@ -707,10 +547,7 @@ def keygen(output: Annotated[str | None, typer.Option(
     from pathlib import Path
 
     from build import signing
-    try:
-        print(_dump(signing.keygen(Path(output) if output else None)))
-    except LexiconError as exc:
-        _fail(exc, EXIT_USAGE)
+    print(render.dump(signing.keygen(Path(output) if output else None)))
 
 
 @app.command()
@@ -730,14 +567,8 @@ def bundle(game: Game,
     from pathlib import Path
 
     from build import shipping
-    from build.signing import BadKey
-    try:
-        print(_dump(shipping.bundle(game, release_id, Path(output) if output else None,
-                                    key=Path(sign) if sign else None)))
-    except (UnknownGame, UnknownRelease, BadKey) as exc:
-        _fail(exc, EXIT_USAGE)
-    except LexiconError as exc:
-        _fail(exc, EXIT_FAILED)
+    print(render.dump(shipping.bundle(game, release_id, Path(output) if output else None,
+                                      key=Path(sign) if sign else None)))
 
 
 @app.command()
@@ -760,14 +591,9 @@ def install(path: Annotated[str, typer.Argument(metavar="BUNDLE", help="a .lexbu
     from pathlib import Path
 
     from build import shipping
-    try:
-        print(_dump(shipping.install(Path(path), sha256=sha256, make_current=current,
-                                     allow_unsigned=allow_unsigned,
-                                     signature=Path(signature) if signature else None)))
-    except BuildBusy as exc:
-        _fail(exc, EXIT_BUSY)
-    except LexiconError as exc:
-        _fail(exc, EXIT_FAILED)
+    print(render.dump(shipping.install(Path(path), sha256=sha256, make_current=current,
+                                       allow_unsigned=allow_unsigned,
+                                       signature=Path(signature) if signature else None)))
 
 
 @app.command("import")
@@ -787,14 +613,9 @@ def import_list(game: Game,
     from pathlib import Path
 
     from build import imports
-    try:
-        pin = imports.import_list(Catalog().profile(game), Path(path), mode, name=name,
-                                  license=licence, credit=credit)
-    except (UnknownGame, InputError) as exc:
-        _fail(exc, EXIT_USAGE)
-    except LexiconError as exc:
-        _fail(exc, EXIT_FAILED)
-    print(_dump(pin))
+    pin = imports.import_list(Catalog().profile(game), Path(path), mode, name=name,
+                              license=licence, credit=credit)
+    print(render.dump(pin))
 
 
 @app.command("hash")
@@ -806,21 +627,17 @@ def hash_list(path: Annotated[str, typer.Argument(
     fh = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
     with fh:
         words = dict.fromkeys(w for w in (ln.strip() for ln in fh) if w)
-    print(_dump(identity(words)))
+    print(render.dump(identity(words)))
 
 
 # -- maintainers: the pinned sources (sources.pins, sources.editions, build.carry) -------
 
-sources_app = typer.Typer(no_args_is_help=False, invoke_without_command=True,
+sources_app = _Typer(no_args_is_help=False, invoke_without_command=True,
                           help="The pinned sources: list, re-pin, diff, carry the cache.")
 app.add_typer(sources_app, name="sources")
 
 
 SourcesJson = Annotated[bool, typer.Option("--json", help="JSON: one object per line")]
-
-
-def _sources_failed(exc: LexiconError, as_json: bool = False) -> None:
-    _fail(exc, EXIT_USAGE if isinstance(exc, InputError) else EXIT_FAILED, as_json)
 
 
 @sources_app.callback()
@@ -834,13 +651,10 @@ def sources_list(ctx: typer.Context,
     if ctx.invoked_subcommand is not None:
         return
     from sources import pins
-    try:
-        rows = pins.status(refresh=refresh)
-    except LexiconError as exc:
-        _sources_failed(exc, as_json)
+    rows = pins.status(refresh=refresh)
     for r in rows:
         if as_json:
-            print(_dump(r))
+            print(render.dump(r))
             continue
         sha = r["sha256"] if isinstance(r["sha256"], str) else next(iter(r["sha256"].values()))
         head = (f"{r['id']:22} {r['kind']:4} {r['version']:14} "
@@ -865,12 +679,9 @@ def sources_update(name: Annotated[str, typer.Argument(help="a source id")],
     """Download and verify a version and rewrite the source's pin (version, suite, sha256)
     in sources/manifest.toml; the next build uses it."""
     from sources import pins
-    try:
-        out = pins.update(name, version=version, suite=suite)
-    except LexiconError as exc:
-        _sources_failed(exc, as_json)
+    out = pins.update(name, version=version, suite=suite)
     if as_json:
-        print(_dump(out))
+        print(render.dump(out))
         return
     old, new = out["old"], out["new"]
     print(f"{name}: {old['version']} ({old['suite'] or '?'}) -> {new['version']} "
@@ -891,11 +702,8 @@ def sources_diff(name: Annotated[str, typer.Argument(help="a source id")],
     change (capitalisation moves, removed -skość derivations, ...) and samples. Nothing is
     re-pinned or rebuilt."""
     from sources import editions, pins
-    try:
-        result = pins.diff(name, version=version, suite=suite, samples=samples)
-    except LexiconError as exc:
-        _sources_failed(exc, as_json)
-    print(_dump(result) if as_json else editions.as_text(result))
+    result = pins.diff(name, version=version, suite=suite, samples=samples)
+    print(render.dump(result) if as_json else editions.as_text(result))
 
 
 @sources_app.command("pack")
@@ -907,10 +715,7 @@ def sources_pack(source_ids: Annotated[list[str] | None, typer.Argument(
     """Pack the verified cache's artifacts into one file (+ FILE.sha256 beside it), to
     carry pins that have left the archive to another build machine."""
     from build import carry
-    try:
-        print(_dump(carry.pack(Path(output) if output else None, ids=source_ids)))
-    except LexiconError as exc:
-        _sources_failed(exc)
+    print(render.dump(carry.pack(Path(output) if output else None, ids=source_ids)))
 
 
 @sources_app.command("unpack")
@@ -922,11 +727,8 @@ def sources_unpack(path: Annotated[str, typer.Argument(metavar="FILE",
     """Verify a packed cache (its sha256, safe members, every artifact against its pin)
     and fill this machine's cache from it. Exit 3 if anything was refused."""
     from build import carry
-    try:
-        out = carry.unpack(Path(path), sha256=sha256)
-    except LexiconError as exc:
-        _sources_failed(exc)
-    print(_dump(out))
+    out = carry.unpack(Path(path), sha256=sha256)
+    print(render.dump(out))
     raise typer.Exit(EXIT_FAILED if out["refused"] else 0)
 
 

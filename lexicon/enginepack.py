@@ -33,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lexicon import kwg
+from lexicon import atomic, kwg
 from lexicon.export import Identity, valid_keys
 from lexicon.profile import Profile
 from lexicon.store import Release
@@ -147,7 +147,7 @@ def export_engine(profile: Profile, release: Release, output: Path,
     files["pack.json"] = (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode()
     files["README.txt"] = _readme(profile, pack).encode()
     for name, data in files.items():
-        kwg.atomic_write(out / name, data)
+        atomic.write_bytes(out / name, data)
     return {"format": "engine", "output": str(out), "release": release.id,
             "words": len(keys), "lexicons": {n: {k: v for k, v in lx.items()
                                                  if k != "counts_by_length"}

@@ -3,25 +3,44 @@
 Every face (CLI, HTTP) turns a :class:`LexiconError` into the same JSON object
 ``{"code": ..., "message": ...}``, so clients can branch on ``code`` while people read
 ``message``. Codes are part of the public contract: never rename one.
+
+Each class also carries the CLI's exit code beside its HTTP status, so the two faces map
+an error in one place each (``cli.main`` has a single handler that reads ``exit_code``):
+2 a usage error (the input, the game or the release asked for), 3 a failed or refused
+operation (a fetch, a build, a damaged or missing release, a bundle), 4 busy (another
+build or install of the game holds its lock: retry later). 0 and 1 are the verdicts.
 """
 
 from __future__ import annotations
 
+EXIT_INVALID = 1   # a word, play or query that is not valid / found nothing (not an error)
+EXIT_USAGE = 2
+EXIT_FAILED = 3
+EXIT_BUSY = 4
+
 
 class LexiconError(Exception):
-    """A failure the caller can act on; ``status`` is the HTTP status a face should use."""
+    """A failure the caller can act on; ``status`` is the HTTP status a face should use,
+    ``exit_code`` the CLI's. A class (or a raise) that names no exit code gets one from its
+    status: a server-side failure (5xx) is ``EXIT_FAILED``, a refusal of what was asked
+    (4xx) ``EXIT_USAGE``."""
 
     code = "lexicon_error"
     status = 400
+    exit_code: int | None = None
 
     def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
-                 detail: dict | None = None) -> None:
+                 detail: dict | None = None, exit_code: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
             self.code = code
         if status is not None:
             self.status = status
+        if exit_code is not None:
+            self.exit_code = exit_code
+        elif self.exit_code is None:
+            self.exit_code = EXIT_FAILED if self.status >= 500 else EXIT_USAGE
         self.detail = detail or {}
 
     def to_json(self) -> dict:
@@ -36,11 +55,13 @@ class InputError(LexiconError):
 
     code = "bad_input"
     status = 400
+    exit_code = EXIT_USAGE
 
 
 class UnknownGame(LexiconError):
     code = "unknown_game"
     status = 404
+    exit_code = EXIT_USAGE
 
 
 class NoRelease(LexiconError):
@@ -48,6 +69,7 @@ class NoRelease(LexiconError):
 
     code = "no_release"
     status = 503
+    exit_code = EXIT_FAILED
 
 
 class UnknownRelease(LexiconError):
@@ -55,6 +77,7 @@ class UnknownRelease(LexiconError):
 
     code = "unknown_release"
     status = 404
+    exit_code = EXIT_USAGE
 
 
 class ReleaseDamaged(NoRelease):
@@ -65,6 +88,7 @@ class ReleaseDamaged(NoRelease):
 
     code = "release_damaged"
     status = 503
+    exit_code = EXIT_FAILED
 
 
 class RulingsUnavailable(LexiconError):
@@ -74,6 +98,7 @@ class RulingsUnavailable(LexiconError):
 
     code = "rulings_unavailable"
     status = 503
+    exit_code = EXIT_FAILED
 
 
 class NotReady(LexiconError):
@@ -82,6 +107,7 @@ class NotReady(LexiconError):
 
     code = "not_ready"
     status = 503
+    exit_code = EXIT_FAILED
 
 
 class SourceError(LexiconError):
@@ -89,11 +115,13 @@ class SourceError(LexiconError):
 
     code = "source_unavailable"
     status = 500
+    exit_code = EXIT_FAILED
 
 
 class BuildError(LexiconError):
     code = "build_failed"
     status = 500
+    exit_code = EXIT_FAILED
 
 
 class BadBundle(LexiconError):
@@ -103,6 +131,7 @@ class BadBundle(LexiconError):
 
     code = "bad_bundle"
     status = 400
+    exit_code = EXIT_FAILED
 
 
 class BuildBusy(BuildError):
@@ -110,6 +139,7 @@ class BuildBusy(BuildError):
 
     code = "build_in_progress"
     status = 409
+    exit_code = EXIT_BUSY
 
 
 #: Every error code a face answers with, and what it means. Codes are public contract

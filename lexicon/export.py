@@ -5,8 +5,9 @@ admitted form, but the game's play rules (length limits, tiles the set carries, 
 letters only a joker can play) still apply at check time, so they are applied here too.
 Words are written in canonical tiles, one character a tile (Kvizovka in Serbian Cyrillic,
 which spells LJ, NJ and DŽ as one letter each: Latin would be ambiguous), in code-point
-order, which is the order the release stores them in: the export streams from an LMDB
-cursor and never holds the word list (except for ``kwg``, see :mod:`lexicon.kwg`).
+order, which is the order the release stores them in: the export streams the release's
+records in key order (:meth:`lexicon.store.Release.iter_records`) and never holds the word
+list (except for ``kwg``, see :mod:`lexicon.kwg`).
 
 Formats: ``words`` (one a line), ``tiles`` (tile letters separated by spaces, ``LJ U B A
 V``), ``jsonl`` (word, display spelling, tiles, score, category), ``kwg`` (the wolges
@@ -19,13 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from lexicon import atomic
 from lexicon.errors import InputError
 from lexicon.play import play_rules
 from lexicon.profile import Profile
@@ -155,12 +156,7 @@ def export(profile: Profile, release: Release, fmt: str, output: Path | None,
         n = write_lines(fmt, profile, release, stdout)
         return {"format": fmt, "words": n, "release": release.id}
     output = Path(output)
-    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            n = write_lines(fmt, profile, release, fh)
-        os.replace(tmp, output)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic.replacing(output) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        n = write_lines(fmt, profile, release, fh)
     return {"format": fmt, "words": n, "release": release.id, "output": str(output),
             "bytes": output.stat().st_size}

@@ -39,7 +39,6 @@ letters.
 from __future__ import annotations
 
 import gzip
-import os
 import sys
 import time
 from array import array
@@ -47,7 +46,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from lexicon.errors import LexiconError
+from lexicon import atomic
+from lexicon.errors import EXIT_FAILED, LexiconError
 from lexicon.profile import Profile
 from lexicon.store import Release
 
@@ -60,6 +60,7 @@ SEPARATOR = 0
 class KwgTooLarge(LexiconError):
     code = "kwg_too_large"
     status = 500
+    exit_code = EXIT_FAILED
 
 
 class NoDistribution(LexiconError):
@@ -68,6 +69,7 @@ class NoDistribution(LexiconError):
 
     code = "no_distribution"
     status = 409
+    exit_code = EXIT_FAILED     # the export cannot be made: not a usage error
 
 
 def tile_numbers(profile: Profile) -> dict[str, int]:
@@ -336,15 +338,6 @@ def alphabet_text(profile: Profile) -> str:
     return "".join(f"{a}\t{b}\t{c}\t{s}\t{v}\t0\t0\n" for a, b, c, s, v in alphabet_rows(profile))
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def export_kwg(profile: Profile, release: Release, output: Path,
                log: Callable[[str], None] | None = None, *, gaddag: bool = True,
                big: bool = False) -> dict[str, Any]:
@@ -360,8 +353,8 @@ def export_kwg(profile: Profile, release: Release, output: Path,
     data = build_kwg(words, say, gaddag=gaddag, big=big)
     output = Path(output)
     alphabet = output.with_suffix(".alphabet.txt")
-    atomic_write(output, data)
-    atomic_write(alphabet, alphabet_bytes)
+    atomic.write_bytes(output, data)
+    atomic.write_bytes(alphabet, alphabet_bytes)
     return {"format": "kbwg" if big else "kwg", "words": len(words), "release": release.id,
             "output": str(output), "alphabet": str(alphabet), "bytes": len(data),
             "nodes": len(data) // 4, "gaddag": gaddag, "gzip_bytes": len(gzip.compress(data, 6)),

@@ -233,7 +233,3 @@ def load(game: str) -> Profile:
         )
     with open(PROFILE_DIR / f"{game}.toml", "rb") as fh:
         return _parse(tomllib.load(fh))
-
-
-def all_profiles() -> list[Profile]:
-    return [load(g) for g in game_ids()]

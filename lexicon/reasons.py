@@ -34,7 +34,7 @@ REASONS: dict[str, str] = {
     "too_long": "more tiles than the game's maximum",
     "not_in_alphabet": "contains a character that is no tile of this game",
     "too_many_jokers": "needs more jokers than the game has",
-    # lexical, added for Kvizovka (build/games/kvizovka.py)
+    # lexical, added for Kvizovka (build/games/kvizovka/analysis.py)
     "function_word": "a preposition, conjunction or particle (a non-independent word)",
     "unclassified": "a dictionary knows the form, but not its part of speech or case",
     # a Remik move (lexicon.remik, from the rule book, seed 004)

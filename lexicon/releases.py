@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from lexicon import atomic
 from lexicon.errors import LexiconError, ReleaseDamaged, UnknownRelease
 from lexicon.inputs import printable
 from lexicon.integrity import MANIFEST, read_manifest
@@ -109,12 +110,7 @@ def release_path(game: str, release_id: str, root: Path | None = None) -> Path:
 
 def set_current(game: str, release_id: str, root: Path | None = None) -> None:
     """Point ``CURRENT`` at ``release_id`` atomically (write a temp file, then rename)."""
-    gdir = game_dir(game, root)
-    tmp = gdir / f".{CURRENT}.{os.getpid()}.tmp"
-    tmp.write_text(release_id + "\n", encoding="utf-8")
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, gdir / CURRENT)
+    atomic.write_text(game_dir(game, root) / CURRENT, release_id + "\n")
 
 
 #: Release summaries by release directory, with the manifest's (inode, size, mtime) they

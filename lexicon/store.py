@@ -1,10 +1,11 @@
 """Reading a release: its word records plus its manifest.
 
 A release directory holds ``manifest.json``, ``records/`` (the compact record store of
-:mod:`lexicon.recordfile`: marisa key tries and zlib blocks) and ``indexes/`` (the query
-tries, see :mod:`lexicon.indexes`), and may hold ``meanings/`` (what the dictionaries say
-of its lemmas, :mod:`lexicon.meanings`). All are opened read-only and memory-mapped, so a
-server keeps the OS page cache, not Python objects, and several processes share one copy.
+:mod:`lexicon.recordfile`: marisa key tries, uncompressed payload blocks and zlib shape
+blocks) and ``indexes/`` (the query tries, see :mod:`lexicon.indexes`), and may hold
+``meanings/`` (what the dictionaries say of its lemmas, :mod:`lexicon.meanings`). All are
+opened read-only and memory-mapped, so a server keeps the OS page cache, not Python
+objects, and several processes share one copy.
 
 Releases published before the compact store hold ``lexicon.lmdb/`` instead (one named
 database, ``forms``, mapping canonical keys to :class:`~lexicon.records.Record` bytes);
@@ -224,26 +225,6 @@ class Release:
                 if valid_only and v[:1] != VALID:
                     continue
                 yield k.decode(), v
-
-    def iter_keys_with_prefix(self, prefix: str, valid_only: bool = True) -> Iterator[str]:
-        """Keys starting with ``prefix``, in order, using an LMDB cursor range scan."""
-        if self.store is not None:
-            if valid_only:
-                yield from self.store.keys(valid=True, prefix=prefix)
-            else:
-                yield from sorted(self.store.keys(True, prefix) + self.store.keys(False, prefix))
-            return
-        p = prefix.encode()
-        with self.env.begin(db=self.forms) as txn:
-            cur = txn.cursor()
-            if not cur.set_range(p):
-                return
-            for k, v in cur:
-                if not k.startswith(p):
-                    break
-                if valid_only and v[:1] != VALID:
-                    continue
-                yield k.decode()
 
     def records(self) -> Iterator[Record]:
         """Every record, fully decoded, in no particular order (repack, amend)."""

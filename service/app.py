@@ -534,6 +534,3 @@ def _add_referee_page(app: FastAPI) -> None:
     def referee_page() -> FileResponse:
         # the Content-Security-Policy of every HTML response is set by contract.TransportRules
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
-
-
-app = create_app()

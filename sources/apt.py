@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from lexicon import atomic
 from lexicon.errors import SourceError
 
 Runner = Callable[[Sequence[str], Path], subprocess.CompletedProcess]
@@ -176,9 +177,7 @@ class AptConfig:
         sources = etc / "sources.list"
         text = self._sources_text()
         if not sources.exists() or sources.read_text(encoding="utf-8") != text:
-            tmp = sources.with_suffix(".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, sources)
+            atomic.write_text(sources, text)
 
     def _stamp(self) -> str:
         return hashlib.sha256(self._sources_text().encode()).hexdigest()

@@ -16,13 +16,13 @@ with the old manifest: exactly those three fields of that one source may differ.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from lexicon import atomic
 from lexicon.errors import InputError, SourceError
 from sources import editions
 from sources import fetch as fetching
@@ -215,9 +215,7 @@ def rewrite_pin(path: Path, sid: str, *, version: str, suite: str, sha256: str) 
                               "(a table of wheel checksums is edited by hand)")
     new_text = text[:start] + body + text[end:]
     _check_only_pin_changed(text, new_text, sid, fields, path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(new_text, encoding="utf-8")
-    os.replace(tmp, path)
+    atomic.write_text(path, new_text)
 
 
 def _check_only_pin_changed(old: str, new: str, sid: str, fields: dict[str, str],

@@ -60,6 +60,44 @@ def test_usage_errors_exit_2(small_releases: Path, args: tuple[str, ...]) -> Non
     assert "error [" in p.stderr and "Traceback" not in p.stderr
 
 
+# every command that takes a game: an unknown one is a usage error (2) from each alike,
+# the same `unknown_game` code, and nothing is written (amend and repack once exited 3)
+GAME_COMMANDS = [("check", "kot"), ("judge", "kot"), ("build",), ("export",), ("diff",),
+                 ("amend", "--overrides", "none.tsv"), ("repack",), ("verify",), ("releases",),
+                 ("bundle",), ("import", "words.txt"), ("pattern", "k?t"), ("blanks", "k?t"),
+                 ("anagram", "kot"), ("hooks", "kot"), ("extend", "kot", "a")]
+
+
+@pytest.mark.parametrize("command", GAME_COMMANDS, ids=lambda c: c[0])
+def test_an_unknown_game_exits_2_from_every_command(small_releases: Path,
+                                                    command: tuple[str, ...]) -> None:
+    before = sorted(p.name for p in small_releases.rglob("*"))
+    p = run(small_releases, command[0], "chess", *command[1:])
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert "error [unknown_game]" in p.stderr and "Traceback" not in p.stderr
+    assert sorted(p.name for p in small_releases.rglob("*")) == before
+
+
+def test_the_exit_codes_are_the_error_classes_own() -> None:
+    """The CLI's contract in one place: each class says its exit code beside its status."""
+    from build.signing import BadKey
+    from lexicon import errors
+    from lexicon.indexes import NoIndex
+    from lexicon.kwg import KwgTooLarge, NoDistribution
+    assert {c.__name__: c("x").exit_code for c in (
+        errors.InputError, errors.UnknownGame, errors.UnknownRelease, BadKey,
+        errors.NoRelease, errors.ReleaseDamaged, errors.RulingsUnavailable, errors.BadBundle,
+        errors.BuildError, errors.SourceError, NoIndex, KwgTooLarge, NoDistribution,
+        errors.BuildBusy)} == {
+        "InputError": 2, "UnknownGame": 2, "UnknownRelease": 2, "BadKey": 2,
+        "NoRelease": 3, "ReleaseDamaged": 3, "RulingsUnavailable": 3, "BadBundle": 3,
+        "BuildError": 3, "SourceError": 3, "NoIndex": 3, "KwgTooLarge": 3, "NoDistribution": 3,
+        "BuildBusy": 4}
+    # a raise that names none gets it from its status: a server's failure, or a refusal
+    assert errors.LexiconError("x", code="install_failed", status=500).exit_code == 3
+    assert errors.LexiconError("x", code="key_exists").exit_code == 2
+
+
 def test_no_release_is_a_clear_error(home: Path) -> None:
     p = run(home, "check", "remik", "kot")
     assert p.returncode == 3 and "no release of 'remik'" in p.stderr

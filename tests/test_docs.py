@@ -51,3 +51,27 @@ def test_the_readme_check_answer_has_the_fields_of_a_real_one(home) -> None:
     cat.close()
     assert set(example) == set(real) == set(CHECK_EXAMPLE)
     assert example["meanings"] == real["meanings"] == []    # no dictionary in this build
+
+
+def test_the_tables_exit_codes_are_what_the_classes_exit_with() -> None:
+    """The README's CLI exit column is read from the syntax; each error class, made for
+    real, exits (``exit_code``) with one of the codes the table gives it."""
+    import importlib
+
+    from lexicon.errors import LexiconError
+    for module in ("build.amend", "build.canaries", "build.signing", "build.shipping",
+                   "lexicon.anagrams", "lexicon.indexes", "lexicon.kwg", "lexicon.remik",
+                   "lexicon.search"):
+        importlib.import_module(module)
+    exits = docs.exit_codes()
+    todo, seen = [LexiconError], []
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if cls.__module__.startswith(("lexicon", "build", "sources")) and \
+                not cls.__name__.startswith("_"):
+            seen.append(cls.__name__)
+            assert cls("x").exit_code in exits[cls.code], cls
+    assert {"BadKey", "NoDistribution", "BuildBusy", "InputError"} <= set(seen)
+    assert exits["unknown_game"] == {2} and exits["build_in_progress"] == {4}
+    assert exits["bad_key"] == {2, 3} and "busy" not in exits     # busy: the service only

@@ -7,7 +7,10 @@ fails when the code raises an error code :data:`lexicon.errors.CODES` does not d
 defines a ``MAX_*`` limit that :data:`LIMITS` does not list.
 
 The error table's statuses are read from the code that raises each code (the ``status=``
-given, or the raising class's ``status``), not typed again here.
+given, or the raising class's ``status``), not typed again here; so are its CLI exit codes
+(the ``exit_code=`` given, else the class's own or inherited ``exit_code``, else the one
+:class:`lexicon.errors.LexiconError` derives from the status). A code only the service
+gives has no exit code.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+from lexicon import errors
 from lexicon.errors import CODES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,6 +170,73 @@ def defined_limits() -> frozenset[tuple[str, str]]:
     return frozenset(found)
 
 
+def _exit_value(node: ast.AST | None) -> int | None:
+    """An ``exit_code`` as written: a number, or one of the ``EXIT_*`` names."""
+    if isinstance(node, ast.Name) and node.id.startswith("EXIT_"):
+        return getattr(errors, node.id)
+    value = _const(node)
+    return value if isinstance(value, int) else None
+
+
+def _from_status(status: int | None) -> int:
+    return errors.LexiconError("", status=status or 400).exit_code or errors.EXIT_FAILED
+
+
+@cache
+def exit_codes() -> dict[str, set[int]]:
+    """Every error code the library, the builders, the sources and the CLI give, with the
+    CLI exit codes it is given with (what :func:`cli.main._contract` exits with)."""
+    classes: dict[str, dict[str, ast.AST | None]] = {}
+    trees = [(path, ast.parse(path.read_text(encoding="utf-8")))
+             for path in _sources(tuple(p for p in PRODUCT if p != "service"))]
+    for _path, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                attrs: dict[str, ast.AST | None] = {
+                    t.id: n.value for n in node.body if isinstance(n, ast.Assign)
+                    for t in n.targets if isinstance(t, ast.Name)}
+                attrs["base"] = node.bases[0] if node.bases else None
+                classes[node.name] = attrs
+
+    def inherited(name: str, attr: str) -> ast.AST | None:
+        seen = set()
+        while name in classes and name not in seen:
+            seen.add(name)
+            if attr in classes[name]:
+                return classes[name][attr]
+            name = getattr(classes[name]["base"], "id", "")
+        return None
+
+    def exit_of(cls: str, exit_kw: ast.AST | None, status_kw: ast.AST | None) -> int:
+        given = _exit_value(exit_kw)
+        if given is None:
+            given = _exit_value(inherited(cls, "exit_code"))
+        if given is None:
+            status = _const(status_kw) if status_kw is not None else \
+                _const(inherited(cls, "status"))
+            given = _from_status(status if isinstance(status, int) else None)
+        return given
+
+    out: dict[str, set[int]] = {}
+    for name, attrs in classes.items():
+        code = _const(attrs.get("code"))
+        if isinstance(code, str) and inherited(name, "status") is not None:
+            out.setdefault(code, set()).add(exit_of(name, None, None))
+    for _path, tree in trees:
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", "")
+            kw = {k.arg: k.value for k in node.keywords}
+            code = _const(kw.get("code")) if "code" in kw else None
+            if code is None and "exit_code" in kw and name in classes:
+                code = _const(inherited(name, "code"))
+            if isinstance(code, str):
+                out.setdefault(code, set()).add(
+                    exit_of(name, kw.get("exit_code"), kw.get("status")))
+    return out
+
+
 # -- the tables ---------------------------------------------------------------------------
 
 def _cell(text: str) -> str:
@@ -174,12 +245,13 @@ def _cell(text: str) -> str:
 
 
 def error_table() -> str:
-    statuses = raised_codes()
-    rows = ["| code | HTTP | meaning |", "|---|---|---|"]
+    statuses, exits = raised_codes(), exit_codes()
+    rows = ["| code | HTTP | CLI exit | meaning |", "|---|---|---|---|"]
     for code in sorted(CODES):
         given = sorted(s for s in statuses.get(code, set()) if s is not None)
         http = " / ".join(map(str, given)) or "varies"
-        rows.append(f"| `{code}` | {http} | {_cell(CODES[code])} |")
+        cli = " / ".join(map(str, sorted(exits.get(code, set())))) or "—"
+        rows.append(f"| `{code}` | {http} | {cli} | {_cell(CODES[code])} |")
     return "\n".join(rows)
 
 

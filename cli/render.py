@@ -1,0 +1,129 @@
+"""How the CLI shows what the library returns to a person: one function a kind of result.
+
+Kept apart from the commands (:mod:`cli.main`) so that a command reads as what it asks
+the library and which exit code it gives, and a rendering can change without touching
+either. Every function takes the same dict the HTTP API returns as JSON (``--json``
+prints that dict with :func:`dump`), so the two faces never disagree on content.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def dump(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def meaning_lines(r: dict) -> str:
+    """``--meaning``: what each dictionary says of the word's lemmas, with its source and
+    licence (the referee may be asked to prove a meaning from a source)."""
+    if "error" in r:
+        return ""
+    if not r.get("meanings"):
+        return "\n  meaning: none in this release's sources"
+    out = ""
+    for m in r["meanings"]:
+        senses = m.get("translations") or [", ".join(s) for s in m.get("synonyms", [])]
+        out += f"\n  meaning of {m['lemma']} ({m['name']}, {m['license']}):"
+        out += "".join(f"\n    {n}. {s}" for n, s in enumerate(senses, 1))
+    return out
+
+
+def human(r: dict) -> str:
+    if "error" in r:
+        return f"{r['input']}: error [{r['error']['code']}] {r['error']['message']}"
+    verdict = "VALID" if r["valid"] else "INVALID"
+    line = f"{r['word']}: {verdict}  tiles {'-'.join(r['tiles'])}"
+    if r["score"] is not None:
+        line += f"  score {r['score']}"
+    if r["reason"]:
+        line += f"\n  reason [{r['reason']['code']}] {r['reason']['message']}"
+        if r["reason"].get("detail"):
+            line += f"\n    {r['reason']['detail']}"
+    # an admitted word says what admitted it (the grade marker is for machines)
+    for ev in [e for e in r.get("evidence") or [] if not e.startswith("grade:")][:3]:
+        line += f"\n  admitted: {ev}"
+    for a in r["analyses"][:4]:
+        line += f"\n  {a['lemma']}  {a['tags']}  ({a['source']})"
+        if a.get("gloss"):
+            line += f"\n    {a['gloss']}"
+    if r.get("jokers_needed"):
+        line += f"\n  needs a joker for {', '.join(r['jokers_needed'])}"
+    for alt in r.get("alternatives", []):
+        if alt["known"]:
+            state = "valid" if alt["valid"] else "invalid"
+            line += f"\n  also read as {'-'.join(alt['tiles'])}: {state}"
+    return line
+
+
+def ruling_text(r: dict) -> str:
+    head = "STANDS" if r["valid"] else "FALLS"
+    line = f"{head}  {r['count']} word{'s' if r['count'] != 1 else ''}   release {r['release']}"
+    for item in r.get("results", []):
+        line += "\n  " + human(item).replace("\n", "\n  ")
+    return line
+
+
+def move_text(r: dict) -> str:
+    head = "STANDS" if r["valid"] else "FALLS"
+    lines = [f"{head}  {r['kind']} (variant {'I' * r['variant']})   release {r['release']}"]
+    for w in r["words"]:
+        sources = " + ".join(f"{f['word']} ({' '.join(f['letters'])})" for f in w.get("from", []))
+        own = " ".join(w.get("own", []))
+        what = {"kept": f"kept ({sources})", "remnant": f"remnant of {sources}",
+                "new": f"new from the shelf: {own}",
+                "rebuilt": f"rebuilt from {sources} + own {own or 'nothing'}"}[w["kind"]]
+        points = f"   {w['points']} points" if "points" in w else ""
+        lines.append(f"  {w['word']:16} {what}{points}")
+    if r["to_shelf"]:
+        lines.append(f"  back to the shelf: {' '.join(r['to_shelf'])}")
+    for reason in r["reasons"]:
+        detail = f" ({reason['detail']})" if reason.get("detail") else ""
+        lines.append(f"  [{reason['code']}] {reason['message']}{detail}")
+    for item in r.get("judge", {}).get("results", []):
+        lines.append("  " + human(item).replace("\n", "\n  "))
+    lines.append(f"points {r['points']}, penalty {r['penalty']}, total {r['total']}")
+    lines.append(r["outcome"]["message"])
+    return "\n".join(lines)
+
+
+def word_line(r: dict) -> str:
+    line = f"{r['word']:18} {'-'.join(r['tiles']):24} score {r['score']}"
+    if r.get("jokers"):
+        line += "  jokers " + ", ".join(f"{j['letter']}@{j['position']}" for j in r["jokers"])
+    return line
+
+
+def _page(r: dict, lines: list[str]) -> str:
+    """A paged result: the count (and which page is shown), the release, then one line a
+    result."""
+    shown = len(r["results"])
+    head = f"{r['count']} words"
+    if shown < r["count"]:
+        head += f" (showing {r['offset'] + 1}-{r['offset'] + shown})"
+    return "\n".join([head + f"   release {r['release']}", *lines])
+
+
+def listing(r: dict) -> str:
+    return _page(r, [word_line(x) for x in r["results"]])
+
+
+def hooks_text(r: dict) -> str:
+    def side(items: list[dict]) -> str:
+        return ", ".join(f"{h['tile']} ({h['word']})" for h in items) or "none"
+
+    return "\n".join([
+        f"{r['word']}: {'-'.join(r['tiles'])}  {'valid' if r['valid'] else 'not a word'}"
+        f"   release {r['release']}",
+        f"  front hooks: {side(r['front'])}",
+        f"  back hooks:  {side(r['back'])}",
+        f"  prefix of a longer word: {'yes' if r['is_prefix'] else 'no'}"
+        + (f" (next: {' '.join(r['next_tiles'])})" if r["next_tiles"] else ""),
+    ])
+
+
+def rebuilds_listing(r: dict) -> str:
+    """``lexicon extend``: Remik's rebuilds of a table word, with the rack letters each
+    uses."""
+    return _page(r, [f"{x['word']:18} + {' '.join(x['rack_letters'])}" for x in r["results"]])
