@@ -94,7 +94,8 @@ def make_builder(tmp: Path, *, analyser: bool = True) -> KrizemkrazemBuilder:
                                             ("škarje", "n, f, pl")])
     th = write_thesaurus(tmp / "mythes", [("streljaj", "sam.", "doseg"),
                                           ("testenine", "sam.", "pašta"),
-                                          ("delati", "gl.", "ustvarjati")])
+                                          ("delati", "gl.", "ustvarjati"),
+                                          ("zelen", "sam.", "zelenec")])
     return KrizemkrazemBuilder(
         Inputs(dic=DATA / "tiny.dic", aff=DATA / "tiny.aff", analyser=bin_path,
                freedict_root=fd, thesaurus_root=th, lists_dir=DATA / "lists",
@@ -339,6 +340,7 @@ def test_thesaurus_noun_meaning_is_noun_evidence(
     assert r["valid"] and r["category"] == "noun", r["reason"]
     assert r["evidence"][0] == "mythes-sl: streljaj (sam.) doseg"
     assert not check(built, "delati")["valid"]     # a verb meaning (gl.) is no noun
+    assert not check(built, "zelen")["valid"]      # (sam.), but zelenega: an adjective
 
 
 def test_neuter_with_t_stem_and_a_possessive(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:

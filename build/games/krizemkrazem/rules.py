@@ -165,8 +165,8 @@ def thesaurus(c: Candidate) -> Evidence | None:
     the headword is a noun in the nominative; a plural one (*počitnice*) is a plurale
     tantum or, beside a singular noun, an established plural."""
     e = c.thesaurus
-    if e is None or not e.is_noun() or not c.single:
-        return None
+    if e is None or not e.is_noun() or not c.single or c.adjective_forms:
+        return None       # netipičen (sam.): -ega forms make it an adjective, as in 50 drawn
     nouns = [m for m in e.meanings if m.pos == "sam."]
     text = f"mythes-sl: {e.headword} (sam.) {', '.join(nouns[0].synonyms[:3])}".rstrip()
     plural = any(morph.NP in cf.cases for cf in c.inflection_of) or any(
@@ -372,8 +372,9 @@ def make_book(allowed_letters: frozenset[str]) -> RuleBook[Candidate]:
                   "tantum", analyser),
             Admit("freedict", "FreeDict noun headword (<n, ..., pl>: plurale tantum, or an "
                   "established plural beside a singular noun)", dictionary),
-            Admit("thesaurus", "mythes-sl thesaurus headword with a noun meaning (sam.); a "
-                  "plural headword is a plurale tantum or an established plural", thesaurus),
+            Admit("thesaurus", "mythes-sl thesaurus headword with a noun meaning (sam.) and no "
+                  "adjective forms; a plural headword is a plurale tantum or an established "
+                  "plural", thesaurus),
             Admit("paradigm", "a noun declension among the hunspell forms: a strong one alone; "
                   "a weak one with LemmaGen's 'its own lemma', also when the word is a case "
                   "form of another lemma if it has forms of its own for the dative and "
