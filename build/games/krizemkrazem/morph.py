@@ -229,8 +229,8 @@ def _neuter(word: str, has: Has) -> list[Paradigm]:
     # extended stems: ime/imena, dekle/dekleta, telo/telesa. Weak: banke+t is banket.
     for ext, note in ((word + "n", "stem +n"), (word + "t", "stem +t"),
                       (stem + "es", "stem +es")):
-        if has(ext) and has(ext + "ov") and not has(ext + "ovega"):
-            continue                         # banke+t is banket; jagnjet+ov a possessive
+        if has(ext) and has(ext + "ov") and (not has(ext + "ovega") or has(ext + "e")):
+            continue     # banke+t is banket, kade+t kadet (kadete); jagnjet+ov a possessive
         if note == "stem +t" and is_capitalised(word):
             continue                         # Tone/Toneta: a masculine name, see below
         p = _collect(word, "neut", ext, has, False, note)
