@@ -320,6 +320,7 @@ def test_plural_place_name_beside_a_homonymous_singular(
     whose singular forms would otherwise make Fužine its genitive."""
     r = check(built, "Fužine")
     assert r["valid"] and r["category"] == "plurale_tantum", r["reason"]
+    assert any("beside the singular Fužina" in e for e in r["evidence"]), r["evidence"]
     assert check(built, "Fužina")["valid"]
     # without LemmaGen's word the plural is the genitive of Fužina, as before
     mize = check(built, "mize")

@@ -420,7 +420,10 @@ class SlovenianSources:
         if not morph.is_capitalised(w) or w.isupper() or not w.endswith("e") or \
                 self.has(w[:-1] + "ov") or not self.is_lemma(w):
             return None
-        return morph.plural_only(w, self.has, ignore_singular=True)
+        p = morph.plural_only(w, self.has, ignore_singular=True)
+        if p is not None and self.has(w[:-1] + "a"):
+            p.note = f"a plural name beside the singular {w[:-1]}a"
+        return p
 
     def possessive_of(self, w: str) -> str | None:
         """The attested possessive adjective of a name (Karin -> Karinin), if any.

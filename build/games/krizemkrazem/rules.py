@@ -185,7 +185,8 @@ def declension(c: Candidate) -> list[Evidence]:
         forms = f"hunspell-sl forms, {p.describe()}"
         if p.cls in morph.PLURAL_ONLY:
             if not contradicted or self_lemma:
-                out.append(Evidence("plural_paradigm", f"{forms}; no singular forms",
+                out.append(Evidence("plural_paradigm", forms if p.note else
+                                    f"{forms}; no singular forms",
                                     "plurale_tantum", (HUNSPELL,)))
             continue
         if p.strong and not (contradicted and not self_lemma):
