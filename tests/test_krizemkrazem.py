@@ -36,6 +36,7 @@ LEMMAS = {
     "Škotinja", "kamin", "Kacin", "kalin", "par", "para", "Newton", "Prešern", "Prešernov",
     "Pavček", "Zgubek", "Kanin", "Karin", "ljubezen", "hlače", "mesto", "učitelj", "Granić",
     "zelen", "delati", "hitro", "vrata", "Unesco", "NATO", "MCM", "pustni", "ples", "Tamara",
+    "Stanko", "Stanka", "Fužina", "Fužine", "osel", "jagnje", "testenina", "kade", "kadet",
 }
 OTHER = {"hiše": "hiša", "mizo": "miza", "učitelji": "učitelj", "kaminu": "kamin",
          "Ljubljane": "Ljubljana", "zelenega": "zelen", "delal": "delati"}
@@ -75,6 +76,14 @@ def write_freedict(directory: Path, entries: Iterable[tuple[str, str]]) -> Path:
     return directory
 
 
+def write_thesaurus(directory: Path, entries: Iterable[tuple[str, str, str]]) -> Path:
+    """A MyThes ``th_sl_SI_v2.dat`` in ISO 8859-2, one meaning per headword."""
+    directory.mkdir(parents=True, exist_ok=True)
+    text = "ISO8859-2\n" + "".join(f"{w}|1\n({pos})|{syn}\n" for w, pos, syn in entries)
+    (directory / "th_sl_SI_v2.dat").write_bytes(text.encode("iso8859-2"))
+    return directory
+
+
 def make_builder(tmp: Path, *, analyser: bool = True) -> KrizemkrazemBuilder:
     bin_path = None
     if analyser and HAVE_LTCOMP:
@@ -83,9 +92,14 @@ def make_builder(tmp: Path, *, analyser: bool = True) -> KrizemkrazemBuilder:
                        check=True, capture_output=True)
     fd = write_freedict(tmp / "freedict", [("kalin", "n, m, sg"), ("zelen", "adj, m, sg"),
                                             ("škarje", "n, f, pl")])
+    th = write_thesaurus(tmp / "mythes", [("streljaj", "sam.", "doseg"),
+                                          ("testenine", "sam.", "pašta"),
+                                          ("delati", "gl.", "ustvarjati"),
+                                          ("zelen", "sam.", "zelenec")])
     return KrizemkrazemBuilder(
         Inputs(dic=DATA / "tiny.dic", aff=DATA / "tiny.aff", analyser=bin_path,
-               freedict_root=fd, lists_dir=DATA / "lists", use_lemmagen=False),
+               freedict_root=fd, thesaurus_root=th, lists_dir=DATA / "lists",
+               use_lemmagen=False),
         lemmatizer=SlovenianLemmatizer(FixedLemmas()))
 
 
@@ -286,3 +300,65 @@ def test_a_name_every_dictionary_capitalises_stays_a_name(
     _, verdict, _ = fresh.judge("ljubljana")
     assert verdict.code == "proper_noun" and "hunspell-sl: Ljubljana" in verdict.message
     assert [e.kind for e in verdict.evidence] == ["capitalised_in_dictionary"]
+
+
+# -- issue 17, item 3: the false rejects and the false accept, one test per class ------------
+
+def test_any_admissible_reading_admits_a_name(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """Stanko is the accusative of Stanka and a masculine name whose Stanku and Stankom
+    Stanka's declension does not have: the name's reading admits the spelling."""
+    r = check(built, "Stanko")
+    assert r["valid"] and r["category"] == "name", r["reason"]
+    assert any("forms of its own" in e and "Stanku" in e for e in r["evidence"])
+    assert check(built, "Stanka")["valid"]
+    assert not check(built, "Stanki")["valid"]       # a case form of both, own of neither
+
+
+def test_plural_place_name_beside_a_homonymous_singular(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """Fužine (a plural place name, LemmaGen: its own lemma) beside the village Fužina,
+    whose singular forms would otherwise make Fužine its genitive."""
+    r = check(built, "Fužine")
+    assert r["valid"] and r["category"] == "plurale_tantum", r["reason"]
+    assert any("beside the singular Fužina" in e for e in r["evidence"]), r["evidence"]
+    assert check(built, "Fužina")["valid"]
+    # without LemmaGen's word the plural is the genitive of Fužina, as before
+    mize = check(built, "mize")
+    assert not mize["valid"] and mize["reason"]["code"] == "inflected_form"
+
+
+def test_established_plural_from_the_thesaurus(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    r = check(built, "testenine")
+    assert r["valid"] and r["category"] == "established_plural", r["reason"]
+    assert any(e.startswith("mythes-sl: testenine (sam.)") for e in r["evidence"])
+    assert "mythes-sl" in r["sources"]
+
+
+def test_thesaurus_noun_meaning_is_noun_evidence(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    r = check(built, "streljaj")      # in hunspell-sl as the imperative of streljati only
+    assert r["valid"] and r["category"] == "noun", r["reason"]
+    assert r["evidence"][0] == "mythes-sl: streljaj (sam.) doseg"
+    assert not check(built, "delati")["valid"]     # a verb meaning (gl.) is no noun
+    assert not check(built, "zelen")["valid"]      # (sam.), but zelenega: an adjective
+
+
+def test_neuter_with_t_stem_and_a_possessive(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """jagnje/jagnjeta: the -ov form of the t-stem is the possessive jagnjetov (with its
+    jagnjetovega), not the genitive plural of a masculine *jagnjet."""
+    r = check(built, "jagnje")
+    assert r["valid"] and r["category"] == "noun", r["reason"]
+    assert any("stem +t" in e for e in r["evidence"])
+    # kadet (kadete, kadetov) is a masculine with its possessive: kade is none of its forms
+    assert not check(built, "kade")["valid"]
+    assert check(built, "kadet")["valid"]
+
+
+@pytest.mark.skipif(not HAVE_LTCOMP, reason="lttoolbox (lt-comp, lt-print) not installed")
+def test_analyser_nominative_the_paradigm_contradicts_is_no_evidence(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    r = check(built, "osla")          # apertium: osel<n><sg><nom>; hunspell-sl: gen. of osel
+    assert not r["valid"] and r["reason"]["code"] == "inflected_form"
+    assert r["reason"]["detail"].startswith("genitive singular of osel"), r["reason"]
+    assert check(built, "osel")["valid"]

@@ -2,7 +2,8 @@
 
 Candidates are every form of ``hunspell-sl`` expanded by :mod:`sources.hunspell` (1.16M
 forms, proper names included), every single-word surface of the apertium Slovenian
-analyser, the FreeDict headwords and the reviewed lists. Each spelling is judged by
+analyser, the FreeDict headwords, the thesaurus's noun headwords and the reviewed
+lists. Each spelling is judged by
 :func:`.rules.make_book`; spellings of one key (``kalin``, ``Kalin``) are combined by
 :meth:`lexicon.records.Record.merge`. Rejections name the rule and the specific reason, e.g.
 *hiše*: "genitive singular (or nominative plural, accusative plural) of hiša; only the
@@ -24,6 +25,7 @@ from build.games.krizemkrazem.evidence import (
     FREEDICT,
     HUNSPELL,
     LEMMAGEN,
+    MYTHES,
     Candidate,
     Inputs,
     SlovenianSources,
@@ -61,6 +63,8 @@ class KrizemkrazemBuilder:
             ids.append(APERTIUM)
         if inputs.freedict_root:
             ids.append(FREEDICT)
+        if inputs.thesaurus_root:
+            ids.append(MYTHES)
         self.lemmatizer_used = "injected" if lemmatizer else "not used"
         if lemmatizer is None and inputs.use_lemmagen:
             lemmatizer = lemmagen.load()
@@ -174,4 +178,5 @@ def builder(ctx: BuildContext) -> KrizemkrazemBuilder:
         dic=hroot / "sl_SI.dic", aff=hroot / "sl_SI.aff",
         analyser=aroot / "slv-hbs.automorf.bin",
         freedict_root=ctx.source_root(FREEDICT),
+        thesaurus_root=ctx.source_root(MYTHES),
     ))

@@ -1,7 +1,8 @@
 """What the Slovenian sources say about each spelling, as typed values the rules read.
 
 :class:`SlovenianSources` loads the evidence once (hunspell-sl forms, the apertium analyser,
-FreeDict headwords, the reviewed lists, LemmaGen) and runs the two passes that need every
+FreeDict headwords, the mythes-sl
+thesaurus, the reviewed lists, LemmaGen) and runs the two passes that need every
 form: which words are nominatives by their declension (:mod:`.morph`), and which plurals
 are inhabitant plurals (*Ljubljančani*). :meth:`SlovenianSources.candidate` then gives one
 :class:`Candidate` per spelling; the facts only rejections need (verb and adjective endings,
@@ -24,13 +25,16 @@ from build.progress import Progress, track
 from build.release import peak_rss_mb
 from lexicon.profile import Profile
 from lexicon.tiles import speller
-from sources import freedict, lemmagen
+from sources import freedict, lemmagen, mythes
 from sources.hunspell import declared_entries, expand
 from sources.lttoolbox import iter_pairs, parse_analysis
 from sources.wordlist import LISTS_DIR
 
-HUNSPELL, APERTIUM, FREEDICT, LEMMAGEN = (
-    "hunspell-sl", "apertium-hbs-slv", "dict-freedict-slv-eng", "lemmagen3")
+HUNSPELL, APERTIUM, FREEDICT, LEMMAGEN, MYTHES = (
+    "hunspell-sl", "apertium-hbs-slv", "dict-freedict-slv-eng", "lemmagen3", "mythes-sl")
+#: the cases a weak masculine/neuter reading must show on forms of its own (forms no
+#: competing lemma's paradigm explains) before it stands beside that lemma's reading
+OWN_CASES = (("dative singular", "locative singular"), ("instrumental singular",))
 NOUN_TAGS = ("n", "np")
 
 
@@ -66,6 +70,7 @@ class Inputs:
     aff: Path
     analyser: Path | None = None        # apertium lttoolbox .bin (Slovenian analyser)
     freedict_root: Path | None = None   # a directory holding a dictd .index/.dict(.dz)
+    thesaurus_root: Path | None = None  # a directory holding a MyThes th_*.dat (mythes-sl)
     lists_dir: Path = LISTS_DIR
     use_lemmagen: bool = True
 
@@ -79,6 +84,7 @@ class Candidate:
     sources: SlovenianSources = field(repr=False)
     analyses: list[Tagged] = field(default_factory=list)
     dict_entries: list[freedict.Entry] = field(default_factory=list)
+    thesaurus: mythes.Entry | None = None
     listed: ListEntry | None = None
     excluded: ListEntry | None = None
     paradigms: list[morph.Paradigm] = field(default_factory=list)
@@ -104,16 +110,29 @@ class Candidate:
             out.append(APERTIUM)
         if self.dict_entries:
             out.append(FREEDICT)
+        if self.thesaurus:
+            out.append(MYTHES)
         if self.listed:
             out.append(f"lists/{self.listed.file}")
         return out
 
     def noun_analyses(self) -> list[Tagged]:
         """Noun analyses, singular before plural before dual: a referee reads "genitive
-        plural of Prešeren" more readily than "genitive dual"."""
-        nouns = [a for a in self.analyses if a.tags and a.tags[0] in NOUN_TAGS]
+        plural of Prešeren" more readily than "genitive dual".
+
+        A nominative singular of another lemma that the same lemma's hunspell-sl paradigm
+        contradicts is left out: apertium tags *osla* as ``osel<n><sg><nom>``, while
+        hunspell-sl declines *osel* with *osla* as its genitive (issue 17, item 3)."""
+        nouns = [a for a in self.analyses if a.tags and a.tags[0] in NOUN_TAGS
+                 and not self.paradigm_contradicts(a)]
         order = {"sg": 0, "pl": 1, "du": 2}
         return sorted(nouns, key=lambda a: next((order[x] for x in a.tags if x in order), 3))
+
+    def paradigm_contradicts(self, a: Tagged) -> bool:
+        """Is ``a`` a nominative singular of a lemma other than the word itself, while the
+        lemma's admitted hunspell-sl paradigm has the word as another case?"""
+        return is_nom_sg(a.tags) and a.lemma != self.word and \
+            any(cf.lemma == a.lemma for cf in self.inflection_of)
 
     # -- facts computed on first use (most are only needed to explain a rejection) ----------
     @cached_property
@@ -189,6 +208,7 @@ class SlovenianSources:
         self.forms: set[str] = set()
         self.analyses: dict[str, list[Tagged]] = defaultdict(list)
         self.dictionary: dict[str, list[freedict.Entry]] = {}
+        self.thesaurus: dict[str, mythes.Entry] = {}
         self.paradigm_admitted: dict[str, list[morph.Paradigm]] = {}
         self.inflection_of: dict[str, list[CaseForm]] = defaultdict(list)
         self.strong_inflection: set[str] = set()   # forms of a strongly attested lemma
@@ -222,8 +242,17 @@ class SlovenianSources:
         if self.inputs.freedict_root:
             self.dictionary = freedict.by_headword(self.inputs.freedict_root)
         self.stats["freedict_headwords"] = len(self.dictionary)
+        self.load_thesaurus()
         self.timings["analyser_dictionary_s"] = round(time.monotonic() - t, 1)
         self.timings["analyser_dictionary_peak_rss_mb"] = peak_rss_mb()
+
+    def load_thesaurus(self) -> None:
+        """The thesaurus headwords (its meanings' parts of speech are the evidence)."""
+        if self.inputs.thesaurus_root:
+            self.thesaurus = mythes.by_headword(self.inputs.thesaurus_root)
+        self.stats["thesaurus_headwords"] = len(self.thesaurus)
+        self.stats["thesaurus_noun_headwords"] = sum(
+            1 for e in self.thesaurus.values() if e.is_noun())
 
     def has(self, form: str) -> bool:
         """Is ``form`` attested (hunspell, or a surface of the analyser)?"""
@@ -241,6 +270,7 @@ class SlovenianSources:
         words = set(self.forms)
         words.update(s for s in self.analyses if " " not in s)
         words.update(h for h in self.dictionary if " " not in h)
+        words.update(h for h, e in self.thesaurus.items() if " " not in h and e.is_noun())
         words.update(self.listed)
         words.update(self.excluded)
         words.discard("")
@@ -251,6 +281,7 @@ class SlovenianSources:
             word=w, key=self.key(w), sources=self,
             analyses=list(self.analyses.get(w, ())),
             dict_entries=list(self.dictionary.get(w, ())),
+            thesaurus=self.thesaurus.get(w),
             listed=self.listed.get(w), excluded=self.excluded.get(w),
             paradigms=self.paradigm_admitted.get(w, []),
             inflection_of=self.inflection_of.get(w, []),
@@ -277,7 +308,7 @@ class SlovenianSources:
             if hyps and not ok:
                 ok = [p for p in hyps if self.singular_name(w, p)
                       and not self._contradicted(w)]
-            plural = morph.plural_only(w, self.has)
+            plural = morph.plural_only(w, self.has) or self.plural_place(w)
             if plural:
                 ok.append(plural)
             if not ok:
@@ -353,6 +384,47 @@ class SlovenianSources:
         return not any(self.has(x + "o") or self.has(x + "ah") for x in stems) and \
             not morph.adjective_forms(w, self.has)
 
+    def own_forms(self, w: str, p: morph.Paradigm) -> list[str]:
+        """The forms of ``p`` that no competing reading explains, when ``w`` is also a case
+        form of another lemma (*Stanko*: accusative of *Stanka*, and a masculine name of its
+        own with *Stanku*, *Stankom*, which *Stanka*'s declension does not have).
+
+        A competing lemma that is itself a case form of a strongly attested lemma is
+        disregarded: its reading is the doubtful one (*stepo*, accusative of *stepa*, read
+        as a neuter from the forms of *step*). Returns [] unless the own forms show the
+        cases of :data:`OWN_CASES`: a spelling is admitted when any reading of it is, but
+        a reading needs forms of its own.
+        """
+        rivals = {cf.lemma for cf in self.inflection_of.get(w, ())
+                  if cf.lemma not in self.strong_inflection}
+        shared = set(rivals)
+        for lemma in rivals:
+            for q in self.paradigm_admitted.get(lemma, ()):
+                if w in q.found:
+                    shared.update(q.found)
+        own = [f for f in p.found if f not in shared]
+        cases = {c for f in own for c in p.found[f]}
+        if all(any(c in cases for c in group) for group in OWN_CASES):
+            return own
+        return []
+
+    def plural_place(self, w: str) -> morph.Paradigm | None:
+        """A capitalised plural place name (*Fužine*: Fužin, Fužinam, Fužinah) whose singular
+        forms belong to a homonymous singular (the village *Fužina*), with LemmaGen's
+        "its own lemma": all its own forms are plural, so it is a nominative.
+
+        Feminine plurals in -e only, and not an accusative plural of a masculine (*Novake*
+        of *Novak*): measured on the real sources, the masculine -i and neuter -a plurals
+        this would add were mostly case forms of names that LemmaGen leaves as they are
+        (*Paganinija*, *Avberški*)."""
+        if not morph.is_capitalised(w) or w.isupper() or not w.endswith("e") or \
+                self.has(w[:-1] + "ov") or not self.is_lemma(w):
+            return None
+        p = morph.plural_only(w, self.has, ignore_singular=True)
+        if p is not None and self.has(w[:-1] + "a"):
+            p.note = f"a plural name beside the singular {w[:-1]}a"
+        return p
+
     def possessive_of(self, w: str) -> str | None:
         """The attested possessive adjective of a name (Karin -> Karinin), if any.
 
@@ -375,6 +447,7 @@ class SlovenianSources:
         self.forms = set()
         self.analyses = defaultdict(list)
         self.dictionary = {}
+        self.thesaurus = {}
         self.paradigm_admitted = {}
         self.inflection_of = defaultdict(list)
         self.strong_inflection = set()

@@ -229,8 +229,8 @@ def _neuter(word: str, has: Has) -> list[Paradigm]:
     # extended stems: ime/imena, dekle/dekleta, telo/telesa. Weak: banke+t is banket.
     for ext, note in ((word + "n", "stem +n"), (word + "t", "stem +t"),
                       (stem + "es", "stem +es")):
-        if has(ext) and has(ext + "ov"):
-            continue
+        if has(ext) and has(ext + "ov") and (not has(ext + "ovega") or has(ext + "e")):
+            continue     # banke+t is banket, kade+t kadet (kadete); jagnjet+ov a possessive
         if note == "stem +t" and is_capitalised(word):
             continue                         # Tone/Toneta: a masculine name, see below
         p = _collect(word, "neut", ext, has, False, note)
@@ -256,7 +256,7 @@ def _masculine_vowel(word: str, has: Has) -> list[Paradigm]:
     return out
 
 
-def plural_only(word: str, has: Has) -> Paradigm | None:
+def plural_only(word: str, has: Has, *, ignore_singular: bool = False) -> Paradigm | None:
     """``word`` as the nominative of a plurale tantum: plural case forms, no singular ones.
 
     Why this is reliable: hunspell-sl lists whole paradigms, so a feminine noun whose
@@ -265,6 +265,10 @@ def plural_only(word: str, has: Has) -> Paradigm | None:
     Podstenje, whose genitive *Podstenj* would otherwise pass for a name). Measured on all
     1.16M forms: ~640 feminine, ~290 masculine, ~15 neuter words, nearly all real pluralia
     tantum. The one systematic miss, the s-stem plural *čudesa* of *čudo*, is excluded.
+
+    ``ignore_singular``: the singular forms do not veto (a plural place name beside a
+    homonymous singular, *Fužine* beside the village *Fužina*; the caller brings the
+    second opinion).
     """
     if len(word) < 4 or not word.isalpha():
         return None
@@ -272,20 +276,20 @@ def plural_only(word: str, has: Has) -> Paradigm | None:
     last = word[-1]
     if last == "e":
         p = _collect(word, "pl_fem", s, has, True, "")
-        if _has_any(p, LP) and _has_any(p, DP, IP) and not any(
-                has(s + e) for e in ("a", "o", "i")):
+        if _has_any(p, LP) and _has_any(p, DP, IP) and (ignore_singular or not any(
+                has(s + e) for e in ("a", "o", "i"))):
             return p
     elif last == "i":
         p = _collect(word, "pl_masc", s, has, True, "")
-        if _has_any(p, LP) and _has_any(p, GP) and _has_any(p, DP) and not any(
-                has(s + e) for e in ("a", "u")):
+        if _has_any(p, LP) and _has_any(p, GP) and _has_any(p, DP) and (
+                ignore_singular or not any(has(s + e) for e in ("a", "u"))):
             return p
     elif last == "a":
         if s.endswith("es") and has(s[:-2] + "o"):
             return None                      # čudesa, telesa: plurals of čudo, telo
         p = _collect(word, "pl_neut", s, has, True, "")
-        if _has_any(p, LP) and _has_any(p, DP) and not any(
-                has(s + e) for e in ("o", "e", "u", "ah")):
+        if _has_any(p, LP) and _has_any(p, DP) and (ignore_singular or not any(
+                has(s + e) for e in ("o", "e", "u", "ah"))):
             return p
     return None
 

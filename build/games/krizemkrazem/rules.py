@@ -9,10 +9,17 @@ and letters only a joker can play (W, X, Y, Q) are play rules applied by the che
 
 Admission evidence, strongest first (the first decides the category, all are recorded):
 reviewed lists; the apertium analyser (``<n>``/``<np>`` ``<sg><nom>``, or a plural whose
-lemma is the form itself); FreeDict noun headwords; a noun declension found among the
+lemma is the form itself; not a nominative the same lemma's hunspell-sl paradigm
+contradicts, *osla*); FreeDict noun headwords; thesaurus (mythes-sl) headwords with a noun
+meaning ``(sam.)``; a noun declension found among the
 hunspell forms (:mod:`.morph`), strong alone, weak with LemmaGen's "its own lemma"; an
 uninflected capitalised entry with an attested possessive (*Karin*: *Karinin*); an
-inhabitant plural (*Ljubljančani*). Hunspell flags are not used as part-of-speech evidence:
+inhabitant plural (*Ljubljančani*). A spelling is admitted when any of its readings is:
+*Stanko* is the accusative of *Stanka* and a masculine name with forms of its own
+(*Stanku*, *Stankom*); *Fužine* a genitive of the village *Fužina* and a plural place name.
+A plural headword of the thesaurus or FreeDict (``<n, f, pl>``) whose singular is a noun
+too is an established plural (the rule book's *padavine*).
+Hunspell flags are not used as part-of-speech evidence:
 in hunspell-sl they compress the list rather than describe it (``hiš/A`` gives *hiša hiše
 hiši hišo*; 84k entries have no flag), so the bare-stem/flag test was measured and dropped.
 """
@@ -29,6 +36,7 @@ from build.games.krizemkrazem.evidence import (
     FREEDICT,
     HUNSPELL,
     LEMMAGEN,
+    MYTHES,
     Candidate,
     is_nom_sg,
 )
@@ -133,15 +141,39 @@ def analyser(c: Candidate) -> Evidence | None:
     return None
 
 
+def _plural_category(c: Candidate) -> str:
+    """A plural headword whose singular is a noun too (*brki*: *brk*) is an established
+    plural; one without a singular (*hlače*) a plurale tantum."""
+    plural_of = any(morph.NP in cf.cases for cf in c.inflection_of) or any(
+        "pl" in a.tags and "nom" in a.tags and a.lemma != c.word for a in c.noun_analyses())
+    return "established_plural" if plural_of else "plurale_tantum"
+
+
 def dictionary(c: Candidate) -> Evidence | None:
     for e in c.dict_entries:
         if e.pos == "n" and e.number in ("sg", None):
             return Evidence("freedict", f"FreeDict: {e.describe()}", _name_or_noun(c),
                             (FREEDICT,))
         if e.pos == "n" and e.number == "pl":
-            return Evidence("freedict_plural", f"FreeDict: {e.describe()}", "plurale_tantum",
-                            (FREEDICT,))
+            return Evidence("freedict_plural", f"FreeDict: {e.describe()}",
+                            _plural_category(c), (FREEDICT,))
     return None
+
+
+def thesaurus(c: Candidate) -> Evidence | None:
+    """A thesaurus headword with a noun meaning ``(sam.)``: the thesaurus lists lemmas, so
+    the headword is a noun in the nominative; a plural one (*počitnice*) is a plurale
+    tantum or, beside a singular noun, an established plural."""
+    e = c.thesaurus
+    if e is None or not e.is_noun() or not c.single or c.adjective_forms:
+        return None       # netipičen (sam.): -ega forms make it an adjective, as in 50 drawn
+    nouns = [m for m in e.meanings if m.pos == "sam."]
+    text = f"mythes-sl: {e.headword} (sam.) {', '.join(nouns[0].synonyms[:3])}".rstrip()
+    plural = any(morph.NP in cf.cases for cf in c.inflection_of) or any(
+        p.cls in morph.PLURAL_ONLY for p in c.paradigms)
+    singular = any(p.cls not in morph.PLURAL_ONLY for p in c.paradigms)
+    cat = _plural_category(c) if plural and not singular else _name_or_noun(c)
+    return Evidence("thesaurus", text, cat, (MYTHES,))
 
 
 def declension(c: Candidate) -> list[Evidence]:
@@ -153,17 +185,26 @@ def declension(c: Candidate) -> list[Evidence]:
         forms = f"hunspell-sl forms, {p.describe()}"
         if p.cls in morph.PLURAL_ONLY:
             if not contradicted or self_lemma:
-                out.append(Evidence("plural_paradigm", f"{forms}; no singular forms",
+                out.append(Evidence("plural_paradigm", forms if p.note else
+                                    f"{forms}; no singular forms",
                                     "plurale_tantum", (HUNSPELL,)))
             continue
         if p.strong and not (contradicted and not self_lemma):
             out.append(Evidence("paradigm", forms, cat, (HUNSPELL,)))
             break
         if not p.strong and self_lemma and (not contradicted or p.shadowed) and not \
-                c.adjective_forms and (p.shadowed or w not in src.strong_inflection):
-            out.append(Evidence("paradigm+lemmagen", f"{forms}; LemmaGen: its own lemma", cat,
-                                (HUNSPELL, LEMMAGEN)))
-            break
+                c.adjective_forms:
+            if p.shadowed or w not in src.strong_inflection:
+                out.append(Evidence("paradigm+lemmagen", f"{forms}; LemmaGen: its own lemma",
+                                    cat, (HUNSPELL, LEMMAGEN)))
+                break
+            own = src.own_forms(w, p)
+            if own:       # also a case form of another lemma: any admissible reading admits
+                other = c.inflection_of[0].lemma
+                out.append(Evidence("paradigm_own_forms", f"{forms}; also a case form of "
+                                    f"{other}, but with forms of its own ({', '.join(own[:3])}); "
+                                    "LemmaGen: its own lemma", cat, (HUNSPELL, LEMMAGEN)))
+                break
         if not p.strong and not contradicted and src.singular_name(w, p) and \
                 w not in src.strong_inflection:
             out.append(Evidence("paradigm_name", f"{forms}; a capitalised masculine with no "
@@ -326,15 +367,24 @@ def make_book(allowed_letters: frozenset[str]) -> RuleBook[Candidate]:
         admissions=[
             Admit("list", "reviewed lists (pluralia tantum, nation/inhabitant and established "
                   "plurals, phrases, full names, abbreviation nouns)", listed),
-            Admit("apertium", "apertium analyser <n>/<np> <sg><nom>; a plural analysis whose "
-                  "lemma is the form itself is a plurale tantum", analyser),
-            Admit("freedict", "FreeDict noun headword (<n, ..., pl>: plurale tantum)", dictionary),
+            Admit("apertium", "apertium analyser <n>/<np> <sg><nom>, unless the same lemma's "
+                  "hunspell-sl paradigm has the form as another case (osla: genitive of "
+                  "osel); a plural analysis whose lemma is the form itself is a plurale "
+                  "tantum", analyser),
+            Admit("freedict", "FreeDict noun headword (<n, ..., pl>: plurale tantum, or an "
+                  "established plural beside a singular noun)", dictionary),
+            Admit("thesaurus", "mythes-sl thesaurus headword with a noun meaning (sam.) and no "
+                  "adjective forms; a plural headword is a plurale tantum or an established "
+                  "plural", thesaurus),
             Admit("paradigm", "a noun declension among the hunspell forms: a strong one alone; "
-                  "a weak one with LemmaGen's 'its own lemma'; one the analyser contradicts "
+                  "a weak one with LemmaGen's 'its own lemma', also when the word is a case "
+                  "form of another lemma if it has forms of its own for the dative and "
+                  "instrumental (Stanko: Stanku, Stankom); one the analyser contradicts "
                   "only with LemmaGen too; a capitalised masculine attested in the singular only "
                   "(Hanoj) when no -o/-ah form makes it a genitive plural of a feminine name "
                   "(Tamar < Tamara); plural case forms without any singular (hlačah, hlačam) "
-                  "make a plurale tantum", declension),
+                  "make a plurale tantum, and so do they for a capitalised word LemmaGen "
+                  "leaves as is beside a homonymous singular (Fužine, Fužina)", declension),
             Admit("name_entry", "a capitalised hunspell entry LemmaGen leaves as is, no "
                   "inflected form of an admitted noun, without adjective or verb endings, "
                   "with an attested possessive (Karin: Karinin)", name_entry),
