@@ -45,7 +45,7 @@ from lexicon.profile import Profile
 from lexicon.recordfile import Split, split_all
 from lexicon.records import Record
 from lexicon.store import Release
-from lexicon.tiles import speller
+from lexicon.tiles import Held, speller
 
 OVERRIDES_DIR = Path(__file__).resolve().parent.parent / "sources" / "overrides"
 ACTIONS = ("add", "remove")
@@ -113,23 +113,23 @@ def reviewed_overrides(game: str, directory: Path | None = None) -> list[Overrid
 
 
 def resolve(profile: Profile, overrides: Iterable[Override],
-            known: Any) -> dict[str, Override]:
+            known: Held) -> dict[str, Override]:
     """Key -> override. ``known(key)`` says whether the parent holds a key: a Latin
-    Kvizovka word takes the tiling the lexicon knows, as the checker does. A later line
-    for the same key wins (a file is read top to bottom)."""
+    Kvizovka word takes the tiling the lexicon knows, by the checker's own resolver
+    (:meth:`~lexicon.tiles.Speller.resolve`). A later line for the same key wins (a file
+    is read top to bottom)."""
     out: dict[str, Override] = {}
     spell = speller(profile)
     for ov in overrides:
         try:
-            options = spell.readings(clean_word(ov.word))
+            decided = spell.resolve(clean_word(ov.word), known)
         except LexiconError as exc:
             raise OverridesError(f"line {ov.line}: {ov.word!r}: {exc}",
                                  detail={"line": ov.line, "word": ov.word}) from exc
-        if any(r.foreign for r in options[:1]):
+        if spell.tiling(decided.keys[0]).foreign:     # the preferred reading's letters
             raise OverridesError(f"line {ov.line}: {ov.word!r} is not spelled in "
                                  f"{profile.name} tiles", detail={"line": ov.line})
-        key = next((r.key for r in options if known(r.key)), options[0].key)
-        out[key] = ov
+        out[decided.key] = ov
     return out
 
 

@@ -345,9 +345,10 @@ def extend(catalog: Catalog, game: str, word: str, rack: str, *, sort: str = "al
 
 def _reading_key(profile: Profile, index: Indexes, text: str) -> tuple[str, tuple[str, ...]]:
     """The tiling of ``text`` the lexicon knows (else the preferred one), as key and tiles."""
+    spell = speller(profile)
     words = index.words
-    options = speller(profile).readings(clean_word(text), index.has_prefix)
-    chosen = next((r for r in options if r.key in words), options[0])
+    chosen = spell.tiling(spell.resolve(clean_word(text), words.__contains__,
+                                        known=index.has_prefix).key)
     if chosen.foreign:
         odd = ", ".join(repr(c) for c in dict.fromkeys(chosen.foreign))
         raise InputError(f"{text!r} contains {odd}, which no tile of {profile.name} carries",

@@ -8,7 +8,8 @@ profile (``lexicon/profiles/*.toml``), nowhere else.
 
 In Kvizovka LJ, NJ and DŽ are single tiles, but a Latin spelling does not say whether
 "nj" is the tile NJ (njiva) or N followed by J (konjugacija = kon+jugacija). The lexicon
-decides (see :mod:`lexicon.checker`); Cyrillic input is unambiguous, one letter per tile.
+decides (:meth:`Speller.resolve`, for every caller); Cyrillic input is unambiguous, one
+letter per tile.
 An engine can remove the ambiguity itself with explicit notation:
 
 * ``[dž]`` (brackets) makes the enclosed letters one tile: ``na[dž]ivotni``;
@@ -50,6 +51,26 @@ class Tiling:
     key: str                  # canonical code points, one per tile (non-tiles kept as is)
     tiles: tuple[str, ...]    # tile letters for display, e.g. ("LJ", "U", "B", "A", "V")
     foreign: tuple[str, ...]  # characters that are no tile of this game
+
+
+#: ``held(key)``: does the lexicon hold ``key``, in the sense a caller decides by (valid,
+#: stored at all, staged, overridden ...)
+Held = Callable[[str], object]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The reading of a typed spelling that the lexicon decides (:meth:`Speller.resolve`)."""
+
+    key: str                  # the key that decides
+    rank: int | None          # which test held it (0: the first); None: none did, so the
+                              # preferred reading stands
+    keys: tuple[str, ...]     # the readings looked at, the preferred first (every one of
+                              # them when asked for: a verdict's alternatives)
+
+    @property
+    def held(self) -> bool:
+        return self.rank is not None
 
 
 class Work:
@@ -123,6 +144,42 @@ class Speller:
     def first(self, text: str) -> Tiling:
         """The preferred reading of ``text`` (notation allowed): racks, boards, sets."""
         return self.tiling(_Text(self, text).first())
+
+    def preferred(self, word: str) -> str:
+        """The key of the preferred reading of ``word`` (:meth:`keys`'s first) without
+        reading the others: multi-letter tiles wherever they fit, notation obeyed."""
+        text = word.replace(" ", "") if self.profile.phrases else word
+        if BREAK in text or JOIN_OPEN in text or JOIN_CLOSE in text:
+            return _some_tile(_Text(self, text).first())
+        return _some_tile(self.key_of(text))
+
+    def resolve(self, word: str, *held: Held, known: PrefixOracle | None = None,
+                every: bool = False) -> Resolution:
+        """The reading of ``word`` the lexicon decides: the first reading (in the order of
+        :meth:`keys`) that ``held[0]`` holds, else the first ``held[1]`` holds, and so on;
+        when no test holds any, the preferred reading (``rank`` None).
+
+        This is the one place that decides what a typed Kvizovka spelling stands for:
+        "nadživeti" is nad+živeti and "konjugacija" kon+jugacija only because the lexicon
+        holds those tilings and not the preferred ones (DŽ, NJ). The checker (valid first,
+        then any record), the batch hot path and the queries (the valid keys) and amend (the
+        parent's or the staged records) pass their own tests, and so read alike. ``known``
+        is the prefix oracle of :meth:`keys` (None: no pruning, as at build time).
+
+        When the preferred reading passes the first test, the others are never read unless
+        ``every`` asks for them (a verdict lists them as alternatives): the hot path pays
+        one translation and one lookup for the common word.
+        """
+        if held and not every:
+            first = self.preferred(word)
+            if held[0](first):
+                return Resolution(first, 0, (first,))
+        keys = tuple(self.keys(word, known))
+        for rank, test in enumerate(held):
+            for key in keys:
+                if test(key):
+                    return Resolution(key, rank, keys)
+        return Resolution(keys[0], None, keys)
 
     def readings(self, word: str, known: PrefixOracle | None = None, *,
                  limit: int = MAX_READINGS, work: Work | None = None) -> list[Tiling]:
