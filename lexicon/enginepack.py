@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lexicon import atomic, kwg
-from lexicon.export import Identity, valid_keys
+from lexicon.playable import Identity, valid_keys
 from lexicon.profile import Profile
 from lexicon.store import Release
 from lexicon.tiles import speller

@@ -49,6 +49,7 @@ from typing import Any
 
 from lexicon import atomic
 from lexicon.errors import EXIT_FAILED, LexiconError
+from lexicon.playable import valid_keys
 from lexicon.profile import Profile
 from lexicon.store import Release
 
@@ -341,8 +342,6 @@ def export_kwg(profile: Profile, release: Release, output: Path,
                big: bool = False) -> dict[str, Any]:
     """Write ``output`` (the KWG, or ``big``: the big KWG) and ``output`` with
     ``.alphabet.txt`` beside it."""
-    from lexicon.export import valid_keys
-
     say = log or (lambda m: print(m, file=sys.stderr, flush=True))
     t0 = time.monotonic()
     alphabet_bytes = alphabet_text(profile).encode()

@@ -222,3 +222,28 @@ def test_reader_script_checks_an_export_word_for_word(releases: Path, tmp_path: 
                       encoding="utf-8")                 # one word only: both must differ
     got = check_file(out, listed, alphabet)
     assert not got["dawg_equal"] and not got["gaddag_equal"]
+
+
+def test_the_export_modules_import_one_way() -> None:
+    """export picks a writer (kwg, enginepack); the writers take the words and their hash
+    from lexicon.playable, never from export, and nothing imports inside a function to
+    dodge a cycle."""
+    import ast
+
+    base = Path(__file__).resolve().parents[1] / "lexicon"
+    modules = ("export", "kwg", "enginepack", "playable")
+    imports: dict[str, set[str]] = {}
+    for name in modules:
+        tree = ast.parse((base / f"{name}.py").read_text(encoding="utf-8"))
+        top = set(tree.body)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found = ({a.name for a in node.names} if isinstance(node, ast.Import) else
+                         {node.module or ""} | {f"{node.module}.{a.name}" for a in node.names})
+                local = {m.removeprefix("lexicon.") for m in found} & set(modules)
+                assert node in top or not local, f"{name} imports {local} inside a function"
+                imports.setdefault(name, set()).update(local)
+    assert imports["export"] >= {"kwg", "enginepack", "playable"}
+    for writer in ("kwg", "enginepack", "playable"):
+        assert "export" not in imports.get(writer, set()), writer
+    assert not imports.get("playable", set()) & {"kwg", "enginepack"}
