@@ -18,7 +18,7 @@ each source and licence (:mod:`lexicon.meanings`); ``[]`` when none lists them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from lexicon.catalog import Catalog
@@ -30,7 +30,7 @@ from lexicon.profile import Profile
 from lexicon.reasons import describe
 from lexicon.records import Record
 from lexicon.store import Release
-from lexicon.tiles import Speller, Tiling, speller
+from lexicon.tiles import PrefixOracle, Resolution, Speller, Tiling, speller
 
 MAX_BATCH = 10_000
 
@@ -39,11 +39,22 @@ def _reason(code: str, message: str | None = None) -> dict[str, str]:
     return {"code": code, "message": message or describe(code)}
 
 
+def decide(spell: Speller, word: str, record: Callable[[str], Record | None], *,
+           known: PrefixOracle | None = None, every: bool = False) -> Resolution:
+    """The reading of ``word`` a store of records decides (``record``: a key's record, or
+    None): the first reading with a valid record, else the first with any record, else the
+    preferred reading (:meth:`~lexicon.tiles.Speller.resolve`). A verdict reads a word so,
+    and amend overrides the record so chosen, so an override changes the word the checker
+    shows: "ljuba" whose preferred tiling is a rejected form but whose other is a word is
+    that word, to the checker and to ``remove``."""
+    return spell.resolve(word, lambda k: (r := record(k)) is not None and r.valid,
+                         lambda k: record(k) is not None, known=known, every=every)
+
+
 def _choose(spell: Speller, rel: Release, word: str
             ) -> tuple[Tiling, Record | None, list[dict]]:
-    """The reading the release decides (a valid record first, then any record, else the
-    preferred reading: :meth:`~lexicon.tiles.Speller.resolve`), its record, and every
-    other reading as an alternative. Each reading's record is read once."""
+    """The reading the release decides (:func:`decide`), its record, and every other
+    reading as an alternative. Each reading's record is read once."""
     records: dict[str, Record | None] = {}
 
     def record(key: str) -> Record | None:
@@ -51,9 +62,7 @@ def _choose(spell: Speller, rel: Release, word: str
             records[key] = rel.get(key)
         return records[key]
 
-    decided = spell.resolve(word, lambda k: (r := record(k)) is not None and r.valid,
-                            lambda k: record(k) is not None, known=rel.has_prefix,
-                            every=True)
+    decided = decide(spell, word, record, known=rel.has_prefix, every=True)
     alternatives = [
         {"tiles": list(spell.tiles_of(k)), "word": rec.word if rec else None,
          "known": rec is not None, "valid": bool(rec and rec.valid)}
