@@ -32,6 +32,7 @@ import heapq
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lexicon.errors import InputError
 from lexicon.profile import Profile
@@ -58,9 +59,12 @@ class Tiling:
 Held = Callable[[str], object]
 
 
-@dataclass(frozen=True)
-class Resolution:
-    """The reading of a typed spelling that the lexicon decides (:meth:`Speller.resolve`)."""
+class Resolution(NamedTuple):
+    """The reading of a typed spelling that the lexicon decides (:meth:`Speller.resolve`).
+
+    A named tuple, not a frozen dataclass: the batch path makes one per word with a Latin
+    digraph, and a tuple is made at C speed (a frozen dataclass's ``__init__`` cost more
+    than the lookup it reports)."""
 
     key: str                  # the key that decides
     rank: int | None          # which test held it (0: the first); None: none did, so the
