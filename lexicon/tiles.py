@@ -89,6 +89,7 @@ class Speller:
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
+        self._phrases = profile.phrases
         self._canonical: dict[str, str] = {}
         for tile in profile.tiles:
             self._canonical[tile.canonical] = tile.canonical
@@ -152,10 +153,11 @@ class Speller:
     def preferred(self, word: str) -> str:
         """The key of the preferred reading of ``word`` (:meth:`keys`'s first) without
         reading the others: multi-letter tiles wherever they fit, notation obeyed."""
-        text = word.replace(" ", "") if self.profile.phrases else word
+        text = word.replace(" ", "") if self._phrases else word
         if BREAK in text or JOIN_OPEN in text or JOIN_CLOSE in text:
             return _some_tile(_Text(self, text).first())
-        return _some_tile(self.key_of(text))
+        key = self.key_of(text)
+        return key if key else _some_tile(key)
 
     def resolve(self, word: str, *held: Held, known: PrefixOracle | None = None,
                 every: bool = False) -> Resolution:
@@ -174,13 +176,15 @@ class Speller:
         ``every`` asks for them (a verdict lists them as alternatives): the hot path pays
         one translation and one lookup for the common word.
         """
+        tried = 0          # readings the first test has refused already
         if held and not every:
             first = self.preferred(word)
             if held[0](first):
                 return Resolution(first, 0, (first,))
+            tried = 1      # the preferred reading is keys()[0]: not asked twice
         keys = tuple(self.keys(word, known))
         for rank, test in enumerate(held):
-            for key in keys:
+            for key in keys[tried:] if rank == 0 else keys:
                 if test(key):
                     return Resolution(key, rank, keys)
         return Resolution(keys[0], None, keys)
