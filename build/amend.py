@@ -26,7 +26,7 @@ example one in the older LMDB layout) in the current record format.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -37,6 +37,7 @@ from build.progress import track
 from build.release import ReleaseWriter, read_release_overrides
 from lexicon import profile as profiles
 from lexicon import releases
+from lexicon.checker import decide
 from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
 from lexicon.export import Identity
 from lexicon.inputs import clean_word
@@ -113,23 +114,23 @@ def reviewed_overrides(game: str, directory: Path | None = None) -> list[Overrid
 
 
 def resolve(profile: Profile, overrides: Iterable[Override],
-            known: Any) -> dict[str, Override]:
-    """Key -> override. ``known(key)`` says whether the parent holds a key: a Latin
-    Kvizovka word takes the tiling the lexicon knows, as the checker does. A later line
-    for the same key wins (a file is read top to bottom)."""
+            record: Callable[[str], Record | None]) -> dict[str, Override]:
+    """Key -> override. ``record(key)`` is the parent's record of a key (None: it has
+    none): a Latin Kvizovka word takes the tiling the checker would show
+    (:func:`lexicon.checker.decide`), so an override changes the word a referee sees. A
+    later line for the same key wins (a file is read top to bottom)."""
     out: dict[str, Override] = {}
     spell = speller(profile)
     for ov in overrides:
         try:
-            options = spell.readings(clean_word(ov.word))
+            decided = decide(spell, clean_word(ov.word), record)
         except LexiconError as exc:
             raise OverridesError(f"line {ov.line}: {ov.word!r}: {exc}",
                                  detail={"line": ov.line, "word": ov.word}) from exc
-        if any(r.foreign for r in options[:1]):
+        if spell.tiling(decided.keys[0]).foreign:     # the preferred reading's letters
             raise OverridesError(f"line {ov.line}: {ov.word!r} is not spelled in "
                                  f"{profile.name} tiles", detail={"line": ov.line})
-        key = next((r.key for r in options if known(r.key)), options[0].key)
-        out[key] = ov
+        out[decided.key] = ov
     return out
 
 
@@ -155,7 +156,7 @@ def apply_to_writer(writer: ReleaseWriter, overrides: list[Override]) -> list[di
     """Apply reviewed overrides to the records a full build has staged."""
     if not overrides:
         return []
-    by_key = resolve(writer.profile, overrides, lambda k: writer.staged(k) is not None)
+    by_key = resolve(writer.profile, overrides, writer.staged)
     for key, ov in sorted(by_key.items()):
         writer.replace(apply(key, ov, writer.staged(key)))
     return [ov.to_json(k) for k, ov in sorted(by_key.items())]
@@ -219,7 +220,7 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
     try:
         if parent.game != game:
             raise BuildError(f"{parent_path} is a release of {parent.game}, not {game}")
-        by_key = resolve(profile, overrides, lambda k: parent.get(k) is not None)
+        by_key = resolve(profile, overrides, parent.get)
         m = parent.manifest
         applied = [ov.to_json(k) for k, ov in sorted(by_key.items())]
         # the overrides go to the release's overrides.jsonl (parent's first, then these:

@@ -202,7 +202,8 @@ def start_indexes(profile: Profile, valid_keys: Iterable[str], release_dir: Path
             yield key
 
     playable = list(_playable(counted(valid_keys), profile))
-    child = _fork(_alphagram_files, playable, sorted(profile.by_canonical), out)
+    # the labels the runtime's anagram walk reads them by: the profile's numbering
+    child = _fork(_alphagram_files, playable, list(profile.alphabet.labels), out)
     return Started(child, playable, valid)
 
 

@@ -135,7 +135,7 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     ``exact``: use every rack tile and joker (a full anagram, not a sub-anagram). The score
     is summed along the walk, so finding an alphagram costs no more than reaching it.
     """
-    letters = sorted(profile.by_canonical)
+    letters = profile.alphabet.labels        # the alphagram trie's labels
     rules = play_rules(profile)
     tile_value = [rules.values[c] or 0 for c in letters]
     joker_value = [rules.joker_value(c) for c in letters]

@@ -18,7 +18,7 @@ each source and licence (:mod:`lexicon.meanings`); ``[]`` when none lists them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from lexicon.catalog import Catalog
@@ -30,7 +30,7 @@ from lexicon.profile import Profile
 from lexicon.reasons import describe
 from lexicon.records import Record
 from lexicon.store import Release
-from lexicon.tiles import Tiling, speller
+from lexicon.tiles import PrefixOracle, Resolution, Speller, Tiling, speller
 
 MAX_BATCH = 10_000
 
@@ -39,17 +39,37 @@ def _reason(code: str, message: str | None = None) -> dict[str, str]:
     return {"code": code, "message": message or describe(code)}
 
 
-def _choose(rel: Release, options: list[Tiling]) -> tuple[Tiling, Record | None, list[dict]]:
-    found = [(r, rel.get(r.key)) for r in options]
-    chosen = next(((r, rec) for r, rec in found if rec and rec.valid), None)
-    if chosen is None:
-        chosen = next(((r, rec) for r, rec in found if rec), (options[0], None))
+def decide(spell: Speller, word: str, record: Callable[[str], Record | None], *,
+           known: PrefixOracle | None = None, every: bool = False) -> Resolution:
+    """The reading of ``word`` a store of records decides (``record``: a key's record, or
+    None): the first reading with a valid record, else the first with any record, else the
+    preferred reading (:meth:`~lexicon.tiles.Speller.resolve`). A verdict reads a word so,
+    and amend overrides the record so chosen, so an override changes the word the checker
+    shows: "ljuba" whose preferred tiling is a rejected form but whose other is a word is
+    that word, to the checker and to ``remove``."""
+    return spell.resolve(word, lambda k: (r := record(k)) is not None and r.valid,
+                         lambda k: record(k) is not None, known=known, every=every)
+
+
+def _choose(spell: Speller, rel: Release, word: str
+            ) -> tuple[Tiling, Record | None, list[dict]]:
+    """The reading the release decides (:func:`decide`), its record, and every other
+    reading as an alternative. Each reading's record is read once."""
+    records: dict[str, Record | None] = {}
+
+    def record(key: str) -> Record | None:
+        if key not in records:
+            records[key] = rel.get(key)
+        return records[key]
+
+    decided = decide(spell, word, record, known=rel.has_prefix, every=True)
     alternatives = [
-        {"tiles": list(r.tiles), "word": rec.word if rec else None,
+        {"tiles": list(spell.tiles_of(k)), "word": rec.word if rec else None,
          "known": rec is not None, "valid": bool(rec and rec.valid)}
-        for r, rec in found if r is not chosen[0]
+        for k in decided.keys if k != decided.key for rec in (record(k),)
     ]
-    return chosen[0], chosen[1], alternatives
+    chosen = record(decided.key) if decided.held else None
+    return spell.tiling(decided.key), chosen, alternatives
 
 
 def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False,
@@ -93,7 +113,7 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
     game = profile.id
     word = clean_word(text)
     spell, rules = speller(profile), play_rules(profile)
-    reading, record, alternatives = _choose(rel, spell.readings(word, rel.has_prefix))
+    reading, record, alternatives = _choose(spell, rel, word)
     reason: dict[str, str] | None
     if record is not None and not record.valid:
         reason = _reason(record.reason_code or "unknown", record.reason_message)

@@ -19,8 +19,9 @@ The pack writes all of it from the release and the game's profile:
   file's sha256, the rules the files cannot carry, which data is provisional) and a
   ``README.txt`` saying the same for a person.
 
-Tile numbers are the profile's (``Profile.engine_tiles``), which follow the stock wolges
-alphabet where one exists for the same letters (Polish, Slovene).
+Tile numbers are the profile's (``Profile.alphabet``, :class:`lexicon.profile.Alphabet`),
+which follow the stock wolges alphabet where one exists for the same letters (Polish,
+Slovene).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lexicon import atomic, kwg
-from lexicon.export import Identity, valid_keys
+from lexicon.playable import Identity, valid_keys
 from lexicon.profile import Profile
 from lexicon.store import Release
 from lexicon.tiles import speller
@@ -137,7 +138,7 @@ def export_engine(profile: Profile, release: Release, output: Path,
                    "joker_only_letters": list(profile.jokers.extra_letters),
                    "joker_only_value": profile.jokers.extra_value},
         "stock_alphabet": profile.engine.stock_alphabet,
-        "tile_order": [t.letter for t in profile.engine_tiles],
+        "tile_order": [t.letter for t in profile.alphabet.engine],
         "values_provisional": profile.values_provisional,
         "counts_provisional": profile.engine.counts_provisional,
         "counts_note": profile.engine.counts_note,
@@ -192,7 +193,7 @@ def estimate_counts(profile: Profile, keys: list[str] | Any, total: int) -> dict
     lexicon's playable words, scaled to ``total`` by largest remainder, every tile at
     least 1 (a bag must be able to deal every letter of the set). Letters only a joker
     plays are left out. Returns letter -> count, summing to ``total``."""
-    tiles = [t for t in profile.engine_tiles if not t.joker_only]
+    tiles = [t for t in profile.alphabet.engine if not t.joker_only]
     if total < len(tiles):
         raise ValueError(f"{total} tiles cannot give each of {len(tiles)} letters one")
     freq = dict.fromkeys((t.canonical for t in tiles), 0)

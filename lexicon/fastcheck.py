@@ -124,14 +124,10 @@ def _whole_batch(plan: _Plan, lookup: Callable[[list[str]], Iterable[bool]],
 def decided_key(spell: Speller, words: Container[str], has_prefix: Callable[[str], bool],
                 word: str) -> str | None:
     """The key a Latin ``word`` with digraphs stands for: the first tiling the lexicon
-    admits (``words``: the valid keys), as in the checker; None when it admits none."""
-    preferred = spell.key_of(word)      # keys()[0]: when the lexicon holds it, it decides
-    if preferred in words:
-        return preferred
-    for key in spell.keys(word, has_prefix)[1:]:
-        if key in words:
-            return key
-    return None
+    admits (``words``: the valid keys), by the checker's resolver; None when it admits
+    none."""
+    decided = spell.resolve(word, words.__contains__, known=has_prefix)
+    return decided.key if decided.held else None
 
 
 def latin_spellings(profile: Profile, words: Any) -> tuple[list[str], list[str]]:

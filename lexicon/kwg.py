@@ -13,8 +13,9 @@ contiguous, in tile order:
 
 In both, node 0 points at the DAWG's root list, node 1 at the GADDAG's (``gaddag=False``:
 node 0 alone, wolges' DAWG-only file). Tiles are numbered from 1 in the profile's engine
-order (``Profile.engine_tiles``: the stock wolges alphabet's order where one exists for
-the same letters; Kvizovka's LJ, NJ and DŽ are single tiles), 0 is the GADDAG separator.
+order (``Profile.alphabet``, :class:`lexicon.profile.Alphabet`: the stock wolges
+alphabet's order where one exists for the same letters; Kvizovka's LJ, NJ and DŽ are
+single tiles), 0 is the GADDAG separator.
 The GADDAG holds, for a word CARE, ``ERAC`` (accepting) and ``RAC@``, ``AC@``, ``C@``,
 where the separator's arc points into the DAWG at ``CAR``, ``CA``, ``C``: after the
 separator an engine reads the rest of the word forwards from the DAWG, so that half is
@@ -48,6 +49,7 @@ from typing import Any
 
 from lexicon import atomic
 from lexicon.errors import EXIT_FAILED, LexiconError
+from lexicon.playable import valid_keys
 from lexicon.profile import Profile
 from lexicon.store import Release
 
@@ -72,15 +74,11 @@ class NoDistribution(LexiconError):
     exit_code = EXIT_FAILED     # the export cannot be made: not a usage error
 
 
-def tile_numbers(profile: Profile) -> dict[str, int]:
-    """Canonical code point -> tile number (1-based, the profile's engine order)."""
-    return {t.canonical: i for i, t in enumerate(profile.engine_tiles, 1)}
-
-
 def encode_words(profile: Profile, keys: Iterable[str]) -> list[bytes]:
-    """Keys as byte strings of tile numbers (one byte a tile), sorted by tile number."""
-    table = str.maketrans({c: chr(n) for c, n in tile_numbers(profile).items()})
-    out = [k.translate(table).encode("latin-1") for k in keys]
+    """Keys as byte strings of tile numbers (one byte a tile, the profile's numbering:
+    :class:`lexicon.profile.Alphabet`), sorted by tile number."""
+    encode = profile.alphabet.engine_bytes
+    out = [encode(k) for k in keys]
     out.sort()
     return out
 
@@ -316,8 +314,9 @@ def alphabet_rows(profile: Profile) -> list[tuple[str, str, int, int, int]]:
     distributions share. A letter only a joker plays has count 0 and the score the joker
     takes for it; every tile of the set has its count (provisional where the profile says
     so), never 0."""
+    alphabet = profile.alphabet
     rows = [("?", "?", profile.jokers.count, 0, 0)]
-    for t in profile.engine_tiles:
+    for t in alphabet.engine:
         if t.joker_only:
             count, score = 0, profile.jokers.extra_value or 0
         else:
@@ -329,7 +328,7 @@ def alphabet_rows(profile: Profile) -> list[tuple[str, str, int, int, int]]:
             count = t.count
             score = 1 if profile.scoring == "letter_count" else (t.value or 0)
         rows.append((t.letter, t.letter.lower(), count, score,
-                     int(t.letter in profile.engine.vowels)))
+                     int(alphabet.vowel(t))))
     return rows
 
 
@@ -343,8 +342,6 @@ def export_kwg(profile: Profile, release: Release, output: Path,
                big: bool = False) -> dict[str, Any]:
     """Write ``output`` (the KWG, or ``big``: the big KWG) and ``output`` with
     ``.alphabet.txt`` beside it."""
-    from lexicon.export import valid_keys
-
     say = log or (lambda m: print(m, file=sys.stderr, flush=True))
     t0 = time.monotonic()
     alphabet_bytes = alphabet_text(profile).encode()

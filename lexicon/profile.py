@@ -7,13 +7,17 @@ adding a profile (and, for a lexicon, a builder under ``build/games``).
 
 Every tile has a *canonical* code point. A word is stored as the string of its tiles'
 canonical code points, so one tile is always one character: Kvizovka uses Serbian Cyrillic
-(``љ`` is the tile LJ), the Latin-alphabet games use their lowercase letters.
+(``љ`` is the tile LJ), the Latin-alphabet games use their lowercase letters. Every other
+numbering of the tiles (the alphabet order of results, the KWG's tile numbers, the
+alphagram index's labels) is the profile's too: :class:`Alphabet`.
 """
 
 from __future__ import annotations
 
+import codecs
+import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -51,14 +55,14 @@ class Jokers:
 class Engine:
     """What a game engine needs beyond the words (the ``[engine]`` table of a profile).
 
-    The profile owns the tile numbering of its exports, not the exporter: ``order`` is the
-    letters in KWG tile order (1, 2, ...), which follows the stock wolges alphabet named by
-    ``stock_alphabet`` where one exists for the same letters, so an engine that uses its
-    own alphabet file reads our tiles right. ``vowels`` fills the alphabet file's vowel
-    column. ``counts_provisional`` marks a letter distribution the rule book does not
-    publish (``counts_note`` says how it was estimated). ``board`` and ``rules`` are what
-    the engine pack writes beside the lexicon: the board the rule book fixes, and the rules
-    the lexicon file cannot carry.
+    The profile owns the tile numbering of its exports, not the exporter (:class:`Alphabet`
+    numbers by it): ``order`` is the letters in KWG tile order (1, 2, ...), which follows
+    the stock wolges alphabet named by ``stock_alphabet`` where one exists for the same
+    letters, so an engine that uses its own alphabet file reads our tiles right.
+    ``vowels`` fills the alphabet file's vowel column. ``counts_provisional`` marks a letter
+    distribution the rule book does not publish (``counts_note`` says how it was
+    estimated). ``board`` and ``rules`` are what the engine pack writes beside the lexicon:
+    the board the rule book fixes, and the rules the lexicon file cannot carry.
     """
 
     stock_alphabet: str | None = None
@@ -108,12 +112,9 @@ class Profile:
         return tuple(t for t in self.tiles if len(t.letter) > 1)
 
     @property
-    def engine_tiles(self) -> tuple[Tile, ...]:
-        """Every tile (joker-only letters included) in the engine's numbering: tile *i* of
-        the tuple is KWG tile *i + 1*; 0 is the joker on a rack and the GADDAG separator."""
-        if not self.engine.order:
-            return self.tiles
-        return tuple(self.by_spelling[letter.lower()] for letter in self.engine.order)
+    def alphabet(self) -> Alphabet:
+        """Every numbering of this game's tiles (:class:`Alphabet`), built once."""
+        return self.derived(Alphabet)
 
     def derived(self, make: Callable[[Profile], T]) -> T:
         """The object ``make(self)``, built once per profile (its speller, its play rules):
@@ -158,6 +159,103 @@ class Profile:
             "notes": self.notes,
             "vocabulary": self.vocabulary,
         }
+
+
+class AlphabetOrder:
+    """The game's alphabet order as bytes: a charmap codec turns each tile into one byte in
+    alphabet order (the profile's ``tiles`` order: Polish ą after a, not after z), so
+    encoded keys sort by plain byte comparison."""
+
+    SEP = "\n"       # never part of a key (length tags are stripped before ordering)
+
+    def __init__(self, profile: Profile) -> None:
+        tiles = [t.canonical for t in profile.tiles]
+        if len(tiles) > 200:
+            raise ValueError(f"{profile.id}: more tiles than one byte can order")
+        table = ["\ufffe"] * 256
+        table[ord(self.SEP)] = self.SEP
+        for i, tile in enumerate(tiles):
+            table[32 + i] = tile
+        self.decoding = "".join(table)
+        self.encoding = codecs.charmap_build(self.decoding)
+        # (separator + tile, every key starting with the tile in a joined text), in order
+        self.by_first_tile = [
+            (self.SEP + tile, re.compile(f"{self.SEP}({re.escape(tile)}[^{self.SEP}]*)").findall)
+            for tile in tiles]
+
+    def first(self, keys: Iterable[str], n: int) -> list[str]:
+        """The first ``n`` keys in alphabet order (all of them, sorted, if ``n`` is large).
+
+        A page of a 23,000-word pattern needs 50 words. The keys are joined once; for a
+        short page, the keys starting with each tile are taken from the joined text by a
+        regex scan, tile by tile in alphabet order, until the page is full, and only those
+        are ordered. Ordering encodes keys to one byte per tile in one C call (not one
+        translation per key) and sorts bytes.
+        """
+        keys = list(keys)
+        if not keys or n <= 0:
+            return []
+        if n * 8 < len(keys):
+            joined = self.SEP + self.SEP.join(keys)
+            picked: list[str] = []
+            for starts, find in self.by_first_tile:
+                if starts in joined:
+                    picked += self._sorted(find(joined))
+                    if len(picked) >= n:
+                        return picked[:n]
+        return self._sorted(keys)[:n]
+
+    def key(self, key: str) -> bytes:
+        """A sort key: ``key`` as one byte per tile, in alphabet order."""
+        return codecs.charmap_encode(key, "strict", self.encoding)[0]
+
+    def _sorted(self, keys: list[str]) -> list[str]:
+        sep = self.SEP.encode()
+        encoded = codecs.charmap_encode(self.SEP.join(keys), "strict", self.encoding)[0]
+        ordered = sorted(encoded.split(sep))
+        return codecs.charmap_decode(sep.join(ordered), "strict", self.decoding)[0].split(
+            self.SEP)
+
+
+class Alphabet:
+    """Every numbering of one game's tiles, in one place, derived from its profile.
+
+    wolges keeps one ``Alphabet`` per game: the table by which a tile's number means a
+    letter, a score, a count and a vowel. Here a tile is numbered three ways, each for its
+    own reader, and all three are decided here so that a writer and a reader (a build and
+    the runtime, an export and an engine) cannot number differently:
+
+    * ``order``: the alphabet order a person reads results in (the ``tiles`` list of the
+      profile), as one byte a tile (:class:`AlphabetOrder`);
+    * ``engine`` and ``numbers``: the exported KWG's tile numbers, 1-based in the engine
+      order (``[engine] order``, the stock wolges alphabet's where one exists; 0 is the
+      joker on a rack and the GADDAG separator), with ``vowel`` from ``[engine] vowels``;
+    * ``labels`` and ``label``: the alphagram trie's labels (``lexicon.indexes``), a tile's
+      place among the game's canonical code points sorted, which is also the order of an
+      alphagram's tiles (a key's characters sorted).
+    """
+
+    def __init__(self, profile: Profile) -> None:
+        self.order = AlphabetOrder(profile)
+        #: every tile (joker-only letters included) in the engine's numbering: tile *i* of
+        #: the tuple is KWG tile *i + 1*
+        self.engine: tuple[Tile, ...] = (
+            tuple(profile.by_spelling[letter.lower()] for letter in profile.engine.order)
+            if profile.engine.order else profile.tiles)
+        self.numbers: dict[str, int] = {t.canonical: i for i, t in enumerate(self.engine, 1)}
+        #: canonical key -> the KWG's tile-number string, one ``str.translate``
+        self.engine_table = str.maketrans({c: chr(n) for c, n in self.numbers.items()})
+        self._vowels = profile.engine.vowels
+        self.labels: tuple[str, ...] = tuple(sorted(profile.by_canonical))
+        self.label: dict[str, int] = {c: i for i, c in enumerate(self.labels)}
+
+    def vowel(self, tile: Tile) -> bool:
+        """Is ``tile`` a vowel (the engine alphabet file's vowel column)?"""
+        return tile.letter in self._vowels
+
+    def engine_bytes(self, key: str) -> bytes:
+        """A canonical key as KWG tile numbers, one byte a tile."""
+        return key.translate(self.engine_table).encode("latin-1")
 
 
 def _parse(data: dict[str, Any]) -> Profile:

@@ -19,10 +19,8 @@ pattern or blanks query is counted (:class:`~lexicon.search.Budget`) and refused
 
 from __future__ import annotations
 
-import codecs
-import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from lexicon import anagrams as anagram_engine
@@ -76,63 +74,9 @@ def _lengths(profile: Profile, min_length: int | None, max_length: int | None
 
 
 def _alphabet_order(profile: Profile) -> Callable[[str], bytes]:
-    """Sort key putting keys in the game's alphabet order (Polish ą after a, not after z)."""
-    return profile.derived(AlphabetOrder).key
-
-
-class AlphabetOrder:
-    """The game's alphabet order as bytes: a charmap codec turns each tile into one byte in
-    alphabet order, so encoded keys sort by plain byte comparison."""
-
-    SEP = "\n"       # never part of a key (length tags are stripped before ordering)
-
-    def __init__(self, profile: Profile) -> None:
-        tiles = [t.canonical for t in profile.tiles]
-        if len(tiles) > 200:
-            raise ValueError(f"{profile.id}: more tiles than one byte can order")
-        table = ["\ufffe"] * 256
-        table[ord(self.SEP)] = self.SEP
-        for i, tile in enumerate(tiles):
-            table[32 + i] = tile
-        self.decoding = "".join(table)
-        self.encoding = codecs.charmap_build(self.decoding)
-        # (separator + tile, every key starting with the tile in a joined text), in order
-        self.by_first_tile = [
-            (self.SEP + tile, re.compile(f"{self.SEP}({re.escape(tile)}[^{self.SEP}]*)").findall)
-            for tile in tiles]
-
-    def first(self, keys: Iterable[str], n: int) -> list[str]:
-        """The first ``n`` keys in alphabet order (all of them, sorted, if ``n`` is large).
-
-        A page of a 23,000-word pattern needs 50 words. The keys are joined once; for a
-        short page, the keys starting with each tile are taken from the joined text by a
-        regex scan, tile by tile in alphabet order, until the page is full, and only those
-        are ordered. Ordering encodes keys to one byte per tile in one C call (not one
-        translation per key) and sorts bytes.
-        """
-        keys = list(keys)
-        if not keys or n <= 0:
-            return []
-        if n * 8 < len(keys):
-            joined = self.SEP + self.SEP.join(keys)
-            picked: list[str] = []
-            for starts, find in self.by_first_tile:
-                if starts in joined:
-                    picked += self._sorted(find(joined))
-                    if len(picked) >= n:
-                        return picked[:n]
-        return self._sorted(keys)[:n]
-
-    def key(self, key: str) -> bytes:
-        """A sort key: ``key`` as one byte per tile, in alphabet order."""
-        return codecs.charmap_encode(key, "strict", self.encoding)[0]
-
-    def _sorted(self, keys: list[str]) -> list[str]:
-        sep = self.SEP.encode()
-        encoded = codecs.charmap_encode(self.SEP.join(keys), "strict", self.encoding)[0]
-        ordered = sorted(encoded.split(sep))
-        return codecs.charmap_decode(sep.join(ordered), "strict", self.decoding)[0].split(
-            self.SEP)
+    """Sort key putting keys in the game's alphabet order (Polish ą after a, not after z):
+    the profile's numbering (:class:`lexicon.profile.AlphabetOrder`)."""
+    return profile.alphabet.order.key
 
 
 def _item(profile: Profile, rel: Release, rules: PlayRules, key: str,
@@ -168,7 +112,7 @@ def _ordered(profile: Profile, rules: PlayRules, keys: Collection[str], sort: st
              jokers_of: Callable[[str], list[str]] = lambda _k: [],
              stop: int | None = None) -> list[str]:
     """``keys`` in the page order; for the alphabet order only the first ``stop``."""
-    order = profile.derived(AlphabetOrder)
+    order = profile.alphabet.order
     if sort == "alpha":
         return order.first(keys, len(keys) if stop is None else stop)
     keys = order.first(keys, len(keys))
@@ -204,7 +148,7 @@ def blanks(catalog: Catalog, game: str, word: str, *, edge: bool = False, sort: 
     low, high = rules.lengths(edge=edge)
     matched: dict[str, list[int]] = {}
     budget = Budget(MAX_PATTERN_WORK, len(compiled.readings))
-    alphabet = sorted(profile.by_canonical)
+    alphabet = profile.alphabet.labels
     budget.require(sum(least_work(index, reading, alphabet, low, high)
                        for reading in compiled.readings))
     for reading in compiled.readings:
@@ -227,7 +171,7 @@ def match_keys(index: Indexes, profile: Profile, compiled: Pattern, low: int, hi
     paid from one ``budget``: 64 readings of a digraph pattern cost 64 searches. What is
     known to be too much is refused before any reading is searched."""
     keys: set[str] = set()
-    alphabet = sorted(profile.by_canonical)
+    alphabet = profile.alphabet.labels
     budget.require(sum(least_work(index, reading, alphabet, low, high)
                        for reading in compiled.readings))
     for reading in compiled.readings:
@@ -345,9 +289,10 @@ def extend(catalog: Catalog, game: str, word: str, rack: str, *, sort: str = "al
 
 def _reading_key(profile: Profile, index: Indexes, text: str) -> tuple[str, tuple[str, ...]]:
     """The tiling of ``text`` the lexicon knows (else the preferred one), as key and tiles."""
+    spell = speller(profile)
     words = index.words
-    options = speller(profile).readings(clean_word(text), index.has_prefix)
-    chosen = next((r for r in options if r.key in words), options[0])
+    chosen = spell.tiling(spell.resolve(clean_word(text), words.__contains__,
+                                        known=index.has_prefix).key)
     if chosen.foreign:
         odd = ", ".join(repr(c) for c in dict.fromkeys(chosen.foreign))
         raise InputError(f"{text!r} contains {odd}, which no tile of {profile.name} carries",

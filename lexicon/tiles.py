@@ -8,7 +8,8 @@ profile (``lexicon/profiles/*.toml``), nowhere else.
 
 In Kvizovka LJ, NJ and DŽ are single tiles, but a Latin spelling does not say whether
 "nj" is the tile NJ (njiva) or N followed by J (konjugacija = kon+jugacija). The lexicon
-decides (see :mod:`lexicon.checker`); Cyrillic input is unambiguous, one letter per tile.
+decides (:meth:`Speller.resolve`, for every caller); Cyrillic input is unambiguous, one
+letter per tile.
 An engine can remove the ambiguity itself with explicit notation:
 
 * ``[dž]`` (brackets) makes the enclosed letters one tile: ``na[dž]ivotni``;
@@ -31,6 +32,7 @@ import heapq
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lexicon.errors import InputError
 from lexicon.profile import Profile
@@ -52,6 +54,29 @@ class Tiling:
     foreign: tuple[str, ...]  # characters that are no tile of this game
 
 
+#: ``held(key)``: does the lexicon hold ``key``, in the sense a caller decides by (valid,
+#: stored at all, staged, overridden ...)
+Held = Callable[[str], object]
+
+
+class Resolution(NamedTuple):
+    """The reading of a typed spelling that the lexicon decides (:meth:`Speller.resolve`).
+
+    A named tuple, not a frozen dataclass: the batch path makes one per word with a Latin
+    digraph, and a tuple is made at C speed (a frozen dataclass's ``__init__`` cost more
+    than the lookup it reports)."""
+
+    key: str                  # the key that decides
+    rank: int | None          # which test held it (0: the first); None: none did, so the
+                              # preferred reading stands
+    keys: tuple[str, ...]     # the readings looked at, the preferred first (every one of
+                              # them when asked for: a verdict's alternatives)
+
+    @property
+    def held(self) -> bool:
+        return self.rank is not None
+
+
 class Work:
     """A step counter: how much a reading cost, for tests and measurements (not time)."""
 
@@ -64,6 +89,7 @@ class Speller:
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
+        self._phrases = profile.phrases
         self._canonical: dict[str, str] = {}
         for tile in profile.tiles:
             self._canonical[tile.canonical] = tile.canonical
@@ -123,6 +149,45 @@ class Speller:
     def first(self, text: str) -> Tiling:
         """The preferred reading of ``text`` (notation allowed): racks, boards, sets."""
         return self.tiling(_Text(self, text).first())
+
+    def preferred(self, word: str) -> str:
+        """The key of the preferred reading of ``word`` (:meth:`keys`'s first) without
+        reading the others: multi-letter tiles wherever they fit, notation obeyed."""
+        text = word.replace(" ", "") if self._phrases else word
+        if BREAK in text or JOIN_OPEN in text or JOIN_CLOSE in text:
+            return _some_tile(_Text(self, text).first())
+        key = self.key_of(text)
+        return key if key else _some_tile(key)
+
+    def resolve(self, word: str, *held: Held, known: PrefixOracle | None = None,
+                every: bool = False) -> Resolution:
+        """The reading of ``word`` the lexicon decides: the first reading (in the order of
+        :meth:`keys`) that ``held[0]`` holds, else the first ``held[1]`` holds, and so on;
+        when no test holds any, the preferred reading (``rank`` None).
+
+        This is the one place that decides what a typed Kvizovka spelling stands for:
+        "nadživeti" is nad+živeti and "konjugacija" kon+jugacija only because the lexicon
+        holds those tilings and not the preferred ones (DŽ, NJ). The checker (valid first,
+        then any record), the batch hot path and the queries (the valid keys) and amend (the
+        parent's or the staged records) pass their own tests, and so read alike. ``known``
+        is the prefix oracle of :meth:`keys` (None: no pruning, as at build time).
+
+        When the preferred reading passes the first test, the others are never read unless
+        ``every`` asks for them (a verdict lists them as alternatives): the hot path pays
+        one translation and one lookup for the common word.
+        """
+        tried = 0          # readings the first test has refused already
+        if held and not every:
+            first = self.preferred(word)
+            if held[0](first):
+                return Resolution(first, 0, (first,))
+            tried = 1      # the preferred reading is keys()[0]: not asked twice
+        keys = tuple(self.keys(word, known))
+        for rank, test in enumerate(held):
+            for key in keys[tried:] if rank == 0 else keys:
+                if test(key):
+                    return Resolution(key, rank, keys)
+        return Resolution(keys[0], None, keys)
 
     def readings(self, word: str, known: PrefixOracle | None = None, *,
                  limit: int = MAX_READINGS, work: Work | None = None) -> list[Tiling]:

@@ -5,14 +5,13 @@ from __future__ import annotations
 import random
 
 from lexicon import profile
-from lexicon.queries import AlphabetOrder
 
 
 def test_first_matches_a_full_sort_in_every_game() -> None:
     rng = random.Random(5)
     for game in ("osps", "kvizovka", "krizemkrazem"):
         prof = profile.load(game)
-        order = prof.derived(AlphabetOrder)
+        order = prof.alphabet.order
         tiles = [t.canonical for t in prof.tiles]
         rank = {c: i for i, c in enumerate(tiles)}
         keys = list({"".join(rng.choices(tiles, k=rng.randint(1, 9))) for _ in range(3000)})

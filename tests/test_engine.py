@@ -72,7 +72,7 @@ def test_every_tile_of_the_set_is_in_the_bag(home: Path, tmp_path: Path, game: s
     profile = load(game)
     assert rows[0] == ["?", "?", str(profile.jokers.count), "0", "0"]
     assert [r[0] for r in rows[1:]] == meta["tile_order"] == \
-        [t.letter for t in profile.engine_tiles]
+        [t.letter for t in profile.alphabet.engine]
     alphabet = (out / f"{game}.alphabet.txt").read_text(encoding="utf-8").splitlines()
     assert [a.split("\t")[:5] for a in alphabet] == rows     # the same columns, same order
     joker_only = set(profile.jokers.extra_letters)
@@ -110,7 +110,7 @@ def test_tile_order_follows_the_stock_wolges_alphabet(home: Path, tmp_path: Path
 def test_kvizovka_edge_words_are_apart(home: Path, tmp_path: Path) -> None:
     out, meta = pack(home, tmp_path, "kvizovka")
     order = meta["tile_order"]
-    number = {t.canonical: i for i, t in enumerate(load("kvizovka").engine_tiles, 1)}
+    number = {t.canonical: i for i, t in enumerate(load("kvizovka").alphabet.engine, 1)}
     all_words = words(home, "kvizovka")
     main = Reader.open(out / "kvizovka.kwg")
     edge = Reader.open(out / "kvizovka-edge.kwg")
@@ -186,7 +186,7 @@ def test_no_pack_without_a_distribution(home: Path, tmp_path: Path) -> None:
 def test_estimated_counts_follow_the_letters_and_give_every_tile_one() -> None:
     profile = load("krizemkrazem")
     counts = estimate_counts(profile, ["aaaa", "aab", "kača"], 222)
-    tiles = [t.letter for t in profile.engine_tiles if not t.joker_only]
+    tiles = [t.letter for t in profile.alphabet.engine if not t.joker_only]
     assert list(counts) == tiles and sum(counts.values()) == 222
     assert min(counts.values()) == 1 and counts["A"] > counts["B"] > counts["Ž"] == 1
     assert counts["A"] == max(counts.values())
@@ -203,4 +203,4 @@ def test_krizemkrazem_counts_are_what_the_stated_estimate_gives() -> None:
     assert len(words) == 338 and sum(map(len, words)) == 3025
     assert "338 forms" in profile.engine.counts_note and profile.engine.counts_provisional
     assert estimate_counts(profile, words, 222) == {
-        t.letter: t.count for t in profile.engine_tiles if not t.joker_only}
+        t.letter: t.count for t in profile.alphabet.engine if not t.joker_only}

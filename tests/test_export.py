@@ -26,7 +26,6 @@ from lexicon import checker
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, UnknownRelease
 from lexicon.export import export, quackle_hash
-from lexicon.kwg import tile_numbers
 from lexicon.profile import load
 
 EXTRA_POLISH = [
@@ -105,7 +104,7 @@ def test_output_file_and_errors(releases: Path, tmp_path: Path) -> None:
 
 def expected_tiles(home: Path, game: str) -> set[bytes]:
     """The `words` export as tile-number strings, numbered as the stock alphabet would."""
-    number = {t.canonical: i for i, t in enumerate(load(game).engine_tiles, 1)}
+    number = {t.canonical: i for i, t in enumerate(load(game).alphabet.engine, 1)}
     return {bytes(number[c] for c in w) for w in lines(home, game)}
 
 
@@ -120,7 +119,7 @@ def test_kwg_dawg_and_gaddag_hold_exactly_the_words(releases: Path, tmp_path: Pa
     alphabet = [line.split("\t")[0] for line in
                 (tmp_path / f"{game}.alphabet.txt").read_text(encoding="utf-8").splitlines()]
     assert alphabet[0] == "?"
-    assert alphabet[1:] == [t.letter for t in load(game).engine_tiles]
+    assert alphabet[1:] == [t.letter for t in load(game).alphabet.engine]
     expected = expected_tiles(releases, game)
     reader = Reader.open(out)
     dawg = list(reader.dawg_words(reader.root(0)))
@@ -189,7 +188,7 @@ def test_dawg_shares_suffixes(releases: Path, tmp_path: Path) -> None:
     """kat and akt end the same way as kot: a minimal DAWG stores the tail once."""
     publish(releases, "osps", [rec(w) for w in ("kat", "kot", "lat", "lot", "mat", "mot")])
     reader = Reader.open(kwg_file(releases, tmp_path, "osps", "kwg"))
-    number = tile_numbers(load("osps"))
+    number = load("osps").alphabet.numbers
     assert set(reader.dawg_words(reader.root(0))) == {
         bytes(number[c] for c in w) for w in ("kat", "kot", "lat", "lot", "mat", "mot")}
     # root list (k, l, m) + one shared (a, o) list + one shared (t) list in the DAWG part
@@ -223,3 +222,28 @@ def test_reader_script_checks_an_export_word_for_word(releases: Path, tmp_path: 
                       encoding="utf-8")                 # one word only: both must differ
     got = check_file(out, listed, alphabet)
     assert not got["dawg_equal"] and not got["gaddag_equal"]
+
+
+def test_the_export_modules_import_one_way() -> None:
+    """export picks a writer (kwg, enginepack); the writers take the words and their hash
+    from lexicon.playable, never from export, and nothing imports inside a function to
+    dodge a cycle."""
+    import ast
+
+    base = Path(__file__).resolve().parents[1] / "lexicon"
+    modules = ("export", "kwg", "enginepack", "playable")
+    imports: dict[str, set[str]] = {}
+    for name in modules:
+        tree = ast.parse((base / f"{name}.py").read_text(encoding="utf-8"))
+        top = set(tree.body)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found = ({a.name for a in node.names} if isinstance(node, ast.Import) else
+                         {node.module or ""} | {f"{node.module}.{a.name}" for a in node.names})
+                local = {m.removeprefix("lexicon.") for m in found} & set(modules)
+                assert node in top or not local, f"{name} imports {local} inside a function"
+                imports.setdefault(name, set()).update(local)
+    assert imports["export"] >= {"kwg", "enginepack", "playable"}
+    for writer in ("kwg", "enginepack", "playable"):
+        assert "export" not in imports.get(writer, set()), writer
+    assert not imports.get("playable", set()) & {"kwg", "enginepack"}

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from lexicon import profile as profiles
@@ -82,3 +84,69 @@ def test_bad_input_has_stable_codes(text: str, code: str) -> None:
 def test_clean_word_normalises() -> None:
     assert clean_word("  Zaz\u0307o\u0301łć ") == "zażółć"
     assert clean_word("Pustni   Ples") == "pustni ples"
+
+
+# -- every tile numbering is the profile's (lexicon.profile.Alphabet) --------------------
+
+@pytest.mark.parametrize("game", ["osps", "remik", "kvizovka", "krizemkrazem"])
+def test_every_numbering_comes_from_the_profile(game: str) -> None:
+    from lexicon import kwg
+
+    prof = profiles.load(game)
+    alphabet = prof.alphabet
+    assert alphabet is prof.alphabet                 # derived once
+    letters = list(prof.engine.order) or [t.letter for t in prof.tiles]
+    assert [t.letter for t in alphabet.engine] == letters
+    assert sorted(alphabet.numbers.values()) == list(range(1, len(prof.tiles) + 1))
+    assert alphabet.labels == tuple(sorted(prof.by_canonical))
+    assert [alphabet.label[c] for c in alphabet.labels] == list(range(len(alphabet.labels)))
+    key = "".join(alphabet.labels)
+    assert kwg.encode_words(prof, [key]) == [bytes(alphabet.numbers[c] for c in key)]
+    if game != "remik":                              # Remik publishes no distribution
+        rows = kwg.alphabet_rows(prof)
+        assert [r[0] for r in rows[1:]] == letters
+        assert {r[0] for r in rows[1:] if r[4]} == set(prof.engine.vowels)
+    # the alphabet order is the profile's tile list
+    tiles = [t.canonical for t in prof.tiles]
+    assert alphabet.order.first(list(reversed(tiles)), len(tiles)) == tiles
+
+
+def test_the_vowels_and_the_engine_order_are_profile_data() -> None:
+    """Change the data, and the numbers and the vowel column follow: nothing in kwg."""
+    import tomllib
+
+    from lexicon import kwg
+
+    with open(profiles.PROFILE_DIR / "kvizovka.toml", "rb") as fh:
+        data = tomllib.load(fh)
+    data["engine"]["vowels"] = ["B", "DŽ"]
+    data["engine"]["order"] = ["Ž", *[t["letter"] for t in data["tiles"] if t["letter"] != "Ž"]]
+    prof = profiles._parse(data)
+    rows = {r[0]: r for r in kwg.alphabet_rows(prof)}
+    assert rows["B"][4] == rows["DŽ"][4] == 1 and rows["A"][4] == 0
+    assert prof.alphabet.numbers["ж"] == 1 and kwg.encode_words(prof, ["жаба"])[0][0] == 1
+    data["engine"]["vowels"] = ["Q"]
+    with pytest.raises(ValueError, match="vowels"):
+        profiles._parse(data)
+
+
+def test_the_alphagram_labels_the_build_writes_are_the_ones_the_walk_reads(
+        home: Path) -> None:
+    """The build numbers the alphagram trie's edges by ``Alphabet.label``; reading the root's
+    edges back through ``Alphabet.labels`` gives the first tile of every alphagram."""
+    from conftest import KVIZOVKA_RECORDS, publish
+
+    from lexicon.catalog import Catalog
+    from lexicon.indexes import NODE_LABEL_SHIFT
+
+    publish(home, "kvizovka", KVIZOVKA_RECORDS)
+    cat = Catalog(home)
+    index = cat.release("kvizovka").indexes
+    prof = profiles.load("kvizovka")
+    nodes = index.alphagram_nodes
+    root = nodes[0]
+    got = [prof.alphabet.labels[nodes[k] >> NODE_LABEL_SHIFT]
+           for k in range(root + 1, root + 1 + nodes[root])]
+    playable = [k[1:] for k in index.forward.iterkeys()]     # length tag + key
+    assert got == sorted({min(k) for k in playable})
+    cat.close()
