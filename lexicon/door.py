@@ -41,7 +41,7 @@ import weakref
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from lexicon import checker, fastcheck, judge, queries, remik
 from lexicon import diff as diffing
@@ -133,7 +133,8 @@ class Lexicon:
         # weak: the catalog caches its Lexicons, and a cycle would keep closed-over
         # releases open until a garbage collection
         self._catalog = weakref.ref(catalog)
-        self._pinned = _Pinned(catalog.root, profile, release)
+        # the library's functions take a catalog and read only profile, release and root
+        self._pinned = cast(Catalog, _Pinned(catalog.root, profile, release))
 
     @classmethod
     def open(cls, game: str, release: str | None = None, *,
@@ -195,26 +196,26 @@ class Lexicon:
               ) -> dict[str, Any]:
         """The full verdict on one word: valid, reason, tiles, score, analyses, evidence,
         meanings, other tilings (:mod:`lexicon.checker`). InputError for unusable text."""
-        return checker.check_word(self._pinned, self.game, word,  # type: ignore[arg-type]
+        return checker.check_word(self._pinned, self.game, word,
                                   edge=edge, lang=lang)
 
     def check_many(self, words: Iterable[str], *, edge: bool = False,
                    lang: str | None = None) -> list[dict[str, Any]]:
         """A verdict a word; an unusable item gets an ``error`` object, not a failed batch."""
-        return checker.check_many(self._pinned, self.game, words,  # type: ignore[arg-type]
+        return checker.check_many(self._pinned, self.game, words,
                                   edge=edge, lang=lang)
 
     def valid(self, words: Iterable[str], *, edge: bool = False) -> list[bool]:
         """Exactly ``check(w)["valid"]`` for each word, at batch speed (an unusable text
         is not valid): the engines' check (:mod:`lexicon.fastcheck`)."""
-        return fastcheck.valid_flags(self._pinned, self.game, words,  # type: ignore[arg-type]
+        return fastcheck.valid_flags(self._pinned, self.game, words,
                                      edge=edge)
 
     def rule(self, words: Sequence[object], *, edge: bool = False, reveal: bool = False,
              lang: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """One ruling on a play, not yet logged, and the log entry :meth:`record` must
         write before the ruling may be given (:mod:`lexicon.judge`)."""
-        return judge.rule(self._pinned, self.game, words,  # type: ignore[arg-type]
+        return judge.rule(self._pinned, self.game, words,
                           edge=edge, reveal=reveal, lang=lang)
 
     def record(self, ruling: dict[str, Any], entry: dict[str, Any], *,
@@ -228,7 +229,7 @@ class Lexicon:
               lang: str | None = None, log: bool = True) -> dict[str, Any]:
         """Rule on a play as a word judge does: ``stands`` or ``falls``, saying which word
         failed only with ``reveal``; logged (unless ``log`` is false) before it is given."""
-        return judge.judge(self._pinned, self.game, words,  # type: ignore[arg-type]
+        return judge.judge(self._pinned, self.game, words,
                            edge=edge, reveal=reveal, lang=lang, log=log)
 
     def move(self, before: object, after: object, rack: object, *, opening: bool = False,
@@ -237,7 +238,7 @@ class Lexicon:
              ) -> dict[str, Any]:
         """A ruling on a Remik table move by the rule book (:mod:`lexicon.remik`): which
         table word became which new word, its legality, points and penalty."""
-        return remik.rule_move(self._pinned, before, after, rack,  # type: ignore[arg-type]
+        return remik.rule_move(self._pinned, before, after, rack,
                                opening=opening, reopening=reopening, variant=variant,
                                history=history, reveal=reveal, lang=lang, log=log,
                                game=self.game)
@@ -247,14 +248,14 @@ class Lexicon:
     def blanks(self, word: str, *, edge: bool = False, sort: str = "alpha",
                limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
         """Every admissible word ``word`` can be with its jokers (``?``) filled in."""
-        return queries.blanks(self._pinned, self.game, word,  # type: ignore[arg-type]
+        return queries.blanks(self._pinned, self.game, word,
                               edge=edge, sort=sort, limit=limit, offset=offset)
 
     def pattern(self, text: str, *, min_length: int | None = None,
                 max_length: int | None = None, sort: str = "alpha",
                 limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
         """Words matching a pattern: ``?`` a tile, ``*`` a run, ``[abc]``, ``[^abc]``."""
-        return queries.pattern(self._pinned, self.game, text,  # type: ignore[arg-type]
+        return queries.pattern(self._pinned, self.game, text,
                                min_length=min_length, max_length=max_length, sort=sort,
                                limit=limit, offset=offset)
 
@@ -263,7 +264,7 @@ class Lexicon:
                  sort: str = "score", limit: int = DEFAULT_LIMIT, offset: int = 0
                  ) -> dict[str, Any]:
         """Anagrams and sub-anagrams of a rack (``?`` a joker) using every board letter."""
-        return queries.anagrams(self._pinned, self.game, rack,  # type: ignore[arg-type]
+        return queries.anagrams(self._pinned, self.game, rack,
                                 board=board, exact=exact, min_length=min_length,
                                 max_length=max_length, sort=sort, limit=limit,
                                 offset=offset)
@@ -271,16 +272,16 @@ class Lexicon:
     def extend(self, word: str, rack: str, *, sort: str = "alpha",
                limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
         """Remik's rebuilds of a table word with at least one rack tile."""
-        return queries.extend(self._pinned, self.game, word, rack,  # type: ignore[arg-type]
+        return queries.extend(self._pinned, self.game, word, rack,
                               sort=sort, limit=limit, offset=offset)
 
     def hooks(self, word: str) -> dict[str, Any]:
         """Front and back hooks of a word, whether it is a prefix, the tiles that follow."""
-        return queries.hooks(self._pinned, self.game, word)  # type: ignore[arg-type]
+        return queries.hooks(self._pinned, self.game, word)
 
     def prefix(self, text: str) -> dict[str, Any]:
         """Does a playable word start with ``text``, and which tiles may come next."""
-        return queries.prefix(self._pinned, self.game, text)  # type: ignore[arg-type]
+        return queries.prefix(self._pinned, self.game, text)
 
     # -- the whole list --------------------------------------------------------------------
 

@@ -73,7 +73,7 @@ def test_a_lexicon_answers_only_for_its_own_release(small_releases: Path) -> Non
     another game or release through it is a programming error, not a silent answer."""
     lex = Catalog(small_releases).lexicon("osps")
     with pytest.raises(ValueError, match="kvizovka"):
-        check_word(lex._pinned, "kvizovka", "kuća")  # type: ignore[arg-type]
+        check_word(lex._pinned, "kvizovka", "kuća")
     with pytest.raises(ValueError, match="osps-other"):
         lex._pinned.release("osps", "osps-other")
 
