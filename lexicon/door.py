@@ -196,20 +196,17 @@ class Lexicon:
               ) -> dict[str, Any]:
         """The full verdict on one word: valid, reason, tiles, score, analyses, evidence,
         meanings, other tilings (:mod:`lexicon.checker`). InputError for unusable text."""
-        return checker.check_word(self._pinned, self.game, word,
-                                  edge=edge, lang=lang)
+        return checker.check_word(self._pinned, self.game, word, edge=edge, lang=lang)
 
     def check_many(self, words: Iterable[str], *, edge: bool = False,
                    lang: str | None = None) -> list[dict[str, Any]]:
         """A verdict a word; an unusable item gets an ``error`` object, not a failed batch."""
-        return checker.check_many(self._pinned, self.game, words,
-                                  edge=edge, lang=lang)
+        return checker.check_many(self._pinned, self.game, words, edge=edge, lang=lang)
 
     def valid(self, words: Iterable[str], *, edge: bool = False) -> list[bool]:
         """Exactly ``check(w)["valid"]`` for each word, at batch speed (an unusable text
         is not valid): the engines' check (:mod:`lexicon.fastcheck`)."""
-        return fastcheck.valid_flags(self._pinned, self.game, words,
-                                     edge=edge)
+        return fastcheck.valid_flags(self._pinned, self.game, words, edge=edge)
 
     def rule(self, words: Sequence[object], *, edge: bool = False, reveal: bool = False,
              lang: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
