@@ -23,10 +23,18 @@ from typing import Annotated, Any
 import typer
 
 from cli import render
-from lexicon import checker, releases
-from lexicon.catalog import Catalog
-from lexicon.errors import EXIT_FAILED, EXIT_INVALID, InputError, LexiconError
-from lexicon.inputs import EDGE_SPACE
+from lexicon import (
+    EDGE_SPACE,
+    EXIT_FAILED,
+    EXIT_INVALID,
+    Catalog,
+    InputError,
+    Lexicon,
+    LexiconError,
+    identity,
+    language,
+    read_history,
+)
 
 
 def _contract(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -108,13 +116,13 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
     """Build and publish a new release for each game (atomically; the old one keeps serving
     if the build fails)."""
     from build.pipeline import BuildContext, build_game
-    from lexicon.paths import home
-    ctx = BuildContext(root=home(), limit=limit)
+    ctx = BuildContext(root=Catalog().root, limit=limit)
     for g in game_ids:
         Catalog().profile(g)
     for g in game_ids:
-        if if_missing and Catalog(ctx.root).release_or_none(g):  # damaged: rebuilt
-            print(f"{g}: release {releases.current_id(g, ctx.root)} exists; skipped")
+        cat = Catalog(ctx.root)
+        if if_missing and cat.release_or_none(g):  # damaged: rebuilt
+            print(f"{g}: release {cat.current_id(g)} exists; skipped")
             continue
         path = build_game(g, ctx)
         print(path.name)
@@ -126,8 +134,6 @@ def verify(game: Annotated[str | None, typer.Argument(
            as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Check the current release of each game against its manifest: every file's size and
     sha256. Exit 0 when all are whole, 3 when one is damaged (it is then not served)."""
-    from lexicon.integrity import verify_release
-    from lexicon.paths import home
     cat = Catalog()
     games = [game] if game else cat.games()
     for g in games:
@@ -135,11 +141,7 @@ def verify(game: Annotated[str | None, typer.Argument(
     damaged = 0
     for g in games:
         try:
-            path = releases.current_path(g, home())
-            if path is None:
-                row = {"game": g, "state": "no_release"}
-            else:
-                row = {"state": "ok", **verify_release(path)}
+            row = cat.verify(g)
         except LexiconError as exc:
             damaged += 1
             row = {"game": g, "state": "damaged", "error": exc.to_json()}
@@ -186,9 +188,7 @@ def repack(game: Annotated[str, typer.Argument()],
 def list_releases(game: Annotated[str | None, typer.Argument()] = None,
                   as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List published releases, newest first; * marks the one being served."""
-    if game:
-        Catalog().profile(game)
-    rows = releases.list_releases(game)
+    rows = Catalog().releases(game)
     for r in rows:
         if as_json:
             print(render.dump(r))
@@ -235,13 +235,11 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
 def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | None,
            edge: bool, as_json: bool, lang: str | None, release: str | None,
            meaning: bool = False) -> None:
-    from lexicon.gloss import language
-    language(cat.profile(game).language, lang)
-    cat.release(game, release)
+    language(cat.profile(game).language, lang)   # a bad --lang before a missing release
+    lex = cat.lexicon(game, release)            # one release answers every word
     if not words and from_file is None:
         raise InputError("give words to check, or --file", code="empty_word")
-    results = [checker.check_word(cat, game, w, edge=edge, lang=lang, release=release)
-               for w in words or []]
+    results = [lex.check(w, edge=edge, lang=lang) for w in words or []]
     if from_file is not None:
         try:
             fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
@@ -249,7 +247,7 @@ def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | No
                 lines = [ln.rstrip("\r\n") for ln in fh if ln.strip(EDGE_SPACE)]
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(f"{from_file} cannot be read as UTF-8 text ({exc})") from None
-        results += checker.check_many(cat, game, lines, edge=edge, lang=lang, release=release)
+        results += lex.check_many(lines, edge=edge, lang=lang)
     out = sys.stdout
     for r in results:
         text = render.dump(r) if as_json else render.human(r)
@@ -259,7 +257,6 @@ def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | No
 
 
 def _read_history(path: str | None) -> list[list[str]] | None:
-    from lexicon.remik import read_history
     if path is None:
         return None
     try:
@@ -311,8 +308,6 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
     With --after (Remik) it rules on the move: which table word became which new word, the
     rule book's checks (opening, re-opening, rebuilds, leftovers, repeated arrangements),
     the points and the penalty."""
-    from lexicon import judge as judging
-    from lexicon import remik
     move = after is not None or before is not None
     if move:
         if words:
@@ -321,13 +316,15 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
         if after is None:
             raise InputError("a move needs --after: the table's words after it",
                              code="bad_move")
-        ruling = remik.rule_move(Catalog(), before, after, rack, opening=opening,
-                                 reopening=reopening, variant=variant,
-                                 history=_read_history(history), reveal=reveal,
-                                 lang=lang, release=release, game=game)
+        earlier = _read_history(history)
+    cat = Catalog()
+    language(cat.profile(game).language, lang)   # a bad --lang before a missing release
+    lex = cat.lexicon(game, release)            # one release rules the play
+    if move:
+        ruling = lex.move(before, after, rack, opening=opening, reopening=reopening,
+                          variant=variant, history=earlier, reveal=reveal, lang=lang)
     else:
-        ruling = judging.judge(Catalog(), game, words or [], edge=edge, reveal=reveal,
-                               lang=lang, release=release)
+        ruling = lex.judge(words or [], edge=edge, reveal=reveal, lang=lang)
     if as_json:
         print(render.dump(ruling))
     else:
@@ -344,9 +341,7 @@ def list_rulings(date: Annotated[str | None, typer.Option(
     """The rulings given on one day, oldest first; damaged lines (a disk that filled up
     mid-line) are skipped and counted. Exit 2 for a malformed --date, 3 when the log cannot
     be read."""
-    from lexicon import rulings
-    day = rulings.parse_date(date)
-    log = rulings.scan(day)
+    day, log = Catalog().rulings(date)
     for r in log.rulings:
         if as_json:
             print(render.dump(r))
@@ -399,6 +394,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
 # Exit codes: 0 something found, 1 nothing found, 2 a refused query (bad pattern or rack,
 # a limit), 3 no release or no index for the game.
 
+def _lexicon(game: str) -> Lexicon:
+    """The current release of ``game``, for one query."""
+    return Catalog().lexicon(game)
+
+
 def _query(run: Callable[[], dict], as_json: bool, show: Callable[[dict], str],
            found: Callable[[dict], bool]) -> None:
     result = run()
@@ -421,9 +421,9 @@ def blanks(game: Game,
            = False, sort: Sort = "alpha", limit: Limit = 50, offset: Offset = 0,
            as_json: AsJson = False) -> None:
     """Every admissible word a word with jokers can be, and what each joker stands for."""
-    from lexicon import queries
-    _query(lambda: queries.blanks(Catalog(), game, word, edge=edge, sort=sort, limit=limit,
-                                  offset=offset), as_json, render.listing, lambda r: r["count"] > 0)
+    _query(lambda: _lexicon(game).blanks(word, edge=edge, sort=sort, limit=limit,
+                                         offset=offset),
+           as_json, render.listing, lambda r: r["count"] > 0)
 
 
 @app.command()
@@ -435,10 +435,9 @@ def pattern(game: Game,
             sort: Sort = "alpha", limit: Limit = 50, offset: Offset = 0,
             as_json: AsJson = False) -> None:
     """Words matching a pattern, counted and paged."""
-    from lexicon import queries
-    _query(lambda: queries.pattern(Catalog(), game, text, min_length=min_length,
-                                   max_length=max_length, sort=sort, limit=limit,
-                                   offset=offset),
+    _query(lambda: _lexicon(game).pattern(text, min_length=min_length,
+                                          max_length=max_length, sort=sort, limit=limit,
+                                          offset=offset),
            as_json, render.listing, lambda r: r["count"] > 0)
 
 
@@ -454,10 +453,9 @@ def anagram(game: Game,
             sort: Sort = "score", limit: Limit = 50, offset: Offset = 0,
             as_json: AsJson = False) -> None:
     """Anagrams and sub-anagrams of a rack (plus jokers and board letters)."""
-    from lexicon import queries
-    _query(lambda: queries.anagrams(Catalog(), game, rack, board=board, exact=exact,
-                                    min_length=min_length, max_length=max_length, sort=sort,
-                                    limit=limit, offset=offset),
+    _query(lambda: _lexicon(game).anagrams(rack, board=board, exact=exact,
+                                           min_length=min_length, max_length=max_length,
+                                           sort=sort, limit=limit, offset=offset),
            as_json, render.listing, lambda r: r["count"] > 0)
 
 
@@ -469,9 +467,8 @@ def extend(game: Game,
            as_json: AsJson = False) -> None:
     """Remik's rebuilds: every word using all the letters of a table word plus at least one
     rack letter, with the rack letters each uses."""
-    from lexicon import queries
-    _query(lambda: queries.extend(Catalog(), game, word, rack, sort=sort, limit=limit,
-                                  offset=offset), as_json, render.rebuilds_listing,
+    _query(lambda: _lexicon(game).extend(word, rack, sort=sort, limit=limit, offset=offset),
+           as_json, render.rebuilds_listing,
            lambda r: r["count"] > 0)
 
 
@@ -479,8 +476,7 @@ def extend(game: Game,
 def hooks(game: Game, word: Annotated[str, typer.Argument(help="a word or a prefix")],
           as_json: AsJson = False) -> None:
     """Tiles that extend a word at the front or back, and whether it is a prefix."""
-    from lexicon import queries
-    _query(lambda: queries.hooks(Catalog(), game, word), as_json, render.hooks_text,
+    _query(lambda: _lexicon(game).hooks(word), as_json, render.hooks_text,
            lambda r: bool(r["front"] or r["back"]))
 
 
@@ -505,14 +501,10 @@ def export(game: Game,
                "--dawg-only", help="kwg, kbwg: the DAWG alone (node 0), as wolges' DawgOnly")]
            = False) -> None:
     """The words valid in a game (its play rules applied), sorted, for engines and tools."""
-    from pathlib import Path
-
-    from lexicon.export import export as run_export
     cat = Catalog()
     try:
-        result = run_export(cat.profile(game), cat.release(game, release), fmt,
-                            Path(output) if output else None, stdout=sys.stdout,
-                            dawg_only=dawg_only)
+        result = cat.lexicon(game, release).export(fmt, Path(output) if output else None,
+                                                   stdout=sys.stdout, dawg_only=dawg_only)
     finally:
         cat.close()
     sys.stdout.flush()
@@ -528,14 +520,12 @@ def diff(game: Game,
              help="the newer release id (default: the current release)")] = None,
          as_json: AsJson = False) -> None:
     """Words added and removed between two releases, by length (what an edition publishes)."""
-    from lexicon.diff import as_text, diff_releases, resolve_pair
     cat = Catalog()
     try:
-        before, after = resolve_pair(cat, game, old, new)
-        result = diff_releases(cat.profile(game), before, after)
+        result = cat.lexicon(game, new).diff(old)
     finally:
         cat.close()
-    print(render.dump(result) if as_json else as_text(result))
+    print(render.dump(result) if as_json else render.diff_text(result))
 
 
 @app.command()
@@ -623,7 +613,6 @@ def hash_list(path: Annotated[str, typer.Argument(
         help="a word list, one word a line ('-': stdin), e.g. from `lexicon export`")]) -> None:
     """Quackle's order-independent content hash and counts by length of a plain word list
     (compare with a manifest's `content_hash`)."""
-    from lexicon.export import identity
     fh = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
     with fh:
         words = dict.fromkeys(w for w in (ln.strip() for ln in fh) if w)

@@ -127,3 +127,18 @@ def rebuilds_listing(r: dict) -> str:
     """``lexicon extend``: Remik's rebuilds of a table word, with the rack letters each
     uses."""
     return _page(r, [f"{x['word']:18} + {' '.join(x['rack_letters'])}" for x in r["results"]])
+
+
+def diff_text(diff: dict) -> str:
+    """The human form: a summary by length, then one ``+word`` / ``-word`` a line."""
+    lengths = sorted({int(n) for side in ("added", "removed") for n in diff[side]["by_length"]})
+    lines = [f"{diff['game']}: {diff['old']} -> {diff['new']}",
+             f"added {diff['added']['count']:,}, removed {diff['removed']['count']:,}"]
+    if lengths:
+        lines.append("length  " + " ".join(f"{n:>6}" for n in lengths))
+        for side, sign in (("added", "+"), ("removed", "-")):
+            counts = diff[side]["by_length"]
+            lines.append(f"{sign:7} " + " ".join(f"{counts.get(str(n), 0):>6}" for n in lengths))
+    lines += [f"+{w}" for w in diff["added"]["words"]]
+    lines += [f"-{w}" for w in diff["removed"]["words"]]
+    return "\n".join(lines)

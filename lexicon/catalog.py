@@ -1,15 +1,18 @@
-"""The games and their current releases, opened on demand.
+"""The games and their current releases, opened on demand as :class:`~lexicon.door.Lexicon`
+objects.
 
-A :class:`Catalog` is what the CLI and the service hold: it resolves a game id to its
-profile and to the release that ``CURRENT`` names. When a new release is published while a
-server runs, the next request sees it (the ``CURRENT`` file is re-read when it changes), and
-requests already under way keep reading the release they started with.
+A :class:`Catalog` is one ``LEXICON_HOME`` as the CLI and the service hold it: it resolves a
+game id to its profile and to the release that ``CURRENT`` names, and hands out that
+release's :class:`~lexicon.door.Lexicon` (:meth:`Catalog.lexicon`), which is what a face
+asks its questions of. When a new release is published while a server runs, the next
+request gets the new release's Lexicon (the ``CURRENT`` file is re-read when it changes);
+a request already under way keeps the Lexicon it took, so a publish in the middle of it
+changes neither its verdicts nor its label. One game whose release is damaged raises
+``release_damaged`` for that game alone.
 
 Many threads ask at once (a server's thread pool), so opening is serialised by a lock and
-each release directory is opened at most once per process: LMDB refuses a second open of
-one environment in a process. A request that must name the release that judged it pins
-the game's release for its duration (:meth:`Catalog.pinned`), so a publish in the middle
-of the request changes neither its verdicts nor its label.
+each release directory is opened at most once per process, its Lexicon made once with it
+(no per-request objects): LMDB refuses a second open of one environment in a process.
 """
 
 from __future__ import annotations
@@ -18,11 +21,8 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lexicon import profile as profiles
 from lexicon import releases
@@ -31,23 +31,29 @@ from lexicon.paths import home
 from lexicon.profile import Profile
 from lexicon.store import Release
 
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from lexicon.door import Lexicon
+    from lexicon.rulings import DayLog
+
 Stamp = tuple[int, int, int]
 FULL_CHECK_EVERY = 0.05   # seconds between full size checks of a release in use
-# (catalog id, game) -> the release pinned for the request running in this context
-_PINNED: ContextVar[dict[tuple[int, str], Release] | None] = ContextVar("pinned", default=None)
 
 
 class Catalog:
+    """One ``LEXICON_HOME``: its games, their releases (as Lexicons), its rulings log."""
+
     def __init__(self, root: Path | None = None) -> None:
         self.root = root or home()
-        self._current: dict[str, tuple[Stamp, Release]] = {}
+        self._current: dict[str, tuple[Stamp, Lexicon]] = {}
         self._current_files: dict[str, str] = {}
         # every release this process has open, by directory: reused, never opened twice
-        self._by_path: weakref.WeakValueDictionary[str, Release] = (
+        self._by_path: weakref.WeakValueDictionary[str, Lexicon] = (
             weakref.WeakValueDictionary())
         self._lock = threading.Lock()
         # releases asked for by id ("valid as of edition X"), kept open: they are immutable
-        self._by_id: dict[tuple[str, str], Release] = {}
+        self._by_id: dict[tuple[str, str], Lexicon] = {}
 
     def profile(self, game: str) -> Profile:
         return profiles.load(game)
@@ -67,25 +73,25 @@ class Catalog:
             return (-1, -1, -1)
         return (st.st_ino, st.st_mtime_ns, st.st_size)
 
-    def release(self, game: str, release_id: str | None = None) -> Release:
-        """The current release of ``game``, or the published release ``release_id`` ("valid
-        as of edition X"). NoRelease when none is built, ReleaseDamaged (a NoRelease) when
-        CURRENT or the release fails its checks, UnknownRelease for an id that was never
-        published."""
-        if release_id is None:
-            pinned = _PINNED.get()
-            if pinned is not None and (id(self), game) in pinned:
-                return pinned[id(self), game]
+    def lexicon(self, game: str, release_id: str | None = None, *,
+                every_file: bool = False) -> Lexicon:
+        """The :class:`~lexicon.door.Lexicon` of the current release of ``game``, or of the
+        published release ``release_id`` ("valid as of edition X"): made once per release
+        and cached, so asking on every request costs a ``stat`` of ``CURRENT`` and of the
+        store. ``every_file`` checks the size of every file the release maps (a batch or a
+        query may read any of them), not just the store's. NoRelease when none is built,
+        ReleaseDamaged (a NoRelease) when CURRENT or the release fails its checks,
+        UnknownRelease for an id that was never published."""
         self.profile(game)  # raises UnknownGame first
         if release_id is not None and release_id != releases.current_id(game, self.root):
             with self._lock:
-                rel = self._by_id.get((game, release_id))
-                if rel is None:
-                    rel = self._open_path(game,
+                lex = self._by_id.get((game, release_id))
+                if lex is None:
+                    lex = self._open_path(game,
                                           releases.release_path(game, release_id, self.root))
-                    self._by_id[(game, release_id)] = rel
-            rel.check_sizes()
-            return rel
+                    self._by_id[(game, release_id)] = lex
+            lex.release.check_sizes()
+            return lex
         stamp = self._current_stamp(game)
         cached = self._current.get(game)
         if cached is None or cached[0] != stamp:
@@ -94,17 +100,23 @@ class Catalog:
                 if cached is None or cached[0] != stamp:
                     cached = (stamp, self._open(game))
                     self._current[game] = cached
-        rel = cached[1]
+        lex = cached[1]
+        rel = lex.release
         try:
-            rel.check_sizes(full=time.monotonic() - rel.checked_at > FULL_CHECK_EVERY)
+            rel.check_sizes(full=every_file
+                            or time.monotonic() - rel.checked_at > FULL_CHECK_EVERY)
         except ReleaseDamaged:
             with self._lock:
                 if self._current.get(game) is cached:
                     del self._current[game]
             raise
-        return rel
+        return lex
 
-    def _open(self, game: str) -> Release:
+    def release(self, game: str, release_id: str | None = None) -> Release:
+        """The store of :meth:`lexicon` (builders, tools and tests read it directly)."""
+        return self.lexicon(game, release_id).release
+
+    def _open(self, game: str) -> Lexicon:
         path = releases.current_path(game, self.root)
         if path is None:
             raise NoRelease(
@@ -113,38 +125,29 @@ class Catalog:
             )
         return self._open_path(game, path)
 
-    def _open_path(self, game: str, path: Path) -> Release:
-        """The release in ``path``, opened once per process (the caller holds the lock)."""
+    def _open_path(self, game: str, path: Path) -> Lexicon:
+        """The Lexicon of the release in ``path``, opened once per process (the caller
+        holds the lock)."""
+        from lexicon.door import Lexicon  # the door reads through this module's releases
+
         key = os.fspath(path)
-        rel = self._by_path.get(key)
-        if rel is None:
+        lex = self._by_path.get(key)
+        if lex is None:
             rel = Release(path)
             if rel.game != game or rel.id != path.name:
                 raise ReleaseDamaged(
                     f"{game}: the release directory {path.name} holds release {rel.id} of "
                     f"{rel.game}; not serving it",
                     detail={"game": game, "release": path.name})
-            self._by_path[key] = rel
-        return rel
+            lex = Lexicon(self, self.profile(game), rel)
+            self._by_path[key] = lex
+        return lex
 
     def release_or_none(self, game: str) -> Release | None:
         try:
             return self.release(game)
         except NoRelease:
             return None
-
-    @contextmanager
-    def pinned(self, game: str, release_id: str | None = None) -> Iterator[Release]:
-        """Within the block, ``release(game)`` is this one release (the current one, or
-        ``release_id``), in this thread or task only: a request judges every word with, and
-        labels its answer with, one release."""
-        rel = self.release(game, release_id)
-        rel.check_sizes()   # every mapped file: a batch or query may read any of them
-        token = _PINNED.set({**(_PINNED.get() or {}), (id(self), game): rel})
-        try:
-            yield rel
-        finally:
-            _PINNED.reset(token)
 
     def state(self, game: str) -> dict[str, Any]:
         """What a game serves, for ``/healthz``: ``serving`` (with ``queries``: ``ok`` or the
@@ -163,12 +166,53 @@ class Catalog:
             out["error"] = exc.to_json()
         return out
 
+    # -- what a face asks of the home, not of one release -----------------------------------
+
+    def current_id(self, game: str) -> str | None:
+        """The id ``CURRENT`` names for ``game`` (None before its first build); opens
+        nothing, so it answers for a damaged release too."""
+        return releases.current_id(game, self.root)
+
+    def releases(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Every published release (of ``game``, or of every game), newest first, with
+        counts; ``current`` marks the served one. UnknownGame for an unknown ``game``."""
+        if game is not None:
+            self.profile(game)
+        return releases.list_releases(game, self.root)
+
+    def verify(self, game: str) -> dict[str, Any]:
+        """The current release of ``game`` checked against its manifest (every file's size
+        and sha256), without opening it: ``{"state": "ok", ...}`` with the counts, or
+        ``{"game", "state": "no_release"}``; ReleaseDamaged (or another LexiconError) when
+        it is not whole."""
+        from lexicon.integrity import verify_release
+
+        self.profile(game)
+        path = releases.current_path(game, self.root)
+        if path is None:
+            return {"game": game, "state": "no_release"}
+        return {"state": "ok", **verify_release(path)}
+
+    def readiness(self) -> dict[str, Any]:
+        """May a load balancer send requests? (:func:`lexicon.readiness.readiness`)"""
+        from lexicon.readiness import readiness
+
+        return readiness(self)
+
+    def rulings(self, date: str | None = None) -> tuple[dt.date, DayLog]:
+        """The UTC day ``date`` (``YYYY-MM-DD``, default today; ``bad_date`` otherwise) and
+        the rulings logged in this home that day, with the damaged lines skipped."""
+        from lexicon import rulings
+
+        day = rulings.parse_date(date)
+        return day, rulings.scan(day, self.root)
+
     def close(self) -> None:
         with self._lock:
-            for _, rel in self._current.values():
-                rel.close()
+            for _, lex in self._current.values():
+                lex.release.close()
             self._current.clear()
-            for rel in self._by_id.values():
-                rel.close()
+            for lex in self._by_id.values():
+                lex.release.close()
             self._by_id.clear()
             self._by_path.clear()

@@ -69,18 +69,3 @@ def resolve_pair(catalog: Catalog, game: str, old_id: str | None,
                                  f"name OLD explicitly", code="no_previous_release")
             old_id = older[0]
     return catalog.release(game, old_id), new
-
-
-def as_text(diff: dict[str, Any]) -> str:
-    """The human form: a summary by length, then one ``+word`` / ``-word`` a line."""
-    lengths = sorted({int(n) for side in ("added", "removed") for n in diff[side]["by_length"]})
-    lines = [f"{diff['game']}: {diff['old']} -> {diff['new']}",
-             f"added {diff['added']['count']:,}, removed {diff['removed']['count']:,}"]
-    if lengths:
-        lines.append("length  " + " ".join(f"{n:>6}" for n in lengths))
-        for side, sign in (("added", "+"), ("removed", "-")):
-            counts = diff[side]["by_length"]
-            lines.append(f"{sign:7} " + " ".join(f"{counts.get(str(n), 0):>6}" for n in lengths))
-    lines += [f"+{w}" for w in diff["added"]["words"]]
-    lines += [f"-{w}" for w in diff["removed"]["words"]]
-    return "\n".join(lines)

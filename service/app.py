@@ -1,6 +1,8 @@
-"""The HTTP face: a thin FastAPI layer over :mod:`lexicon.checker` and friends.
+"""The HTTP face: a thin FastAPI layer over the library's front door, :class:`lexicon.Lexicon`.
 
-Nothing here decides anything about words; it parses requests, calls the library and turns
+Nothing here decides anything about words; it parses requests, asks the Lexicon the
+process's :class:`lexicon.Catalog` gives for the request's game (one release answers and
+labels the whole request), and turns
 :class:`~lexicon.errors.LexiconError` into JSON errors with a stable ``code``. Bad input is
 answered with a 4xx and that JSON, never a 500.
 """
@@ -21,10 +23,19 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from lexicon import checker, gloss, readiness, releases
-from lexicon.catalog import Catalog
-from lexicon.errors import InputError, LexiconError, NotReady
-from lexicon.queries import MAX_PATTERN_WORK
+from lexicon import (
+    DEFAULT_LIMIT,
+    LOCK_TIMEOUT,
+    MAX_BATCH,
+    MAX_PATTERN_WORK,
+    MAX_WORDS,
+    Catalog,
+    InputError,
+    LexiconError,
+    LockHeld,
+    NotReady,
+    language,
+)
 from service import bodies, contract, hotpath, metrics, querypool
 from service.contract import error
 from service.querypool import QueryPool
@@ -143,7 +154,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
         """Readiness, for a load balancer: 200 only when every configured game serves a
         release that passed its sha256 check in this process (``lexicon.readiness``);
         otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason."""
-        report = readiness.readiness(catalog)
+        report = catalog.readiness()
         if not report["ready"]:
             raise NotReady("not ready: " + ", ".join(
                 f"{g} ({report['games'][g]['reason']})" for g in report["not_ready"]),
@@ -153,7 +164,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     def _summary(game: str) -> dict[str, Any]:
         profile = catalog.profile(game)
         summary = profile.summary()
-        summary["players_language"] = gloss.language(profile.language, None)
+        summary["players_language"] = language(profile.language, None)
         state = catalog.state(game)
         summary["release"] = state["release"]
         summary["state"] = state["state"]
@@ -170,19 +181,22 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
         return _summary(game)
 
     @app.get("/v1/games/{game}/words/{word}", tags=["check"], response_model=None,
+             openapi_extra={"parameters": hotpath.word_parameters(LANG_HELP, RELEASE_HELP)},
              responses={200: {"description": "the verdict", "content": {"application/json": {
-                 "example": CHECK_EXAMPLE}}}})
-    async def check_one(game: str, word: str,
-                        edge: bool = Query(False, description="Kvizovka board-edge rule"),
-                        lang: str | None = Query(None, description=LANG_HELP),
-                        release: str | None = Query(None, description=RELEASE_HELP)
-                        ) -> Response:
+                 "example": CHECK_EXAMPLE}}},
+                 422: {"description": "Validation Error"}})   # as FastAPI states it
+    async def check_one(request: Request) -> Response:
         """Is ``word`` valid in ``game``, with reason, tiles, score and analyses.
 
         The plain successful lookups are answered in front of FastAPI by
-        :class:`service.hotpath.WordLookupLane` (same function, same parameters); this route
-        answers the rest (errors, malformed parameters) and documents the endpoint.
+        :class:`service.hotpath.WordLookupLane`; this route answers the rest (errors,
+        malformed parameters) and documents the endpoint. Both read the path and the query
+        with the same functions (``hotpath.word_target``, ``hotpath.word_query``) and
+        answer with the same one (``hotpath.word_json``).
         """
+        game, word = (hotpath.word_target(request.scope["path"])   # what the router matched
+                      or (request.path_params["game"], request.path_params["word"]))
+        edge, lang, release = hotpath.word_query(request.scope.get("query_string", b""))
         return Response(hotpath.word_json(catalog, game, word, edge=edge, lang=lang,
                                           release=release),
                         media_type="application/json")
@@ -192,29 +206,19 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
                     release: str | None = Query(None, description=RELEASE_HELP)
                     ) -> dict[str, Any]:
         """Check up to 10,000 words; a bad word gets an ``error`` item, not a failed batch."""
-        if len(req.words) > checker.MAX_BATCH:
-            raise InputError(f"{len(req.words)} words; at most {checker.MAX_BATCH} per request",
+        if len(req.words) > MAX_BATCH:
+            raise InputError(f"{len(req.words)} words; at most {MAX_BATCH} per request",
                              code="batch_too_large", status=413)
-        if release is not None:
-            rel = catalog.release(game, release)
-            results = checker.check_many(catalog, game, req.words, edge=req.edge,
-                                         lang=req.lang, release=release)
-            metrics.count_verdicts(game, results)
-            return {"game": game, "release": rel.id, "count": len(results),
-                    "valid": sum(1 for r in results if r.get("valid")), "results": results}
-        with catalog.pinned(game) as rel:
-            results = checker.check_many(catalog, game, req.words, edge=req.edge,
-                                          lang=req.lang)
+        lex = catalog.lexicon(game, release, every_file=True)  # one release for the batch
+        results = lex.check_many(req.words, edge=req.edge, lang=req.lang)
         metrics.count_verdicts(game, results)
-        return {"game": game, "release": rel.id, "count": len(results),
+        return {"game": game, "release": lex.release_id, "count": len(results),
                 "valid": sum(1 for r in results if r.get("valid")), "results": results}
 
     @app.get("/v1/releases", tags=["releases"])
     def list_releases(game: str | None = None) -> list[dict[str, Any]]:
         """Every published release, newest first, with counts; ``current`` marks the served one."""
-        if game is not None:
-            catalog.profile(game)
-        return releases.list_releases(game, catalog.root)
+        return catalog.releases(game)
 
     _add_queries(app, catalog)
     _add_judge(app, catalog)
@@ -266,8 +270,6 @@ class ValidRequest(BaseModel):
 
 
 def _add_queries(app: FastAPI, catalog: Catalog) -> None:
-    from lexicon import fastcheck, queries
-
     # the queries' own workers: 24 broad patterns cannot take the threads and the
     # interpreter from lookups and /healthz (see service/querypool.py)
     app.state.query_pool = QueryPool()
@@ -294,13 +296,12 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
                                                      kvizovka="?UBAV")),
         edge: bool = Query(False, description="Kvizovka board-edge rule (3 letters)"),
         sort: str = Query("alpha", description=sort_help),
-        limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
+        limit: int = Query(DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            with catalog.pinned(game):   # one release, all its files checked
-                return queries.blanks(catalog, game, word, edge=edge, sort=sort, limit=limit,
-                                      offset=offset)
+            return catalog.lexicon(game, every_file=True).blanks(   # one release
+                word, edge=edge, sort=sort, limit=limit, offset=offset)
         return await on_pool(run)
 
     @app.get("/v1/games/{game}/pattern", tags=["queries"], description=(
@@ -322,14 +323,13 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         max_length: int | None = Query(None, description="most tiles (default: the "
                                                          "game's maximum)"),
         sort: str = Query("alpha", description=sort_help),
-        limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
+        limit: int = Query(DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            with catalog.pinned(game):   # one release, all its files checked
-                return queries.pattern(catalog, game, pattern, min_length=min_length,
-                                       max_length=max_length, sort=sort, limit=limit,
-                                       offset=offset)
+            return catalog.lexicon(game, every_file=True).pattern(  # one release
+                pattern, min_length=min_length, max_length=max_length, sort=sort,
+                limit=limit, offset=offset)
         return await on_pool(run)
 
     @app.get("/v1/games/{game}/anagrams", tags=["queries"], description=(
@@ -350,14 +350,13 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         min_length: int | None = Query(None, description="fewest tiles"),
         max_length: int | None = Query(None, description="most tiles"),
         sort: str = Query("score", description=sort_help),
-        limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
+        limit: int = Query(DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            with catalog.pinned(game):   # one release, all its files checked
-                return queries.anagrams(catalog, game, rack, board=board, exact=exact,
-                                        min_length=min_length, max_length=max_length,
-                                        sort=sort, limit=limit, offset=offset)
+            return catalog.lexicon(game, every_file=True).anagrams(  # one release
+                rack, board=board, exact=exact, min_length=min_length,
+                max_length=max_length, sort=sort, limit=limit, offset=offset)
         return await on_pool(run)
 
     @app.get("/v1/games/{game}/extend", tags=["queries"], description=(
@@ -371,13 +370,12 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         rack: str = Query(..., description="the letters on the player's shelf",
                           openapi_examples=_examples(rack="ARS")),
         sort: str = Query("alpha", description=sort_help),
-        limit: int = Query(queries.DEFAULT_LIMIT, description=page_help),
+        limit: int = Query(DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            with catalog.pinned(game):   # one release, all its files checked
-                return queries.extend(catalog, game, word, rack, sort=sort, limit=limit,
-                                      offset=offset)
+            return catalog.lexicon(game, every_file=True).extend(   # one release
+                word, rack, sort=sort, limit=limit, offset=offset)
         return await on_pool(run)
 
     @app.get("/v1/games/{game}/hooks", tags=["queries"], description=(
@@ -388,8 +386,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
             ..., description="the word", openapi_examples=_examples(word="KOT"))
     ) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            with catalog.pinned(game):   # one release, all its files checked
-                return queries.hooks(catalog, game, word)
+            return catalog.lexicon(game, every_file=True).hooks(word)
         return await on_pool(run)
 
     @app.get("/v1/games/{game}/prefix", tags=["queries"], description=(
@@ -399,8 +396,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
             ..., description="the prefix", openapi_examples=_examples(prefix="KO"))
     ) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            with catalog.pinned(game):   # one release, all its files checked
-                return queries.prefix(catalog, game, prefix)
+            return catalog.lexicon(game, every_file=True).prefix(prefix)
         return await on_pool(run)
 
     @app.post("/v1/games/{game}/valid", tags=["check"], description=(
@@ -411,13 +407,13 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
             "game": "osps", "release": "osps-…", "count": 4, "valid": 3,
             "results": [True, True, True, False]}}}}}, response_model=None)
     def valid_batch(game: str, req: ValidRequest) -> Response:
-        if len(req.words) > fastcheck.MAX_WORDS:
-            raise InputError(f"{len(req.words)} words; at most {fastcheck.MAX_WORDS:,} per "
+        if len(req.words) > MAX_WORDS:
+            raise InputError(f"{len(req.words)} words; at most {MAX_WORDS:,} per "
                              f"request", code="batch_too_large", status=413)
-        with catalog.pinned(game) as rel:
-            flags = fastcheck.valid_flags(catalog, game, req.words, edge=req.edge)
+        lex = catalog.lexicon(game, every_file=True)   # one release for the batch
+        flags = lex.valid(req.words, edge=req.edge)
         metrics.count_flags(game, flags)
-        body = {"game": game, "release": rel.id, "count": len(flags),
+        body = {"game": game, "release": lex.release_id, "count": len(flags),
                 "valid": sum(flags), "results": flags}
         return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
@@ -441,8 +437,6 @@ _RULINGS_WRITERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rulings
 
 
 def _add_judge(app: FastAPI, catalog: Catalog) -> None:
-    from lexicon import judge, rulings
-
     @app.post("/v1/games/{game}/judge", tags=["check"], description=(
         "One ruling for a whole play, as a word judge gives it: `verdict` is `stands` when "
         "every word is valid and `falls` otherwise, with the release and the number of "
@@ -459,16 +453,14 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
         # so is the log line while its lock is free (a thread hop cost more than the whole
         # ruling: judge p99 1 ms -> 6-9 ms); a lock held by another writer is waited for by
         # a rulings thread, by a deadline counted from now, never on the loop
-        deadline = time.monotonic() + rulings.LOCK_TIMEOUT
-        with catalog.pinned(game, req.release):   # one release judges and labels the ruling
-            ruling, entry = judge.rule(catalog, game, req.words, edge=req.edge,
-                                       reveal=req.reveal, lang=req.lang, release=req.release)
+        deadline = time.monotonic() + LOCK_TIMEOUT
+        lex = catalog.lexicon(game, req.release, every_file=True)  # judges, labels the ruling
+        ruling, entry = lex.rule(req.words, edge=req.edge, reveal=req.reveal, lang=req.lang)
         try:   # the lock is free in the common case: one non-blocking try on the loop
-            judge.record(ruling, entry, catalog.root, deadline=0.0)
-        except rulings.LockHeld:   # held by another writer: wait for it off the loop
+            lex.record(ruling, entry, deadline=0.0)
+        except LockHeld:   # held by another writer: wait for it off the loop
             await asyncio.get_running_loop().run_in_executor(
-                _RULINGS_WRITERS, partial(judge.record, ruling, entry, catalog.root,
-                                          deadline=deadline))
+                _RULINGS_WRITERS, partial(lex.record, ruling, entry, deadline=deadline))
         return Response(json.dumps(ruling, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json")
 
@@ -496,8 +488,7 @@ class MoveRequest(BaseModel):
 
 
 def _add_remik(app: FastAPI, catalog: Catalog) -> None:
-    """Remik's table: a ruling on a whole move (lexicon.remik)."""
-    from lexicon import remik
+    """Remik's table: a ruling on a whole move (``Lexicon.move``)."""
 
     @app.post("/v1/games/remik/move", tags=["check"], description=(
         "A ruling on a Remik move by the rule book: which table word became which new word "
@@ -516,11 +507,10 @@ def _add_remik(app: FastAPI, catalog: Catalog) -> None:
                 {"word": "kotek", "letters": ["K", "O", "T"]}], "own": ["Y"], "points": 4}],
             "to_shelf": ["E", "K"], "points": 4, "penalty": 4, "total": 0}}}}})
     def remik_move(req: MoveRequest) -> dict[str, Any]:
-        with catalog.pinned("remik", req.release):   # one release rules the whole move
-            return remik.rule_move(catalog, req.before, req.after, req.rack,
-                                   opening=req.opening, reopening=req.reopening,
-                                   variant=req.variant, history=req.history,
-                                   reveal=req.reveal, lang=req.lang, release=req.release)
+        lex = catalog.lexicon("remik", req.release, every_file=True)  # rules the whole move
+        return lex.move(req.before, req.after, req.rack, opening=req.opening,
+                        reopening=req.reopening, variant=req.variant, history=req.history,
+                        reveal=req.reveal, lang=req.lang)
 
 
 STATIC_DIR = Path(__file__).parent / "static"

@@ -28,8 +28,18 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from lexicon import anagrams, checker, fastcheck, inputs, patterns, queries
-from lexicon import profile as profiles
+from lexicon import (
+    MAX_BATCH,
+    MAX_BOARD_TILES,
+    MAX_CHARS_PER_TILE,
+    MAX_LIMIT,
+    MAX_OFFSET,
+    MAX_PATTERN_CHARS,
+    MAX_RACK_TILES,
+    MAX_WORD_CHARS,
+    MAX_WORDS,
+    game_ids,
+)
 
 # The referee page needs nothing from elsewhere; the Swagger/ReDoc pages load their scripts
 # from a CDN and inline code, so they get only the framing rule.
@@ -133,14 +143,14 @@ _BATCH_ERROR = {"413": "`batch_too_large`: more words than the endpoint takes; "
 
 # (parameter name, JSON-schema keywords): the limits the library enforces, from its constants
 _PARAM_LIMITS: dict[str, dict[str, int]] = {
-    "word": {"maxLength": inputs.MAX_WORD_CHARS},
-    "pattern": {"maxLength": patterns.MAX_PATTERN_CHARS},
-    "rack": {"maxLength": anagrams.MAX_RACK_TILES * anagrams.MAX_CHARS_PER_TILE},
-    "board": {"maxLength": anagrams.MAX_BOARD_TILES * anagrams.MAX_CHARS_PER_TILE},
-    "limit": {"minimum": 1, "maximum": queries.MAX_LIMIT},
-    "offset": {"minimum": 0, "maximum": queries.MAX_OFFSET},
+    "word": {"maxLength": MAX_WORD_CHARS},
+    "pattern": {"maxLength": MAX_PATTERN_CHARS},
+    "rack": {"maxLength": MAX_RACK_TILES * MAX_CHARS_PER_TILE},
+    "board": {"maxLength": MAX_BOARD_TILES * MAX_CHARS_PER_TILE},
+    "limit": {"minimum": 1, "maximum": MAX_LIMIT},
+    "offset": {"minimum": 0, "maximum": MAX_OFFSET},
 }
-_BODY_LIMITS = {"CheckRequest": checker.MAX_BATCH, "ValidRequest": fastcheck.MAX_WORDS}
+_BODY_LIMITS = {"CheckRequest": MAX_BATCH, "ValidRequest": MAX_WORDS}
 
 
 def _error_response(description: str, existing: dict[str, Any] | None) -> dict[str, Any]:
@@ -186,7 +196,7 @@ def document_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
                     if limits:
                         param.setdefault("schema", {}).update(limits)
                     if param.get("name") == "game":   # any other id is 404 unknown_game
-                        param.setdefault("schema", {})["enum"] = list(profiles.game_ids())
+                        param.setdefault("schema", {})["enum"] = list(game_ids())
         app.openapi_schema = schema
         return schema
 

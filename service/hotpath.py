@@ -1,28 +1,35 @@
-"""The single-word lookup's fast lane: plain ASGI in front of FastAPI's routing.
+"""The single-word lookup's fast lane: plain ASGI in front of FastAPI's routing, and the one
+reading of that request that the lane and the declared route share.
 
 ``GET /v1/games/{game}/words/{word}`` is the request engines and the referee page send most,
 and the verdict itself costs tens of microseconds. Profiled in-process, FastAPI's routing and
 parameter solving plus the middleware layers behind this one cost about as much as the
 verdict, so this middleware answers the plain, successful case itself: a GET or HEAD of that
 path whose query is at most ``edge`` (read with pydantic's own bool rules, as FastAPI reads
-it), ``lang`` and ``release``, and whose word the library checks without error. Everything else (a
-malformed ``edge``, an unknown game, an unreadable word, a URL that is not UTF-8 once
-percent-decoded, any failure) is passed on untouched
-to the app, whose declared route and error contract answer it exactly as before, so an
-answer never depends on which of the two gave it (``tests/test_hotpath.py`` holds them side
-by side). The library call and the JSON are the same function in both.
+it), ``lang`` and ``release``, and whose word the library checks without error. Everything
+else (a malformed ``edge``, an unknown game, an unreadable word, a URL that is not UTF-8 once
+percent-decoded, any failure) is passed on untouched to the app, whose declared route and
+error contract answer it exactly as before, so an answer never depends on which of the two
+gave it (``tests/test_hotpath.py`` holds them side by side).
+
+Both read the request with the same functions, :func:`word_target` (the path) and
+:func:`word_query` (the query: the last value of each parameter, as Starlette keeps it; a
+malformed ``edge`` is FastAPI's own 422), and answer with the same :func:`word_json`; the
+route declares its parameters to OpenAPI from :func:`word_parameters` instead of having
+FastAPI parse them a second way.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 from urllib.parse import parse_qsl, unquote_to_bytes
 
+from fastapi.exceptions import RequestValidationError
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from lexicon import checker
-from lexicon.catalog import Catalog
+from lexicon import Catalog
 from service import metrics
 
 _BOOL = TypeAdapter(bool)
@@ -31,10 +38,68 @@ _HEADERS = [(b"content-type", b"application/json")]
 
 def word_json(catalog: Catalog, game: str, word: str, *, edge: bool, lang: str | None,
               release: str | None = None) -> bytes:
-    """The verdict for one word, serialised as the API sends it."""
-    result = checker.check_word(catalog, game, word, edge=edge, lang=lang, release=release)
+    """The verdict for one word, serialised as the API sends it: the Lexicon the catalog
+    holds for the game's release (cached: nothing is made per request) checks it."""
+    result = catalog.lexicon(game, release).check(word, edge=edge, lang=lang)
     metrics.count_verdict(game, result)
     return json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def word_target(path: str) -> tuple[str, str] | None:
+    """(game, word) when the decoded ``path`` is ``/v1/games/{game}/words/{word}`` (each a
+    non-empty segment without ``/``, as the router matches it), else None."""
+    parts = path.split("/")
+    if (len(parts) == 6 and parts[1] == "v1" and parts[2] == "games"
+            and parts[4] == "words" and parts[3] and parts[5]):
+        return parts[3], parts[5]
+    return None
+
+
+def word_query(raw: bytes) -> tuple[bool, str | None, str | None]:
+    """(edge, lang, release) from a query string, read as FastAPI reads declared query
+    parameters: percent-decoded UTF-8 (raw bytes as Latin-1, as Starlette does), the last
+    value of a repeated name, other names ignored, ``edge`` by pydantic's bool rules. A
+    malformed ``edge`` raises the RequestValidationError FastAPI raises for it (422
+    ``invalid_request``, ``loc`` ``["query", "edge"]``)."""
+    edge: str | None = None
+    lang: str | None = None
+    release: str | None = None
+    if not raw:
+        return False, lang, release
+    for name, value in parse_qsl(raw.decode("latin-1"), keep_blank_values=True):
+        if name == "edge":
+            edge = value
+        elif name == "lang":
+            lang = value
+        elif name == "release":
+            release = value
+    if edge is None:
+        return False, lang, release
+    try:
+        return _BOOL.validate_python(edge), lang, release
+    except ValidationError as exc:
+        raise RequestValidationError([{**e, "loc": ("query", "edge", *e["loc"])}
+                                      for e in exc.errors()]) from None
+
+
+def word_parameters(lang_help: str, release_help: str) -> list[dict[str, Any]]:
+    """The OpenAPI parameters of the route, as FastAPI would state them had it parsed them
+    (the service's contract adds the game ids and the word's length limit)."""
+    def text(name: str, description: str) -> dict[str, Any]:
+        return {"name": name, "in": "query", "required": False, "description": description,
+                "schema": {"anyOf": [{"type": "string"}, {"type": "null"}],
+                           "description": description, "title": name.title()}}
+    edge = "Kvizovka board-edge rule"
+    return [
+        {"name": "game", "in": "path", "required": True,
+         "schema": {"type": "string", "title": "Game"}},
+        {"name": "word", "in": "path", "required": True,
+         "schema": {"type": "string", "title": "Word"}},
+        {"name": "edge", "in": "query", "required": False, "description": edge,
+         "schema": {"type": "boolean", "description": edge, "default": False,
+                    "title": "Edge"}},
+        text("lang", lang_help), text("release", release_help),
+    ]
 
 
 def undecodable(scope: Scope) -> str | None:
@@ -63,21 +128,11 @@ def _utf8(raw: bytes) -> bool:
 
 
 def _query(raw: bytes) -> tuple[bool, str | None, str | None] | None:
-    """(edge, lang, release) from a query string, or None when the app should read it."""
-    edge, lang, release = False, None, None
-    if not raw:
-        return edge, lang, release
-    for name, value in parse_qsl(raw.decode("latin-1"), keep_blank_values=True):
-        if name == "edge":
-            try:
-                edge = _BOOL.validate_python(value)
-            except ValidationError:
-                return None
-        elif name == "lang":
-            lang = value
-        elif name == "release":
-            release = value
-    return edge, lang, release
+    """:func:`word_query`, or None when the app should answer (a malformed ``edge``)."""
+    try:
+        return word_query(raw)
+    except RequestValidationError:
+        return None
 
 
 class WordLookupLane:
@@ -89,14 +144,12 @@ class WordLookupLane:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
-            parts = scope["path"].split("/")
-            if (len(parts) == 6 and parts[1] == "v1" and parts[2] == "games"
-                    and parts[4] == "words" and parts[3] and parts[5]
-                    and undecodable(scope) is None):
+            target = word_target(scope["path"])
+            if target is not None and undecodable(scope) is None:
                 query = _query(scope.get("query_string", b""))
                 if query is not None:
                     try:
-                        body = word_json(self.catalog, parts[3], parts[5], edge=query[0],
+                        body = word_json(self.catalog, target[0], target[1], edge=query[0],
                                          lang=query[1], release=query[2])
                     except Exception:   # the app answers, with the error contract
                         pass

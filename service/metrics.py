@@ -58,8 +58,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from lexicon import profile as profiles
-from lexicon.catalog import Catalog
+from lexicon import Catalog, game_ids
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 ACCESS_LOG_ENV = "LEXICON_ACCESS_LOG"
@@ -193,7 +192,7 @@ class Observability:
     def __init__(self, app: ASGIApp, routes: list[Any], access_log: bool) -> None:
         self.app = app
         self.routes = routes
-        self.games = frozenset(profiles.game_ids())
+        self.games = frozenset(game_ids())
         self.access_log = access_log
         self.pid = os.getpid()
         self._second, self._stamp = 0, ""

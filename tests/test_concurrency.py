@@ -15,7 +15,7 @@ import pytest
 import build.release as release_mod
 from build.pipeline import BuildContext, build_game, smoke_sample
 from build.release import build_lock
-from lexicon import checker, fastcheck, releases
+from lexicon import releases
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildBusy
 from tests.conftest import POLISH_RECORDS, StaticBuilder, publish, rec
@@ -36,10 +36,11 @@ def test_threads_checking_while_releases_are_published(home: Path) -> None:
     def checking() -> None:
         try:
             while not stop.is_set():
-                with cat.pinned("osps") as rel:
-                    flags = fastcheck.valid_flags(cat, "osps", ["pies", "kot", "np"])
-                    one = checker.check_word(cat, "osps", "pies")
-                    batch = checker.check_many(cat, "osps", ["pies", "jaźń"])
+                lex = cat.lexicon("osps", every_file=True)   # one release for all three
+                rel = lex.release
+                flags = lex.valid(["pies", "kot", "np"])
+                one = lex.check("pies")
+                batch = lex.check_many(["pies", "jaźń"])
                 has_pies = rel.manifest["counts"]["valid"] == 6
                 assert flags == [has_pies, True, False]
                 assert one["valid"] == has_pies and one["release"] == rel.id

@@ -28,7 +28,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from lexicon import fastcheck
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
 from service.launch import serving
@@ -107,8 +106,7 @@ def _expected_valid(home: Path, release_id: str, words: list[str],
     if release_id not in cache:
         cat = Catalog(home)
         try:
-            with cat.pinned(GAME, release_id):
-                cache[release_id] = sum(fastcheck.valid_flags(cat, GAME, words))
+            cache[release_id] = sum(cat.lexicon(GAME, release_id).valid(words))
         except LexiconError:
             cache[release_id] = None
         finally:
