@@ -75,3 +75,34 @@ def test_the_tables_exit_codes_are_what_the_classes_exit_with() -> None:
     assert {"BadKey", "NoDistribution", "BuildBusy", "InputError"} <= set(seen)
     assert exits["unknown_game"] == {2} and exits["build_in_progress"] == {4}
     assert exits["bad_key"] == {2, 3} and "busy" not in exits     # busy: the service only
+
+
+def test_the_cli_reference_is_every_commands_help() -> None:
+    """The README's CLI reference holds each command's real ``--help``: every command of
+    the app (the ``sources`` subcommands too), its usage line and each option it takes."""
+    text = docs.README.read_text(encoding="utf-8")
+    paths = docs.command_paths()
+    assert ["check"] in paths and ["sources", "pack"] in paths and [] in paths
+    for path in paths:
+        shown = docs.command_help(path)
+        assert f"**`{' '.join(['lexicon', *path])}`**\n\n```text\n{shown}\n```" in text
+        assert shown.startswith(f"Usage: {' '.join(['lexicon', *path])}")
+    build = docs.command_help(["build"])
+    assert "sampled evenly" in " ".join(build.split()) and "first N" not in build
+    # plain help: rich markup read these as style tags and dropped them
+    assert "[abc] a set, [^abc] not" in docs.command_help(["pattern"])
+
+
+def test_a_new_command_or_option_makes_the_cli_reference_stale(monkeypatch) -> None:
+    import typer
+
+    from cli.main import app
+    monkeypatch.setattr(app, "registered_commands", list(app.registered_commands))
+
+    @app.command("brand-new")
+    def brand_new(shiny: bool = typer.Option(False, "--shiny", help="a new option")) -> None:
+        """A command the README does not know yet."""
+
+    rendered = docs.render(docs.README.read_text(encoding="utf-8"))
+    assert "**`lexicon brand-new`**" in rendered
+    assert "--shiny" in rendered and "a new option" in rendered

@@ -1,4 +1,5 @@
-"""The README's error-code and limit tables, generated from the code (datasette's cog way).
+"""The README's generated parts: the error-code and limit tables and the CLI reference,
+generated from the code (datasette's cog way).
 
 ``python -m tools.docs`` rewrites the text between ``<!-- generated: NAME -->`` and
 ``<!-- /generated: NAME -->`` in README.md; ``python -m tools.docs --check`` exits 1 when the
@@ -264,7 +265,53 @@ def limit_table() -> str:
     return "\n".join(rows)
 
 
-TABLES = {"error-codes": error_table, "limits": limit_table}
+#: The width the CLI reference is wrapped at: fixed, so the README does not depend on the
+#: terminal that regenerated it.
+HELP_WIDTH = 100
+
+
+def command_paths() -> list[list[str]]:
+    """Every command of the CLI as the words that name it (``["sources", "pack"]``), in
+    the app's order: read from the Typer app, so a new command is in the reference."""
+    import typer.main
+
+    from cli.main import app
+    paths: list[list[str]] = [[]]
+
+    def walk(group: object, prefix: list[str]) -> None:
+        for name, command in getattr(group, "commands", {}).items():
+            if getattr(command, "hidden", False):
+                continue
+            paths.append([*prefix, name])
+            walk(command, [*prefix, name])
+
+    walk(typer.main.get_command(app), [])
+    return paths
+
+
+def command_help(path: list[str]) -> str:
+    """``lexicon PATH --help`` as a person sees it, at :data:`HELP_WIDTH` columns."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    result = CliRunner().invoke(app, [*path, "--help"], prog_name="lexicon",
+                                terminal_width=HELP_WIDTH)
+    if result.exit_code != 0:
+        raise SystemExit(f"lexicon {' '.join(path)} --help failed: {result.output}")
+    return "\n".join(line.rstrip() for line in result.output.strip("\n").splitlines())
+
+
+def cli_reference() -> str:
+    """The README's CLI reference: every command's ``--help`` (usage, arguments, options
+    and defaults), the way datasette keeps its CLI reference with cog."""
+    out = []
+    for path in command_paths():
+        name = " ".join(["lexicon", *path])
+        out += [f"**`{name}`**", "", "```text", command_help(path), "```", ""]
+    return "\n".join(out).rstrip("\n")
+
+
+TABLES = {"error-codes": error_table, "limits": limit_table, "cli-reference": cli_reference}
 
 
 def render(text: str) -> str:
