@@ -86,9 +86,22 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
 }
 
 
-def limit_value(module: str, name: str) -> int | float:
-    """The limit as the code holds it now (read at the time of asking, never copied)."""
+def _read(module: str, name: str) -> int | float:
     return getattr(importlib.import_module(module), name)
+
+
+def _short(module: str, name: str) -> str:
+    """How the texts name a limit: ``queries.MAX_LIMIT`` for ``lexicon.queries``'s."""
+    return f"{module.rsplit('.', 1)[1]}.{name}"
+
+
+def limit_value(name: str) -> int | float:
+    """A limit by its short name (``"checker.MAX_BATCH"``) as the code holds it now: read
+    at the time of asking, never copied. A name :data:`LIMITS` lacks is a KeyError."""
+    for module, constant in LIMITS:
+        if _short(module, constant) == name:
+            return _read(module, constant)
+    raise KeyError(f"{name} is not in lexicon.limits.LIMITS")
 
 
 def markdown_cell(text: str) -> str:
@@ -102,10 +115,9 @@ def limit_table(names: Iterable[str] | None = None) -> str:
     wanted = set(names) if names is not None else None
     rows = ["| limit | value | bounds | over it |", "|---|---|---|---|"]
     for (module, name), (what, code) in LIMITS.items():
-        short = f"{module.rsplit('.', 1)[1]}.{name}"
+        short = _short(module, name)
         if wanted is not None and short not in wanted:
             continue
         over = f"`{code}`" if code != "—" else "—"
-        value = limit_value(module, name)
-        rows.append(f"| `{short}` | {value:,} | {markdown_cell(what)} | {over} |")
+        rows.append(f"| `{short}` | {_read(module, name):,} | {markdown_cell(what)} | {over} |")
     return "\n".join(rows)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from lexicon.errors import CODES
-from lexicon.limits import LIMITS, limit_table, limit_value, markdown_cell
+from lexicon.limits import limit_table, limit_value, markdown_cell
 
 #: The limits a query endpoint (blanks, pattern, anagrams, extend, hooks, prefix) holds a
 #: request to, as ``module.NAME`` of :data:`lexicon.limits.LIMITS`.
@@ -34,10 +34,7 @@ QUERY_CODES = ("bad_pattern", "pattern_too_long", "bad_rack", "rack_too_long",
 def limit(name: str) -> int | float:
     """A limit's value by its ``module.NAME`` in :data:`lexicon.limits.LIMITS`
     (``"checker.MAX_BATCH"``), read from the constant: for the examples that show one."""
-    for module, constant in LIMITS:
-        if f"{module.rsplit('.', 1)[1]}.{constant}" == name:
-            return limit_value(module, constant)
-    raise KeyError(f"{name} is not in lexicon.limits.LIMITS")
+    return limit_value(name)
 
 
 def figure(name: str) -> str:
