@@ -180,3 +180,46 @@ def test_the_readme_judge_answer_has_the_fields_of_a_real_one(example_home: Path
     fields = set(re.findall(r'"(\w+)"', shown)) - {"stands", "falls"}   # verdict's values
     real = json.loads(lexicon(example_home, "judge", "osps", "zażółć", "np", "--json").stdout)
     assert fields == set(real) and real["verdict"] == "falls"
+
+
+def _named_options(text: str) -> list[tuple[list[str], str, str]]:
+    """Every option the README's prose names after a command, outside the fenced blocks:
+    ``lexicon rulings [--date YYYY-MM-DD]``, ``check --release ID`` -> (command words,
+    option, the code span)."""
+    import typer.main
+
+    from cli.main import app
+    root = typer.main.get_command(app)
+    prose = " ".join(re.sub(r"```.*?```", "", text, flags=re.S).split())
+    found = []
+    for span in re.findall(r"`([^`]+)`", prose):
+        for part in span.split(" | "):
+            words = part.split()
+            if words[:1] == ["lexicon"]:
+                words = words[1:]
+            elif not (words and words[0] in root.commands
+                      and any(w.startswith("--") for w in words)):
+                continue
+            command, path = root, []
+            while words and words[0] in getattr(command, "commands", {}):
+                command = command.commands[words[0]]
+                path.append(words.pop(0))
+            found += [(path, w.strip("[](),.;:").split("=")[0], part) for w in words
+                      if w.strip("[](),.;:").startswith("-") and w.strip("[](),.;:") != "-"]
+    return found
+
+
+def test_every_option_the_readme_prose_names_is_one_its_command_has() -> None:
+    import typer.main
+
+    from cli.main import app
+    root = typer.main.get_command(app)
+    named = _named_options(README.read_text(encoding="utf-8"))
+    assert len(named) >= 20
+    for path, option, span in named:
+        command = root
+        for word in path:
+            command = command.commands[word]
+        options = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+        assert option in options, (path, option, span)
+    assert (["check"], "--colour", "check --colour") in _named_options("`check --colour`")
