@@ -39,8 +39,10 @@ FORMATS = ("words", "tiles", "jsonl", "kwg", "kbwg", "engine")
 
 def valid_keys(profile: Profile, release: Release) -> Iterator[str]:
     """The game's valid words, in code-point order, streamed from the release."""
-    admitted = (key for key, raw in release.iter_records(valid_only=True) if raw[:1] == VALID)
-    yield from play_rules(profile).playable(admitted)
+    playable = play_rules(profile).is_playable
+    for key, raw in release.iter_records(valid_only=True):
+        if raw[:1] == VALID and playable(key):
+            yield key
 
 
 HASH_RECIPE = ("Quackle's order-independent lexicon hash: XOR of the MD5 digests of each "
