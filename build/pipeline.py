@@ -50,7 +50,7 @@ class BuildContext:
     root: Path
     fetched: dict[str, fetching.Fetched] = field(default_factory=dict)
     log: Callable[[str], None] = _stderr
-    limit: int | None = None   # judge only the first N candidate forms (smoke builds)
+    limit: int | None = None   # judge only N candidate forms, sampled evenly (smoke builds)
     # check the profile's canary words before publishing; None: only on a full build of
     # the real sources (a smoke build or a test's tiny word list lacks them)
     canaries: bool | None = None

@@ -153,6 +153,16 @@ class _Counter:
         }
 
 
+def playable_identity(profile: Profile, keys: Iterable[str]) -> Identity:
+    """The Quackle hash and counts by length of the playable words among the admitted
+    ``keys`` (the manifest's ``content_hash`` and ``counts_by_length``): what
+    ``lexicon export GAME`` prints, hashed."""
+    identity = Identity()
+    for key in play_rules(profile).playable(keys):
+        identity.add(key)
+    return identity
+
+
 def peak_rss_mb() -> float:
     """Peak resident memory of this process (and finished children), in MiB."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -373,6 +383,36 @@ class ReleaseWriter:
             rid = f"{base}-{n}"
         return rid
 
+    def name(self, content: str) -> tuple[str, datetime]:
+        """A new release's id and build time: ``<game>-<UTC second>-<content[:8]>``, made
+        unique by :meth:`_unique_id`. Every kind of release (a build, an amend, a repack,
+        a linked one such as remik's) is named here, so two published in one second get
+        distinct ids (``-2``) whatever wrote them."""
+        built_at = datetime.now(UTC)
+        return self._unique_id(f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-"
+                               f"{content[:8]}"), built_at
+
+    def manifest(self, release_id: str, built_at: datetime, content: str,
+                 identity: Identity, fields: dict[str, Any]) -> dict[str, Any]:
+        """The manifest: the fields every release carries (game, id, time, rules, profile,
+        content hashes, canaries, build figures), assembled here once, around ``fields``,
+        the ones its kind says (sources and counts, or the vocabulary it links)."""
+        return {
+            "game": self.profile.id,
+            "release": release_id,
+            "built_at": built_at.isoformat(timespec="microseconds"),
+            "rules_version": self.profile.rules_version,
+            "profile": self.profile.summary(),
+            "content_sha256": content,
+            "content_hash": identity.content_hash,
+            "content_hash_recipe": HASH_RECIPE,
+            "counts_by_length": identity.result()["counts_by_length"],
+            "canaries": {**canaries.spec(self.profile), "checked": self.check_canaries},
+            **fields,
+            "build_seconds": round(time.monotonic() - self.started, 1),
+            "peak_rss_mb": peak_rss_mb(),
+        }
+
     def publish(self, *, sources: list[dict[str, Any]], policy: dict[str, Any],
                 rules: list[dict[str, str]], records: Iterable[Split] | None = None,
                 extra: dict[str, Any] | None = None, identity: Identity | None = None,
@@ -408,9 +448,7 @@ class ReleaseWriter:
         if counts["valid"] == 0:
             raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
         content = content_sha256(store_dir)
-        built_at = datetime.now(UTC)
-        release_id = self._unique_id(f"{self.profile.id}-{built_at:%Y%m%dT%H%M%SZ}-"
-                                     f"{content[:8]}")
+        release_id, built_at = self.name(content)
         self.env.close()
         shutil.rmtree(self._raw)
         try:
@@ -420,12 +458,8 @@ class ReleaseWriter:
             previous = None
         store = RecordStore(store_dir)
         try:
-            if identity is None:  # the playable words' Quackle hash and counts by length
-                identity = Identity()
-                is_playable = play_rules(self.profile).is_playable
-                for key in sorted(store.valid.keys()):
-                    if is_playable(key):
-                        identity.add(key)
+            if identity is None:
+                identity = playable_identity(self.profile, store.valid.keys())
             diff = self._diff(previous, store, self.staging)
             meanings = self.meanings(self.staging, store) if self.meanings else None
         finally:
@@ -433,21 +467,11 @@ class ReleaseWriter:
             if previous:
                 previous.close()
         indexes = build_indexes(self.profile, store_dir, self.staging, self._early)
-        manifest = {
-            "game": self.profile.id,
-            "release": release_id,
-            "built_at": built_at.isoformat(timespec="microseconds"),
-            "rules_version": self.profile.rules_version,
-            "profile": self.profile.summary(),
+        manifest = self.manifest(release_id, built_at, content, identity, {
             "sources": sources,
             "rules": rules,
             "policy": policy,
             "counts": counts,
-            "content_sha256": content,
-            "content_hash": identity.content_hash,
-            "content_hash_recipe": HASH_RECIPE,
-            "counts_by_length": identity.result()["counts_by_length"],
-            "canaries": {**canaries.spec(self.profile), "checked": self.check_canaries},
             "records": figures,
             "diff": diff,
             "previous": diff.get("previous"),
@@ -455,9 +479,7 @@ class ReleaseWriter:
             "overrides": write_overrides(self.staging, overrides),
             **({"meanings": meanings} if meanings is not None else {}),
             **(extra or {}),
-            "build_seconds": round(time.monotonic() - self.started, 1),
-            "peak_rss_mb": peak_rss_mb(),
-        }
+        })
         manifest["size_bytes"] = _dir_size(self.staging)
         return self.publish_manifest(release_id, manifest)
 

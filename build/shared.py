@@ -20,17 +20,18 @@ within those lengths, its checks answer every length (see :func:`_index_entry`).
 from __future__ import annotations
 
 import os
-import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from build import canaries
-from build.release import ReleaseWriter, peak_rss_mb, read_release_overrides, write_overrides
+from build.release import (
+    ReleaseWriter,
+    playable_identity,
+    read_release_overrides,
+    write_overrides,
+)
 from lexicon import profile as profiles
 from lexicon import releases
 from lexicon.errors import BuildError, NoRelease
-from lexicon.export import HASH_RECIPE, Identity
 from lexicon.indexes import INDEX_DIR
 from lexicon.meanings import MEANINGS_DIR, declared_file
 from lexicon.play import play_rules
@@ -89,7 +90,6 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
     ``check_canaries``: check ``game``'s canary words (build/canaries.py) before
     publishing; None: when the linked release was itself checked (a full build).
     """
-    started = time.monotonic()
     profile = profiles.load(game)
     owner = profiles.load(profile.vocabulary)
     source_path = source_path or releases.current_path(owner.id, root)
@@ -110,22 +110,11 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
             linked += _link_tree(source.path / INDEX_DIR, staging / INDEX_DIR)
             if declared_file(m) is not None:   # the vocabulary's meanings, linked too
                 linked += _link_tree(source.path / MEANINGS_DIR, staging / MEANINGS_DIR)
-            identity = Identity()
-            is_playable = play_rules(profile).is_playable
             assert source.store is not None
-            for key in sorted(source.store.valid.keys()):
-                if is_playable(key):
-                    identity.add(key)
-            built_at = datetime.now(UTC)
+            identity = playable_identity(profile, source.store.valid.keys())
             content = m["content_sha256"]
-            release_id = f"{game}-{built_at:%Y%m%dT%H%M%SZ}-{content[:8]}"
-            indexes = _index_entry(profile, source)
-            manifest: dict[str, Any] = {
-                "game": game,
-                "release": release_id,
-                "built_at": built_at.isoformat(timespec="microseconds"),
-                "rules_version": profile.rules_version,
-                "profile": profile.summary(),
+            release_id, built_at = writer.name(content)
+            manifest = writer.manifest(release_id, built_at, content, identity, {
                 "vocabulary": {"game": owner.id, "release": source.id,
                                "content_sha256": content, "linked_files": linked,
                                "how": "hard links to the files of that release"},
@@ -133,19 +122,12 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
                 "rules": m.get("rules", []),
                 "policy": m.get("policy", {}),
                 "counts": m.get("counts", {}),
-                "content_sha256": content,
-                "content_hash": identity.content_hash,
-                "content_hash_recipe": HASH_RECIPE,
-                "counts_by_length": identity.result()["counts_by_length"],
                 "records": m.get("records"),
-                "canaries": {**canaries.spec(profile), "checked": check_canaries},
                 "overrides": write_overrides(staging, read_release_overrides(source.path, m)),
                 "previous": releases.current_id(game, root),
-                "indexes": indexes,
+                "indexes": _index_entry(profile, source),
                 **({"meanings": m["meanings"]} if "meanings" in m else {}),
-                "build_seconds": round(time.monotonic() - started, 1),
-                "peak_rss_mb": peak_rss_mb(),
-            }
+            })
             manifest["own_bytes"] = _own_bytes(staging)
             manifest["size_bytes"] = manifest["own_bytes"]
             path = writer.publish_manifest(release_id, manifest)

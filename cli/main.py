@@ -67,13 +67,16 @@ class _Typer(typer.Typer):
         return lambda f: register(_contract(f))
 
 
-app = _Typer(add_completion=False, no_args_is_help=True,
+# plain help (no rich markup): rich read `[abc]` and `[^abc]` in `pattern --help` as style
+# tags and dropped them; the README's CLI reference is this help, generated (tools/docs.py)
+app = _Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
              help="Lexicon compiler and word checker for Kvizovka, Križemkražem, "
                   "Polish Scrabble (osps) and Remik słowny (remik).")
 
 
 @app.command()
-def games(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+def games(as_json: Annotated[bool, typer.Option(
+        "--json", help="one JSON object per game (as GET /v1/games)")] = False) -> None:
     """List the games, their limits and current releases."""
     cat = Catalog()
     for game in cat.games():
@@ -131,7 +134,8 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
 @app.command()
 def verify(game: Annotated[str | None, typer.Argument(
                help="the game whose current release to check (default: every game)")] = None,
-           as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+           as_json: Annotated[bool, typer.Option(
+               "--json", help="one JSON object per game")] = False) -> None:
     """Check the current release of each game against its manifest: every file's size and
     sha256. Exit 0 when all are whole, 3 when one is damaged (it is then not served)."""
     cat = Catalog()
@@ -176,7 +180,7 @@ def repack(game: Annotated[str, typer.Argument()],
            source: Annotated[str | None, typer.Option(
                "--from", help="release directory to repack (default: the current one)")]
            = None) -> None:
-    """Rewrite a release (e.g. one in the older LMDB layout) in the current compact format
+    """Rewrite a release in the current compact format (one in the older LMDB layout, say)
     and publish it as a new release; no word's verdict changes."""
     from build.amend import derive
     Catalog().profile(game)
@@ -186,7 +190,8 @@ def repack(game: Annotated[str, typer.Argument()],
 
 @app.command("releases")
 def list_releases(game: Annotated[str | None, typer.Argument()] = None,
-                  as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+                  as_json: Annotated[bool, typer.Option(
+               "--json", help="one JSON object per game")] = False) -> None:
     """List published releases, newest first; * marks the one being served."""
     rows = Catalog().releases(game)
     for r in rows:
@@ -621,8 +626,8 @@ def hash_list(path: Annotated[str, typer.Argument(
 
 # -- maintainers: the pinned sources (sources.pins, sources.editions, build.carry) -------
 
-sources_app = _Typer(no_args_is_help=False, invoke_without_command=True,
-                          help="The pinned sources: list, re-pin, diff, carry the cache.")
+sources_app = _Typer(no_args_is_help=False, invoke_without_command=True, rich_markup_mode=None,
+                     help="The pinned sources: list, re-pin, diff, carry the cache.")
 app.add_typer(sources_app, name="sources")
 
 

@@ -62,6 +62,7 @@ from lexicon.fastcheck import MAX_WORDS
 from lexicon.gloss import language
 from lexicon.inputs import EDGE_SPACE, MAX_WORD_CHARS
 from lexicon.judge import MAX_PLAY_WORDS
+from lexicon.limits import limit_table, limit_value, markdown_cell
 from lexicon.patterns import MAX_PATTERN_CHARS
 from lexicon.play import PlayRules, play_rules
 from lexicon.profile import Profile, game_ids
@@ -79,7 +80,8 @@ __all__ = [
     "MAX_BATCH", "MAX_BOARD_TILES", "MAX_CHARS_PER_TILE", "MAX_LIMIT", "MAX_OFFSET",
     "MAX_PATTERN_CHARS", "MAX_PATTERN_WORK", "MAX_PLAY_WORDS", "MAX_RACK_TILES",
     "MAX_WORDS", "MAX_WORD_CHARS", "Catalog", "InputError", "Lexicon", "LexiconError",
-    "LockHeld", "NotReady", "game_ids", "identity", "language", "read_history",
+    "LockHeld", "NotReady", "game_ids", "identity", "language", "limit_table", "limit_value",
+    "markdown_cell", "read_history",
 ]
 
 

@@ -11,7 +11,7 @@ query and an index cannot disagree about what a move can do.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from lexicon.profile import Profile
@@ -70,6 +70,17 @@ class PlayRules:
         low, high = self.playable_lengths
         return (low <= len(key) <= high and self.values.keys() >= set(key)
                 and self.jokers_needed(key) <= self.jokers)
+
+    def playable(self, keys: Iterable[str]) -> Iterator[str]:
+        """The ``keys`` :meth:`is_playable` admits, in their order: the index builder's and
+        the release hash's loop over every admitted key (4M for osps). Without joker-only
+        letters a length test and one C-level subset test decide, the same answer as
+        :meth:`is_playable` at a fraction of its cost per key."""
+        if self.joker_only:
+            return filter(self.is_playable, keys)
+        tiles = frozenset(self.values)
+        low, high = self.playable_lengths
+        return (key for key in keys if low <= len(key) <= high and tiles.issuperset(key))
 
     def allows(self, key: str, *, edge: bool = False) -> bool:
         """``broken(key, edge=edge) is None`` for a key spelled in tiles only, at the cost

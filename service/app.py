@@ -27,7 +27,6 @@ from lexicon import (
     DEFAULT_LIMIT,
     LOCK_TIMEOUT,
     MAX_BATCH,
-    MAX_PATTERN_WORK,
     MAX_WORDS,
     Catalog,
     InputError,
@@ -36,39 +35,31 @@ from lexicon import (
     NotReady,
     language,
 )
-from service import bodies, contract, hotpath, metrics, querypool
+from service import apidocs, bodies, contract, hotpath, metrics, querypool
+from service.apidocs import figure, limit
 from service.contract import error
 from service.querypool import QueryPool
 
+#: What the API is and how it errs; :func:`service.apidocs.api_description` adds every error
+#: code and every limit, from the library's ``CODES`` and ``LIMITS`` (never retyped here).
 API_DESCRIPTION = """
 Word validation for Kvizovka, Križemkražem, Polish Scrabble (`osps`) and Remik słowny
 (`remik`). Every answer names the release that gave it.
 
-Errors are JSON objects `{"code": ..., "message": ...}` with a stable `code`:
-`unknown_game`, `no_release`, `release_damaged`, `empty_word`, `word_too_long`,
-`control_character`, `mixed_scripts`, `bad_tile_notation`, `batch_too_large`,
-`invalid_request`, `not_found`, `method_not_allowed`;
-the judge adds `bad_play`, `empty_play` and `play_too_large`, and 503 `rulings_unavailable`
-when its log cannot record the ruling (no verdict is then given); `bad_lang` is an unknown
-`lang`; `unknown_release` (404) a `release=` that is not a published release of the game; a
-path or query that is not UTF-8 once percent-decoded is 400 `bad_encoding`;
-the Remik move adds `bad_move`, `bad_rack`, `move_too_large` and `move_too_complex` (422).
+Errors are JSON objects `{"code": ..., "message": ..., "detail"?: ...}` with a stable `code`
+(every code and every limit: the tables below). A request whose form is wrong (a body that
+is not JSON, not UTF-8 or not of the schema) is always 422 `invalid_request`; 400 is for
+readable input whose content is refused (a path or query that is not UTF-8 once
+percent-decoded is `bad_encoding`); 404 an unknown game (`unknown_game`), release
+(`unknown_release`) or path; 413 a batch or body over its limit; 503 a game that cannot
+answer (`no_release`, `release_damaged`, `no_index`) while the others do, a full query pool
+(`busy`, with `Retry-After`), or a judge whose log cannot record the ruling
+(`rulings_unavailable`: no verdict is then given).
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
-across it (`nad|živeti`). Limits: a word has at most 64 characters; a batch at most
-10,000 words (100,000 for the lean `/valid`).
-
-Engine and referee queries (`blanks`, `pattern`, `anagrams`, `hooks`, `prefix`, `extend`) add the
-codes `bad_pattern` (with `detail.position`), `pattern_too_long`, `bad_rack`,
-`rack_too_long`, `too_many_jokers`, `result_limit`, `bad_sort`, `bad_length`,
-`too_many_matches`, `query_too_broad`, `not_in_alphabet` and `no_index`; they run in a
-bounded pool of their own, and when it is full the answer is 503 `busy` with `Retry-After`.
-The referee page is served at `/`.
-
-A request whose form is wrong (a body that is not JSON, not UTF-8 or not of the schema) is
-always 422 `invalid_request`; 400 is for readable input whose content is refused; 503 is a
-game that cannot answer (`no_release`, `release_damaged`, `no_index`) while the others do.
-`HEAD` works wherever `GET` does.
+across it (`nad|živeti`). The engine and referee queries (`blanks`, `pattern`, `anagrams`,
+`hooks`, `prefix`, `extend`) run in a bounded pool of their own. The referee page is served
+at `/`. `HEAD` works wherever `GET` does.
 """
 
 
@@ -79,9 +70,9 @@ CHECK_EXAMPLE = {
                   "gloss": "czasownik, tryb rozkazujący, 2. osoba liczby pojedynczej, "
                            "aspekt dokonany"}],
     "category": "verb", "sources": ["hunspell-pl", "wpolish"],
-    "evidence": ["listed by hunspell-pl and wpolish; known to Morfeusz"],
+    "evidence": ["grade:morfeusz", "listed by hunspell-pl and wpolish; known to Morfeusz"],
     "meanings": [],
-    "alternatives": [], "jokers_needed": [], "release": "osps-20261129T181304Z-031cfb68",
+    "alternatives": [], "jokers_needed": [], "release": "osps-20261201T154611Z-b6b8f3a7",
 }
 
 
@@ -95,7 +86,8 @@ RELEASE_HELP = ("answer from this published release instead of the current one (
 
 
 class CheckRequest(BaseModel):
-    words: list[str] = Field(..., description="words to check (at most 10,000)",
+    words: list[str] = Field(..., description="words to check (at most "
+                                              f"{figure('checker.MAX_BATCH')})",
                              examples=[["zażółć", "gęślą", "jaźń", "np"]])
     edge: bool = Field(False, description="Kvizovka: the word touches the board's edge "
                                           "(3-letter words allowed)")
@@ -118,7 +110,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     """The app over the releases in ``root`` (or over ``catalog``, to share one process's
     open releases: LMDB opens an environment once per process)."""
     catalog = catalog or Catalog(root)
-    app = FastAPI(title="Lexicon", version="0.1.0", description=API_DESCRIPTION,
+    app = FastAPI(title="Lexicon", version="0.1.0",
+                  description=apidocs.api_description(API_DESCRIPTION),
                   dependencies=[Depends(_decodable_url)])
     app.state.catalog = catalog
     contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
@@ -229,24 +222,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
 
 # -- engine and referee queries, the lean batch check, the referee page --------------------
 
-QUERY_LIMITS = f"""
-Limits (refused with a JSON error, never truncated silently): `limit` 1..500 results per
-page and `offset` at most 50,000 (`result_limit`); a pattern or joker word matching more
-than 50,000 words (`too_many_matches`, 422: fix more letters or give length bounds); a
-pattern of at most 64 characters (`pattern_too_long`) with at most 8 `*`; a rack of at most
-15 tiles and 8 board letters (`rack_too_long`) with at most 3 jokers and never more than the
-game has (`too_many_jokers`); an anagram walk of at most 400,000 steps, and a pattern or
-joker word search of at most {MAX_PATTERN_WORK:,} units of work over all its readings
-(trie probes, keys enumerated, matches run; `query_too_broad`, 422: fix a letter at either
-end, tighten the lengths, or pin Latin digraphs with `[lj]` / `l|j`).
-Queries run on {querypool.MAX_QUERY_WORKERS} workers of their own with
-{querypool.MAX_QUEUED_QUERIES} more waiting at most; beyond that, or after
-{querypool.MAX_QUERY_WAIT_SECONDS} s in the queue, the answer is 503 `busy` with
-`Retry-After: {querypool.RETRY_AFTER_SECONDS}`.
-Malformed input: `bad_pattern` with `detail.position` (1-based), `bad_rack`, `bad_sort`,
-`bad_length`. A release built before query indexes existed answers `no_index` (503).
-Positions in results (`jokers[].position`) are 1-based tile positions.
-"""
+#: The end of every query endpoint's description: its limits and codes (service.apidocs).
+QUERY_LIMITS = apidocs.query_limits(querypool.RETRY_AFTER_SECONDS)
 
 BAD_PATTERN_EXAMPLE = {"code": "bad_pattern",
                        "message": "unclosed '[' at position 2 of 'k[ot'",
@@ -264,7 +241,8 @@ def _error_examples(*pairs: tuple[int, dict[str, Any]]) -> dict[int | str, dict[
 
 
 class ValidRequest(BaseModel):
-    words: list[str] = Field(..., description="words to check (at most 100,000)",
+    words: list[str] = Field(..., description="words to check (at most "
+                                              f"{figure('fastcheck.MAX_WORDS')})",
                              examples=[["zażółć", "gęślą", "jaźń", "np"]])
     edge: bool = Field(False, description="Kvizovka: the word touches the board's edge")
 
@@ -278,7 +256,8 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         return await app.state.query_pool.run(run)
 
     sort_help = "alpha (the game's alphabet), score (highest first) or length (longest first)"
-    page_help = "results per page, 1..500"
+    most_tiles = limit("anagrams.MAX_RACK_TILES")   # for the examples
+    page_help = f"results per page, 1..{figure('queries.MAX_LIMIT')}"
 
     @app.get("/v1/games/{game}/blanks", tags=["queries"], description=(
         "Joker resolution: every admissible word the word can be with each `?` (a joker, "
@@ -310,9 +289,10 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         "forbids a tile across it, `[dž]` is one tile. Counted (`count`) and paged.\n"
         + QUERY_LIMITS),
         responses=_error_examples((400, BAD_PATTERN_EXAMPLE), (422, {
-            "code": "too_many_matches", "message": "the query matches more than 50,000 "
-            "words; narrow it (fix more letters or give length bounds)",
-            "detail": {"limit": 50000}})))
+            "code": "too_many_matches",
+            "message": f"the query matches more than {figure('queries.MAX_MATCHES')} words; "
+                       "narrow it (fix more letters or give length bounds)",
+            "detail": {"limit": limit("queries.MAX_MATCHES")}})))
     async def pattern_query(
         game: str,
         pattern: str = Query(..., description="the pattern",
@@ -338,8 +318,9 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         "words using the whole rack. Each result says which positions jokers fill, which "
         "board letters it uses and whether it uses every tile.\n" + QUERY_LIMITS),
         responses=_error_examples((400, {
-            "code": "rack_too_long", "message": "the rack has 16 tiles; at most 15",
-            "detail": {"max_tiles": 15}})))
+            "code": "rack_too_long",
+            "message": f"the rack has {most_tiles + 1} tiles; at most {most_tiles}",
+            "detail": {"max_tiles": most_tiles}})))
     async def anagram_query(
         game: str,
         rack: str = Query(..., description="rack tiles; `?` is a joker; separate "
@@ -401,8 +382,8 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
 
     @app.post("/v1/games/{game}/valid", tags=["check"], description=(
         "The lean batch check for engines: one boolean per word, exactly the `valid` of "
-        "`check`, without explanations, at up to 100,000 words per request (`batch_too_"
-        "large`, 413). Use `/check` for reasons, analyses and tiles."),
+        f"`check`, without explanations, at up to {figure('fastcheck.MAX_WORDS')} words per "
+        "request (`batch_too_large`, 413). Use `/check` for reasons, analyses and tiles."),
         responses={200: {"content": {"application/json": {"example": {
             "game": "osps", "release": "osps-…", "count": 4, "valid": 3,
             "results": [True, True, True, False]}}}}}, response_model=None)
@@ -423,7 +404,8 @@ class JudgeRequest(BaseModel):
     # Items are not typed ``str`` here: a validation error would name the bad item's index,
     # telling the challenger which word is in doubt. lexicon.judge refuses bad items with
     # one error for the whole play.
-    words: list[Any] = Field(..., description="every word the play forms (at most 32)",
+    words: list[Any] = Field(..., description="every word the play forms (at most "
+                                              f"{figure('judge.MAX_PLAY_WORDS')})",
                              examples=[["zażółć", "gęślą"]])
     edge: bool = Field(False, description="Kvizovka: the play touches the board's edge")
     reveal: bool = Field(False, description="give each word's verdict (settling a dispute)")
@@ -465,12 +447,17 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
                         media_type="application/json")
 
 
+_MOVE_WORDS = figure("remik.MAX_MOVE_WORDS")
+
+
 class MoveRequest(BaseModel):
     # Word items are not typed ``str``, as in JudgeRequest: lexicon.remik refuses a bad item
     # with one error (``bad_move``) rather than a validation error pointing at it.
-    before: list[Any] = Field([], description="the table's words before the move (at most 32)",
+    before: list[Any] = Field([], description="the table's words before the move "
+                                              f"(at most {_MOVE_WORDS})",
                               examples=[["kotek", "dom"]])
-    after: list[Any] = Field(..., description="the table's words after the move (at most 32)",
+    after: list[Any] = Field(..., description="the table's words after the move "
+                                             f"(at most {_MOVE_WORDS})",
                              examples=[["koty", "dom"]])
     rack: str = Field("", description="the letters on the player's shelf before the move",
                       examples=["ya"])

@@ -127,3 +127,19 @@ def test_smoke_sample_spreads_over_the_alphabet() -> None:
     assert sum(w[0].isupper() for w in sample) <= 1
     assert smoke_sample(words, None) == words and smoke_sample(words, 10_000) == words
     assert smoke_sample(words, 0) == []
+
+
+def test_two_remik_links_in_the_same_second_get_two_ids(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Remik's linked releases are named by the same writer as a build's (issue 18): the
+    README's ``-2`` promise holds for them too, and both manifests name their own id."""
+    import json
+    publish(home, "osps", POLISH_RECORDS)
+    monkeypatch.setattr(release_mod, "datetime", _SameSecond)
+    first = publish(home, "remik", POLISH_RECORDS)
+    second = publish(home, "remik", POLISH_RECORDS)
+    assert second.name == first.name + "-2"
+    for path in (first, second):
+        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["release"] == path.name and manifest["game"] == "remik"
+    assert Catalog(home).release("remik").id == second.name

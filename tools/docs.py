@@ -1,10 +1,12 @@
-"""The README's error-code and limit tables, generated from the code (datasette's cog way).
+"""The README's generated parts: the error-code and limit tables and the CLI reference,
+generated from the code (datasette's cog way).
 
 ``python -m tools.docs`` rewrites the text between ``<!-- generated: NAME -->`` and
-``<!-- /generated: NAME -->`` in README.md; ``python -m tools.docs --check`` exits 1 when the
-README differs from what would be written. ``tests/test_docs.py`` runs the check, and also
-fails when the code raises an error code :data:`lexicon.errors.CODES` does not describe, or
-defines a ``MAX_*`` limit that :data:`LIMITS` does not list.
+``<!-- /generated: NAME -->`` in README.md; ``python -m tools.docs --check`` exits 1 when
+the README differs from what would be written. ``tests/test_docs.py`` runs the check, and
+also fails when the code raises an error code :data:`lexicon.errors.CODES` does not
+describe, or defines a ``MAX_*`` limit that :data:`lexicon.limits.LIMITS` does not list
+(the service states both in its OpenAPI description too, ``service/apidocs.py``).
 
 The error table's statuses are read from the code that raises each code (the ``status=``
 given, or the raising class's ``status``), not typed again here; so are its CLI exit codes
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib
 import re
 import sys
 from collections.abc import Iterator
@@ -26,80 +27,11 @@ from pathlib import Path
 
 from lexicon import errors
 from lexicon.errors import CODES
+from lexicon.limits import LIMITS, limit_table, markdown_cell  # noqa: F401 (LIMITS: for tests)
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 PRODUCT = ("lexicon", "service", "cli", "build", "sources")
-
-#: Every ``MAX_*`` limit of the runtime: (module, constant) -> what it bounds, and the code a
-#: request over it gets.
-LIMITS: dict[tuple[str, str], tuple[str, str]] = {
-    ("lexicon.inputs", "MAX_WORD_CHARS"): ("characters in a checked word", "word_too_long"),
-    ("lexicon.checker", "MAX_BATCH"): ("words per `check` batch", "batch_too_large"),
-    ("lexicon.fastcheck", "MAX_WORDS"): ("words per `valid` batch", "batch_too_large"),
-    ("lexicon.judge", "MAX_PLAY_WORDS"): ("words in one judged play", "play_too_large"),
-    ("lexicon.tiles", "MAX_READINGS"):
-        ("tilings of a Latin word kept per position and reported (more are never read)", "—"),
-    ("lexicon.patterns", "MAX_PATTERN_CHARS"): ("characters in a pattern", "pattern_too_long"),
-    ("lexicon.patterns", "MAX_STARS"): ("`*` in a pattern", "bad_pattern"),
-    ("lexicon.queries", "MAX_LIMIT"): ("results per page", "result_limit"),
-    ("lexicon.queries", "MAX_OFFSET"): ("first result of a page", "result_limit"),
-    ("lexicon.queries", "MAX_MATCHES"): ("words a pattern or blanks query may match",
-                                         "too_many_matches"),
-    ("lexicon.anagrams", "MAX_RACK_TILES"): ("tiles on a rack", "rack_too_long"),
-    ("lexicon.anagrams", "MAX_BOARD_TILES"): ("board letters an anagram must use",
-                                              "rack_too_long"),
-    ("lexicon.anagrams", "MAX_CHARS_PER_TILE"):
-        ("characters per tile of rack or board text (`[dž], `), read before the tiles",
-         "rack_too_long"),
-    ("lexicon.anagrams", "MAX_JOKERS"): ("jokers in an anagram query (never more than the "
-                                         "game has)", "too_many_jokers"),
-    ("lexicon.anagrams", "MAX_STEPS"): ("trie steps an anagram query may walk",
-                                        "query_too_broad"),
-    ("lexicon.remik", "MAX_MOVE_WORDS"): ("words on the table before, or after, a Remik move",
-                                         "move_too_large"),
-    ("lexicon.remik", "MAX_MOVE_RACK"): ("letters on a Remik player's shelves",
-                                        "move_too_large"),
-    ("lexicon.remik", "MAX_HISTORY"): ("earlier arrangements a Remik move is compared with",
-                                      "move_too_large"),
-    ("lexicon.remik", "MAX_MOVE_STEPS"): ("search steps assigning table words to new words",
-                                         "move_too_complex"),
-    ("lexicon.queries", "MAX_PATTERN_WORK"):
-        ("work units (~0.5 µs each: trie probe 4, key enumerated 1, regex run 1) a pattern "
-         "or blanks query may spend over all its readings", "query_too_broad"),
-    ("service.querypool", "MAX_QUERY_WORKERS"):
-        ("queries (pattern, blanks, anagrams, extend, hooks, prefix) running at once", "—"),
-    ("service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
-    ("service.querypool", "MAX_QUERY_WAIT_SECONDS"): ("seconds a query may wait for a worker",
-                                                      "busy"),
-    ("lexicon.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
-                                   "kwg_too_large"),
-    ("service.bodies", "MAX_BODY_BYTES"): ("bytes of a request body, batches aside",
-                                           "body_too_large"),
-    ("service.bodies", "MAX_CHECK_BODY_BYTES"): ("bytes of a `POST /check` body",
-                                                 "body_too_large"),
-    ("service.bodies", "MAX_VALID_BODY_BYTES"): ("bytes of a `POST /valid` body",
-                                                 "body_too_large"),
-    ("service.bodies", "MAX_BODY_IDLE_SECONDS"): ("seconds a request body may send nothing",
-                                                  "body_timeout"),
-    ("service.bodies", "MAX_BODY_SECONDS"): ("seconds a whole request body may take",
-                                             "body_timeout"),
-    ("service.bodies", "MAX_BIG_BATCHES"):
-        ("big `/check` or `/valid` batches (over 32 KiB or 256 KiB of body) answered at "
-         "once; the others wait", "—"),
-    ("service.bodies", "MAX_BATCH_WAIT_SECONDS"): ("seconds a big batch waits for its turn",
-                                                   "too_many_batches"),
-    ("lexicon.integrity", "MAX_BUNDLE_BYTES"):
-        ("bytes `lexicon install` unpacks from one bundle (headers and stream)", "bad_bundle"),
-    ("lexicon.integrity", "MAX_BUNDLE_MEMBERS"): ("files and directories in one bundle",
-                                                 "bad_bundle"),
-    ("lexicon.integrity", "MAX_BUNDLE_MANIFEST_BYTES"):
-        ("bytes of a bundle's manifest, read before anything is unpacked", "bad_bundle"),
-    ("lexicon.kwg", "MAX_BIG_NODES"): ("nodes of an exported big KWG (`kbwg`, its 24-bit "
-                                       "arc index)", "kwg_too_large"),
-    ("lexicon.kwg", "MAX_BIG_TILE"): ("tile numbers of a big KWG (6 bits)", "kwg_too_large"),
-}
-
 
 # -- what the code says ------------------------------------------------------------------
 
@@ -239,11 +171,6 @@ def exit_codes() -> dict[str, set[int]]:
 
 # -- the tables ---------------------------------------------------------------------------
 
-def _cell(text: str) -> str:
-    """``text`` safe inside a Markdown table cell (a ``|`` would end the cell)."""
-    return text.replace("|", "\\|")
-
-
 def error_table() -> str:
     statuses, exits = raised_codes(), exit_codes()
     rows = ["| code | HTTP | CLI exit | meaning |", "|---|---|---|---|"]
@@ -251,20 +178,57 @@ def error_table() -> str:
         given = sorted(s for s in statuses.get(code, set()) if s is not None)
         http = " / ".join(map(str, given)) or "varies"
         cli = " / ".join(map(str, sorted(exits.get(code, set())))) or "—"
-        rows.append(f"| `{code}` | {http} | {cli} | {_cell(CODES[code])} |")
+        rows.append(f"| `{code}` | {http} | {cli} | {markdown_cell(CODES[code])} |")
     return "\n".join(rows)
 
 
-def limit_table() -> str:
-    rows = ["| limit | value | bounds | over it |", "|---|---|---|---|"]
-    for (module, name), (what, code) in LIMITS.items():
-        value = getattr(importlib.import_module(module), name)
-        over = f"`{code}`" if code != "—" else "—"
-        rows.append(f"| `{module.rsplit('.', 1)[1]}.{name}` | {value:,} | {_cell(what)} | {over} |")
-    return "\n".join(rows)
+#: The width the CLI reference is wrapped at: fixed, so the README does not depend on the
+#: terminal that regenerated it.
+HELP_WIDTH = 100
 
 
-TABLES = {"error-codes": error_table, "limits": limit_table}
+def command_paths() -> list[list[str]]:
+    """Every command of the CLI as the words that name it (``["sources", "pack"]``), in
+    the app's order: read from the Typer app, so a new command is in the reference."""
+    import typer.main
+
+    from cli.main import app
+    paths: list[list[str]] = [[]]
+
+    def walk(group: object, prefix: list[str]) -> None:
+        for name, command in getattr(group, "commands", {}).items():
+            if getattr(command, "hidden", False):
+                continue
+            paths.append([*prefix, name])
+            walk(command, [*prefix, name])
+
+    walk(typer.main.get_command(app), [])
+    return paths
+
+
+def command_help(path: list[str]) -> str:
+    """``lexicon PATH --help`` as a person sees it, at :data:`HELP_WIDTH` columns."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    result = CliRunner().invoke(app, [*path, "--help"], prog_name="lexicon",
+                                terminal_width=HELP_WIDTH)
+    if result.exit_code != 0:
+        raise SystemExit(f"lexicon {' '.join(path)} --help failed: {result.output}")
+    return "\n".join(line.rstrip() for line in result.output.strip("\n").splitlines())
+
+
+def cli_reference() -> str:
+    """The README's CLI reference: every command's ``--help`` (usage, arguments, options
+    and defaults), the way datasette keeps its CLI reference with cog."""
+    out = []
+    for path in command_paths():
+        name = " ".join(["lexicon", *path])
+        out += [f"**`{name}`**", "", "```text", command_help(path), "```", ""]
+    return "\n".join(out).rstrip("\n")
+
+
+TABLES = {"error-codes": error_table, "limits": limit_table, "cli-reference": cli_reference}
 
 
 def render(text: str) -> str:

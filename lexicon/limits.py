@@ -1,0 +1,123 @@
+"""Every ``MAX_*`` limit of the runtime, described once: what it bounds, and the error code a
+request over it gets.
+
+Two texts are written from :data:`LIMITS`, each value read from the constant the code
+enforces: the README's limit table (``python -m tools.docs``) and the limits the HTTP API's
+OpenAPI description states (``service/apidocs.py``). So neither can state a limit the code
+does not hold, and neither retypes a number; ``tests/test_docs.py`` fails when a ``MAX_*``
+constant of the library or the service is missing here. The modules are named, not
+imported: the service's own limits (its bodies and query pool) are listed too, read from
+the service when a text is written (by the service itself, or by the README's generator),
+and the library never imports a face.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+
+#: (module, constant) -> what it bounds, and the code a request over it gets ("—": none,
+#: the request waits or is never refused).
+LIMITS: dict[tuple[str, str], tuple[str, str]] = {
+    ("lexicon.inputs", "MAX_WORD_CHARS"): ("characters in a checked word", "word_too_long"),
+    ("lexicon.checker", "MAX_BATCH"): ("words per `check` batch", "batch_too_large"),
+    ("lexicon.fastcheck", "MAX_WORDS"): ("words per `valid` batch", "batch_too_large"),
+    ("lexicon.judge", "MAX_PLAY_WORDS"): ("words in one judged play", "play_too_large"),
+    ("lexicon.tiles", "MAX_READINGS"):
+        ("tilings of a Latin word kept per position and reported (more are never read)", "—"),
+    ("lexicon.patterns", "MAX_PATTERN_CHARS"): ("characters in a pattern", "pattern_too_long"),
+    ("lexicon.patterns", "MAX_STARS"): ("`*` in a pattern", "bad_pattern"),
+    ("lexicon.queries", "MAX_LIMIT"): ("results per page", "result_limit"),
+    ("lexicon.queries", "MAX_OFFSET"): ("first result of a page", "result_limit"),
+    ("lexicon.queries", "MAX_MATCHES"): ("words a pattern or blanks query may match",
+                                         "too_many_matches"),
+    ("lexicon.anagrams", "MAX_RACK_TILES"): ("tiles on a rack", "rack_too_long"),
+    ("lexicon.anagrams", "MAX_BOARD_TILES"): ("board letters an anagram must use",
+                                              "rack_too_long"),
+    ("lexicon.anagrams", "MAX_CHARS_PER_TILE"):
+        ("characters per tile of rack or board text (`[dž], `), read before the tiles",
+         "rack_too_long"),
+    ("lexicon.anagrams", "MAX_JOKERS"): ("jokers in an anagram query (never more than the "
+                                         "game has)", "too_many_jokers"),
+    ("lexicon.anagrams", "MAX_STEPS"): ("trie steps an anagram query may walk",
+                                        "query_too_broad"),
+    ("lexicon.remik", "MAX_MOVE_WORDS"): ("words on the table before, or after, a Remik move",
+                                         "move_too_large"),
+    ("lexicon.remik", "MAX_MOVE_RACK"): ("letters on a Remik player's shelves",
+                                        "move_too_large"),
+    ("lexicon.remik", "MAX_HISTORY"): ("earlier arrangements a Remik move is compared with",
+                                      "move_too_large"),
+    ("lexicon.remik", "MAX_MOVE_STEPS"): ("search steps assigning table words to new words",
+                                         "move_too_complex"),
+    ("lexicon.queries", "MAX_PATTERN_WORK"):
+        ("work units (~0.5 µs each: trie probe 4, key enumerated 1, regex run 1) a pattern "
+         "or blanks query may spend over all its readings", "query_too_broad"),
+    ("service.querypool", "MAX_QUERY_WORKERS"):
+        ("queries (pattern, blanks, anagrams, extend, hooks, prefix) running at once", "—"),
+    ("service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
+    ("service.querypool", "MAX_QUERY_WAIT_SECONDS"): ("seconds a query may wait for a worker",
+                                                      "busy"),
+    ("lexicon.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
+                                   "kwg_too_large"),
+    ("service.bodies", "MAX_BODY_BYTES"): ("bytes of a request body, batches aside",
+                                           "body_too_large"),
+    ("service.bodies", "MAX_CHECK_BODY_BYTES"): ("bytes of a `POST /check` body",
+                                                 "body_too_large"),
+    ("service.bodies", "MAX_VALID_BODY_BYTES"): ("bytes of a `POST /valid` body",
+                                                 "body_too_large"),
+    ("service.bodies", "MAX_BODY_IDLE_SECONDS"): ("seconds a request body may send nothing",
+                                                  "body_timeout"),
+    ("service.bodies", "MAX_BODY_SECONDS"): ("seconds a whole request body may take",
+                                             "body_timeout"),
+    ("service.bodies", "MAX_BIG_BATCHES"):
+        ("big `/check` or `/valid` batches (over 32 KiB or 256 KiB of body) answered at "
+         "once; the others wait", "—"),
+    ("service.bodies", "MAX_BATCH_WAIT_SECONDS"): ("seconds a big batch waits for its turn",
+                                                   "too_many_batches"),
+    ("lexicon.integrity", "MAX_BUNDLE_BYTES"):
+        ("bytes `lexicon install` unpacks from one bundle (headers and stream)", "bad_bundle"),
+    ("lexicon.integrity", "MAX_BUNDLE_MEMBERS"): ("files and directories in one bundle",
+                                                 "bad_bundle"),
+    ("lexicon.integrity", "MAX_BUNDLE_MANIFEST_BYTES"):
+        ("bytes of a bundle's manifest, read before anything is unpacked", "bad_bundle"),
+    ("lexicon.kwg", "MAX_BIG_NODES"): ("nodes of an exported big KWG (`kbwg`, its 24-bit "
+                                       "arc index)", "kwg_too_large"),
+    ("lexicon.kwg", "MAX_BIG_TILE"): ("tile numbers of a big KWG (6 bits)", "kwg_too_large"),
+}
+
+
+def _read(module: str, name: str) -> int | float:
+    return getattr(importlib.import_module(module), name)
+
+
+def _short(module: str, name: str) -> str:
+    """How the texts name a limit: ``queries.MAX_LIMIT`` for ``lexicon.queries``'s."""
+    return f"{module.rsplit('.', 1)[1]}.{name}"
+
+
+def limit_value(name: str) -> int | float:
+    """A limit by its short name (``"checker.MAX_BATCH"``) as the code holds it now: read
+    at the time of asking, never copied. A name :data:`LIMITS` lacks is a KeyError."""
+    for module, constant in LIMITS:
+        if _short(module, constant) == name:
+            return _read(module, constant)
+    raise KeyError(f"{name} is not in lexicon.limits.LIMITS")
+
+
+def markdown_cell(text: str) -> str:
+    """``text`` safe inside a Markdown table cell (a ``|`` would end the cell)."""
+    return text.replace("|", "\\|")
+
+
+def limit_table(names: Iterable[str] | None = None) -> str:
+    """The limits as a Markdown table (limit, value, what it bounds, the code over it), in
+    :data:`LIMITS` order; ``names`` (``"queries.MAX_LIMIT"``) keeps only those."""
+    wanted = set(names) if names is not None else None
+    rows = ["| limit | value | bounds | over it |", "|---|---|---|---|"]
+    for (module, name), (what, code) in LIMITS.items():
+        short = _short(module, name)
+        if wanted is not None and short not in wanted:
+            continue
+        over = f"`{code}`" if code != "—" else "—"
+        rows.append(f"| `{short}` | {_read(module, name):,} | {markdown_cell(what)} | {over} |")
+    return "\n".join(rows)
