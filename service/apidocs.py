@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from lexicon.errors import CODES
-from lexicon.limits import limit_table, limit_value, markdown_cell
+from lexicon import CODES, limit_table, limit_value, markdown_cell
 
 #: The limits a query endpoint (blanks, pattern, anagrams, extend, hooks, prefix) holds a
 #: request to, as ``module.NAME`` of :data:`lexicon.limits.LIMITS`.
