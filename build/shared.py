@@ -57,8 +57,8 @@ def _check_compatible(profile: Profile, owner: Profile, source: Release) -> None
     if [t.canonical for t in profile.tiles] != [t.canonical for t in owner.tiles]:
         raise BuildError(f"{profile.id} reads {owner.id}'s vocabulary but their tiles differ")
     if not (source.path / RECORDS_DIR).is_dir():
-        raise BuildError(f"{source.id} is in the older LMDB layout; rebuild or repack "
-                         f"{owner.id} before publishing {profile.id}")
+        raise BuildError(f"{source.id} is in an older layout; repack {owner.id} before "
+                         f"publishing {profile.id}")
 
 
 def _index_entry(profile: Profile, source: Release) -> dict[str, Any]:
@@ -112,8 +112,7 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
                 linked += _link_tree(source.path / MEANINGS_DIR, staging / MEANINGS_DIR)
             identity = Identity()
             is_playable = play_rules(profile).is_playable
-            assert source.store is not None
-            for key in sorted(source.store.valid.keys()):
+            for key in source.valid_keys():
                 if is_playable(key):
                     identity.add(key)
             built_at = datetime.now(UTC)
