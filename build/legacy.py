@@ -287,6 +287,12 @@ class LegacyRelease(Named):
         rec = self.get(key)
         return rec is not None and rec.valid
 
+    def valid_many(self, keys: list[str]) -> list[bool]:
+        """Membership for many keys (the benchmark's figure for an older layout)."""
+        if self.env is None:
+            return list(map(self._tries[True].__contains__, keys))
+        return [self.is_valid(k) for k in keys]
+
     def iter_records(self, valid_only: bool = False) -> Iterator[tuple[str, bytes]]:
         """(key, status byte) in key order."""
         if self.env is None:

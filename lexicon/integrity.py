@@ -119,7 +119,7 @@ def parse_manifest(raw: bytes) -> dict[str, Any]:
 
 
 def _inside(rel: str) -> bool:
-    """Is ``rel`` a path inside a release (``records/valid.raw``), never ``..``, absolute
+    """Is ``rel`` a path inside a release (``records.lmdb/data.mdb``), never ``..``, absolute
     or empty? A file table names what is checked and hashed: nothing outside the release."""
     parts = rel.split("/")
     return (bool(rel) and "\\" not in rel and "\x00" not in rel
