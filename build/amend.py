@@ -26,6 +26,7 @@ current record format (``records.lmdb/``), reading one of an older layout (``rec
 
 from __future__ import annotations
 
+import heapq
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -165,14 +166,15 @@ def apply_to_writer(writer: ReleaseWriter, overrides: list[Override]) -> list[di
 
 def _amended(parent: Release | LegacyRelease,
              by_key: dict[str, Override]) -> Iterator[Split]:
-    """The parent's records as stored (not decoded), overridden ones replaced."""
+    """The parent's records as stored (not decoded), overridden ones replaced, in key
+    order when the parent gives key order (today's layout): the store is then written
+    without sorting."""
+    new = list(split_all([apply(key, ov, parent.get(key)) for key, ov in sorted(by_key.items())]))
     total = parent.manifest.get("counts", {}).get("records")
-    for rec in track(parent.splits(), f"{parent.game}: reading {parent.id}", total=total,
-                     unit="records", every=50_000):
-        if rec.key not in by_key:
-            yield rec
-    for key, ov in sorted(by_key.items()):
-        yield from split_all([apply(key, ov, parent.get(key))])
+    kept = (rec for rec in track(parent.splits(), f"{parent.game}: reading {parent.id}",
+                                 total=total, unit="records", every=50_000)
+            if rec.key not in by_key)
+    yield from heapq.merge(kept, new, key=lambda rec: rec.key)
 
 
 def _new_valid_keys(parent: Release | LegacyRelease,
