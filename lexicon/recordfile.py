@@ -40,6 +40,7 @@ import hashlib
 import json
 import os
 import threading
+import weakref
 import zlib
 from array import array
 from collections.abc import Iterable, Iterator
@@ -409,6 +410,8 @@ class RecordStore:
             self.close()
             raise
         self.env, self.db, self._shapes_db = shared.env, shared.records, shared.shapes
+        # a store dropped unclosed (a Release nobody closed) still gives its handle back
+        self._release = weakref.finalize(self, close_env, shared)
         self.block = lru_cache(maxsize=CACHE_BLOCKS)(self._block)
         self.shape = lru_cache(maxsize=16384)(self._shape)
 
@@ -502,6 +505,10 @@ class RecordStore:
                 yield rec
 
     def close(self) -> None:
-        if self._shared is not None:
-            close_env(self._shared)
-            self._shared = None
+        shared, self._shared = self._shared, None
+        if shared is None:
+            return
+        if hasattr(self, "_release"):
+            self._release()              # once: a finalizer runs at most one time
+        else:                            # closed while opening (a wrong format)
+            close_env(shared)

@@ -84,3 +84,17 @@ def test_mdb_stat_and_mdb_dump_read_a_release_by_the_readme_schema(home: Path) -
     valid, np = shape(records[b"np"])
     assert not valid and np["r"] == "abbreviation"
     integrity.verify_release(path)   # mdb_dump's lock.mdb is no part of the content
+
+
+def test_a_release_dropped_unclosed_gives_its_handle_back(home: Path) -> None:
+    import gc
+
+    from lexicon import recordfile
+
+    publish(home, "osps", POLISH_RECORDS)
+    before = len(recordfile._OPEN)
+    rel = Catalog(home).release("osps")
+    assert len(recordfile._OPEN) == before + 1
+    del rel
+    gc.collect()
+    assert len(recordfile._OPEN) == before

@@ -365,16 +365,19 @@ def amend_figure(fig: Figures, cat: Catalog, game: str, scratch: Path | None) ->
         sp = speller(cat.profile(game))
         (tmp / "ov.tsv").write_text("".join(f"{sp.to_latin(w)}\tremove\tbench\n"
                                             for w in words), encoding="utf-8")
-        cmd = ["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "cli.main", "amend",
+        cmd = ["/usr/bin/time", "-f", "%e %M %U %S", sys.executable, "-m", "cli.main", "amend",
                game, "--overrides", str(tmp / "ov.tsv")]
         p = subprocess.run(cmd, capture_output=True, text=True, check=False,
                            env={**os.environ, "LEXICON_HOME": str(tmp)},
                            cwd=Path(__file__).resolve().parent.parent)
         last = p.stderr.strip().splitlines()[-1].split() if p.stderr.strip() else []
+        ok = len(last) == 4
         fig.emit("amend", game=game, release=rel.id, overrides=len(words),
-                 exit=p.returncode, wall_s=float(last[0]) if len(last) == 2 else None,
-                 peak_rss_mb=round(int(last[1]) / 1024, 1) if len(last) == 2 else None,
-                 target=TARGETS["amend"])
+                 exit=p.returncode, wall_s=float(last[0]) if ok else None,
+                 cpu_s=round(float(last[2]) + float(last[3]), 1) if ok else None,
+                 peak_rss_mb=round(int(last[1]) / 1024, 1) if ok else None,
+                 target=TARGETS["amend"], note="cpu_s: user + system of the amend and the "
+                 "index child it forks (wall time on a shared machine is mostly waiting)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
