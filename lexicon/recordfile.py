@@ -354,7 +354,9 @@ class _Shared:
 
 
 _OPEN: dict[tuple[int, int], _Shared] = {}
-_OPEN_LOCK = threading.Lock()
+# re-entrant: a store dropped unclosed gives its handle back from a finalizer, which the
+# garbage collector may run inside open_env, while this thread holds the lock
+_OPEN_LOCK = threading.RLock()
 
 
 def _identity(path: Path) -> tuple[int, int]:
