@@ -57,7 +57,7 @@ FORMAT = 2                 # 1: records/ (marisa tries + blocks), read by `lexic
 RECORDS_DB = b"records"
 SHAPES_DB = b"shapes"
 META_DB = b"meta"
-MAX_DBS = 3
+NAMED_DBS = 3              # records, shapes, meta (lmdb.open needs the count)
 MAX_KEY_BYTES = 500        # LMDB's key limit is 511 bytes; no playable word comes close
 MAP_SIZE = 64 << 30        # address space only; the file grows as needed
 SHAPE_BLOCK = 32           # shapes per zlib block: 39 MB of shape JSON for osps is 3.3 MB
@@ -316,7 +316,7 @@ def write_store(records: Iterable[Split], out: Path) -> dict[str, Any]:
             yield kv
 
     out.mkdir(parents=True, exist_ok=True)
-    env = lmdb.open(str(out), map_size=MAP_SIZE, max_dbs=MAX_DBS, sync=False,
+    env = lmdb.open(str(out), map_size=MAP_SIZE, max_dbs=NAMED_DBS, sync=False,
                     metasync=False, lock=True)
     try:
         with env.begin(write=True) as txn:
@@ -375,7 +375,7 @@ def open_env(path: Path) -> _Shared:
         if shared is not None:
             shared.users += 1
             return shared
-        env = lmdb.open(os.fspath(path), readonly=True, lock=False, max_dbs=MAX_DBS,
+        env = lmdb.open(os.fspath(path), readonly=True, lock=False, max_dbs=NAMED_DBS,
                         readahead=False, create=False)
         try:
             shared = _OPEN[ident] = _Shared(env)
