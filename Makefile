@@ -14,12 +14,15 @@ STAMP := $(VENV)/.installed
 # Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev), the archive
 # keyring the private apt configuration verifies the suites with (debian-archive-keyring; see
 # sources/apt.py: sources are fetched through it, never through the machine's apt lists), and
-# dpkg-scanpackages (dpkg-dev), with which the tests index their local package repository.
+# dpkg-scanpackages (dpkg-dev), with which the tests index their local package repository,
+# and mdb_stat/mdb_dump (lmdb-utils), with which the tests read a release's records.lmdb the
+# way an engine in another language would (README, "Release store").
 system-deps:
 	@if ! command -v lt-print >/dev/null || ! command -v dpkg-scanpackages >/dev/null \
+	    || ! command -v mdb_dump >/dev/null \
 	    || [ ! -f /usr/share/keyrings/debian-archive-keyring.gpg ]; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lttoolbox lttoolbox-dev \
-	    debian-archive-keyring dpkg-dev >/dev/null; \
+	    debian-archive-keyring dpkg-dev lmdb-utils >/dev/null; \
 	fi
 
 $(STAMP): pyproject.toml

@@ -19,12 +19,14 @@ Reviewed overrides live in ``sources/overrides/GAME.tsv`` and every full build a
 after judging (:func:`apply_to_writer`), so a correction made by amend is never lost when
 the game is rebuilt from its sources.
 
-``repack`` is the same path with no override: it rewrites an existing release (for
-example one in the older LMDB layout) in the current record format.
+``repack`` is the same path with no override: it rewrites an existing release in the
+current record format (``records.lmdb/``), reading one of an older layout (``records/``,
+``lexicon.lmdb/``) through :mod:`build.legacy`: the runtime reads only the current one.
 """
 
 from __future__ import annotations
 
+import heapq
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from build import meanings
+from build.legacy import LegacyRelease, open_parent
 from build.progress import track
 from build.release import ReleaseWriter, read_release_overrides
 from lexicon import profile as profiles
@@ -162,23 +165,24 @@ def apply_to_writer(writer: ReleaseWriter, overrides: list[Override]) -> list[di
     return [ov.to_json(k) for k, ov in sorted(by_key.items())]
 
 
-def _amended(parent: Release, by_key: dict[str, Override]) -> Iterator[Split]:
-    """The parent's records as stored (not decoded), overridden ones replaced."""
+def _amended(parent: Release | LegacyRelease,
+             by_key: dict[str, Override]) -> Iterator[Split]:
+    """The parent's records as stored (not decoded), overridden ones replaced, in key
+    order when the parent gives key order (today's layout): the store is then written
+    without sorting."""
+    new = list(split_all([apply(key, ov, parent.get(key)) for key, ov in sorted(by_key.items())]))
     total = parent.manifest.get("counts", {}).get("records")
-    for rec in track(parent.splits(), f"{parent.game}: reading {parent.id}", total=total,
-                     unit="records", every=50_000):
-        if rec.key not in by_key:
-            yield rec
-    for key, ov in sorted(by_key.items()):
-        yield from split_all([apply(key, ov, parent.get(key))])
+    kept = (rec for rec in track(parent.splits(), f"{parent.game}: reading {parent.id}",
+                                 total=total, unit="records", every=50_000)
+            if rec.key not in by_key)
+    yield from heapq.merge(kept, new, key=lambda rec: rec.key)
 
 
-def _new_valid_keys(parent: Release, by_key: dict[str, Override]) -> set[str] | None:
+def _new_valid_keys(parent: Release | LegacyRelease,
+                    by_key: dict[str, Override]) -> set[str]:
     """The new release's valid keys, known before its records are written (so its indexes
-    can be built meanwhile); None for a parent in the older LMDB layout."""
-    if parent.store is None:
-        return None
-    valid = set(parent.store.valid.keys())
+    can be built meanwhile)."""
+    valid = set(parent.valid_keys())
     for key, ov in by_key.items():
         if ov.action == "add":
             valid.add(key)
@@ -187,7 +191,7 @@ def _new_valid_keys(parent: Release, by_key: dict[str, Override]) -> set[str] | 
     return valid
 
 
-def _identity(profile: Profile, parent: Release,
+def _identity(profile: Profile, parent: Release | LegacyRelease,
               by_key: dict[str, Override]) -> Identity | None:
     """The parent's playable-word hash and counts, changed by the overridden keys only."""
     identity = Identity.of_manifest(parent.manifest)
@@ -216,7 +220,7 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
         if parent_path is None:
             raise NoRelease(f"no release of {game!r} to {kind}; build it first",
                             detail={"game": game})
-    parent = Release(parent_path)
+    parent = open_parent(parent_path)   # an older layout too: this is how it is migrated
     try:
         if parent.game != game:
             raise BuildError(f"{parent_path} is a release of {parent.game}, not {game}")

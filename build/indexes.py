@@ -8,7 +8,6 @@ is never indexed again after it is published: a new index format means a new bui
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time
 from array import array
 from collections.abc import Callable, Iterable, Iterator
@@ -16,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import lmdb
 import marisa_trie
 
 from lexicon.errors import BuildError
@@ -40,30 +38,17 @@ from lexicon.indexes import (
 )
 from lexicon.play import play_rules
 from lexicon.profile import Profile
-from lexicon.records import VALID
-from lexicon.store import FORMS_DB
+from lexicon.recordfile import RecordStore
 from lexicon.tiles import speller
 
-STORE_VALID = "valid.marisa"    # lexicon.recordfile: the record store's valid keys
 
-
-
-
-
-def _valid_keys(lmdb_dir: Path) -> Iterator[str]:
-    """Valid keys in code-point order, from a record store (or a legacy LMDB) directory."""
-    if (lmdb_dir / STORE_VALID).exists():
-        yield from sorted(marisa_trie.Trie().mmap(str(lmdb_dir / STORE_VALID)).keys())
-        return
-    env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=4, readahead=False)
+def _valid_keys(store_dir: Path) -> Iterator[str]:
+    """Valid keys in code-point order, from a record store (``records.lmdb/``)."""
+    store = RecordStore(store_dir)
     try:
-        db = env.open_db(FORMS_DB, create=False)
-        with env.begin(db=db, buffers=True) as txn:
-            for k, v in txn.cursor():
-                if v[:1] == VALID:
-                    yield bytes(k).decode()
+        yield from store.valid_keys()
     finally:
-        env.close()
+        store.close()
 
 
 def _trie(strings: list[str], out: Path, name: str) -> None:
@@ -192,7 +177,8 @@ def start_indexes(profile: Profile, valid_keys: Iterable[str], release_dir: Path
 
 def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
                   early: Started | None = None) -> dict[str, Any]:
-    """Write ``release_dir/indexes/`` from the LMDB at ``lmdb_dir``; returns the manifest entry.
+    """Write ``release_dir/indexes/`` from the record store at ``lmdb_dir``; returns the
+    manifest entry.
 
     The playable keys are listed once (about 70 bytes a word: some 300 MB for Polish); the
     word tries are built from them here and the alphagram structures in a forked child at
@@ -209,12 +195,8 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
             counts["words"] += 1
             yield key
 
-    if (lmdb_dir / STORE_VALID).exists():
-        # the record store's trie of valid keys is exactly this set: share the file
-        os.link(lmdb_dir / STORE_VALID, out / WORDS)
-        counts["words"] = len(marisa_trie.Trie().mmap(str(out / WORDS)))
-    else:
-        marisa_trie.Trie(counted(_valid_keys(lmdb_dir))).save(str(out / WORDS))
+    # the batch hot path's membership set, derived from the store
+    marisa_trie.Trie(counted(_valid_keys(lmdb_dir))).save(str(out / WORDS))
     # the alphagram child runs while this process builds the word tries: indexing takes
     # about the time of the slower half on two cores
     if early is None:

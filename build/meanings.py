@@ -123,7 +123,7 @@ def admitted_lemmas(store: RecordStore, game: str) -> set[str]:
     """Every lemma of a valid record (its word when it has no analysis)."""
     lemmas: set[str] = set()
     for rec in track(store.records(valid=True), f"{game}: lemmas for meanings",
-                     total=len(store.valid), unit="records", every=50_000):
+                     total=store.counts["valid"], unit="records", every=50_000):
         if rec.analyses:
             lemmas.update(a.lemma for a in rec.analyses)
         else:

@@ -1,7 +1,9 @@
 """Writing a release: stage everything, verify, then publish with one atomic rename.
 
-A build stages records in a scratch LMDB under ``releases/<game>/.staging-*``; only when the
-compact record store (:mod:`lexicon.recordfile`) is written, counted, hashed and indexed
+A build stages records in a scratch LMDB under ``releases/<game>/.staging-*``, each value
+already in the store's encoding (:mod:`lexicon.recordfile`: a shape number, provisional
+while staging, plus the word's own bytes); only when the record store is written from it
+(shapes renumbered, one pass in key order), counted, hashed and indexed
 and its manifest written is the directory renamed to its
 release id and ``CURRENT`` switched to it. If anything fails before that, the staging
 directory is removed and the previous release keeps serving: no reader ever sees a
@@ -30,17 +32,29 @@ import lmdb
 
 from build import canaries
 from build.indexes import Started, build_indexes, start_indexes
+from build.legacy import LegacyRelease, open_parent
 from build.progress import track
 from lexicon import atomic, integrity, releases
 from lexicon.errors import BuildBusy, BuildError, LexiconError, NoRelease
 from lexicon.export import HASH_RECIPE, Identity
 from lexicon.play import play_rules
 from lexicon.profile import Profile
-from lexicon.recordfile import RECORDS_DIR, RecordStore, Split, split_all, write_store
-from lexicon.records import VALID, Record, StringTable
-from lexicon.store import FORMS_DB, MANIFEST, Release
+from lexicon.recordfile import (
+    MAP_SIZE,
+    MAX_KEY_BYTES,
+    RECORDS_DIR,
+    RecordStore,
+    Split,
+    encode_value,
+    get_varint,
+    join,
+    split,
+    write_store,
+)
+from lexicon.records import VALID, Record
+from lexicon.store import MANIFEST, Release
 
-MAP_SIZE = 64 << 30          # address space only; the file grows as needed
+STAGED_DB = b"staged"
 TXN_BATCH = 50_000
 DIFF_SAMPLE = 200
 #: A release's overrides (reviewed ones applied by a full build, or amend's, cumulative),
@@ -96,19 +110,6 @@ def _dir_size(path: Path) -> int:
             st = p.stat()
             seen[(st.st_dev, st.st_ino)] = st.st_size
     return sum(seen.values())
-
-
-def content_sha256(store_dir: Path) -> str:
-    """The hash of a release's content: every file of its record store, by name.
-
-    The store's files are a pure function of the records (see :mod:`lexicon.recordfile`),
-    so two builds that answer every word the same way have the same hash, whatever order
-    a builder emitted them in; build time, release id and manifest are not content.
-    """
-    digest = hashlib.sha256()
-    for path in sorted(store_dir.iterdir()):
-        digest.update(f"{path.name}\x00{integrity.sha256_file(path)}\n".encode())
-    return digest.hexdigest()
 
 
 class _Counter:
@@ -296,10 +297,13 @@ class ReleaseWriter:
         self.staging = self.game_dir / f".staging-{stamp}-{secrets.token_hex(4)}-{os.getpid()}"
         self.staging.mkdir()
         self._raw = self.staging / "raw.lmdb"
-        self.env = lmdb.open(str(self._raw), map_size=MAP_SIZE, max_dbs=4, sync=False,
+        self.env = lmdb.open(str(self._raw), map_size=MAP_SIZE, max_dbs=1, sync=False,
                              metasync=False, writemap=False)
-        self.db = self.env.open_db(FORMS_DB)
-        self.table = StringTable()
+        self.db = self.env.open_db(STAGED_DB)
+        # provisional shape numbers of the staged values: (admitted?, shape JSON) -> number;
+        # the store renumbers them by frequency when it is written
+        self._shape_ids: dict[tuple[bool, str], int] = {}
+        self._shapes: list[tuple[bool, str]] = []
         self._txn: lmdb.Transaction | None = None
         self._pending = 0
         self.started = time.monotonic()
@@ -316,16 +320,30 @@ class ReleaseWriter:
             self._txn = self.env.begin(write=True, db=self.db)
         return self._txn
 
+    def _encode(self, record: Record) -> bytes:
+        shape, own = split(record)
+        sk = (record.valid, shape)
+        sid = self._shape_ids.get(sk)
+        if sid is None:
+            sid = self._shape_ids[sk] = len(self._shapes)
+            self._shapes.append(sk)
+        return encode_value(sid, own)
+
+    def _decode(self, key: str, raw: bytes) -> Record:
+        sid, pos = get_varint(raw, 0)
+        valid, shape = self._shapes[sid]
+        return join(key, valid, json.loads(shape), raw, pos)
+
     def add(self, record: Record) -> None:
         txn = self._begin()
         k = record.key.encode()
-        if len(k) > 500:  # LMDB's key limit is 511 bytes; no playable word comes close
+        if len(k) > MAX_KEY_BYTES:  # LMDB's key limit; no playable word comes close
             return
         old = txn.get(k)
         if old is not None:
-            record = Record.decode(record.key, old, self.table).merge(record)
+            record = self._decode(record.key, old).merge(record)
             self.merged += 1
-        txn.put(k, record.encode(self.table))
+        txn.put(k, self._encode(record))
         self._pending += 1
         if self._pending >= TXN_BATCH:
             txn.commit()
@@ -335,31 +353,35 @@ class ReleaseWriter:
     def staged(self, key: str) -> Record | None:
         """The record staged for ``key`` so far (None: no builder judged it)."""
         raw = self._begin().get(key.encode())
-        return Record.decode(key, raw, self.table) if raw is not None else None
+        return self._decode(key, bytes(raw)) if raw is not None else None
 
     def replace(self, record: Record) -> None:
         """Stage ``record`` in place of whatever is staged for its key (an override)."""
-        self._begin().put(record.key.encode(), record.encode(self.table))
+        self._begin().put(record.key.encode(), self._encode(record))
 
     def add_all(self, records: Iterable[Record]) -> None:
         for rec in records:
             self.add(rec)
 
     # -- publishing ----------------------------------------------------------------------
-    def _staged(self) -> Iterator[Record]:
-        """The staged records in key order, decoded (one per key: merges are done)."""
+    def _staged(self) -> Iterator[Split]:
+        """The staged records in key order as the store keeps them (one per key: merges
+        are done), not decoded: only the provisional shape number is looked up."""
+        shapes = self._shapes
         with self.env.begin(db=self.db) as txn:
             total = txn.stat(self.db)["entries"]
             for k, v in track(txn.cursor(), f"{self.profile.id}: writing the release",
                               total=total, unit="records", every=20_000):
-                yield Record.decode(k.decode(), v, self.table)
+                sid, pos = get_varint(v, 0)
+                valid, shape = shapes[sid]
+                yield Split(k.decode(), valid, shape, bytes(v[pos:]))
 
-    def _diff(self, previous: Release | None, store: RecordStore,
+    def _diff(self, previous: Release | LegacyRelease | None, store: RecordStore,
               out_dir: Path) -> dict[str, Any]:
         """Which keys became valid or stopped being valid since ``previous``."""
         if previous is None:
             return {"previous": None}
-        new = set(store.valid.keys())
+        new = set(store.valid_keys())
         old = {k for k, raw in previous.iter_records(valid_only=True) if raw[:1] == VALID}
         added = sorted(new - old)
         removed = sorted(old - new)
@@ -439,7 +461,7 @@ class ReleaseWriter:
         self.env.sync(True)
         counter = _Counter()
         store_dir = self.staging / RECORDS_DIR
-        staged = split_all(self._staged()) if records is None else records
+        staged = self._staged() if records is None else records
         # the writer's abort (a failed publish) stops this child with the staging
         self._early = (start_indexes(self.profile, valid_keys, self.staging)
                        if valid_keys is not None else None)
@@ -447,19 +469,20 @@ class ReleaseWriter:
         counts = counter.counts()
         if counts["valid"] == 0:
             raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
-        content = content_sha256(store_dir)
+        content = figures["sha256"]   # of keys and values: a pure function of the records
         release_id, built_at = self.name(content)
         self.env.close()
         shutil.rmtree(self._raw)
         try:
             prev_path = releases.current_path(self.profile.id, self.root)
-            previous = Release(prev_path) if prev_path else None
+            # an older layout too: a repack's diff is against the release it migrates
+            previous = open_parent(prev_path) if prev_path else None
         except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
             previous = None
         store = RecordStore(store_dir)
         try:
-            if identity is None:
-                identity = playable_identity(self.profile, store.valid.keys())
+            if identity is None:  # the playable words' Quackle hash and counts by length
+                identity = playable_identity(self.profile, store.valid_keys())
             diff = self._diff(previous, store, self.staging)
             meanings = self.meanings(self.staging, store) if self.meanings else None
         finally:

@@ -58,8 +58,8 @@ def _check_compatible(profile: Profile, owner: Profile, source: Release) -> None
     if [t.canonical for t in profile.tiles] != [t.canonical for t in owner.tiles]:
         raise BuildError(f"{profile.id} reads {owner.id}'s vocabulary but their tiles differ")
     if not (source.path / RECORDS_DIR).is_dir():
-        raise BuildError(f"{source.id} is in the older LMDB layout; rebuild or repack "
-                         f"{owner.id} before publishing {profile.id}")
+        raise BuildError(f"{source.id} is in an older layout; repack {owner.id} before "
+                         f"publishing {profile.id}")
 
 
 def _index_entry(profile: Profile, source: Release) -> dict[str, Any]:
@@ -110,8 +110,7 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
             linked += _link_tree(source.path / INDEX_DIR, staging / INDEX_DIR)
             if declared_file(m) is not None:   # the vocabulary's meanings, linked too
                 linked += _link_tree(source.path / MEANINGS_DIR, staging / MEANINGS_DIR)
-            assert source.store is not None
-            identity = playable_identity(profile, source.store.valid.keys())
+            identity = playable_identity(profile, source.valid_keys())
             content = m["content_sha256"]
             release_id, built_at = writer.name(content)
             manifest = writer.manifest(release_id, built_at, content, identity, {

@@ -1,11 +1,11 @@
 """The query indexes inside a release: marisa-tries, memory-mapped, never loaded.
 
-A release built with indexes has ``indexes/`` beside ``records/`` (written by
+A release built with indexes has ``indexes/`` beside ``records.lmdb/`` (written by
 :mod:`build.indexes` when the release is published):
 
 * ``words.marisa``: every valid key. Membership (the batch hot path: a marisa lookup is
-  about twice as fast as an LMDB get from Python) and hooks. A hard link to the record
-  store's ``records/valid.marisa`` (the same set): on disk once.
+  about twice as fast as an LMDB get from Python) and hooks. Derived from the record
+  store (``records.lmdb/``, :mod:`lexicon.recordfile`) when the release is written.
 * ``forward.marisa``: ``length_tag(len(key)) + key`` for playable valid keys, and
   ``backward.marisa``: the same with the key spelled backwards. Patterns walk the one that
   reads from their better-fixed end (``KA?IN`` forwards, ``*OWY`` backwards), one length

@@ -25,9 +25,11 @@ from typing import Any
 
 from lexicon import indexes as ix
 from lexicon.errors import ReleaseDamaged
-from lexicon.recordfile import KINDS, RECORDS_DIR
+from lexicon.recordfile import RECORDS_DIR
 
 MANIFEST = "manifest.json"
+OLD_RECORDS_DIR = "records"          # older layouts, migrated by `lexicon repack`
+OLD_LMDB_DIR = "lexicon.lmdb"
 FILES = "files"                       # the manifest key of the file table
 NOT_CONTENT = {MANIFEST, MANIFEST + ".tmp", "lock.mdb"}   # lock.mdb: LMDB's reader table
 MAPPED_SUFFIXES = ("data.mdb", ".marisa", ".bin", ".dat", ".raw", ".idx")  # what a server maps
@@ -117,7 +119,7 @@ def parse_manifest(raw: bytes) -> dict[str, Any]:
 
 
 def _inside(rel: str) -> bool:
-    """Is ``rel`` a path inside a release (``records/valid.raw``), never ``..``, absolute
+    """Is ``rel`` a path inside a release (``records.lmdb/data.mdb``), never ``..``, absolute
     or empty? A file table names what is checked and hashed: nothing outside the release."""
     parts = rel.split("/")
     return (bool(rel) and "\\" not in rel and "\x00" not in rel
@@ -139,23 +141,28 @@ def read_manifest(release_dir: Path) -> dict[str, Any]:
 def layout_files(manifest: dict[str, Any], *, store: bool = True, indexes: bool = True
                  ) -> list[str]:
     """The files a release must hold, by the layout its manifest declares: the record
-    ``store`` (``records/``, or the older ``lexicon.lmdb/``), which every check reads, and
+    ``store`` (``records.lmdb/data.mdb``; in a release of an older layout, which only
+    ``lexicon repack`` reads, ``records/`` or ``lexicon.lmdb/``), which every check reads, and
     the query ``indexes`` of the manifest's index format, and the meanings file when the
     manifest declares one (optional: older releases have none). Every one must be on
     disk and in the file table: a release whose manifest lists no files (``"files": {}``)
     has nothing that can answer, so it is never published, installed or opened."""
     table = manifest.get(FILES) or {}
     need: list[str] = []
-    legacy = any(rel.startswith("lexicon.lmdb/") for rel in table) and not any(
-        rel.startswith(RECORDS_DIR + "/") for rel in table)
-    if store and legacy:
-        need = ["lexicon.lmdb/data.mdb"]
-    elif store:   # marisa key tries, payload blocks (*.raw, or zlib *.dat in early releases)
-        need = [f"{RECORDS_DIR}/{name}" for kind in KINDS
+    older = next((d for d in (OLD_RECORDS_DIR, OLD_LMDB_DIR)
+                  if any(rel.startswith(d + "/") for rel in table)), None)
+    if any(rel.startswith(RECORDS_DIR + "/") for rel in table) or older is None:
+        older = None
+    if store and older is None:
+        need = [f"{RECORDS_DIR}/data.mdb"]
+    elif store and older == OLD_LMDB_DIR:   # read by `lexicon repack` only (build.legacy)
+        need = [f"{OLD_LMDB_DIR}/data.mdb"]
+    elif store:   # format 1: marisa key tries, payload blocks (*.raw, or zlib *.dat)
+        need = [f"{older}/{name}" for kind in ("valid", "rejected")
                 for name in (f"{kind}.marisa", f"{kind}.idx")]
-        need += [f"{RECORDS_DIR}/shapes.dat", f"{RECORDS_DIR}/shapes.idx"]
-        for kind in KINDS:
-            raw, dat = f"{RECORDS_DIR}/{kind}.raw", f"{RECORDS_DIR}/{kind}.dat"
+        need += [f"{older}/shapes.dat", f"{older}/shapes.idx"]
+        for kind in ("valid", "rejected"):
+            raw, dat = f"{older}/{kind}.raw", f"{older}/{kind}.dat"
             need.append(dat if dat in table and raw not in table else raw)
     entry = manifest.get("indexes")
     if indexes and isinstance(entry, dict) and entry.get("format") in ix.READABLE:

@@ -83,6 +83,9 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
     ("lexicon.kwg", "MAX_BIG_NODES"): ("nodes of an exported big KWG (`kbwg`, its 24-bit "
                                        "arc index)", "kwg_too_large"),
     ("lexicon.kwg", "MAX_BIG_TILE"): ("tile numbers of a big KWG (6 bits)", "kwg_too_large"),
+    ("lexicon.recordfile", "MAX_KEY_BYTES"):
+        ("UTF-8 bytes of a record's key (LMDB allows 511); a build drops a longer form, no "
+         "playable word comes close", "—"),
 }
 
 

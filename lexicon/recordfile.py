@@ -1,4 +1,4 @@
-"""The compact on-disk form of a release's records: marisa key tries, shapes, blocks.
+"""A release's records: one LMDB environment, ``records.lmdb/``, read in place.
 
 A release must explain every form it knows (reason, analyses, sources, evidence) yet stay
 small: millions of Polish forms share a few thousand ways of being explained. So a record
@@ -8,29 +8,39 @@ is split in two:
   a rule against the word (cut ``n`` letters, append a suffix: ``kotami`` -> ``kot`` is
   ``(3, "")``, shared by every noun declined like it), and a message or evidence text has
   the word and the first lemma replaced by placeholders (``"dative of \\x02"``). Shapes are
-  numbered by frequency, so the commonest take one byte;
-* its **payload**: the shape number as a varint, then only what is the word's own (its
-  display spelling when that is not the key, a lemma no rule shares).
+  numbered admitted first, then rejected, each by frequency, so the commonest take one byte
+  and a record's verdict is its shape number's range;
+* its **own bytes**: only what is the word's own (its display spelling when that is not
+  the key, a lemma no rule shares, a text that does not fit a template).
 
-Keys are not stored beside their payloads: ``valid.marisa`` and ``rejected.marisa`` hold
-them (memory-mapped), and a key's marisa id is its payload's position. Payloads are grouped
-``BLOCK`` to a block with a header of their lengths (see :func:`write_blocks`), stored as
-they are (``*.raw``: a read is a slice; inflating a zlib block cost Kvizovka 9 us a read,
-twice the LMDB layout's whole lookup); shapes, read once and cached, are zlib blocks
-(``*.dat``). ``*.idx`` holds the blocks' byte offsets (native uint32). The valid
-trie is also the batch hot path's membership set (``indexes/words.marisa`` is a hard link
-to it), so a membership test never touches a block.
+The environment holds three named databases (the README's "Release store" section is the
+schema for a reader in another language):
 
-Files in ``records/``: ``valid.marisa rejected.marisa valid.raw valid.idx rejected.raw
-rejected.idx shapes.dat shapes.idx`` (shapes are blocks of compact JSON; releases written
-earlier this session hold zlib ``valid.dat``/``rejected.dat``, still read). Every file is a
-pure function of the records, so identical records give byte-identical files.
+* ``records``: key = the canonical key (UTF-8), value = the shape number (LEB128 varint)
+  then the own bytes (each text a varint byte length + UTF-8);
+* ``shapes``: key = block number (uint32 big-endian), value = a zlib block of
+  ``SHAPE_BLOCK`` shapes (compact JSON): uint16 count, uint16 lengths, the shapes
+  (little-endian); shape ``s`` is entry ``s % SHAPE_BLOCK`` of block ``s // SHAPE_BLOCK``;
+* ``meta``: ASCII keys and values: ``format``, ``valid_shapes`` (shapes below it are of
+  admitted records), ``shapes``, ``valid``, ``rejected`` (record counts).
+
+Records are written once, in key order, with ``append`` so every leaf page is full; every
+value is a pure function of the records, so identical records give identical content (the
+store's ``sha256``, over keys and values, is the release's ``content_sha256``). The marisa
+tries of the release's ``indexes/`` (membership, queries) are derived from it at build time.
+
+LMDB lets a process open one environment once: :func:`open_env` shares one read-only
+handle per store per process, counted, so any number of catalogs open the same release;
+``lock=False`` because the files are immutable and never written once published.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import mmap
+import os
+import threading
+import weakref
 import zlib
 from array import array
 from collections.abc import Iterable, Iterator
@@ -38,14 +48,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import marisa_trie
+import lmdb
 
 from lexicon.records import Analysis, Record
 
-RECORDS_DIR = "records"
-FORMAT = 1
-BLOCK = 32                 # payloads per block: a get decompresses about 100-500 bytes
-SHAPE_BLOCK = 32
+RECORDS_DIR = "records.lmdb"
+FORMAT = 2                 # 1: records/ (marisa tries + blocks), read by `lexicon repack` only
+RECORDS_DB = b"records"
+SHAPES_DB = b"shapes"
+META_DB = b"meta"
+NAMED_DBS = 3              # records, shapes, meta (lmdb.open needs the count)
+MAX_KEY_BYTES = 500        # LMDB's key limit is 511 bytes; no playable word comes close
+MAP_SIZE = 64 << 30        # address space only; the file grows as needed
+SHAPE_BLOCK = 32           # shapes per zlib block: 39 MB of shape JSON for osps is 3.3 MB
 WORD_MARK = "\x01"         # placeholders in a shared message/evidence template
 LEMMA_MARK = "\x02"
 LONG_SUFFIX = 6             # a lemma rule's suffix longer than this is stored per record
@@ -211,118 +226,15 @@ def join(key: str, valid: bool, shape: dict[str, Any], payload: bytes, pos: int)
                   evidence=evidence)
 
 
-# -- block files ----------------------------------------------------------------------------
+# -- one record as an LMDB value ----------------------------------------------------------
 
-def write_blocks(payloads: Iterable[bytes], path: Path, per_block: int,
-                 compress: bool = True) -> None:
-    """``path.dat``: zlib blocks of ``per_block`` payloads (``path.raw`` uncompressed);
-    ``path.idx``: their offsets.
+def encode_value(sid: int, own: bytes) -> bytes:
+    """The value of a record: its shape number as a varint, then its own bytes. Staging
+    (:class:`build.release.ReleaseWriter`) writes the same, with provisional numbers."""
+    head = bytearray()
+    put_varint(sid, head)
+    return bytes(head) + own
 
-    A zlib block is the count (uint16) and the payload lengths (uint16 each), then the
-    payloads. A raw block is the count (one byte), the width of a length (1 or 2 bytes:
-    2 only when a payload of the block is 255 bytes or more), the lengths, the payloads.
-    """
-    offsets = array("I", [0])
-    with open(path.with_suffix(".dat" if compress else ".raw"), "wb") as fh:
-        pending: list[bytes] = []
-
-        def flush() -> None:
-            if compress:
-                lengths = array("H", map(len, pending))
-                head = len(pending).to_bytes(2, "little") + lengths.tobytes()
-                block = zlib.compress(head + b"".join(pending), 9)
-            else:
-                wide = max(map(len, pending)) >= 0xFF
-                lengths = array("H" if wide else "B", map(len, pending))
-                block = bytes((len(pending), 2 if wide else 1)) + lengths.tobytes() + \
-                    b"".join(pending)
-            fh.write(block)
-            if offsets[-1] + len(block) >= 1 << 32:
-                raise OverflowError(f"{path.name}: more than 4 GiB of records")
-            offsets.append(offsets[-1] + len(block))
-            pending.clear()
-
-        for payload in payloads:
-            if len(payload) > 0xFFFF:
-                raise ValueError(f"{path.name}: a record of {len(payload)} bytes")
-            pending.append(payload)
-            if len(pending) == per_block:
-                flush()
-        if pending:
-            flush()
-    with open(path.with_suffix(".idx"), "wb") as fh:
-        offsets.tofile(fh)
-
-
-class BlockFile:
-    """Reads payload ``i`` of a block file (memory-mapped; recent blocks cached)."""
-
-    def __init__(self, path: Path) -> None:
-        self._maps: list[mmap.mmap] = []
-        self.compressed = path.with_suffix(".dat").exists() or \
-            not path.with_suffix(".raw").exists()
-        suffix = ".dat" if self.compressed else ".raw"
-        self.data = self._map(path.with_suffix(suffix))
-        idx = self._map(path.with_suffix(".idx"))
-        if len(idx) % 4 or (len(idx) // 4 or 1) - 1 > len(self.data) or (
-                len(idx) and int.from_bytes(idx[-4:], "little") != len(self.data)):
-            said = int.from_bytes(idx[-4:], "little") if len(idx) >= 4 else "?"
-            problem = f"{path.name}{suffix}: {len(self.data)} bytes, its index says {said}"
-            self.close()
-            raise ValueError(problem)
-        self.offsets = memoryview(idx).cast("I")
-        self.block = lru_cache(maxsize=CACHE_BLOCKS)(self._block)
-        # every block but the last holds the same number of payloads: the first one says
-        # how many, so a reader needs no constant of the writer's
-        self.per_block = len(self._block(0)[1]) if len(self) else 1
-
-    def _map(self, path: Path) -> mmap.mmap | bytes:
-        with open(path, "rb") as fh:
-            if fh.seek(0, 2) == 0:
-                return b""
-            mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        self._maps.append(mapped)
-        return mapped
-
-    def __len__(self) -> int:
-        return max(len(self.offsets) - 1, 0)
-
-    def _block(self, b: int) -> tuple[bytes, array]:
-        raw = self.data[self.offsets[b]:self.offsets[b + 1]]
-        if not self.compressed:
-            n, width = raw[0], raw[1]
-            lengths = array("B" if width == 1 else "H")
-            lengths.frombytes(raw[2:2 + n * width])
-            return raw[2 + n * width:], lengths
-        raw = zlib.decompress(raw)
-        n = int.from_bytes(raw[:2], "little")
-        lengths = array("H")
-        lengths.frombytes(raw[2:2 + 2 * n])
-        return raw[2 + 2 * n:], lengths
-
-    def payload(self, i: int) -> bytes:
-        data, lengths = self.block(i // self.per_block)
-        j = i % self.per_block
-        start = sum(lengths[:j])
-        return data[start:start + lengths[j]]
-
-    def payloads(self) -> Iterator[bytes]:
-        """Every payload in order (a full scan: export, amend, diff)."""
-        for b in range(len(self)):
-            data, lengths = self._block(b)
-            at = 0
-            for n in lengths:
-                yield data[at:at + n]
-                at += n
-
-    def close(self) -> None:
-        if hasattr(self, "offsets"):
-            self.offsets.release()
-        for m in self._maps:
-            m.close()
-
-
-# -- writing and reading a whole store -----------------------------------------------------
 
 class Split(NamedTuple):
     """A record as the store keeps it: key, verdict, shape (JSON text), own bytes."""
@@ -339,116 +251,266 @@ def split_all(records: Iterable[Record]) -> Iterator[Split]:
         yield Split(rec.key, rec.valid, shape, own)
 
 
-def write_store(records: Iterable[Split], out: Path) -> dict[str, Any]:
-    """Write split ``records`` (one per key) as a record store in ``out``; returns figures.
+def _shape_blocks(texts: list[str]) -> Iterator[tuple[bytes, bytes]]:
+    """(block number, zlib block) of the numbered shape texts."""
+    for b in range(0, len(texts), SHAPE_BLOCK):
+        chunk = [t.encode() for t in texts[b:b + SHAPE_BLOCK]]
+        head = len(chunk).to_bytes(2, "little") + array("H", map(len, chunk)).tobytes()
+        yield (b // SHAPE_BLOCK).to_bytes(4, "big"), zlib.compress(head + b"".join(chunk), 9)
 
-    Everything is collected first because a payload's place is its key's marisa id, known
-    only once the trie of all keys is built; shapes are then numbered by frequency (ties by
-    their text) so the output is the same for the same records in any order.
+
+def _meta_value(n: int | str) -> bytes:
+    return str(n).encode("ascii")
+
+
+def write_store(records: Iterable[Split], out: Path) -> dict[str, Any]:
+    """Write split ``records`` (one per key, any order) as ``out`` (an LMDB directory);
+    returns its figures, ``sha256`` among them.
+
+    Everything is collected first because shape numbers (by frequency) are known only
+    once every record has been seen; records then go to LMDB in key order with
+    ``append`` (dense pages, no page splits) in one transaction.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    shape_ids: dict[str, int] = {}
-    shape_texts: list[str] = []
-    keys: dict[str, list[str]] = {k: [] for k in KINDS}
-    shapes: dict[str, array] = {k: array("I") for k in KINDS}
-    inline: dict[str, list[bytes]] = {k: [] for k in KINDS}
+    shape_ids: dict[tuple[bool, str], int] = {}
+    shape_keys: list[tuple[bool, str]] = []
+    keys: list[bytes] = []
+    sids = array("I")
+    owns: list[bytes] = []
+    ordered = True
     for rec in records:
-        shape, own = rec.shape, rec.own
-        sid = shape_ids.get(shape)
+        sk = (rec.valid, rec.shape)
+        sid = shape_ids.get(sk)
         if sid is None:
-            sid = shape_ids[shape] = len(shape_texts)
-            shape_texts.append(shape)
-        kind = KINDS[0] if rec.valid else KINDS[1]
-        keys[kind].append(rec.key)
-        shapes[kind].append(sid)
-        inline[kind].append(own)
-    uses = [0] * len(shape_texts)
-    for kind in KINDS:
-        for sid in shapes[kind]:
-            uses[sid] += 1
-    order = sorted(range(len(shape_texts)), key=lambda s: (-uses[s], shape_texts[s]))
+            sid = shape_ids[sk] = len(shape_keys)
+            shape_keys.append(sk)
+        k = rec.key.encode()
+        if len(k) > MAX_KEY_BYTES:
+            raise ValueError(f"a key of {len(k)} bytes: LMDB keys are at most {MAX_KEY_BYTES}")
+        if ordered and keys and keys[-1] >= k:
+            ordered = False
+        keys.append(k)
+        sids.append(sid)
+        owns.append(rec.own)
+    uses = [0] * len(shape_keys)
+    for sid in sids:
+        uses[sid] += 1
+    # admitted shapes first (a verdict is a range), each group by frequency, ties by text
+    order = sorted(range(len(shape_keys)),
+                   key=lambda s: (not shape_keys[s][0], -uses[s], shape_keys[s][1]))
     final = array("I", bytes(4 * len(order)))
     for new, old in enumerate(order):
         final[old] = new
-    write_blocks((shape_texts[s].encode() for s in order), out / "shapes", SHAPE_BLOCK)
-    figures: dict[str, Any] = {"format": FORMAT, "shapes": len(order)}
-    for kind in KINDS:
-        trie = marisa_trie.Trie(keys[kind])
-        trie.save(str(out / f"{kind}.marisa"))
-        placed: list[bytes] = [b""] * len(keys[kind])
-        for key, sid, own in zip(keys[kind], shapes[kind], inline[kind], strict=True):
-            head = bytearray()
-            put_varint(final[sid], head)
-            placed[trie[key]] = bytes(head) + own
-        # uncompressed: a read then costs a slice, not an inflate (Kvizovka: 9 us a block)
-        write_blocks(placed, out / kind, BLOCK, compress=False)
-        figures[kind] = len(placed)
-        del trie, placed
-    figures["bytes"] = {p.name: p.stat().st_size for p in sorted(out.iterdir())}
-    return figures
+    valid_shapes = sum(1 for s in order if shape_keys[s][0])
+    rows = sorted(range(len(keys)), key=keys.__getitem__) if not ordered else range(len(keys))
+    for i in range(1, len(rows)) if not ordered else ():
+        if keys[rows[i - 1]] == keys[rows[i]]:
+            raise ValueError(f"key {keys[rows[i]].decode()!r} written twice")
+    n_valid = sum(uses[s] for s in range(len(shape_keys)) if shape_keys[s][0])
+    digest = hashlib.sha256()
+
+    def values() -> Iterator[tuple[bytes, bytes]]:
+        for i in rows:
+            kv = (keys[i], encode_value(final[sids[i]], owns[i]))
+            digest.update(len(kv[0]).to_bytes(2, "big") + kv[0]
+                          + len(kv[1]).to_bytes(4, "big") + kv[1])
+            yield kv
+
+    out.mkdir(parents=True, exist_ok=True)
+    env = lmdb.open(str(out), map_size=MAP_SIZE, max_dbs=NAMED_DBS, sync=False,
+                    metasync=False, lock=True)
+    try:
+        with env.begin(write=True) as txn:
+            db = env.open_db(RECORDS_DB, txn=txn)
+            txn.cursor(db).putmulti(values(), append=True)
+            blocks = list(_shape_blocks([shape_keys[s][1] for s in order]))
+            for bkey, block in blocks:
+                digest.update(bkey + len(block).to_bytes(4, "big") + block)
+            txn.cursor(env.open_db(SHAPES_DB, txn=txn)).putmulti(blocks, append=True)
+            meta = {b"format": FORMAT, b"rejected": len(keys) - n_valid,
+                    b"shapes": len(order), b"valid": n_valid, b"valid_shapes": valid_shapes}
+            txn.cursor(env.open_db(META_DB, txn=txn)).putmulti(
+                ((k, _meta_value(v)) for k, v in sorted(meta.items())), append=True)
+        env.sync(True)
+    finally:
+        env.close()
+    (out / "lock.mdb").unlink(missing_ok=True)   # a published store is opened lock=False
+    return {"format": FORMAT, "shapes": len(order), "valid_shapes": valid_shapes,
+            "valid": n_valid, "rejected": len(keys) - n_valid, "sha256": digest.hexdigest(),
+            "bytes": {p.name: p.stat().st_size for p in sorted(out.iterdir())}}
+
+
+# -- reading: one shared environment per store per process ---------------------------------
+
+class _Shared:
+    def __init__(self, env: lmdb.Environment) -> None:
+        self.env = env
+        self.users = 1
+        self.ident = (0, 0)
+        self.records = env.open_db(RECORDS_DB, create=False)
+        self.shapes = env.open_db(SHAPES_DB, create=False)
+        meta = env.open_db(META_DB, create=False)
+        with env.begin(db=meta) as txn:
+            self.meta = {bytes(k).decode(): bytes(v).decode() for k, v in txn.cursor()}
+
+
+_OPEN: dict[tuple[int, int], _Shared] = {}
+# re-entrant: a store dropped unclosed gives its handle back from a finalizer, which the
+# garbage collector may run inside open_env, while this thread holds the lock
+_OPEN_LOCK = threading.RLock()
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    st = os.stat(Path(path) / "data.mdb")
+    return st.st_dev, st.st_ino
+
+
+def open_env(path: Path) -> _Shared:
+    """The process's one handle on the store at ``path``, counted. LMDB refuses a second
+    open of one environment in a process, and knows it by its file, not its path: a Remik
+    release hard-links osps's ``data.mdb``, so both share one handle, as do any number of
+    catalogs on one release."""
+    ident = _identity(path)
+    with _OPEN_LOCK:
+        shared = _OPEN.get(ident)
+        if shared is not None:
+            shared.users += 1
+            return shared
+        env = lmdb.open(os.fspath(path), readonly=True, lock=False, max_dbs=NAMED_DBS,
+                        readahead=False, create=False)
+        try:
+            shared = _OPEN[ident] = _Shared(env)
+        except BaseException:
+            env.close()
+            raise
+        shared.ident = ident
+        return shared
+
+
+def close_env(shared: _Shared) -> None:
+    with _OPEN_LOCK:
+        shared.users -= 1
+        if shared.users == 0:
+            if _OPEN.get(shared.ident) is shared:
+                del _OPEN[shared.ident]
+            shared.env.close()
 
 
 class RecordStore:
-    """A release's records, read in place (see the module docstring for the layout)."""
+    """A release's records, read in place (see the module docstring for the schema)."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.valid = marisa_trie.Trie().mmap(str(self.path / "valid.marisa"))
-        self.rejected = marisa_trie.Trie().mmap(str(self.path / "rejected.marisa"))
-        self.valid_blocks = BlockFile(self.path / "valid")
-        self.rejected_blocks = BlockFile(self.path / "rejected")
-        self.shape_blocks = BlockFile(self.path / "shapes")
+        self._shared: _Shared | None = open_env(self.path)
+        shared = self._shared
+        try:
+            if shared.meta.get("format") != str(FORMAT):
+                raise ValueError(f"record format {shared.meta.get('format')!r}, this reader "
+                                 f"reads {FORMAT}")
+            self.valid_shapes = int(shared.meta["valid_shapes"])
+            self.counts = {k: int(shared.meta[k]) for k in KINDS}
+        except (KeyError, ValueError):
+            self.close()
+            raise
+        self.env, self.db, self._shapes_db = shared.env, shared.records, shared.shapes
+        # a store dropped unclosed (a Release nobody closed) still gives its handle back
+        self._release = weakref.finalize(self, close_env, shared)
+        self.block = lru_cache(maxsize=CACHE_BLOCKS)(self._block)
         self.shape = lru_cache(maxsize=16384)(self._shape)
 
-    def _shape(self, sid: int) -> dict[str, Any]:
-        return json.loads(self.shape_blocks.payload(sid))
+    def _block(self, b: int) -> list[bytes]:
+        with self.env.begin(db=self._shapes_db) as txn:
+            raw = txn.get(b.to_bytes(4, "big"))
+        if raw is None:
+            raise KeyError(f"shape block {b} missing from the release")
+        data = zlib.decompress(raw)
+        n = int.from_bytes(data[:2], "little")
+        lengths = array("H")
+        lengths.frombytes(data[2:2 + 2 * n])
+        out, at = [], 2 + 2 * n
+        for size in lengths:
+            out.append(data[at:at + size])
+            at += size
+        return out
 
-    def _record(self, key: str, valid: bool, payload: bytes) -> Record:
-        sid, pos = get_varint(payload, 0)
-        return join(key, valid, self.shape(sid), payload, pos)
+    def shape_text(self, sid: int) -> bytes:
+        return self.block(sid // SHAPE_BLOCK)[sid % SHAPE_BLOCK]
+
+    def _shape(self, sid: int) -> dict[str, Any]:
+        return json.loads(self.shape_text(sid))
+
+    def _record(self, key: str, raw: bytes) -> Record:
+        sid, pos = get_varint(raw, 0)
+        return join(key, sid < self.valid_shapes, self.shape(sid), raw, pos)
 
     def get(self, key: str) -> Record | None:
-        i = self.valid.get(key)
-        if i is not None:
-            return self._record(key, True, self.valid_blocks.payload(i))
-        i = self.rejected.get(key)
-        if i is not None:
-            return self._record(key, False, self.rejected_blocks.payload(i))
-        return None
+        with self.env.begin(db=self.db, buffers=True) as txn:
+            raw = txn.get(key.encode())
+            return None if raw is None else self._record(key, bytes(raw))
+
+    def is_valid(self, key: str) -> bool:
+        with self.env.begin(db=self.db, buffers=True) as txn:
+            raw = txn.get(key.encode())
+            return raw is not None and get_varint(raw, 0)[0] < self.valid_shapes
+
+    def valid_many(self, keys: Iterable[str]) -> list[bool]:
+        """Membership for many keys in one read transaction."""
+        vs = self.valid_shapes
+        out = []
+        with self.env.begin(db=self.db, buffers=True) as txn:
+            get = txn.get
+            for key in keys:
+                raw = get(key.encode())
+                out.append(raw is not None and get_varint(raw, 0)[0] < vs)
+        return out
 
     def __len__(self) -> int:
-        return len(self.valid) + len(self.rejected)
+        return self.counts["valid"] + self.counts["rejected"]
 
     def has_prefix(self, prefix: str) -> bool:
         """Does some key, valid or rejected, start with ``prefix``? (Kvizovka's tiler)"""
-        return (next(self.valid.iterkeys(prefix), None) is not None
-                or next(self.rejected.iterkeys(prefix), None) is not None)
+        p = prefix.encode()
+        with self.env.begin(db=self.db, buffers=True) as txn:
+            cur = txn.cursor()
+            return cur.set_range(p) and bytes(cur.key()).startswith(p)
 
-    def keys(self, valid: bool = True, prefix: str = "") -> list[str]:
-        """Keys of one kind starting with ``prefix``, sorted (marisa ids are not in order)."""
-        trie = self.valid if valid else self.rejected
-        return sorted(trie.keys(prefix))
+    def _scan(self) -> Iterator[tuple[str, bytes]]:
+        with self.env.begin(db=self.db) as txn:
+            for k, v in txn.cursor():
+                yield k.decode(), v
 
-    def splits(self, valid: bool) -> Iterator[Split]:
-        """Every record of one kind as stored, without decoding it (amend, repack)."""
-        trie = self.valid if valid else self.rejected
-        blocks = self.valid_blocks if valid else self.rejected_blocks
+    def verdicts(self) -> Iterator[tuple[str, bool]]:
+        """(key, admitted?) of every record in key order (export, diff)."""
+        vs = self.valid_shapes
+        for key, raw in self._scan():
+            yield key, get_varint(raw, 0)[0] < vs
+
+    def valid_keys(self) -> Iterator[str]:
+        """The admitted keys in key (code point) order."""
+        return (k for k, ok in self.verdicts() if ok)
+
+    def splits(self) -> Iterator[Split]:
+        """Every record in key order as stored, without decoding it (amend, repack)."""
         texts: dict[int, str] = {}
-        restore = trie.restore_key
-        for i, payload in enumerate(blocks.payloads()):
-            sid, pos = get_varint(payload, 0)
+        vs = self.valid_shapes
+        for key, raw in self._scan():
+            sid, pos = get_varint(raw, 0)
             shape = texts.get(sid)
             if shape is None:
-                shape = texts[sid] = self.shape_blocks.payload(sid).decode()
-            yield Split(restore(i), valid, shape, payload[pos:])
+                shape = texts[sid] = self.shape_text(sid).decode()
+            yield Split(key, sid < vs, shape, raw[pos:])
 
-    def records(self, valid: bool) -> Iterator[Record]:
-        """Every record of one kind, in marisa id order (a full scan, block by block)."""
-        trie = self.valid if valid else self.rejected
-        blocks = self.valid_blocks if valid else self.rejected_blocks
-        for i, payload in enumerate(blocks.payloads()):
-            yield self._record(trie.restore_key(i), valid, payload)
+    def records(self, valid: bool | None = None) -> Iterator[Record]:
+        """Every record in key order, decoded (``valid``: of that verdict only)."""
+        for key, raw in self._scan():
+            rec = self._record(key, raw)
+            if valid is None or rec.valid == valid:
+                yield rec
 
     def close(self) -> None:
-        for blocks in (self.valid_blocks, self.rejected_blocks, self.shape_blocks):
-            blocks.close()
+        shared, self._shared = self._shared, None
+        if shared is None:
+            return
+        if hasattr(self, "_release"):
+            self._release()              # once: a finalizer runs at most one time
+        else:                            # closed while opening (a wrong format)
+            close_env(shared)

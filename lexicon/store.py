@@ -1,25 +1,23 @@
 """Reading a release: its word records plus its manifest.
 
-A release directory holds ``manifest.json``, ``records/`` (the compact record store of
-:mod:`lexicon.recordfile`: marisa key tries, uncompressed payload blocks and zlib shape
-blocks) and ``indexes/`` (the query tries, see :mod:`lexicon.indexes`), and may hold
-``meanings/`` (what the dictionaries say of its lemmas, :mod:`lexicon.meanings`). All are
-opened read-only and memory-mapped, so a server keeps the OS page cache, not Python
-objects, and several processes share one copy.
+A release directory holds ``manifest.json``, ``records.lmdb/`` (its records: one LMDB
+environment, :mod:`lexicon.recordfile`) and ``indexes/`` (the query tries and the batch
+membership set, see :mod:`lexicon.indexes`), and may hold ``meanings/`` (what the
+dictionaries say of its lemmas, :mod:`lexicon.meanings`). All are opened read-only and
+memory-mapped, so a server keeps the OS page cache, not Python objects, and several
+processes share one copy.
 
-Releases published before the compact store hold ``lexicon.lmdb/`` instead (one named
-database, ``forms``, mapping canonical keys to :class:`~lexicon.records.Record` bytes);
-they are still read, so an older release keeps serving and can be repacked
-(``lexicon repack``).
+The runtime reads this one layout. A release in an older one (``records/``, marisa tries
+and blocks; ``lexicon.lmdb/``, JSON values) is not served: ``lexicon repack`` migrates it
+(:mod:`build.legacy`).
 """
 
 from __future__ import annotations
 
-import heapq
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,39 +28,44 @@ from lexicon.indexes import FORMAT as INDEX_FORMAT
 from lexicon.indexes import Indexes, open_indexes
 from lexicon.integrity import MANIFEST as MANIFEST  # re-exported: readers name it here
 from lexicon.meanings import Meanings, declared_file
-from lexicon.recordfile import RECORDS_DIR, RecordStore, Split, split_all
-from lexicon.records import REJECTED, VALID, Record, StringTable
+from lexicon.recordfile import RECORDS_DIR, RecordStore, Split
+from lexicon.records import REJECTED, VALID, Record
 
-FORMS_DB = b"forms"
-STRINGS_DB = b"strings"       # the release's StringTable, one value under STRINGS_KEY
-STRINGS_KEY = b"table"
-TEXTS_DB = b"texts"           # repeated messages/evidence, key = 4-byte big-endian id
-LMDB_DIR = "lexicon.lmdb"
+OLDER_LAYOUTS = ("records", "lexicon.lmdb")
 
 
-def _text_reader(env: lmdb.Environment, db: Any) -> Callable[[int], str]:
-    """Reads one interned message by id. A closure over the environment, not a bound
-    method, so a Release holds no reference cycle and closes as soon as it is dropped."""
-    def fetch(i: int) -> str:
-        with env.begin(db=db, buffers=True) as txn:
-            raw = txn.get(i.to_bytes(4, "big"))
-            if raw is None:
-                raise KeyError(f"text {i} missing from the release")
-            return bytes(raw).decode()
-    return fetch
+class Named:
+    """A release's name and game, as its manifest says (shared with the build side's
+    reader of older layouts, :class:`build.legacy.LegacyRelease`)."""
+
+    manifest: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return self.manifest["release"]
+
+    @property
+    def game(self) -> str:
+        return self.manifest["game"]
 
 
-class Release:
+class Release(Named):
     """One immutable, published release of one game.
 
     Opening checks the release first (:mod:`lexicon.integrity`): a file of the wrong size
-    is never mapped, and any failure to read the manifest or the LMDB store is a
+    is never mapped, and any failure to read the manifest or the record store is a
     :class:`~lexicon.errors.ReleaseDamaged`, never an arbitrary exception.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.manifest: dict[str, Any] = integrity.read_manifest(self.path)
+        if not (self.path / RECORDS_DIR).is_dir():
+            older = [d for d in OLDER_LAYOUTS if (self.path / d).is_dir()]
+            why = (f"its records are in the older layout ({older[0]}/); `lexicon repack "
+                   f"{self.manifest.get('game', 'GAME')}` migrates it" if older
+                   else f"{RECORDS_DIR}: missing")
+            raise integrity.damaged(self.path, [why], self.manifest)
         problems = integrity.size_problems(self.path, self.manifest)
         if problems:
             raise integrity.damaged(self.path, problems, self.manifest)
@@ -71,39 +74,16 @@ class Release:
         self.checked_at = time.monotonic()   # of the last full size check (open is one)
         self._indexes: Indexes | None = None
         self._meanings: Meanings | None = None
-        self.store: RecordStore | None = None
-        if (self.path / RECORDS_DIR).is_dir():
-            store = os.fspath(self.path / RECORDS_DIR) + os.sep
-            # Re-checked in use (check_sizes): the store's files (valid.raw first: the
-            # short check on every single-word use), indexes once mapped.
-            self._watched = sorted(((p, n) for p, n in mapped if p.startswith(store)),
-                                   key=lambda pn: not pn[0].endswith(("valid.raw", "valid.dat")))
-            self._index_sizes = [(p, n) for p, n in mapped if not p.startswith(store)]
-            try:
-                self.store = RecordStore(self.path / RECORDS_DIR)
-            except (OSError, ValueError, RuntimeError) as exc:  # RuntimeError: marisa's
-                raise integrity.damaged(self.path, [f"{RECORDS_DIR}: cannot be read ({exc})"],
-                                        self.manifest) from exc
-            return
-        data = os.fspath(self.path / LMDB_DIR / "data.mdb")
+        data = os.fspath(self.path / RECORDS_DIR / "data.mdb")
         # Re-checked in use (check_sizes): the store on every use, all mapped files for
         # batches and queries; index files join the list once the indexes are mapped.
         self._watched = [(p, n) for p, n in mapped if p == data] or [
             (data, os.stat(data).st_size)]
         self._index_sizes = [(p, n) for p, n in mapped if p != data]
         try:
-            self.env = lmdb.open(str(self.path / LMDB_DIR), readonly=True, lock=False,
-                                 max_dbs=4, readahead=False)
-            self.forms = self.env.open_db(FORMS_DB, create=False)
-            strings = self.env.open_db(STRINGS_DB, create=False)
-            self.texts = self.env.open_db(TEXTS_DB, create=False)
-            with self.env.begin(db=strings) as txn:
-                self.strings = StringTable.load(txn.get(STRINGS_KEY),
-                                                _text_reader(self.env, self.texts))
-        except (lmdb.Error, OSError, ValueError, TypeError) as exc:
-            if getattr(self, "env", None) is not None:
-                self.env.close()
-            raise integrity.damaged(self.path, [f"{LMDB_DIR}: cannot be read ({exc})"],
+            self.store = RecordStore(self.path / RECORDS_DIR)
+        except (lmdb.Error, OSError, ValueError, KeyError) as exc:
+            raise integrity.damaged(self.path, [f"{RECORDS_DIR}: cannot be read ({exc})"],
                                     self.manifest) from exc
 
     def check_sizes(self, *, full: bool = True) -> None:
@@ -128,20 +108,8 @@ class Release:
         if problems:
             raise integrity.damaged(self.path, problems, self.manifest)
 
-    @property
-    def id(self) -> str:
-        return self.manifest["release"]
-
-    @property
-    def game(self) -> str:
-        return self.manifest["game"]
-
     def get(self, key: str) -> Record | None:
-        if self.store is not None:
-            return self.store.get(key)
-        with self.env.begin(db=self.forms, buffers=True) as txn:
-            raw = txn.get(key.encode())
-            return Record.decode(key, bytes(raw), self.strings) if raw is not None else None
+        return self.store.get(key)
 
     def has_prefix(self, prefix: str) -> bool:
         """Does some key of the release (valid or not) start with ``prefix``?
@@ -149,19 +117,10 @@ class Release:
         The prefix oracle a Latin Kvizovka word is tiled against (see
         :meth:`lexicon.tiles.Speller.readings`): one B-tree seek.
         """
-        if self.store is not None:
-            return self.store.has_prefix(prefix)
-        p = prefix.encode()
-        with self.env.begin(db=self.forms, buffers=True) as txn:
-            cur = txn.cursor()
-            return cur.set_range(p) and bytes(cur.key()).startswith(p)
+        return self.store.has_prefix(prefix)
 
     def is_valid(self, key: str) -> bool:
-        if self.store is not None:
-            return key in self.store.valid
-        with self.env.begin(db=self.forms, buffers=True) as txn:
-            raw = txn.get(key.encode())
-            return raw is not None and raw[:1] == VALID
+        return self.store.is_valid(key)
 
     @property
     def indexes(self) -> Indexes:
@@ -196,54 +155,34 @@ class Release:
     def valid_many(self, keys: list[str]) -> list[bool]:
         """Membership for many keys (the batch hot path).
 
-        With indexes, one marisa lookup per key: measured about twice as fast as an LMDB get
-        from Python (see ``tools/bench.py``). Without them, one read transaction.
+        With indexes, one marisa lookup per key (``indexes/words.marisa``, derived from
+        the store at build time): measured about twice as fast as an LMDB get from Python
+        (see ``tools/bench.py``). Without them, one read transaction.
         """
-        if self.store is not None:
-            return list(map(self.store.valid.__contains__, keys))
         if (self.manifest.get("indexes") or {}).get("format") == INDEX_FORMAT:
             return list(map(self.indexes.words.__contains__, keys))
-        out = []
-        with self.env.begin(db=self.forms, buffers=True) as txn:
-            get = txn.get
-            for key in keys:
-                raw = get(key.encode())
-                out.append(raw is not None and raw[:1] == VALID)
-        return out
+        return self.store.valid_many(keys)
 
     def iter_records(self, valid_only: bool = False) -> Iterator[tuple[str, bytes]]:
-        """(key, raw value) in key order; raw[:1] is the status byte (the rest is opaque)."""
-        if self.store is not None:
-            valid = ((k, VALID) for k in self.store.keys(valid=True))
-            if valid_only:
-                yield from valid
-            else:
-                yield from heapq.merge(valid, ((k, REJECTED) for k in self.store.keys(False)))
-            return
-        with self.env.begin(db=self.forms) as txn:
-            for k, v in txn.cursor():
-                if valid_only and v[:1] != VALID:
-                    continue
-                yield k.decode(), v
+        """(key, status byte) in key order: :data:`~lexicon.records.VALID` or
+        :data:`~lexicon.records.REJECTED`."""
+        for key, ok in self.store.verdicts():
+            if ok:
+                yield key, VALID
+            elif not valid_only:
+                yield key, REJECTED
+
+    def valid_keys(self) -> Iterator[str]:
+        """The admitted keys in key order (a shared release's identity, amend's keys)."""
+        return self.store.valid_keys()
 
     def records(self) -> Iterator[Record]:
-        """Every record, fully decoded, in no particular order (repack, amend)."""
-        if self.store is not None:
-            yield from self.store.records(valid=True)
-            yield from self.store.records(valid=False)
-            return
-        with self.env.begin(db=self.forms) as txn:
-            for k, v in txn.cursor():
-                yield Record.decode(k.decode(), v, self.strings)
+        """Every record, fully decoded, in key order (repack, amend, gloss coverage)."""
+        return self.store.records()
 
     def splits(self) -> Iterator[Split]:
-        """Every record as the compact store keeps it, in no particular order: a store
-        passes its own without decoding them, an older release decodes and splits."""
-        if self.store is not None:
-            yield from self.store.splits(valid=True)
-            yield from self.store.splits(valid=False)
-        else:
-            yield from split_all(self.records())
+        """Every record as the store keeps it, in key order, without decoding them."""
+        return self.store.splits()
 
     def close(self) -> None:
         if self._meanings is not None:
@@ -252,7 +191,4 @@ class Release:
         if self._indexes is not None:
             self._indexes.close()
             self._indexes = None
-        if self.store is not None:
-            self.store.close()
-        else:
-            self.env.close()
+        self.store.close()

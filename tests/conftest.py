@@ -44,7 +44,7 @@ def lexicon(home: Path, *args: str, stdin: str | None = None) -> subprocess.Comp
     done = subprocess.CompletedProcess(list(args), result.exit_code, result.stdout,
                                        result.stderr)
     del result     # its traceback holds the command's frames, and so its releases
-    gc.collect()   # close the LMDB environments the command opened: one process, one open
+    gc.collect()   # drop the releases the command opened (their shared LMDB handles close)
     return done
 
 

@@ -136,7 +136,7 @@ def test_indexes_built_during_an_amend_equal_ones_built_after(home: Path, tmp_pa
     new = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
     again = tmp_path / "again"
     again.mkdir()
-    figures = build_indexes(Catalog(home).profile("osps"), new / "records", again)
+    figures = build_indexes(Catalog(home).profile("osps"), new / "records.lmdb", again)
     built = sorted(p.relative_to(new / "indexes") for p in (new / "indexes").rglob("*"))
     assert built == sorted(p.relative_to(again / "indexes")
                            for p in (again / "indexes").rglob("*"))
@@ -157,7 +157,7 @@ def test_indexes_started_for_other_keys_are_refused(home: Path, tmp_path: Path) 
     profile = Catalog(home).profile("osps")
     early = start_indexes(profile, ["kot"], tmp_path)
     with pytest.raises(BuildError, match="started for 1 valid keys"):
-        build_indexes(profile, first / "records", tmp_path, early)
+        build_indexes(profile, first / "records.lmdb", tmp_path, early)
     assert not early.child.is_alive()
 
 

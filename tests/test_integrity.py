@@ -20,7 +20,7 @@ from lexicon.integrity import file_table, verify_release
 from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish
 from tests.query_data import running_server
 
-DATA = "records/valid.raw"     # the compact record store's admitted records
+DATA = "records.lmdb/data.mdb"   # the record store (every check reads it)
 
 
 def _manifest(path: Path) -> dict:
@@ -63,7 +63,7 @@ def test_a_truncated_file_is_never_opened(home: Path, target: str) -> None:
         Catalog(home).release("osps")
 
 
-def test_a_release_without_file_table_is_still_guarded_by_block_offsets(home: Path) -> None:
+def test_a_release_without_file_table_is_still_guarded_by_lmdb_meta_page(home: Path) -> None:
     path = publish(home, "osps", POLISH_RECORDS)
     m = _manifest(path)
     del m["files"]
@@ -71,7 +71,7 @@ def test_a_release_without_file_table_is_still_guarded_by_block_offsets(home: Pa
     assert verify_release(path)["files"] is None
     size = (path / DATA).stat().st_size
     os.truncate(path / DATA, size - 4)
-    with pytest.raises(ReleaseDamaged, match="its index says"):
+    with pytest.raises(ReleaseDamaged, match="LMDB needs"):
         Catalog(home).release("osps")
 
 

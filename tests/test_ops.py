@@ -25,7 +25,7 @@ from service.launch import free_port
 from tests.conftest import POLISH_RECORDS, publish
 from tests.query_data import publish_all
 
-DATA = "records/valid.raw"
+DATA = "records.lmdb/data.mdb"
 
 
 def _all_four(home: Path) -> Path:

@@ -138,29 +138,49 @@ def test_messages_naming_the_word_share_one_template(home: Path) -> None:
     assert r is not None and r.word == "Kotaa"
     assert r.reason_message == "Kotaa is written with a capital"
     assert rel.get("psa").reason_message == "only \x01 here"  # type: ignore[union-attr]
-    assert rel.store is not None and rel.store.shape(0)["m"] == ["\x01 is written with a capital"]
+    # rejected shapes are numbered after the admitted ones: the first is the commonest
+    assert rel.store.shape(rel.store.valid_shapes)["m"] == ["\x01 is written with a capital"]
 
 
-def test_a_release_in_the_older_lmdb_layout_is_still_read(home: Path) -> None:
+def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -> None:
     import lmdb
 
-    from lexicon.records import StringTable
-    from lexicon.store import FORMS_DB, LMDB_DIR, STRINGS_DB, STRINGS_KEY, TEXTS_DB, Release
+    from build.amend import derive
+    from build.legacy import (
+        FORMS_DB,
+        LMDB_DIR,
+        STRINGS_DB,
+        STRINGS_KEY,
+        TEXTS_DB,
+        StringTable,
+        encode_record,
+        open_parent,
+    )
+    from lexicon.errors import ReleaseDamaged
+    from lexicon.store import Release
 
-    path = home / "old"
-    path.mkdir()
+    path = home / "releases" / "osps" / "old"
+    path.mkdir(parents=True)
     (path / "manifest.json").write_text(json.dumps({"game": "osps", "release": "old"}))
     table = StringTable()
     env = lmdb.open(str(path / LMDB_DIR), max_dbs=4)
     with env.begin(write=True) as txn:
         for r in POLISH_RECORDS:
-            txn.put(r.key.encode(), r.encode(table), db=env.open_db(FORMS_DB, txn=txn))
+            txn.put(r.key.encode(), encode_record(r, table),
+                    db=env.open_db(FORMS_DB, txn=txn))
         txn.put(STRINGS_KEY, table.dump(), db=env.open_db(STRINGS_DB, txn=txn))
         for i, text in enumerate(table.lazy_items):
             txn.put(i.to_bytes(4, "big"), text.encode(), db=env.open_db(TEXTS_DB, txn=txn))
     env.close()
-    rel = Release(path)
-    assert rel.store is None and rel.get("zażółć") == POLISH_RECORDS[0]
+    with pytest.raises(ReleaseDamaged, match="lexicon repack osps"):
+        Release(path)             # the runtime reads one layout
+    rel = open_parent(path)      # the build side reads the older one, to migrate it
+    assert rel.get("zażółć") == POLISH_RECORDS[0]
     assert rel.is_valid("kot") and not rel.is_valid("np")
     assert sorted(r.key for r in rel.records()) == sorted(r.key for r in POLISH_RECORDS)
     rel.close()
+    new = Release(derive("osps", path, root=home, kind="repack"))
+    assert new.get("zażółć") == POLISH_RECORDS[0]
+    assert new.is_valid("kot") and not new.is_valid("np")
+    assert sorted(r.key for r in new.records()) == sorted(r.key for r in POLISH_RECORDS)
+    new.close()

@@ -228,12 +228,12 @@ def _swap_records(homes: dict[str, Path]) -> Callable[[str, bytes], bytes | None
     forged = build(other, [*OSPS_OK, rec("kotka")])
 
     def edit(rel: str, data: bytes) -> bytes:
-        if rel.startswith("records/"):
+        if rel.startswith("records.lmdb/"):
             return (forged / rel).read_bytes()
         if rel == "manifest.json":
             m = json.loads(data)
             for name in list(m["files"]):
-                if name.startswith("records/"):
+                if name.startswith("records.lmdb/"):
                     m["files"][name] = {"size": (forged / name).stat().st_size,
                                         "sha256": sha256_file(forged / name)}
             return json.dumps(m).encode()
@@ -300,7 +300,7 @@ def test_a_manifest_listing_no_files_is_refused(homes: dict[str, Path], tmp_path
         return json.dumps(m).encode()
     bad = remake(good, tmp_path / "empty.tar", edit=only_manifest, key=homes["key"])
     refused(homes["server"], bad, "bad_bundle",
-            text="does not list 14 of the 14 files the release layout needs")
+            text="does not list 7 of the 7 files the release layout needs")
     # the files present but the table emptied: refused from the headers
     bad = remake(good, tmp_path / "empty2.tar", key=homes["key"],
                  edit=with_manifest(lambda m: m.update(files={})))
@@ -318,10 +318,10 @@ def test_a_manifest_listing_no_files_is_refused(homes: dict[str, Path], tmp_path
     refused(homes["server"], bad, "bad_bundle", text="indexes/forward.marisa")
     # a member the table does not list, or of another size: refused from the headers
     bad = remake(good, tmp_path / "extra.tar", key=homes["key"],
-                 edit=with_manifest(lambda m: m["files"].pop("records/shapes.dat")))
-    refused(homes["server"], bad, "bad_bundle", text="'records/shapes.dat' is")
+                 edit=with_manifest(lambda m: m["files"].pop("records.lmdb/data.mdb")))
+    refused(homes["server"], bad, "bad_bundle", text="'records.lmdb/data.mdb' is")
     bad = remake(good, tmp_path / "grown.tar", key=homes["key"],
-                 edit=lambda rel, data: data + b"x" if rel == "records/valid.raw" else data)
+                 edit=lambda rel, data: data + b"x" if rel == "records.lmdb/data.mdb" else data)
     refused(homes["server"], bad, "bad_bundle", text="says")
     bad = remake(good, tmp_path / "notable.tar", key=homes["key"],
                  edit=with_manifest(lambda m: m.pop("files")))
@@ -334,7 +334,7 @@ def test_verify_says_a_release_listing_no_files_is_damaged(homes: dict[str, Path
     m = json.loads((path / "manifest.json").read_text())
     m["files"] = {}
     (path / "manifest.json").write_text(json.dumps(m))
-    for d in ("records", "indexes"):            # only the manifest, as in the bundle
+    for d in ("records.lmdb", "indexes"):            # only the manifest, as in the bundle
         shutil.rmtree(path / d)
     p = lexicon(homes["server"], "verify", "osps")
     assert p.returncode == 3 and "files the release layout needs" in p.stdout + p.stderr
@@ -480,9 +480,9 @@ def test_a_header_declaring_more_than_a_bundle_may_unpack_is_refused_before_writ
     real limit: refused from the header, before its data is read, let alone written."""
     server = homes["server"]
     data = b"".join(info.tobuf(tarfile.PAX_FORMAT) + (body or b"") + b"\0" * (
-        -len(body or b"") % 512) for info, body in _head({"records/valid.raw": (3 << 30,
+        -len(body or b"") % 512) for info, body in _head({"records.lmdb/data.mdb": (3 << 30,
                                                                                 "0" * 64)}))
-    data += _info(f"{TOP}/records/valid.raw", 3 << 30).tobuf(tarfile.PAX_FORMAT)
+    data += _info(f"{TOP}/records.lmdb/data.mdb", 3 << 30).tobuf(tarfile.PAX_FORMAT)
     bomb = tmp_path / "bomb.tar.gz"
     bomb.write_bytes(gzip.compress(data + b"\0" * 4096))
     before = _disk_bytes(server)
@@ -501,8 +501,8 @@ def test_a_gzip_bomb_is_refused_with_little_written(homes: dict[str, Path], tmp_
     monkeypatch.setattr(shipping, "MAX_BUNDLE_BYTES", 4 << 20)
     monkeypatch.setattr(shipping, "HEADER_SLACK", 64 << 10)
     zeros = 32 << 20
-    listed = {"records/valid.raw": (zeros, "0" * 64)}    # the size it says, not its hash
-    entries = [*_head(listed), (_info(f"{TOP}/records/valid.raw", zeros), b"\0" * zeros)]
+    listed = {"records.lmdb/data.mdb": (zeros, "0" * 64)}    # the size it says, not its hash
+    entries = [*_head(listed), (_info(f"{TOP}/records.lmdb/data.mdb", zeros), b"\0" * zeros)]
     bomb = _tar(tmp_path / "bomb.tar.gz", entries, mode="w:gz")
     assert bomb.stat().st_size < 100_000
     before = _disk_bytes(server)
@@ -557,7 +557,7 @@ def test_a_manifest_out_of_place_or_a_listed_file_absent_is_refused(
     late = _tar(tmp_path / "late.tar", [(_info(TOP, kind=tarfile.DIRTYPE), None),
                                         (_info(f"{TOP}/a", 1), b"a"), *_head()[1:]])
     refused(server, late, "bad_bundle", "--allow-unsigned", text="second member")
-    absent = _tar(tmp_path / "absent.tar", _head({"records/valid.raw": _listed(b"x")}))
+    absent = _tar(tmp_path / "absent.tar", _head({"records.lmdb/data.mdb": _listed(b"x")}))
     refused(server, absent, "bad_bundle", "--allow-unsigned", text="lacks 1 file")
 
 

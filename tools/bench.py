@@ -16,6 +16,8 @@ Prints one JSON object per figure on stdout (progress goes to stderr):
 * ``query``: median and p95 latency of pattern, joker and 10-tile anagram queries;
 * ``judge``: p99 latency of ``POST /judge`` for a 6-word play, in-process through the app,
   beside the same words through ``check_many``;
+* ``amend``: wall time and peak memory of ``lexicon amend`` (two overrides) on a
+  hard-linked copy of the release;
 * ``build``: build time, peak memory, release and index sizes against a gzip of the words;
 * ``server_rss``: resident memory of a server with every built game loaded.
 
@@ -45,15 +47,19 @@ from typing import Any
 
 import httpx
 
+from build.legacy import LegacyRelease, open_parent
 from lexicon import fastcheck, queries
 from lexicon.catalog import Catalog
 from lexicon.profile import Profile
-from lexicon.store import Release
+from lexicon.recordfile import RECORDS_DIR
+from lexicon.store import OLDER_LAYOUTS, Release
 from lexicon.tiles import speller
 from service.launch import serving
 
 TARGETS = {
-    "inprocess_check": ">= 1,000,000 words/s in batch",
+    "inprocess_check": ">= 1,300,000 typed words/s in batch (osps)",
+    "store": "osps release <= 200 MB on disk; a warm get <= 10 us",
+    "amend": "<= 60 s for an amend of osps",
     "http_batch": ">= 200,000 words/s",
     "http_single": ">= 0.5 x the bare Starlette rate",
     "pattern": "< 20 ms median",
@@ -185,8 +191,8 @@ def _disk_bytes(path: Path) -> int:
     return sum(seen.values())
 
 
-def _store_row(rel: Release, keys: list[str]) -> dict[str, Any]:
-    store = rel.path / ("records" if (rel.path / "records").is_dir() else "lexicon.lmdb")
+def _store_row(rel: Release | LegacyRelease, keys: list[str]) -> dict[str, Any]:
+    store = next(rel.path / d for d in (RECORDS_DIR, *OLDER_LAYOUTS) if (rel.path / d).is_dir())
     one = keys[:20_000]
     return {
         "release": rel.id, "layout": store.name,
@@ -205,13 +211,13 @@ def store_figures(fig: Figures, cat: Catalog, game: str, n: int,
     the same keys (half valid, half near misses), alternating runs."""
     rel = cat.release(game)
     keys = _mix(_sample_keys(cat, game, n // 2))
-    other = Release(reference) if reference else None
+    other = open_parent(reference) if reference else None   # an older layout: build.legacy
     try:
         rows = [_store_row(rel, keys)]
         if other is not None:
             rows.append(_store_row(other, keys))
             rows[0] = _store_row(rel, keys)      # again after the reference: same conditions
-        fig.emit("store", game=game, **rows[0],
+        fig.emit("store", game=game, **rows[0], target=TARGETS["store"],
                  reference=rows[1] if len(rows) > 1 else None)
     finally:
         if other is not None:
@@ -336,6 +342,44 @@ def build_figures(fig: Figures, cat: Catalog, game: str) -> None:
              release_bytes=on_disk, index_bytes=sum(idx.get("files", {}).values()),
              reference={"what": "gzip -6 of the valid word list", "bytes": gz,
                         "plain_bytes": len(raw)})
+
+
+def amend_figure(fig: Figures, cat: Catalog, game: str, scratch: Path | None) -> None:
+    """Wall time and peak memory of ``lexicon amend GAME`` (two overrides) in a child
+    process, on a hard-linked copy of the current release under a scratch home (the
+    measured home is never written)."""
+    rel = cat.release(game)
+    if rel.manifest.get("vocabulary"):     # remik links osps: its amend is osps's
+        return
+    words = _sample_keys(cat, game, 2, seed=11)
+    tmp = Path(tempfile.mkdtemp(prefix="lexicon-bench-amend-", dir=scratch))
+    try:
+        gdir = tmp / "releases" / game
+        gdir.mkdir(parents=True)
+        try:
+            shutil.copytree(rel.path, gdir / rel.id, copy_function=os.link)
+        except OSError:                    # another file system: a copy
+            shutil.rmtree(gdir / rel.id, ignore_errors=True)
+            shutil.copytree(rel.path, gdir / rel.id)
+        (gdir / "CURRENT").write_text(rel.id + "\n")
+        sp = speller(cat.profile(game))
+        (tmp / "ov.tsv").write_text("".join(f"{sp.to_latin(w)}\tremove\tbench\n"
+                                            for w in words), encoding="utf-8")
+        cmd = ["/usr/bin/time", "-f", "%e %M %U %S", sys.executable, "-m", "cli.main", "amend",
+               game, "--overrides", str(tmp / "ov.tsv")]
+        p = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                           env={**os.environ, "LEXICON_HOME": str(tmp)},
+                           cwd=Path(__file__).resolve().parent.parent)
+        last = p.stderr.strip().splitlines()[-1].split() if p.stderr.strip() else []
+        ok = len(last) == 4
+        fig.emit("amend", game=game, release=rel.id, overrides=len(words),
+                 exit=p.returncode, wall_s=float(last[0]) if ok else None,
+                 cpu_s=round(float(last[2]) + float(last[3]), 1) if ok else None,
+                 peak_rss_mb=round(int(last[1]) / 1024, 1) if ok else None,
+                 target=TARGETS["amend"], note="cpu_s: user + system of the amend and the "
+                 "index child it forks (wall time on a shared machine is mostly waiting)")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # -- HTTP ----------------------------------------------------------------------------------
@@ -471,8 +515,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge-reps", type=int, default=3000, help="plays judged")
     parser.add_argument("--seconds", type=int, default=8, help="wrk duration per run")
     parser.add_argument("--skip", nargs="*", default=[],
-                        choices=["inprocess", "store", "http", "query", "judge", "build",
-                                 "rss"])
+                        choices=["inprocess", "store", "amend", "http", "query", "judge",
+                                 "build", "rss"])
+    parser.add_argument("--scratch", type=Path, default=None, metavar="DIR",
+                        help="where the amend figure copies a release (default: the temp "
+                             "directory; on the releases' file system it hard-links)")
     parser.add_argument("--reference-release", type=Path, default=None, metavar="DIR",
                         help="a release directory to measure beside the first game's current "
                              "release in the store figure (same keys, same run)")
@@ -506,6 +553,8 @@ def main(argv: list[str] | None = None) -> int:
         if "store" not in args.skip:
             ref = args.reference_release if game == games[0] else None
             store_figures(fig, cat, game, args.words, ref)
+        if "amend" not in args.skip:
+            amend_figure(fig, cat, game, args.scratch)
         if "query" not in args.skip:
             query_latency(fig, cat, game, args.reps)
         if "judge" not in args.skip:

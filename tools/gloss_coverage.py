@@ -20,20 +20,13 @@ from typing import Any
 
 from lexicon.catalog import Catalog
 from lexicon.gloss import tagset_for
-from lexicon.records import Record
 from lexicon.store import Release
 
 
 def _analysis_tags(rel: Release) -> Iterator[list[str]]:
-    """The tags of each record's analyses. A compact store decodes its records; an older
-    JSON-encoded release is read for the tags alone (its messages and evidence live in an
-    on-demand table, fetching which made a full decode several times slower)."""
-    if rel.store is not None:
-        for rec in rel.records():
-            yield [a.tags for a in rec.analyses]
-        return
-    for _key, raw in rel.iter_records():
-        yield Record.analysis_tags(raw, rel.strings)
+    """The tags of each record's analyses."""
+    for rec in rel.records():
+        yield [a.tags for a in rec.analyses]
 
 
 def coverage(game: str, rel: Release, *, progress: bool = False) -> dict[str, Any]:
