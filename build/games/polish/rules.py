@@ -36,7 +36,7 @@ LISTING_ONLY_POLICY = "supported"
 in the official list, ``two_lists`` 48.5%. Requiring further evidence of every ``one_list``
 form would cost the official list about 0.6% of its words at that rate, twice the 0.3% the
 reviewers allow, so the cut is aimed at the weakest class: a negation whose base has no
-support either (50,553 forms in the 2022 build). The ``two_lists`` forms stay; the manifest
+support either (50,554 forms in the 2022-pinned build). The ``two_lists`` forms stay; the manifest
 counts both grades by the evidence of their base (``*_negation_of_*``). Earlier choice by
 hand-labelling: tests/data/polish/labelled_listing_only.tsv."""
 
