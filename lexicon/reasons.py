@@ -26,6 +26,8 @@ REASONS: dict[str, str] = {
     "listed_exclusion": "excluded by a reviewed list",
     "unattested": "not attested well enough: the sources lack what this game requires "
                   "(the detail says what)",
+    "unsupported_listing": "listed by one word list only, with none of the further evidence the "
+                           "game's listing-only policy asks for (the detail says what is missing)",
     "override": "removed by a maintainer's override (the detail gives the reason)",
     "not_in_imported_list": "not in the authoritative list the game's profile restricts to",
     "no_noun_evidence": "no source attests it as a noun in the nominative (Križemkražem)",

@@ -11,12 +11,14 @@ from build.games.polish import (
     COMPLETED,
     GENERATED,
     HUNSPELL,
+    SOURCE_BITS,
     WPOLISH,
     Candidate,
     PolishBuilder,
     grade,
     make_rules,
 )
+from build.games.polish.evidence import generated_slot, left_out_slot, negation_base
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.checker import check_word
@@ -61,7 +63,8 @@ def test_valid_words_with_scores_and_analyses(polish: Catalog) -> None:
     ("zzzzz", "unknown", "none of"),
     ("zz", "unattested", "short-word list"),      # 2 letters, only `ign`, not reviewed
     ("am", "abbreviation", "Księga_Amosa"),       # every reading brev, no reviewed reading
-    ("owę", "unattested", "generated 3-letter"),  # SGJP's archaic form of "ów": no list has it
+    ("owę", "unknown", "none of"),      # a form of "ów" (adj): adjectives are not generated
+    ("nieolibanowy", "unsupported_listing", "the negation of olibanowy"),
 ])
 def test_rejections_carry_reasons(polish: Catalog, word: str, code: str, text: str) -> None:
     r = check_word(polish, "osps", word)
@@ -107,9 +110,9 @@ def test_manifest_records_policy_and_morfeusz(polish: Catalog) -> None:
     m = json.loads((polish.release("osps").path / "manifest.json").read_text())
     assert m["policy"]["morfeusz"]["dictionary"].startswith("pl.sgjp")
     assert m["policy"]["rejected_by_rule"]["abbreviation"] >= 3
-    assert m["counts"]["by_reason"]["unattested"] >= 5  # żłobyrk, -a, -u; zz; ow
-    assert m["policy"]["listing_only_policy"]["name"] == "wpolish"
-    assert m["policy"]["stats"]["admitted_grade_generated"] > 50
+    assert m["counts"]["by_reason"]["unattested"] >= 4  # żłobyrk, -a, -u; zz
+    assert m["policy"]["listing_only_policy"]["name"] == "supported"
+    assert m["policy"]["stats"]["admitted_grade_generated"] > 30
 
 
 def test_smoke_limit_samples_across_the_alphabet(home: Path) -> None:
@@ -141,11 +144,64 @@ def test_a_verb_sgjp_lacks_gets_its_neuter_person_forms_from_the_lists(polish: C
     assert check_word(polish, "osps", "kotałoś")["reason"]["code"] == "unknown"
 
 
-def test_names_get_no_generated_paradigm_common_words_do(polish: Catalog) -> None:
-    """The list has "Kraków" (only capitalised) and "Kotami" (a surname) beside "kot"."""
+def test_names_get_no_generated_paradigm(polish: Catalog) -> None:
+    """The list has "Kraków" (only capitalised): no paradigm slot of it is generated."""
     assert check_word(polish, "osps", "krakowie")["reason"]["code"] == "unknown"
-    kotami = check_word(polish, "osps", "kotami")       # a form of the common noun kot
-    assert kotami["valid"] and GENERATED in kotami["sources"]
+
+
+def test_only_the_slots_the_lists_leave_out_are_generated(polish: Catalog) -> None:
+    """From listed "pachnąć": the neuter past, the conditional and the negated gerund, not
+    the rest of the paradigm; from listed "kot": nothing (no noun slot is generated)."""
+    for word in ("pachnęło", "pachnęłoś", "pachnąłbym", "pachnęłybyście", "niepachnięcie"):
+        r = check_word(polish, "osps", word)
+        assert r["valid"] and r["sources"] in ([GENERATED], ["wpolish"]), word
+    for word in ("pachnęłam", "pachnę", "pachnij", "pachnięcie", "kotach", "kotom"):
+        assert check_word(polish, "osps", word)["reason"]["code"] == "unknown", word
+    stats = polish.release("osps").manifest["policy"]["stats"]
+    assert stats["generated_slot_praet:sg:n"] >= 3 and stats["generated_slot_cond"] >= 20
+    assert stats["generated_slot_ger:neg"] >= 1
+    assert stats["generated_left_out_subst"] >= 10 and stats["generated_left_out_praet"] >= 5
+    assert stats["generated_left_out_fin"] >= 5 and stats["generated_left_out_ger:aff"] >= 1
+    kept = sum(v for k, v in stats.items() if k.startswith("generated_slot_"))
+    assert kept == stats["admitted_grade_generated"] + sum(
+        v for k, v in stats.items() if k.startswith("generated_rejected_"))
+
+
+def test_generated_slot_reads_the_accepted_readings() -> None:
+    def reading(tags: str, lemma: str = "pachnąć") -> morfeusz.Interpretation:
+        return morfeusz.Interpretation(lemma, tags, "", ())
+    assert generated_slot([reading("praet:sg:n:pri:perf")]) == "praet:sg:n"
+    assert generated_slot([reading("cond:pl:m1:sec:perf")]) == "cond"
+    assert generated_slot([reading("ger:sg:nom.acc:n:perf:neg")]) == "ger:neg"
+    assert generated_slot([reading("ger:sg:nom.acc:n:perf:aff")]) is None
+    assert generated_slot([reading("praet:sg:f:pri:perf"), reading("fin:sg:ter:perf")]) is None
+    assert generated_slot([reading("subst:pl:inst:m2", "kot"),
+                           reading("praet:sg:n:ter:perf")]) == "praet:sg:n"
+    assert generated_slot([reading("brev:pun"), reading("ign")]) is None   # no accepted one
+    assert left_out_slot([reading("ger:pl:gen:n:perf:aff")]) == "ger:aff"
+
+
+def test_a_generated_short_form_needs_a_list() -> None:
+    """SGJP's short archaic forms (ośm, żże) are no tournament words without a listing."""
+    owe = Candidate("owę", SOURCE_BITS[GENERATED],
+                    [morfeusz.Interpretation("ów", "adj:sg:acc:f:pos", "", ())])
+    verdict = make_rules({}, {}).judge(owe)
+    assert not verdict.valid and verdict.code == "unattested"
+    assert "generated 3-letter" in (verdict.message or "")
+
+
+def test_one_list_negation_needs_a_supported_base(polish: Catalog) -> None:
+    """"olibanowy" and "nieolibanowy" are listed by wpolish only and unknown to Morfeusz: the
+    base stays (its own listing), its negation does not; "niekotowy" (wpolish only) negates
+    "kotowy", which both lists have, and stays."""
+    base = check_word(polish, "osps", "olibanowy")
+    assert base["valid"] and base["evidence"][0] == "grade:one_list"
+    neg = check_word(polish, "osps", "niekotowy")
+    assert neg["valid"] and neg["evidence"][0] == "grade:one_list"
+    assert check_word(polish, "osps", "kotowy")["evidence"][0] == "grade:two_lists"
+    stats = polish.release("osps").manifest["policy"]["stats"]
+    assert stats["one_list_negation_of_one_list_rejected"] == 1
+    assert stats["one_list_negation_of_two_lists_admitted"] == 1
 
 
 def test_abbreviation_only_when_every_reading_is_one(polish: Catalog) -> None:
@@ -167,5 +223,20 @@ def test_grades_and_the_named_listing_only_policy() -> None:
     assert strict.judge(both).valid
     verdict = strict.judge(one)
     assert not verdict.valid and verdict.code == "unattested"
+    # "supported" (the default): a one-list negation of a one-list base is rejected ...
+    neg = Candidate("nieksyzm", 1, ign, negated_base="one_list")
+    verdict = make_rules({}, {}).judge(neg)
+    assert not verdict.valid and verdict.code == "unsupported_listing"
+    assert make_rules({}, {}, "wpolish").judge(neg).valid
+    # ... not when the base has more support, nor when the negation is in both lists
+    for support in ("two_lists", "morfeusz", None):
+        assert make_rules({}, {}).judge(Candidate("nieksyzm", 1, ign, negated_base=support)).valid
+    assert make_rules({}, {}).judge(Candidate("nieksyzm", 3, ign, negated_base="one_list")).valid
+    assert make_rules({}, {}).judge(one).valid
+
+
+def test_negation_base() -> None:
+    assert negation_base("niebiały") == "biały"
+    assert negation_base("niebo") is None and negation_base("nic") is None
     with pytest.raises(ValueError):
         make_rules({}, {}, "no such policy")

@@ -16,6 +16,7 @@ from build.games.polish.evidence import (
     CHUNK,
     COMPLETED,
     GENERATED,
+    GENERATED_SLOTS,
     GRADES,
     HUNSPELL,
     LEMMA_CHUNK,
@@ -29,10 +30,15 @@ from build.games.polish.evidence import (
     WPOLISH,
     Candidate,
     FormReadings,
+    accepted_reading,
     analyse_chunk,
     category,
     generate_chunk,
+    generated_slot,
+    grade,
+    left_out_slot,
     lemmas_to_generate,
+    negation_base,
 )
 from build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 from build.pipeline import BuildContext, smoke_sample
@@ -153,14 +159,32 @@ class PolishBuilder:
             evidence=evidence,
         )
 
+    def _negated_base(self, form: str, analyses: list[morfeusz.Interpretation],
+                      forms: dict[str, int]) -> str | None:
+        """The grade of the base of a ``nie-`` form Morfeusz does not know, when the base is
+        a candidate too (the listing-only policy weighs a negation by its base)."""
+        base = negation_base(form)
+        if base is None or base not in forms or any(accepted_reading(a) for a in analyses):
+            return None
+        try:
+            readings = self._annotator().analyse(base)
+        except ValueError:
+            readings = []
+        return grade(Candidate(base, forms[base], readings))
+
     def _judge(self, forms: dict[str, int], lemmas: set[str]) -> Iterator[Record]:
         """Records of the listed forms; collects the lemmas of admitted forms on the way."""
         ordered = sorted(forms)
         judged = track(self._analysed(ordered), f"{self.game}: judging listed forms",
                        total=len(ordered), every=10_000)
         for form, analyses in judged:
-            cand = Candidate(form, forms[form], analyses, self.short_words.get(form))
+            cand = Candidate(form, forms[form], analyses, self.short_words.get(form),
+                             self._negated_base(form, analyses, forms))
             rec = self._record(cand)
+            level = grade(cand)
+            if cand.negated_base is not None and level in ("one_list", "two_lists"):
+                verdict = "admitted" if rec.valid else "rejected"
+                self.stats[f"{level}_negation_of_{cand.negated_base}_{verdict}"] += 1
             if rec.valid:
                 lemmas.update(lemmas_to_generate(analyses))
                 if form.endswith("ło") and morfeusz.is_unknown(analyses):
@@ -189,6 +213,11 @@ class PolishBuilder:
         for form, analyses in self._generated(lemmas, forms):
             self._generated_forms.add(form)
             self.stats["generated_new_forms"] += 1
+            slot = generated_slot(analyses)
+            if slot is None:   # a slot the lists do not leave out by policy: not generated
+                self.stats[f"generated_left_out_{left_out_slot(analyses)}"] += 1
+                continue
+            self.stats[f"generated_slot_{slot}"] += 1
             cand = Candidate(form, SOURCE_BITS[GENERATED], analyses, self.short_words.get(form))
             yield self._record(cand)
 
@@ -222,9 +251,10 @@ class PolishBuilder:
             "vocabulary": "remik plays this vocabulary: its releases link osps's (build.shared)",
             "primary": "wpolish: every listed form is a candidate; admitted unless a rule rejects",
             "second_path": "hunspell-pl: forms it alone produces need Morfeusz to know them",
-            "generation": ("full SGJP paradigm of every lemma with an admitted form, judged by "
-                           f"the same rules; not generated: {', '.join(NOT_GENERATED)}"
-                           if self.generate else "off"),
+            "generation": ("the SGJP paradigm slots the word lists leave out by policy, of "
+                           "every lemma with an admitted form, judged by the same rules; "
+                           f"generated slots: {GENERATED_SLOTS}; not generated at all: "
+                           f"{', '.join(NOT_GENERATED)}" if self.generate else "off"),
             "completion": ("-łoś/-łom/-łobyś/-łobym of listed verbs Morfeusz does not know, "
                            "from their listed -ło, -łoby and -łaś" if self.generate else "off"),
             "short_words": "2-3 letter words need a Morfeusz reading the rules accept or a "

@@ -24,6 +24,22 @@ NEUTER_PERSON_ENDINGS = ("ś", "m", "byś", "bym")
 conditional (``pachnęło`` -> ``pachnęłoś``, ``pachnęłom``, ``pachnęłobyś``, ``pachnęłobym``)."""
 LISTED = SOURCE_BITS[WPOLISH] | SOURCE_BITS[HUNSPELL]
 
+GENERATED_SLOTS = {
+    "praet:sg:n": "the neuter singular past (-ło, -łom, -łoś): sjp.pl leaves out the first and "
+                  "second person neuter by policy; 82% of the -łom/-łoś forms generated are in "
+                  "the official list (issue 22's sample)",
+    "cond": "the conditional (-łobym, -łobyś and the rest of the mood): 66% in the list",
+    "ger:neg": "negated gerunds (niepodkucie): no word list has them; 41% in the list",
+}
+"""The paradigm slots generated from SGJP (issue 22): the ones the word lists leave out by
+policy and OSPS carries. Every other generated slot was almost never in the official list
+(nouns 2.3%, adjectives 0%, participles 0-2%, affirmative gerunds 7.7%, finite forms 3.8%,
+imperatives 5%: about half of all generated forms), so it is not generated."""
+
+NEGATION = "nie"
+"""Polish writes ``nie`` together with adjectives, participles and gerunds (``niebiały``,
+``niepodkucie``), and sjp.pl lists such a negated form beside its base."""
+
 GRADES = {
     "morfeusz": "a Morfeusz (SGJP) reading the rules accept, and listed by a word list",
     "two_lists": "no Morfeusz reading; listed by both wpolish and hunspell-pl",
@@ -56,6 +72,9 @@ class Candidate:
     sources: int                     # bit set of SOURCE_BITS
     analyses: list[morfeusz.Interpretation] = field(default_factory=list)
     short_reading: str | None = None          # reason from the reviewed short-word list
+    negated_base: str | None = None
+    """For a ``nie-`` form with no Morfeusz reading whose base (the form without ``nie``) is
+    itself a candidate: the base's evidence grade (:func:`grade`); otherwise None."""
 
     @property
     def listed(self) -> bool:
@@ -79,6 +98,36 @@ def grade(c: Candidate) -> str:
         return "morfeusz"
     both = SOURCE_BITS[WPOLISH] | SOURCE_BITS[HUNSPELL]
     return "two_lists" if c.sources & both == both else "one_list"
+
+
+def generated_slot(analyses: list[morfeusz.Interpretation]) -> str | None:
+    """The :data:`GENERATED_SLOTS` entry one of the accepted readings fills, or None."""
+    for a in analyses:
+        if not accepted_reading(a):
+            continue
+        parts = a.tags.split(":")
+        if parts[0] == "praet" and parts[1:3] == ["sg", "n"]:
+            return "praet:sg:n"
+        if parts[0] == "cond":
+            return "cond"
+        if parts[0] == "ger" and parts[-1] == "neg":
+            return "ger:neg"
+    return None
+
+
+def left_out_slot(analyses: list[morfeusz.Interpretation]) -> str:
+    """What a generated form not in :data:`GENERATED_SLOTS` is, for the manifest's counts:
+    its first reading's part of speech (``ger:aff`` for an affirmative gerund)."""
+    parts = analyses[0].tags.split(":") if analyses else ["none"]
+    return "ger:aff" if parts[0] == "ger" else parts[0]
+
+
+def negation_base(form: str) -> str | None:
+    """The base of a ``nie-`` form (``niebiały`` -> ``biały``), or None when there is none
+    (``niebo``: a base of fewer than 3 letters is no word to negate)."""
+    if form.startswith(NEGATION) and len(form) - len(NEGATION) >= 3:
+        return form[len(NEGATION):]
+    return None
 
 
 def category(analyses: list[morfeusz.Interpretation]) -> str:
