@@ -93,6 +93,9 @@ VALID = {  # word -> tiles
     "netiha": ["N", "E", "T", "I", "H", "A"],              # ne- keeps tiha's slot
     "skrivena": ["S", "K", "R", "I", "V", "E", "N", "A"],  # participle listed as adjective
     "beogradski": ["B", "E", "O", "G", "R", "A", "D", "S", "K", "I"],  # derived: learned
+    "bina": ["B", "I", "N", "A"],            # apertium: only bin's genitive (own_lemma)
+    "bine": ["B", "I", "N", "E"],            # bina's nominative plural; bin's vocative
+    "fašista": ["F", "A", "Š", "I", "S", "T", "A"],  # a-declension; fašist's genitive
 }
 
 INVALID = {  # word -> reason code
@@ -123,6 +126,8 @@ INVALID = {  # word -> reason code
     "tiši": "comparative",            # a comparative entry only hunspell-hr has: exact class
     "najtiši": "comparative",         # naj- makes a superlative
     "ljepšo": "comparative",          # a positive slot on a stem apertium knows as comparative
+    "bini": "inflected_form",         # bina's dative: the own lemma's slot, not nominative
+    "fašistu": "inflected_form",      # fašist's dative, fašista's accusative
 }
 
 
@@ -153,6 +158,17 @@ def test_messages_explain(catalog: Catalog) -> None:
         "present tense of čitati; only the infinitive")
     assert check(catalog, "Beograd")["reason"]["detail"].startswith("proper noun")
     assert "livada" in check(catalog, "livadi")["reason"]["detail"]
+
+
+@needs_lttoolbox
+def test_another_lemmas_nominative_is_admitted_by_its_own_paradigm(catalog: Catalog) -> None:
+    """Issue 17 item 4: apertium knows *bina*, *bine* only as forms of *bin* and *fašista*
+    only as *fašist*'s genitive; hunspell-sr's entries бина/1 (a lemma apertium lacks) and
+    фашист/11 (a consonant stem in the a-declension) say which nominatives they are."""
+    bine = " ".join(check(catalog, "bine")["evidence"])
+    assert "a form of bina, a lemma apertium lacks" in bine and "n.f.pl.nom" in bine
+    assert "a-declension" in " ".join(check(catalog, "fašista")["evidence"])
+    assert "fašist" in check(catalog, "fašistu")["reason"]["detail"]
 
 
 @needs_lttoolbox
@@ -274,7 +290,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 30 + 16 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 32 + 16 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
@@ -64,6 +64,19 @@ class Kind(IntEnum):
     PROPER = 2    # a form of a capitalised stem: a proper noun
     ACRONYM = 3   # a form of an all-capital stem: an abbreviation
     SLOT = 4      # the analyses of its learned paradigm slot (none: slot not learned)
+    OWN_LEMMA = 5     # apertium tags the form only as another lemma's; the dictionary has
+                      # it in the paradigm of its own stem, a lemma apertium does not know
+    A_NOMINATIVE = 6  # the -a form of an entry declined in the a-declension (fašist/20:
+                      # fašista, fašiste, fašisti, fašistu, fašisto, fašistom): its nominative
+
+
+#: The singular endings of the a-declension (žena: -a nom, -e gen, -i dat, -u acc, -o voc,
+#: -om ins): an entry whose consonant stem takes all of them declines like *žena*, so its
+#: -a form is the nominative singular of the lemma stem + a (hunspell-sr lists *fašista*,
+#: *komunista* as фашист/20, the stem with the a-declension's endings; apertium knows only
+#: *fašist*, whose genitive the same spelling is).
+A_DECLENSION = frozenset({"a", "e", "i", "u", "o", "om"})
+VOWELS = frozenset("aeiou")
 
 
 class Witness(NamedTuple):
@@ -72,7 +85,7 @@ class Witness(NamedTuple):
     source: int                       # index of the dictionary in the builder's list
     stem: str                         # Latin stem, capitals kept
     kind: Kind
-    slot: SlotVerdict | None = None   # Kind.SLOT only
+    slot: SlotVerdict | None = None   # Kind.SLOT and Kind.OWN_LEMMA only
 
 
 @dataclass(slots=True)
@@ -231,18 +244,22 @@ class SerboCroatianSources:
         stems: dict[str, str] = {}
         kinds: Counter[str] = Counter()
         respelled = 0
-        for hf in iter_forms(src, on_entries=bar.advance if bar else None):
+        for hf, a_nominative in _with_a_nominatives(
+                iter_forms(src, on_entries=bar.advance if bar else None)):
             key = self.tiler.key(hf.latin)
             if hf.cyrillic is not None and key != hf.cyrillic:
                 respelled += 1   # sr_RS's digraph duplicate of a split spelling
             stem = stems.setdefault(hf.stem, hf.stem)
             verdict: SlotVerdict | None = None
+            own_lemma = False
             if hf.proper:
                 kind = Kind.ACRONYM if len(stem) > 1 and stem.isupper() else Kind.PROPER
             elif self.apertium_knows(hf.latin) and not self.participle_stem(stem):
                 kind = Kind.TAGGED
+                own_lemma = stem not in self.ap.lemmas and not self.comparative_stem(stem)
             else:
                 kind = Kind.SLOT
+            if kind == Kind.SLOT or own_lemma:
                 keys = slot_keys(hf)
                 # a prefixed bare stem (ne+stem) falls back on the stem's own flags
                 slot = (*keys, hf.stem_flags) if hf.prefix and len(hf.slot) == 3 else tuple(keys)
@@ -250,9 +267,15 @@ class SerboCroatianSources:
                     slots[slot] = learner.verdict(keys, hf)
                 verdict = slots[slot]
             attested = kind not in (Kind.PROPER, Kind.ACRONYM)
-            kinds["slot_learned" if verdict is not None else "slot_unknown"
-                  if kind == Kind.SLOT else kind.name.lower()] += 1
-            witness = Witness(i, stem, kind, verdict)
+            kinds[kind.name.lower() if kind != Kind.SLOT else "slot_learned"
+                  if verdict is not None else "slot_unknown"] += 1
+            witnesses = [Witness(i, stem, kind, None if own_lemma else verdict)]
+            if own_lemma and verdict is not None:
+                kinds["own_lemma"] += 1
+                witnesses.append(Witness(i, stem, Kind.OWN_LEMMA, verdict))
+            if a_nominative:
+                kinds["a_nominative"] += 1
+                witnesses.append(Witness(i, stem, Kind.A_NOMINATIVE))
             entry = self.keys.get(key)
             if entry is None:
                 entry = self.keys[key] = KeyEvidence()
@@ -261,8 +284,9 @@ class SerboCroatianSources:
                 entry.attested = True
                 if not entry.as_word and not self._derivation_base(hf, learner):
                     entry.as_word = True
-            if witness not in entry.witnesses:
-                entry.witnesses += (witness,)
+            for witness in witnesses:
+                if witness not in entry.witnesses:
+                    entry.witnesses += (witness,)
         self.stats.setdefault("hunspell", {})[src.source_id] = {
             "forms": sum(kinds.values()), "analyses": dict(sorted(kinds.items())),
             "slots_learned": sum(1 for v in slots.values() if v is not None),
@@ -363,6 +387,15 @@ class SerboCroatianSources:
             sid = self.hunspell[w.source].source_id
             if w.kind == Kind.TAGGED:
                 tagged_by.append((sid, w.stem))
+            elif w.kind == Kind.A_NOMINATIVE:
+                analyses.append(HbsAnalysis(
+                    latin, latin, ("n", "sg", "nom"), sid,
+                    f"a-declension: {w.stem} takes -a, -e, -i, -u, -o, -om in {sid}",
+                    "a_declension"))
+            elif w.kind == Kind.OWN_LEMMA:
+                analyses.extend(r for r in self._slot_analyses(latin, sid, w,
+                                                               own_lemma=True)
+                                if r.pos == "n")
             elif w.kind in (Kind.PROPER, Kind.ACRONYM):
                 tags = ("np",) if w.kind == Kind.PROPER else ("abbr",)
                 analyses.append(HbsAnalysis(latin, w.stem, tags, sid, "capitalised stem"))
@@ -385,14 +418,53 @@ class SerboCroatianSources:
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
                              explained, tagged_by, capitalised_by)
 
-    def _slot_analyses(self, latin: str, sid: str, w: Witness) -> list[HbsAnalysis]:
+    def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
+                       own_lemma: bool = False) -> list[HbsAnalysis]:
+        """The analyses of a hunspell form's slot; ``own_lemma``: of a form apertium tags
+        only as other lemmas' (only its noun readings are used, see :class:`Kind`)."""
         v = w.slot
         if v is None or not v.tag_sets:
             return [HbsAnalysis(latin, w.stem, (UNCLASSIFIED,), sid, "paradigm slot not learned")]
         note = (f"slot learned from {v.examples} apertium forms" if v.examples
                 else "slot read from its ending")
+        if own_lemma:
+            lemmas = ", ".join(sorted(self.ap.forms.get(latin, {})))
+            note = (f"{note}; a form of {w.stem}, a lemma apertium lacks (it has the "
+                    f"spelling only as {lemmas})")
         sets = v.tag_sets
         if self.comparative_stem(w.stem):
             sets = tuple(tuple("comp" if t == "pst" else t for t in ts) for ts in sets)
             note += "; the stem is a comparative"
-        return [HbsAnalysis(latin, w.stem, t, sid, note) for t in sets]
+        evidence = "own_lemma" if own_lemma else ""
+        return [HbsAnalysis(latin, w.stem, t, sid, note, evidence) for t in sets]
+
+
+def _with_a_nominatives(forms: Iterator[HForm]) -> Iterator[tuple[HForm, bool]]:
+    """Each form with whether it is the nominative of an a-declension entry.
+
+    The forms of one .dic entry come one after another (same stem and flags); an entry
+    whose consonant stem takes every ending of :data:`A_DECLENSION` (unprefixed) declines
+    like *žena*, and its stem + a is the lemma's nominative singular.
+    """
+    group: list[HForm] = []
+    for hf in forms:
+        if group and (hf.stem, hf.stem_flags) != (group[0].stem, group[0].stem_flags):
+            yield from _judge_entry(group)
+            group = []
+        group.append(hf)
+    yield from _judge_entry(group)
+
+
+def _judge_entry(group: list[HForm]) -> Iterator[tuple[HForm, bool]]:
+    if not group:
+        return
+    stem = group[0].stem
+    nominative = ""
+    if stem[-1:] not in VOWELS and not stem[:1].isupper():
+        low = stem.lower()
+        endings = {hf.latin[len(low):] for hf in group
+                   if not hf.prefix and hf.latin.startswith(low)}
+        if endings >= A_DECLENSION:
+            nominative = low + "a"
+    for hf in group:
+        yield hf, bool(nominative) and hf.latin == nominative and not hf.prefix

@@ -51,7 +51,7 @@ def analysis_line(r: HbsAnalysis) -> str:
 
 
 def passing_analyses(c: FormCandidate) -> list[Evidence]:
-    return [Evidence("apertium_tags" if r.source == APERTIUM else "hunspell_slot",
+    return [Evidence(r.evidence or ("apertium_tags" if r.source == APERTIUM else "hunspell_slot"),
                      analysis_line(r), CATEGORY.get(r.pos), (r.source,))
             for r in c.admissible]
 
@@ -138,7 +138,10 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
         admissions=[
             Admit("analysis", "an analysis passes the analysis rules and a dictionary is behind "
                   "it: its own learned slot, or for an apertium analysis a dictionary that has "
-                  "the form as a lower-case word and has its lemma too", passing_analyses),
+                  "the form as a lower-case word and has its lemma too; a noun slot of a "
+                  "dictionary's own lemma apertium lacks (own_lemma) and the -a nominative "
+                  "of an a-declension entry (a_declension) count beside apertium's readings "
+                  "of other lemmas", passing_analyses),
             Admit("dictionary", "the dictionaries that list a form apertium tags",
                   dictionary_witnesses, supporting=True),
         ],
