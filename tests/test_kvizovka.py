@@ -96,6 +96,8 @@ VALID = {  # word -> tiles
     "bina": ["B", "I", "N", "A"],            # apertium: only bin's genitive (own_lemma)
     "bine": ["B", "I", "N", "E"],            # bina's nominative plural; bin's vocative
     "fašista": ["F", "A", "Š", "I", "S", "T", "A"],  # a-declension; fašist's genitive
+    "mećava": ["M", "E", "Ć", "A", "V", "A"],
+    "budući": ["B", "U", "D", "U", "Ć", "I"],       # a participle apertium has as adjective
 }
 
 INVALID = {  # word -> reason code
@@ -128,6 +130,10 @@ INVALID = {  # word -> reason code
     "ljepšo": "comparative",          # a positive slot on a stem apertium knows as comparative
     "bini": "inflected_form",         # bina's dative: the own lemma's slot, not nominative
     "fašistu": "inflected_form",      # fašist's dative, fašista's accusative
+    "mecava": "missing_diacritics",   # only hunspell-sr; mećava is in two sources
+    "mecave": "missing_diacritics",
+    "locirajući": "verbal_adverb",    # lociraju + ći; only hunspell-hr's adjective flags
+    "locirajuća": "verbal_adverb",
 }
 
 
@@ -158,6 +164,16 @@ def test_messages_explain(catalog: Catalog) -> None:
         "present tense of čitati; only the infinitive")
     assert check(catalog, "Beograd")["reason"]["detail"].startswith("proper noun")
     assert "livada" in check(catalog, "livadi")["reason"]["detail"]
+
+
+@needs_lttoolbox
+def test_typos_and_verbal_adverbs_say_what_they_are(catalog: Catalog) -> None:
+    """Issue 17 item 2: a one-dictionary spelling without the diacritics two sources have
+    is a typo; a present participle only one dictionary flags as an adjective is a verb
+    form (seed 000 admits verbs only in the infinitive)."""
+    assert "mećava" in check(catalog, "mecava")["reason"]["detail"]
+    detail = check(catalog, "locirajući")["reason"]["detail"]
+    assert "of locirati" in detail and "hunspell-hr" in detail
 
 
 @needs_lttoolbox
@@ -290,7 +306,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 32 + 16 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 35 + 18 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())

@@ -77,6 +77,9 @@ class Kind(IntEnum):
 #: *fašist*, whose genitive the same spelling is).
 A_DECLENSION = frozenset({"a", "e", "i", "u", "o", "om"})
 VOWELS = frozenset("aeiou")
+DIACRITICS = "čćšžđ"
+PLAIN_LETTERS = "ccszd"
+STRIP_DIACRITICS = str.maketrans(DIACRITICS, PLAIN_LETTERS)
 
 
 class Witness(NamedTuple):
@@ -122,6 +125,13 @@ class FormCandidate:
     tagged_by: list[tuple[str, str]] = field(default_factory=list)   # (source id, stem)
     capitalised_by: list[tuple[str, str]] = field(default_factory=list)
     """(source id, capitalised stem) when no dictionary writes the form lower-case as a word."""
+    verbal_adverb: tuple[str, str, str] | None = None
+    """(stem, dictionary, verb) when only one dictionary's adjective slot of an -ći stem
+    admits it and that stem is the verb's present participle (see
+    :meth:`SerboCroatianSources.verbal_adverb_of`)."""
+    diacritic_twin: str | None = None
+    """The spelling with č, ć, š, ž, đ that two sources have, when only one dictionary has
+    this one (see :meth:`SerboCroatianSources.diacritic_twin`)."""
 
 
 def _detect_cyrillic(dic: Path) -> bool:
@@ -159,6 +169,8 @@ class SerboCroatianSources:
         self._lemmas: dict[str, bool] = {}
         self._participles: dict[str, bool] = {}
         self._comparatives: dict[str, bool] = {}
+        self._adverbs: dict[str, str | None] = {}
+        self._plain: dict[str, list[str]] | None = None
 
     # -- reading the sources -------------------------------------------------------------
     def load(self) -> None:
@@ -349,6 +361,47 @@ class SerboCroatianSources:
             self._comparatives[stem] = got
         return got
 
+    def verbal_adverb_of(self, stem: str) -> str | None:
+        """The verb whose present participle (glagolski prilog sadašnji) an -ći stem is.
+
+        The participle is the third person plural of the present + -ći (*lociraju* ->
+        *locirajući*); the verb is the lemma apertium gives that present form.
+        hunspell-sr gives hundreds of such participles adjective flags (*locirajući*,
+        *sumirajući*); the rule book admits verbs only in the infinitive, so one
+        dictionary's slot is not evidence of an adjective (see :mod:`.rules`).
+        """
+        if not stem.endswith("ći") or len(stem) < 5:
+            return None
+        if stem not in self._adverbs:
+            verbs = sorted({lemma for lemma, e in self.ap.forms.get(stem[:-2], {}).items()
+                            for tags in e.tags if tags[:1] and tags[0] in VERBAL
+                            and "pres" in tags and "p3" in tags and "pl" in tags})
+            self._adverbs[stem] = verbs[0] if verbs else None
+        return self._adverbs[stem]
+
+    def diacritic_twin(self, latin: str) -> str | None:
+        """A spelling two sources have that is ``latin`` with diacritics where it has none.
+
+        hunspell-sr has typos without the diacritics (*uvrstavanje* beside its own
+        *uvrštavanje*); a form only one dictionary has whose č/ć/š/ž/đ spelling two
+        sources have is that spelling's typo.
+        """
+        if self._plain is None:
+            plain: dict[str, list[str]] = {}
+            for key, ev in self.keys.items():
+                if ev.attested and (ev.sources & (ev.sources - 1)):   # two or more bits
+                    word = to_latin(key)
+                    stripped = word.translate(STRIP_DIACRITICS)
+                    if stripped != word:
+                        plain.setdefault(stripped, []).append(word)
+            self._plain = plain
+        for twin in self._plain.get(latin, ()):
+            if len(twin) == len(latin) and all(
+                    a == b or (b in PLAIN_LETTERS and a in DIACRITICS)
+                    for a, b in zip(twin, latin, strict=True)):
+                return twin
+        return None
+
     def lemma_attested(self, lemma: str) -> bool:
         """Is the lemma itself a lower-case word of some dictionary?"""
         got = self._lemmas.get(lemma)
@@ -415,8 +468,21 @@ class SerboCroatianSources:
             else:
                 unsupported.append(r)
         explained = None if admissible or not rest else Explanation(*judge.explain(rest))
+        adverb = twin = None
+        by_slot = [r for r in admissible if r.source != APERTIUM and not r.evidence]
+        if admissible and len(by_slot) == len(admissible):
+            dictionaries = {r.source for r in by_slot}
+            stems = {r.lemma for r in by_slot}
+            if len(dictionaries) == 1 and len(stems) == 1 and all(
+                    r.pos == "adj" for r in by_slot):
+                stem = by_slot[0].lemma
+                verb = self.verbal_adverb_of(stem)
+                if verb is not None:
+                    adverb = (stem, by_slot[0].source, verb)
+            if len(sources) == 1:
+                twin = self.diacritic_twin(latin)
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
-                             explained, tagged_by, capitalised_by)
+                             explained, tagged_by, capitalised_by, adverb, twin)
 
     def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
                        own_lemma: bool = False) -> list[HbsAnalysis]:
