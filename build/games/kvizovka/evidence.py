@@ -76,6 +76,9 @@ class Kind(IntEnum):
 #: *komunista* as фашист/20, the stem with the a-declension's endings; apertium knows only
 #: *fašist*, whose genitive the same spelling is).
 A_DECLENSION = frozenset({"a", "e", "i", "u", "o", "om"})
+#: Endings only adjectives have (lepog, lepoj, lepih, lepim): an adjective's paradigm has
+#: the six endings above too (lepa, lepe, lepi, lepu, lepo, lepom), and is no noun.
+ADJECTIVE_ENDINGS = frozenset({"og", "oj", "ih", "im"})
 VOWELS = frozenset("aeiou")
 DIACRITICS = "čćšžđ"
 PLAIN_LETTERS = "ccszd"
@@ -509,8 +512,9 @@ def _with_a_nominatives(forms: Iterator[HForm]) -> Iterator[tuple[HForm, bool]]:
     """Each form with whether it is the nominative of an a-declension entry.
 
     The forms of one .dic entry come one after another (same stem and flags); an entry
-    whose consonant stem takes every ending of :data:`A_DECLENSION` (unprefixed) declines
-    like *žena*, and its stem + a is the lemma's nominative singular.
+    whose consonant stem takes every ending of :data:`A_DECLENSION` (unprefixed) and none of
+    :data:`ADJECTIVE_ENDINGS` declines like *žena*, and its stem + a is the lemma's
+    nominative singular.
     """
     group: list[HForm] = []
     for hf in forms:
@@ -530,7 +534,7 @@ def _judge_entry(group: list[HForm]) -> Iterator[tuple[HForm, bool]]:
         low = stem.lower()
         endings = {hf.latin[len(low):] for hf in group
                    if not hf.prefix and hf.latin.startswith(low)}
-        if endings >= A_DECLENSION:
+        if endings >= A_DECLENSION and not endings & ADJECTIVE_ENDINGS:
             nominative = low + "a"
     for hf in group:
         yield hf, bool(nominative) and hf.latin == nominative and not hf.prefix
