@@ -258,6 +258,7 @@ class SerboCroatianSources:
         slots: dict[Slot, SlotVerdict | None] = {}
         stems: dict[str, str] = {}
         kinds: Counter[str] = Counter()
+        readings: Counter[str] = Counter()   # own_lemma, a_nominative: beside their kind
         respelled = 0
         for hf, a_nominative in _with_a_nominatives(
                 iter_forms(src, on_entries=bar.advance if bar else None)):
@@ -286,10 +287,10 @@ class SerboCroatianSources:
                   if verdict is not None else "slot_unknown"] += 1
             witnesses = [Witness(i, stem, kind, None if own_lemma else verdict)]
             if own_lemma and verdict is not None:
-                kinds["own_lemma"] += 1
+                readings["own_lemma"] += 1
                 witnesses.append(Witness(i, stem, Kind.OWN_LEMMA, verdict))
             if a_nominative:
-                kinds["a_nominative"] += 1
+                readings["a_nominative"] += 1
                 witnesses.append(Witness(i, stem, Kind.A_NOMINATIVE))
             entry = self.keys.get(key)
             if entry is None:
@@ -304,6 +305,7 @@ class SerboCroatianSources:
                     entry.witnesses += (witness,)
         self.stats.setdefault("hunspell", {})[src.source_id] = {
             "forms": sum(kinds.values()), "analyses": dict(sorted(kinds.items())),
+            "other_lemma_readings": dict(sorted(readings.items())),
             "slots_learned": sum(1 for v in slots.values() if v is not None),
             "slots_unknown": sum(1 for v in slots.values() if v is None),
             "respelled_to_split": respelled,
