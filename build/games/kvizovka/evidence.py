@@ -272,7 +272,8 @@ class SerboCroatianSources:
                 kind = Kind.ACRONYM if len(stem) > 1 and stem.isupper() else Kind.PROPER
             elif self.apertium_knows(hf.latin) and not self.participle_stem(stem):
                 kind = Kind.TAGGED
-                own_lemma = stem not in self.ap.lemmas and not self.comparative_stem(stem)
+                own_lemma = (stem not in self.ap.lemmas and not self.comparative_stem(stem)
+                             and self.only_nominal(hf.latin))
             else:
                 kind = Kind.SLOT
             if kind == Kind.SLOT or own_lemma:
@@ -332,6 +333,14 @@ class SerboCroatianSources:
         by_lemma = self.ap.forms.get(form)
         return bool(by_lemma) and any(not lemma[:1].isupper() for lemma in by_lemma)
 
+    def only_nominal(self, form: str) -> bool:
+        """Are all apertium's readings of the form nominal (nouns, adjectives, pronouns,
+        numbers)? Only then can the dictionary's own lemma add a nominative: where
+        apertium reads a verb form (*ždere*, *srdiš*), hunspell's noun stems of the same
+        spelling are mostly its own inventions (*ždera*)."""
+        return all(tags[:1] and tags[0] not in VERBAL
+                   for entry in self.ap.forms.get(form, {}).values() for tags in entry.tags)
+
     def participle_stem(self, stem: str) -> bool:
         """Is a hunspell stem something apertium knows only as a verb's participle?
 
@@ -384,12 +393,14 @@ class SerboCroatianSources:
             self._adverbs[stem] = verbs[0] if verbs else None
         return self._adverbs[stem]
 
-    def diacritic_twin(self, latin: str) -> str | None:
-        """A spelling two sources have that is ``latin`` with diacritics where it has none.
+    def diacritic_twin(self, latin: str, stems: set[str]) -> str | None:
+        """A spelling two sources have that is ``latin`` with diacritics where it has none,
+        as a form of a lemma spelled like one of ``stems`` (the form's own) with them.
 
         hunspell-sr has typos without the diacritics (*uvrstavanje* beside its own
         *uvrštavanje*); a form only one dictionary has whose č/ć/š/ž/đ spelling two
-        sources have is that spelling's typo.
+        sources have, in the same lemma's paradigm, is that spelling's typo. The lemma
+        must correspond: *mucice* (of *mucica*) is no typo of *mučiće* (of *mučić*).
         """
         if self._plain is None:
             plain: dict[str, list[str]] = {}
@@ -400,12 +411,21 @@ class SerboCroatianSources:
                     if stripped != word:
                         plain.setdefault(stripped, []).append(word)
             self._plain = plain
+        plain_stems = {s.lower().translate(STRIP_DIACRITICS) for s in stems}
         for twin in self._plain.get(latin, ()):
             if len(twin) == len(latin) and all(
                     a == b or (b in PLAIN_LETTERS and a in DIACRITICS)
-                    for a, b in zip(twin, latin, strict=True)):
+                    for a, b in zip(twin, latin, strict=True)) and any(
+                    lemma.lower() not in stems and lemma.lower().translate(STRIP_DIACRITICS)
+                    in plain_stems for lemma in self._lemmas_of(twin)):
                 return twin
         return None
+
+    def _lemmas_of(self, form: str) -> set[str]:
+        """Every lemma or stem a source gives the form (apertium's, hunspell's witnesses)."""
+        ev = self.keys.get(self.tiler.key(form))
+        return set(self.ap.forms.get(form, {})) | {w.stem for w in ev.witnesses} if ev \
+            else set(self.ap.forms.get(form, {}))
 
     def lemma_attested(self, lemma: str) -> bool:
         """Is the lemma itself a lower-case word of some dictionary?"""
@@ -485,7 +505,7 @@ class SerboCroatianSources:
                 if verb is not None:
                     adverb = (stem, by_slot[0].source, verb)
             if len(sources) == 1:
-                twin = self.diacritic_twin(latin)
+                twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
                              explained, tagged_by, capitalised_by, adverb, twin)
 
