@@ -256,6 +256,7 @@ class SerboCroatianSources:
         """Add every form of one dictionary to ``self.keys`` as a :class:`Witness`."""
         bit = 2 << i
         slots: dict[Slot, SlotVerdict | None] = {}
+        own_slots: dict[Slot, SlotVerdict | None] = {}
         stems: dict[str, str] = {}
         kinds: Counter[str] = Counter()
         readings: Counter[str] = Counter()   # own_lemma, a_nominative: beside their kind
@@ -280,9 +281,13 @@ class SerboCroatianSources:
                 keys = slot_keys(hf)
                 # a prefixed bare stem (ne+stem) falls back on the stem's own flags
                 slot = (*keys, hf.stem_flags) if hf.prefix and len(hf.slot) == 3 else tuple(keys)
-                if slot not in slots:
-                    slots[slot] = learner.verdict(keys, hf)
-                verdict = slots[slot]
+                # own-lemma verdicts are cached apart: a slot's fallback verdict depends on
+                # the first form asking (by_ending), and the slot forms must get the same
+                # verdicts as without this reading
+                cache = own_slots if own_lemma else slots
+                if slot not in cache:
+                    cache[slot] = learner.verdict(keys, hf)
+                verdict = cache[slot]
             attested = kind not in (Kind.PROPER, Kind.ACRONYM)
             kinds[kind.name.lower() if kind != Kind.SLOT else "slot_learned"
                   if verdict is not None else "slot_unknown"] += 1
