@@ -39,6 +39,10 @@ REASONS: dict[str, str] = {
     # lexical, added for Kvizovka (build/games/kvizovka/analysis.py)
     "function_word": "a preposition, conjunction or particle (a non-independent word)",
     "unclassified": "a dictionary knows the form, but not its part of speech or case",
+    "verbal_adverb": "a verbal adverb (present participle in -ći) that only one dictionary "
+                     "lists as an adjective: a verb form, not the infinitive",
+    "missing_diacritics": "a typo: only one dictionary has it, and two sources have the "
+                          "spelling with č, ć, š, ž or đ",
     # a Remik move (lexicon.remik, from the rule book, seed 004)
     "tiles_not_conserved": "the table after the move needs tiles that neither the table "
                            "before it nor the player's shelf holds (no assignment exists)",

@@ -93,6 +93,12 @@ VALID = {  # word -> tiles
     "netiha": ["N", "E", "T", "I", "H", "A"],              # ne- keeps tiha's slot
     "skrivena": ["S", "K", "R", "I", "V", "E", "N", "A"],  # participle listed as adjective
     "beogradski": ["B", "E", "O", "G", "R", "A", "D", "S", "K", "I"],  # derived: learned
+    "bina": ["B", "I", "N", "A"],            # apertium: only bin's genitive (own_lemma)
+    "bine": ["B", "I", "N", "E"],            # bina's nominative plural; bin's vocative
+    "fašista": ["F", "A", "Š", "I", "S", "T", "A"],  # a-declension; fašist's genitive
+    "mećava": ["M", "E", "Ć", "A", "V", "A"],
+    "budući": ["B", "U", "D", "U", "Ć", "I"],       # a participle apertium has as adjective
+    "mucice": ["M", "U", "C", "I", "C", "E"],       # mučiće is another lemma's: no typo
 }
 
 INVALID = {  # word -> reason code
@@ -123,6 +129,14 @@ INVALID = {  # word -> reason code
     "tiši": "comparative",            # a comparative entry only hunspell-hr has: exact class
     "najtiši": "comparative",         # naj- makes a superlative
     "ljepšo": "comparative",          # a positive slot on a stem apertium knows as comparative
+    "bini": "inflected_form",         # bina's dative: the own lemma's slot, not nominative
+    "fašistu": "inflected_form",      # fašist's dative, fašista's accusative
+    "ždere": "verb_form",             # apertium reads a verb: hunspell's ždera adds nothing
+    "zelena": "unclassified",         # an adjective's paradigm (-og, -oj): no a-declension
+    "mecava": "missing_diacritics",   # only hunspell-sr; mećava is in two sources
+    "mecave": "missing_diacritics",
+    "locirajući": "verbal_adverb",    # lociraju + ći; only hunspell-hr's adjective flags
+    "locirajuća": "verbal_adverb",
 }
 
 
@@ -153,6 +167,27 @@ def test_messages_explain(catalog: Catalog) -> None:
         "present tense of čitati; only the infinitive")
     assert check(catalog, "Beograd")["reason"]["detail"].startswith("proper noun")
     assert "livada" in check(catalog, "livadi")["reason"]["detail"]
+
+
+@needs_lttoolbox
+def test_typos_and_verbal_adverbs_say_what_they_are(catalog: Catalog) -> None:
+    """Issue 17 item 2: a one-dictionary spelling without the diacritics two sources have
+    is a typo; a present participle only one dictionary flags as an adjective is a verb
+    form (seed 000 admits verbs only in the infinitive)."""
+    assert "mećava" in check(catalog, "mecava")["reason"]["detail"]
+    detail = check(catalog, "locirajući")["reason"]["detail"]
+    assert "of locirati" in detail and "hunspell-hr" in detail
+
+
+@needs_lttoolbox
+def test_another_lemmas_nominative_is_admitted_by_its_own_paradigm(catalog: Catalog) -> None:
+    """Issue 17 item 4: apertium knows *bina*, *bine* only as forms of *bin* and *fašista*
+    only as *fašist*'s genitive; hunspell-sr's entries бина/1 (a lemma apertium lacks) and
+    фашист/11 (a consonant stem in the a-declension) say which nominatives they are."""
+    bine = " ".join(check(catalog, "bine")["evidence"])
+    assert "a form of bina, a lemma apertium lacks" in bine and "n.f.pl.nom" in bine
+    assert "a-declension" in " ".join(check(catalog, "fašista")["evidence"])
+    assert "fašist" in check(catalog, "fašistu")["reason"]["detail"]
 
 
 @needs_lttoolbox
@@ -274,7 +309,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 30 + 16 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 39 + 18 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())

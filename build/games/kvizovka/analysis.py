@@ -62,6 +62,7 @@ class HbsAnalysis:
     tags: Tags
     source: str        # source id: "apertium-hbs-slv", "hunspell-sr", "hunspell-hr"
     note: str = ""     # "ekavian", "ijekavian", or how a hunspell analysis was inferred
+    evidence: str = ""  # the evidence code when not the source's usual one (own_lemma, ...)
 
     @property
     def pos(self) -> str:

@@ -179,6 +179,14 @@ class KvizovkaBuilder:
                                 f"forms take the slot of the unprefixed form; bare stems "
                                 f"are classified by inflectional flags only. Anything else "
                                 f"is 'unclassified' (rejected)",
+            "other_lemmas": "a spelling apertium tags only as forms of other lemmas keeps "
+                            "the noun readings of its hunspell slot when the dictionary has "
+                            "it as a form of a stem apertium does not know as a lemma "
+                            "(evidence own_lemma: bina, bine beside bin's genitive and "
+                            "vocative); a consonant stem a dictionary declines with every "
+                            "ending of the a-declension (-a, -e, -i, -u, -o, -om) has its "
+                            "-a form as nominative singular (evidence a_declension: "
+                            "fašista, known to apertium only as fašist's genitive)",
             "reflexive_verbs": "a verb is reflexive-only when every apertium infinitive of "
                                "it is tagged <ref> (adjusted by hbs_reflexive_only / "
                                "hbs_not_reflexive_only); verbs only hunspell knows cannot be "

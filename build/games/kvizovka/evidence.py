@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
@@ -64,6 +64,25 @@ class Kind(IntEnum):
     PROPER = 2    # a form of a capitalised stem: a proper noun
     ACRONYM = 3   # a form of an all-capital stem: an abbreviation
     SLOT = 4      # the analyses of its learned paradigm slot (none: slot not learned)
+    OWN_LEMMA = 5     # apertium tags the form only as another lemma's; the dictionary has
+                      # it in the paradigm of its own stem, a lemma apertium does not know
+    A_NOMINATIVE = 6  # the -a form of an entry declined in the a-declension (fašist/20:
+                      # fašista, fašiste, fašisti, fašistu, fašisto, fašistom): its nominative
+
+
+#: The singular endings of the a-declension (žena: -a nom, -e gen, -i dat, -u acc, -o voc,
+#: -om ins): an entry whose consonant stem takes all of them declines like *žena*, so its
+#: -a form is the nominative singular of the lemma stem + a (hunspell-sr lists *fašista*,
+#: *komunista* as фашист/20, the stem with the a-declension's endings; apertium knows only
+#: *fašist*, whose genitive the same spelling is).
+A_DECLENSION = frozenset({"a", "e", "i", "u", "o", "om"})
+#: Endings only adjectives have (lepog, lepoj, lepih, lepim): an adjective's paradigm has
+#: the six endings above too (lepa, lepe, lepi, lepu, lepo, lepom), and is no noun.
+ADJECTIVE_ENDINGS = frozenset({"og", "oj", "ih", "im"})
+VOWELS = frozenset("aeiou")
+DIACRITICS = "čćšžđ"
+PLAIN_LETTERS = "ccszd"
+STRIP_DIACRITICS = str.maketrans(DIACRITICS, PLAIN_LETTERS)
 
 
 class Witness(NamedTuple):
@@ -72,7 +91,7 @@ class Witness(NamedTuple):
     source: int                       # index of the dictionary in the builder's list
     stem: str                         # Latin stem, capitals kept
     kind: Kind
-    slot: SlotVerdict | None = None   # Kind.SLOT only
+    slot: SlotVerdict | None = None   # Kind.SLOT and Kind.OWN_LEMMA only
 
 
 @dataclass(slots=True)
@@ -109,6 +128,13 @@ class FormCandidate:
     tagged_by: list[tuple[str, str]] = field(default_factory=list)   # (source id, stem)
     capitalised_by: list[tuple[str, str]] = field(default_factory=list)
     """(source id, capitalised stem) when no dictionary writes the form lower-case as a word."""
+    verbal_adverb: tuple[str, str, str] | None = None
+    """(stem, dictionary, verb) when only one dictionary's adjective slot of an -ći stem
+    admits it and that stem is the verb's present participle (see
+    :meth:`SerboCroatianSources.verbal_adverb_of`)."""
+    diacritic_twin: str | None = None
+    """The spelling with č, ć, š, ž, đ that two sources have, when only one dictionary has
+    this one (see :meth:`SerboCroatianSources.diacritic_twin`)."""
 
 
 def _detect_cyrillic(dic: Path) -> bool:
@@ -146,6 +172,8 @@ class SerboCroatianSources:
         self._lemmas: dict[str, bool] = {}
         self._participles: dict[str, bool] = {}
         self._comparatives: dict[str, bool] = {}
+        self._adverbs: dict[str, str | None] = {}
+        self._plain: dict[str, list[str]] | None = None
 
     # -- reading the sources -------------------------------------------------------------
     def load(self) -> None:
@@ -228,31 +256,48 @@ class SerboCroatianSources:
         """Add every form of one dictionary to ``self.keys`` as a :class:`Witness`."""
         bit = 2 << i
         slots: dict[Slot, SlotVerdict | None] = {}
+        own_slots: dict[Slot, SlotVerdict | None] = {}
         stems: dict[str, str] = {}
         kinds: Counter[str] = Counter()
+        readings: Counter[str] = Counter()   # own_lemma, a_nominative: beside their kind
         respelled = 0
-        for hf in iter_forms(src, on_entries=bar.advance if bar else None):
+        for hf, a_nominative in _with_a_nominatives(
+                iter_forms(src, on_entries=bar.advance if bar else None)):
             key = self.tiler.key(hf.latin)
             if hf.cyrillic is not None and key != hf.cyrillic:
                 respelled += 1   # sr_RS's digraph duplicate of a split spelling
             stem = stems.setdefault(hf.stem, hf.stem)
             verdict: SlotVerdict | None = None
+            own_lemma = False
             if hf.proper:
                 kind = Kind.ACRONYM if len(stem) > 1 and stem.isupper() else Kind.PROPER
             elif self.apertium_knows(hf.latin) and not self.participle_stem(stem):
                 kind = Kind.TAGGED
+                own_lemma = (stem not in self.ap.lemmas and not self.comparative_stem(stem)
+                             and self.only_nominal(hf.latin))
             else:
                 kind = Kind.SLOT
+            if kind == Kind.SLOT or own_lemma:
                 keys = slot_keys(hf)
                 # a prefixed bare stem (ne+stem) falls back on the stem's own flags
                 slot = (*keys, hf.stem_flags) if hf.prefix and len(hf.slot) == 3 else tuple(keys)
-                if slot not in slots:
-                    slots[slot] = learner.verdict(keys, hf)
-                verdict = slots[slot]
+                # own-lemma verdicts are cached apart: a slot's fallback verdict depends on
+                # the first form asking (by_ending), and the slot forms must get the same
+                # verdicts as without this reading
+                cache = own_slots if own_lemma else slots
+                if slot not in cache:
+                    cache[slot] = learner.verdict(keys, hf)
+                verdict = cache[slot]
             attested = kind not in (Kind.PROPER, Kind.ACRONYM)
-            kinds["slot_learned" if verdict is not None else "slot_unknown"
-                  if kind == Kind.SLOT else kind.name.lower()] += 1
-            witness = Witness(i, stem, kind, verdict)
+            kinds[kind.name.lower() if kind != Kind.SLOT else "slot_learned"
+                  if verdict is not None else "slot_unknown"] += 1
+            witnesses = [Witness(i, stem, kind, None if own_lemma else verdict)]
+            if own_lemma and verdict is not None:
+                readings["own_lemma"] += 1
+                witnesses.append(Witness(i, stem, Kind.OWN_LEMMA, verdict))
+            if a_nominative:
+                readings["a_nominative"] += 1
+                witnesses.append(Witness(i, stem, Kind.A_NOMINATIVE))
             entry = self.keys.get(key)
             if entry is None:
                 entry = self.keys[key] = KeyEvidence()
@@ -261,10 +306,12 @@ class SerboCroatianSources:
                 entry.attested = True
                 if not entry.as_word and not self._derivation_base(hf, learner):
                     entry.as_word = True
-            if witness not in entry.witnesses:
-                entry.witnesses += (witness,)
+            for witness in witnesses:
+                if witness not in entry.witnesses:
+                    entry.witnesses += (witness,)
         self.stats.setdefault("hunspell", {})[src.source_id] = {
             "forms": sum(kinds.values()), "analyses": dict(sorted(kinds.items())),
+            "other_lemma_readings": dict(sorted(readings.items())),
             "slots_learned": sum(1 for v in slots.values() if v is not None),
             "slots_unknown": sum(1 for v in slots.values() if v is None),
             "respelled_to_split": respelled,
@@ -290,6 +337,14 @@ class SerboCroatianSources:
         """
         by_lemma = self.ap.forms.get(form)
         return bool(by_lemma) and any(not lemma[:1].isupper() for lemma in by_lemma)
+
+    def only_nominal(self, form: str) -> bool:
+        """Are all apertium's readings of the form nominal (nouns, adjectives, pronouns,
+        numbers)? Only then can the dictionary's own lemma add a nominative: where
+        apertium reads a verb form (*ždere*, *srdiš*), hunspell's noun stems of the same
+        spelling are mostly its own inventions (*ždera*)."""
+        return all(tags[:1] and tags[0] not in VERBAL
+                   for entry in self.ap.forms.get(form, {}).values() for tags in entry.tags)
 
     def participle_stem(self, stem: str) -> bool:
         """Is a hunspell stem something apertium knows only as a verb's participle?
@@ -324,6 +379,58 @@ class SerboCroatianSources:
                 for entry in by_lemma.values() for tags in entry.tags)
             self._comparatives[stem] = got
         return got
+
+    def verbal_adverb_of(self, stem: str) -> str | None:
+        """The verb whose present participle (glagolski prilog sadašnji) an -ći stem is.
+
+        The participle is the third person plural of the present + -ći (*lociraju* ->
+        *locirajući*); the verb is the lemma apertium gives that present form.
+        hunspell-sr gives hundreds of such participles adjective flags (*locirajući*,
+        *sumirajući*); the rule book admits verbs only in the infinitive, so one
+        dictionary's slot is not evidence of an adjective (see :mod:`.rules`).
+        """
+        if not stem.endswith("ći") or len(stem) < 5:
+            return None
+        if stem not in self._adverbs:
+            verbs = sorted({lemma for lemma, e in self.ap.forms.get(stem[:-2], {}).items()
+                            for tags in e.tags if tags[:1] and tags[0] in VERBAL
+                            and "pres" in tags and "p3" in tags and "pl" in tags})
+            self._adverbs[stem] = verbs[0] if verbs else None
+        return self._adverbs[stem]
+
+    def diacritic_twin(self, latin: str, stems: set[str]) -> str | None:
+        """A spelling two sources have that is ``latin`` with diacritics where it has none,
+        as a form of a lemma spelled like one of ``stems`` (the form's own) with them.
+
+        hunspell-sr has typos without the diacritics (*uvrstavanje* beside its own
+        *uvrštavanje*); a form only one dictionary has whose č/ć/š/ž/đ spelling two
+        sources have, in the same lemma's paradigm, is that spelling's typo. The lemma
+        must correspond: *mucice* (of *mucica*) is no typo of *mučiće* (of *mučić*).
+        """
+        if self._plain is None:
+            plain: dict[str, list[str]] = {}
+            for key, ev in self.keys.items():
+                if ev.attested and (ev.sources & (ev.sources - 1)):   # two or more bits
+                    word = to_latin(key)
+                    stripped = word.translate(STRIP_DIACRITICS)
+                    if stripped != word:
+                        plain.setdefault(stripped, []).append(word)
+            self._plain = plain
+        plain_stems = {s.lower().translate(STRIP_DIACRITICS) for s in stems}
+        for twin in self._plain.get(latin, ()):
+            if len(twin) == len(latin) and all(
+                    a == b or (b in PLAIN_LETTERS and a in DIACRITICS)
+                    for a, b in zip(twin, latin, strict=True)) and any(
+                    lemma.lower() not in stems and lemma.lower().translate(STRIP_DIACRITICS)
+                    in plain_stems for lemma in self._lemmas_of(twin)):
+                return twin
+        return None
+
+    def _lemmas_of(self, form: str) -> set[str]:
+        """Every lemma or stem a source gives the form (apertium's, hunspell's witnesses)."""
+        ev = self.keys.get(self.tiler.key(form))
+        return set(self.ap.forms.get(form, {})) | {w.stem for w in ev.witnesses} if ev \
+            else set(self.ap.forms.get(form, {}))
 
     def lemma_attested(self, lemma: str) -> bool:
         """Is the lemma itself a lower-case word of some dictionary?"""
@@ -363,6 +470,15 @@ class SerboCroatianSources:
             sid = self.hunspell[w.source].source_id
             if w.kind == Kind.TAGGED:
                 tagged_by.append((sid, w.stem))
+            elif w.kind == Kind.A_NOMINATIVE:
+                analyses.append(HbsAnalysis(
+                    latin, latin, ("n", "sg", "nom"), sid,
+                    f"a-declension: {w.stem} takes -a, -e, -i, -u, -o, -om in {sid}",
+                    "a_declension"))
+            elif w.kind == Kind.OWN_LEMMA:
+                analyses.extend(r for r in self._slot_analyses(latin, sid, w,
+                                                               own_lemma=True)
+                                if r.pos == "n")
             elif w.kind in (Kind.PROPER, Kind.ACRONYM):
                 tags = ("np",) if w.kind == Kind.PROPER else ("abbr",)
                 analyses.append(HbsAnalysis(latin, w.stem, tags, sid, "capitalised stem"))
@@ -382,17 +498,70 @@ class SerboCroatianSources:
             else:
                 unsupported.append(r)
         explained = None if admissible or not rest else Explanation(*judge.explain(rest))
+        adverb = twin = None
+        by_slot = [r for r in admissible if r.source != APERTIUM and not r.evidence]
+        if admissible and len(by_slot) == len(admissible):
+            dictionaries = {r.source for r in by_slot}
+            stems = {r.lemma for r in by_slot}
+            if len(dictionaries) == 1 and len(stems) == 1 and all(
+                    r.pos == "adj" for r in by_slot):
+                stem = by_slot[0].lemma
+                verb = self.verbal_adverb_of(stem)
+                if verb is not None:
+                    adverb = (stem, by_slot[0].source, verb)
+            if len(sources) == 1:
+                twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
-                             explained, tagged_by, capitalised_by)
+                             explained, tagged_by, capitalised_by, adverb, twin)
 
-    def _slot_analyses(self, latin: str, sid: str, w: Witness) -> list[HbsAnalysis]:
+    def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
+                       own_lemma: bool = False) -> list[HbsAnalysis]:
+        """The analyses of a hunspell form's slot; ``own_lemma``: of a form apertium tags
+        only as other lemmas' (only its noun readings are used, see :class:`Kind`)."""
         v = w.slot
         if v is None or not v.tag_sets:
             return [HbsAnalysis(latin, w.stem, (UNCLASSIFIED,), sid, "paradigm slot not learned")]
         note = (f"slot learned from {v.examples} apertium forms" if v.examples
                 else "slot read from its ending")
+        if own_lemma:
+            lemmas = ", ".join(sorted(self.ap.forms.get(latin, {})))
+            note = (f"{note}; a form of {w.stem}, a lemma apertium lacks (it has the "
+                    f"spelling only as {lemmas})")
         sets = v.tag_sets
         if self.comparative_stem(w.stem):
             sets = tuple(tuple("comp" if t == "pst" else t for t in ts) for ts in sets)
             note += "; the stem is a comparative"
-        return [HbsAnalysis(latin, w.stem, t, sid, note) for t in sets]
+        evidence = "own_lemma" if own_lemma else ""
+        return [HbsAnalysis(latin, w.stem, t, sid, note, evidence) for t in sets]
+
+
+def _with_a_nominatives(forms: Iterator[HForm]) -> Iterator[tuple[HForm, bool]]:
+    """Each form with whether it is the nominative of an a-declension entry.
+
+    The forms of one .dic entry come one after another (same stem and flags); an entry
+    whose consonant stem takes every ending of :data:`A_DECLENSION` (unprefixed) and none of
+    :data:`ADJECTIVE_ENDINGS` declines like *žena*, and its stem + a is the lemma's
+    nominative singular.
+    """
+    group: list[HForm] = []
+    for hf in forms:
+        if group and (hf.stem, hf.stem_flags) != (group[0].stem, group[0].stem_flags):
+            yield from _judge_entry(group)
+            group = []
+        group.append(hf)
+    yield from _judge_entry(group)
+
+
+def _judge_entry(group: list[HForm]) -> Iterator[tuple[HForm, bool]]:
+    if not group:
+        return
+    stem = group[0].stem
+    nominative = ""
+    if stem[-1:] not in VOWELS and not stem[:1].isupper():
+        low = stem.lower()
+        endings = {hf.latin[len(low):] for hf in group
+                   if not hf.prefix and hf.latin.startswith(low)}
+        if endings >= A_DECLENSION and not endings & ADJECTIVE_ENDINGS:
+            nominative = low + "a"
+    for hf in group:
+        yield hf, bool(nominative) and hf.latin == nominative and not hf.prefix

@@ -46,12 +46,34 @@ def capital_in_every_dictionary(c: FormCandidate) -> Rejection | None:
               for sid, stem in c.capitalised_by))
 
 
+def verbal_adverb(c: FormCandidate) -> str | None:
+    """Seed 000 admits verbs only in the infinitive and adjectives in the positive; a
+    present participle in -ći (glagolski prilog sadašnji) is a verb form. One dictionary's
+    adjective flags on it are no evidence of an adjective of its own (hunspell-sr flags
+    *locirajući*, *sumirajući*); apertium's adjective lemmas (*budući*) or both
+    dictionaries' entries are, and then this rule does not fire."""
+    if c.verbal_adverb is None:
+        return None
+    stem, source, verb = c.verbal_adverb
+    return (f"verbal adverb (glagolski prilog sadašnji) {stem} of {verb}: only {source} "
+            f"lists it as an adjective; only the infinitive of a verb is admitted")
+
+
+def missing_diacritics(c: FormCandidate) -> str | None:
+    """A form only one dictionary has, whose spelling with diacritics two sources have, is
+    a typo of that spelling (hunspell-sr's *uvrstavanje* beside *uvrštavanje*)."""
+    if c.diacritic_twin is None:
+        return None
+    return (f"only {c.sources[0]} has it, without the diacritics of "
+            f"{c.diacritic_twin}, which two sources have: a typo")
+
+
 def analysis_line(r: HbsAnalysis) -> str:
     return f"{r.source}" + (f" ({r.note})" if r.note else "") + f": {r.lemma} {'.'.join(r.tags)}"
 
 
 def passing_analyses(c: FormCandidate) -> list[Evidence]:
-    return [Evidence("apertium_tags" if r.source == APERTIUM else "hunspell_slot",
+    return [Evidence(r.evidence or ("apertium_tags" if r.source == APERTIUM else "hunspell_slot"),
                      analysis_line(r), CATEGORY.get(r.pos), (r.source,))
             for r in c.admissible]
 
@@ -134,11 +156,18 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
                    "letter, whatever apertium says (a lower-case stem listed only to derive "
                    "adjectives, србија -> српски, is no lower-case word)",
                    capital_in_every_dictionary),
+            Reject("missing_diacritics", "forms only one dictionary has whose spelling with "
+                   "č, ć, š, ž or đ two sources have (typos)", missing_diacritics),
+            Reject("verbal_adverb", "present participles in -ći (glagolski prilog sadašnji) "
+                   "that only one dictionary's adjective slot admits: verb forms", verbal_adverb),
         ],
         admissions=[
             Admit("analysis", "an analysis passes the analysis rules and a dictionary is behind "
                   "it: its own learned slot, or for an apertium analysis a dictionary that has "
-                  "the form as a lower-case word and has its lemma too", passing_analyses),
+                  "the form as a lower-case word and has its lemma too; a noun slot of a "
+                  "dictionary's own lemma apertium lacks (own_lemma) and the -a nominative "
+                  "of an a-declension entry (a_declension) count beside apertium's readings "
+                  "of other lemmas", passing_analyses),
             Admit("dictionary", "the dictionaries that list a form apertium tags",
                   dictionary_witnesses, supporting=True),
         ],
