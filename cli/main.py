@@ -526,16 +526,28 @@ def diff(game: Game,
              help="the older release id (default: the one NEW was built after)")] = None,
          new: Annotated[str | None, typer.Argument(
              help="the newer release id (default: the current release)")] = None,
-         as_json: AsJson = False) -> None:
+         as_json: AsJson = False,
+         summary: Annotated[bool, typer.Option(
+             "--summary", help="the edition diff: counts by verdict and reason before and "
+             "after, added and removed words by class with samples, not every word")] = False,
+         samples: Annotated[int, typer.Option(
+             "--samples", min=1, max=200, help="--summary: samples per class")] = 12) -> None:
     """Words added and removed between two releases, by length (what an edition publishes)."""
-    from lexicon.diff import as_text, diff_releases, resolve_pair
+    from lexicon.diff import as_text, diff_releases, resolve_pair, summary_text
+    from lexicon.diff import summary as edition_summary
     cat = Catalog()
     try:
         before, after = resolve_pair(cat, game, old, new)
-        result = diff_releases(cat.profile(game), before, after)
+        if summary:
+            result = edition_summary(cat.profile(game), before, after, samples=samples)
+        else:
+            result = diff_releases(cat.profile(game), before, after)
     finally:
         cat.close()
-    print(render.dump(result) if as_json else as_text(result))
+    if as_json:
+        print(render.dump(result))
+    else:
+        print(summary_text(result) if summary else as_text(result))
 
 
 @app.command()

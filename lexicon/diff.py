@@ -4,12 +4,21 @@ with each edition (WGPO and NASPA list every added and removed word).
 Both sides are the playable words (:func:`lexicon.export.valid_keys`), streamed from their
 releases in the same code-point order and merged, so a diff of two 3-million-word
 releases holds only the changes in memory.
+
+:func:`summary` is the edition diff a maintainer publishes after moving the pins (issue
+17): the counts by verdict and reason of both releases (from their manifests), and the
+added and removed words by class, each class with its count and evenly spaced samples. A
+removed word's class is what the new release says of it (``now inhabitant_capitalised``,
+``now capitalised``: a spelling that moved; ``no_longer_listed``: no source has it any
+more), an added word's what the old one said (``was unattested``; ``new_to_the_sources``).
+A word-shape class of the game's language comes first where one is named (Polish: the
+*-skość* derivations sjp.pl deleted, :mod:`sources.editions`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from lexicon import releases
@@ -18,6 +27,13 @@ from lexicon.errors import InputError
 from lexicon.export import valid_keys
 from lexicon.profile import Profile
 from lexicon.store import Release
+from sources import editions
+
+SAMPLES = 12
+# word-shape classes of a language, tried before the verdict classes: (name, test)
+SHAPES: dict[str, list[tuple[str, Callable[[str], bool]]]] = {
+    "pl": [("skosc_derivation", editions.skosc_derivation)],
+}
 
 
 def merge_changes(old: Iterator[str], new: Iterator[str]) -> Iterator[tuple[str, str]]:
@@ -83,4 +99,83 @@ def as_text(diff: dict[str, Any]) -> str:
             lines.append(f"{sign:7} " + " ".join(f"{counts.get(str(n), 0):>6}" for n in lengths))
     lines += [f"+{w}" for w in diff["added"]["words"]]
     lines += [f"-{w}" for w in diff["removed"]["words"]]
+    return "\n".join(lines)
+
+
+def _by_verdict(release: Release) -> dict[str, Any]:
+    counts = release.manifest.get("counts") or {}
+    return {"records": counts.get("records"), "valid": counts.get("valid"),
+            "rejected": counts.get("rejected"), "by_reason": dict(counts.get("by_reason") or {})}
+
+
+def _classify(words: list[str], other: Release, prefix: str, unknown: str,
+              shapes: list[tuple[str, Callable[[str], bool]]], samples: int) -> dict[str, Any]:
+    """Each word's class: a shape class, else ``prefix`` + the reason ``other`` gives it,
+    else ``unknown`` (``other`` has no record of it)."""
+    buckets: dict[str, list[str]] = {}
+    for w in words:
+        name = next((n for n, test in shapes if test(w)), None)
+        if name is None:
+            rec = other.get(w)
+            if rec is None:
+                name = unknown
+            elif rec.valid:     # playable there by the record, not by the game's lengths
+                name = f"{prefix}valid"
+            else:
+                name = f"{prefix}{rec.reason_code}"
+        buckets.setdefault(name, []).append(w)
+    return {name: {"count": len(ws), "samples": editions.sample(ws, samples)}
+            for name, ws in sorted(buckets.items(), key=lambda kv: (-len(kv[1]), kv[0]))}
+
+
+def summary(profile: Profile, old: Release, new: Release,
+            samples: int = SAMPLES) -> dict[str, Any]:
+    """The edition diff: counts by verdict and reason before and after; added and removed
+    words by class with samples (see the module doc)."""
+    full = diff_releases(profile, old, new)
+    shapes = SHAPES.get(profile.language, [])
+    before, after = _by_verdict(old), _by_verdict(new)
+    reasons = sorted(set(before["by_reason"]) | set(after["by_reason"]))
+    return {
+        "game": full["game"], "old": full["old"], "new": full["new"],
+        "old_sources": _pins(old), "new_sources": _pins(new),
+        "verdicts": {"old": before, "new": after,
+                     "by_reason": {r: [before["by_reason"].get(r, 0),
+                                       after["by_reason"].get(r, 0)] for r in reasons}},
+        "added": {"count": full["added"]["count"], "by_length": full["added"]["by_length"],
+                  "classes": _classify(full["added"]["words"], old, "was ",
+                                       "new_to_the_sources", shapes, samples)},
+        "removed": {"count": full["removed"]["count"],
+                    "by_length": full["removed"]["by_length"],
+                    "classes": _classify(full["removed"]["words"], new, "now ",
+                                         "no_longer_listed", shapes, samples)},
+    }
+
+
+def _pins(release: Release) -> dict[str, str]:
+    return {s.get("id", "?"): s.get("version", "?") for s in release.manifest.get("sources", ())
+            if isinstance(s, dict)}
+
+
+def summary_text(d: dict[str, Any]) -> str:
+    """The human form of :func:`summary`."""
+    v = d["verdicts"]
+    lines = [f"{d['game']}: {d['old']} -> {d['new']}"]
+    changed = {k: (d["old_sources"].get(k), d["new_sources"].get(k))
+               for k in sorted(set(d["old_sources"]) | set(d["new_sources"]))}
+    for k, (a, b) in changed.items():
+        if a != b:
+            lines.append(f"  source {k}: {a or '-'} -> {b or '-'}")
+    lines.append(f"records {v['old']['records'] or 0:,} -> {v['new']['records'] or 0:,}; "
+                 f"admitted {v['old']['valid'] or 0:,} -> {v['new']['valid'] or 0:,}; "
+                 f"rejected {v['old']['rejected'] or 0:,} -> {v['new']['rejected'] or 0:,}")
+    lines.append("rejected by reason (before -> after):")
+    for reason, (a, b) in sorted(v["by_reason"].items(), key=lambda kv: -max(kv[1])):
+        lines.append(f"  {reason:28} {a:>10,} -> {b:>10,}  ({b - a:+,})")
+    for side, sign in (("added", "+"), ("removed", "-")):
+        part = d[side]
+        lines.append(f"{side} (playable words): {part['count']:,}")
+        for name, c in part["classes"].items():
+            lines.append(f"  {sign} {name}: {c['count']:,}")
+            lines.append(f"      e.g. {', '.join(c['samples'])}")
     return "\n".join(lines)

@@ -147,9 +147,14 @@ def _newly_lowercase(w: str, _c: Change, idx: dict[str, dict[str, list[str]]]) -
 _SKOSC = re.compile(r"[sc]koś(?:ć|ci|cią|ciach|ciami|ciom)$")
 
 
-def _skosc(w: str, _c: Change, _idx: dict[str, dict[str, list[str]]]) -> bool:
-    """A lower-case noun in -skość/-ckość (a quality noun of a -ski/-cki adjective)."""
+def skosc_derivation(w: str) -> bool:
+    """A lower-case noun in -skość/-ckość (a quality noun of a -ski/-cki adjective) or one
+    of its forms; also a class of ``lexicon diff --summary`` (:mod:`lexicon.diff`)."""
     return w == w.lower() and _SKOSC.search(w) is not None
+
+
+def _skosc(w: str, _c: Change, _idx: dict[str, dict[str, list[str]]]) -> bool:
+    return skosc_derivation(w)
 
 
 CLASSES: list[ChangeClass] = [
