@@ -175,7 +175,5 @@ def summary_text(d: dict[str, Any]) -> str:
     for side, sign in (("added", "+"), ("removed", "-")):
         part = d[side]
         lines.append(f"{side} (playable words): {part['count']:,}")
-        for name, c in part["classes"].items():
-            lines.append(f"  {sign} {name}: {c['count']:,}")
-            lines.append(f"      e.g. {', '.join(c['samples'])}")
+        lines += editions.class_lines(part["classes"], f"  {sign} ")
     return "\n".join(lines)

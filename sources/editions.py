@@ -213,7 +213,16 @@ def as_text(result: dict[str, Any]) -> str:
     for side in ("added", "removed"):
         part = result[side]
         lines.append(f"  {side}: {part['count']:,}")
-        for name, c in part["classes"].items():
-            lines.append(f"    {name}: {c['count']:,}  ({c['description']})")
-            lines.append(f"      e.g. {', '.join(c['samples'])}")
+        lines += class_lines(part["classes"], "    ")
     return "\n".join(lines)
+
+
+def class_lines(classes: dict[str, dict[str, Any]], indent: str) -> list[str]:
+    """Two lines per class: its name, count (and description, when it has one), then its
+    samples; shared by ``lexicon sources diff`` and ``lexicon diff --summary``."""
+    lines = []
+    for name, c in classes.items():
+        about = f"  ({c['description']})" if c.get("description") else ""
+        lines.append(f"{indent}{name}: {c['count']:,}{about}")
+        lines.append(f"{indent}  e.g. {', '.join(c['samples'])}")
+    return lines
