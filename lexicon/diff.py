@@ -12,7 +12,7 @@ removed word's class is what the new release says of it (``now inhabitant_capita
 ``now capitalised``: a spelling that moved; ``no_longer_listed``: no source has it any
 more), an added word's what the old one said (``was unattested``; ``new_to_the_sources``).
 A word-shape class of the game's language comes first where one is named (Polish: the
-*-skość* derivations sjp.pl deleted, :mod:`sources.editions`).
+*-skość* derivations sjp.pl deleted, :mod:`lexicon.changes`).
 """
 
 from __future__ import annotations
@@ -21,18 +21,17 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from lexicon import releases
+from lexicon import changes, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
 from lexicon.export import valid_keys
 from lexicon.profile import Profile
 from lexicon.store import Release
-from sources import editions
 
-SAMPLES = 12
+SAMPLES = changes.SAMPLES
 # word-shape classes of a language, tried before the verdict classes: (name, test)
 SHAPES: dict[str, list[tuple[str, Callable[[str], bool]]]] = {
-    "pl": [("skosc_derivation", editions.skosc_derivation)],
+    "pl": [("skosc_derivation", changes.skosc_derivation)],
 }
 
 
@@ -124,7 +123,7 @@ def _classify(words: list[str], other: Release, prefix: str, unknown: str,
             else:
                 name = f"{prefix}{rec.reason_code}"
         buckets.setdefault(name, []).append(w)
-    return {name: {"count": len(ws), "samples": editions.sample(ws, samples)}
+    return {name: {"count": len(ws), "samples": changes.sample(ws, samples)}
             for name, ws in sorted(buckets.items(), key=lambda kv: (-len(kv[1]), kv[0]))}
 
 
@@ -175,5 +174,5 @@ def summary_text(d: dict[str, Any]) -> str:
     for side, sign in (("added", "+"), ("removed", "-")):
         part = d[side]
         lines.append(f"{side} (playable words): {part['count']:,}")
-        lines += editions.class_lines(part["classes"], f"  {sign} ")
+        lines += changes.class_lines(part["classes"], f"  {sign} ")
     return "\n".join(lines)

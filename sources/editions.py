@@ -20,16 +20,15 @@ surfaces of apertium generators.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from lexicon.changes import SAMPLES, class_lines, sample, skosc_derivation
 from lexicon.errors import SourceError
 
 Side = Literal["added", "removed"]
-SAMPLES = 12
 
 
 # -- the word list of an unpacked package --------------------------------------------------
@@ -143,16 +142,6 @@ def _newly_lowercase(w: str, _c: Change, idx: dict[str, dict[str, list[str]]]) -
     return w == w.lower() and any(r != w for r in idx["removed"].get(w, ()))
 
 
-# -skość, -ckość and their case forms (bełchatowskość, wołżańskościami)
-_SKOSC = re.compile(r"[sc]koś(?:ć|ci|cią|ciach|ciami|ciom)$")
-
-
-def skosc_derivation(w: str) -> bool:
-    """A lower-case noun in -skość/-ckość (a quality noun of a -ski/-cki adjective) or one
-    of its forms; also a class of ``lexicon diff --summary`` (:mod:`lexicon.diff`)."""
-    return w == w.lower() and _SKOSC.search(w) is not None
-
-
 def _skosc(w: str, _c: Change, _idx: dict[str, dict[str, list[str]]]) -> bool:
     return skosc_derivation(w)
 
@@ -173,14 +162,6 @@ CLASSES: list[ChangeClass] = [
     ChangeClass("skosc_derivation", "added", "a noun in -skość/-ckość or one of its forms",
                 _skosc),
 ]
-
-
-def sample(words: Iterable[str], n: int = SAMPLES) -> list[str]:
-    """``n`` spellings evenly spaced over the sorted ones (deterministic)."""
-    ordered = sorted(words)
-    if len(ordered) <= n:
-        return ordered
-    return [ordered[i * len(ordered) // n] for i in range(n)]
 
 
 def compare(old: set[str], new: set[str], classes: list[ChangeClass] | None = None,
@@ -216,13 +197,3 @@ def as_text(result: dict[str, Any]) -> str:
         lines += class_lines(part["classes"], "    ")
     return "\n".join(lines)
 
-
-def class_lines(classes: dict[str, dict[str, Any]], indent: str) -> list[str]:
-    """Two lines per class: its name, count (and description, when it has one), then its
-    samples; shared by ``lexicon sources diff`` and ``lexicon diff --summary``."""
-    lines = []
-    for name, c in classes.items():
-        about = f"  ({c['description']})" if c.get("description") else ""
-        lines.append(f"{indent}{name}: {c['count']:,}{about}")
-        lines.append(f"{indent}  e.g. {', '.join(c['samples'])}")
-    return lines
