@@ -57,6 +57,13 @@ def _link_tree(src: Path, dst: Path) -> int:
 def _check_compatible(profile: Profile, owner: Profile, source: Release) -> None:
     if [t.canonical for t in profile.tiles] != [t.canonical for t in owner.tiles]:
         raise BuildError(f"{profile.id} reads {owner.id}'s vocabulary but their tiles differ")
+    # a vocabulary choice a profile names (Polish: [options] inhabitants) is the owner's:
+    # the linked records were judged by it, so a different setting here would be a lie
+    for key in ("inhabitants",):
+        if profile.options.get(key) != owner.options.get(key):
+            raise BuildError(f"{profile.id} reads {owner.id}'s vocabulary but their [options] "
+                             f"{key} differ ({profile.options.get(key)!r} against "
+                             f"{owner.options.get(key)!r}): set both alike")
     if not (source.path / RECORDS_DIR).is_dir():
         raise BuildError(f"{source.id} is in an older layout; repack {owner.id} before "
                          f"publishing {profile.id}")

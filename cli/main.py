@@ -523,14 +523,22 @@ def diff(game: Game,
              help="the older release id (default: the one NEW was built after)")] = None,
          new: Annotated[str | None, typer.Argument(
              help="the newer release id (default: the current release)")] = None,
-         as_json: AsJson = False) -> None:
+         as_json: AsJson = False,
+         summary: Annotated[bool, typer.Option(
+             "--summary", help="the edition diff: counts by verdict and reason before and "
+             "after, added and removed words by class with samples, not every word")] = False,
+         samples: Annotated[int, typer.Option(
+             "--samples", min=1, max=200, help="--summary: samples per class")] = 12) -> None:
     """Words added and removed between two releases, by length (what an edition publishes)."""
     cat = Catalog()
     try:
-        result = cat.lexicon(game, new).diff(old)
+        result = cat.lexicon(game, new).diff(old, summary=summary, samples=samples)
     finally:
         cat.close()
-    print(render.dump(result) if as_json else render.diff_text(result))
+    if as_json:
+        print(render.dump(result))
+    else:
+        print(render.summary_text(result) if summary else render.diff_text(result))
 
 
 @app.command()

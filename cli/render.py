@@ -9,6 +9,9 @@ prints that dict with :func:`dump`), so the two faces never disagree on content.
 from __future__ import annotations
 
 import json
+from typing import Any
+
+from lexicon import class_lines
 
 
 def dump(obj: object) -> str:
@@ -141,4 +144,26 @@ def diff_text(diff: dict) -> str:
             lines.append(f"{sign:7} " + " ".join(f"{counts.get(str(n), 0):>6}" for n in lengths))
     lines += [f"+{w}" for w in diff["added"]["words"]]
     lines += [f"-{w}" for w in diff["removed"]["words"]]
+    return "\n".join(lines)
+
+
+def summary_text(d: dict[str, Any]) -> str:
+    """The human form of :func:`summary`."""
+    v = d["verdicts"]
+    lines = [f"{d['game']}: {d['old']} -> {d['new']}"]
+    changed = {k: (d["old_sources"].get(k), d["new_sources"].get(k))
+               for k in sorted(set(d["old_sources"]) | set(d["new_sources"]))}
+    for k, (a, b) in changed.items():
+        if a != b:
+            lines.append(f"  source {k}: {a or '-'} -> {b or '-'}")
+    lines.append(f"records {v['old']['records'] or 0:,} -> {v['new']['records'] or 0:,}; "
+                 f"admitted {v['old']['valid'] or 0:,} -> {v['new']['valid'] or 0:,}; "
+                 f"rejected {v['old']['rejected'] or 0:,} -> {v['new']['rejected'] or 0:,}")
+    lines.append("rejected by reason (before -> after):")
+    for reason, (a, b) in sorted(v["by_reason"].items(), key=lambda kv: -max(kv[1])):
+        lines.append(f"  {reason:28} {a:>10,} -> {b:>10,}  ({b - a:+,})")
+    for side, sign in (("added", "+"), ("removed", "-")):
+        part = d[side]
+        lines.append(f"{side} (playable words): {part['count']:,}")
+        lines += class_lines(part["classes"], f"  {sign} ")
     return "\n".join(lines)

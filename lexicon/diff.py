@@ -4,20 +4,35 @@ with each edition (WGPO and NASPA list every added and removed word).
 Both sides are the playable words (:func:`lexicon.export.valid_keys`), streamed from their
 releases in the same code-point order and merged, so a diff of two 3-million-word
 releases holds only the changes in memory.
+
+:func:`summary` is the edition diff a maintainer publishes after moving the pins (issue
+17): the counts by verdict and reason of both releases (from their manifests), and the
+added and removed words by class, each class with its count and evenly spaced samples. A
+removed word's class is what the new release says of it (``now inhabitant_capitalised``,
+``now capitalised``: a spelling that moved; ``no_longer_listed``: no source has it any
+more), an added word's what the old one said (``was unattested``; ``new_to_the_sources``).
+A word-shape class of the game's language comes first where one is named (Polish: the
+*-skość* derivations sjp.pl deleted, :mod:`lexicon.changes`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from lexicon import releases
+from lexicon import changes, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
 from lexicon.export import valid_keys
 from lexicon.profile import Profile
 from lexicon.store import Release
+
+SAMPLES = changes.SAMPLES
+# word-shape classes of a language, tried before the verdict classes: (name, test)
+SHAPES: dict[str, list[tuple[str, Callable[[str], bool]]]] = {
+    "pl": [("skosc_derivation", changes.skosc_derivation)],
+}
 
 
 def merge_changes(old: Iterator[str], new: Iterator[str]) -> Iterator[tuple[str, str]]:
@@ -69,3 +84,58 @@ def resolve_pair(catalog: Catalog, game: str, old_id: str | None,
                                  f"name OLD explicitly", code="no_previous_release")
             old_id = older[0]
     return catalog.release(game, old_id), new
+
+
+def _by_verdict(release: Release) -> dict[str, Any]:
+    counts = release.manifest.get("counts") or {}
+    return {"records": counts.get("records"), "valid": counts.get("valid"),
+            "rejected": counts.get("rejected"), "by_reason": dict(counts.get("by_reason") or {})}
+
+
+def _classify(words: list[str], other: Release, prefix: str, unknown: str,
+              shapes: list[tuple[str, Callable[[str], bool]]], samples: int) -> dict[str, Any]:
+    """Each word's class: a shape class, else ``prefix`` + the reason ``other`` gives it,
+    else ``unknown`` (``other`` has no record of it)."""
+    buckets: dict[str, list[str]] = {}
+    for w in words:
+        name = next((n for n, test in shapes if test(w)), None)
+        if name is None:
+            rec = other.get(w)
+            if rec is None:
+                name = unknown
+            elif rec.valid:     # playable there by the record, not by the game's lengths
+                name = f"{prefix}valid"
+            else:
+                name = f"{prefix}{rec.reason_code}"
+        buckets.setdefault(name, []).append(w)
+    return {name: {"count": len(ws), "samples": changes.sample(ws, samples)}
+            for name, ws in sorted(buckets.items(), key=lambda kv: (-len(kv[1]), kv[0]))}
+
+
+def summary(profile: Profile, old: Release, new: Release,
+            samples: int = SAMPLES) -> dict[str, Any]:
+    """The edition diff: counts by verdict and reason before and after; added and removed
+    words by class with samples (see the module doc)."""
+    full = diff_releases(profile, old, new)
+    shapes = SHAPES.get(profile.language, [])
+    before, after = _by_verdict(old), _by_verdict(new)
+    reasons = sorted(set(before["by_reason"]) | set(after["by_reason"]))
+    return {
+        "game": full["game"], "old": full["old"], "new": full["new"],
+        "old_sources": _pins(old), "new_sources": _pins(new),
+        "verdicts": {"old": before, "new": after,
+                     "by_reason": {r: [before["by_reason"].get(r, 0),
+                                       after["by_reason"].get(r, 0)] for r in reasons}},
+        "added": {"count": full["added"]["count"], "by_length": full["added"]["by_length"],
+                  "classes": _classify(full["added"]["words"], old, "was ",
+                                       "new_to_the_sources", shapes, samples)},
+        "removed": {"count": full["removed"]["count"],
+                    "by_length": full["removed"]["by_length"],
+                    "classes": _classify(full["removed"]["words"], new, "now ",
+                                         "no_longer_listed", shapes, samples)},
+    }
+
+
+def _pins(release: Release) -> dict[str, str]:
+    return {s.get("id", "?"): s.get("version", "?") for s in release.manifest.get("sources", ())
+            if isinstance(s, dict)}

@@ -48,6 +48,7 @@ from lexicon import diff as diffing
 from lexicon import export as exporting
 from lexicon.anagrams import MAX_BOARD_TILES, MAX_CHARS_PER_TILE, MAX_RACK_TILES
 from lexicon.catalog import Catalog
+from lexicon.changes import class_lines
 from lexicon.checker import MAX_BATCH
 from lexicon.errors import (
     CODES,
@@ -80,7 +81,8 @@ __all__ = [
     "MAX_BATCH", "MAX_BOARD_TILES", "MAX_CHARS_PER_TILE", "MAX_LIMIT", "MAX_OFFSET",
     "MAX_PATTERN_CHARS", "MAX_PATTERN_WORK", "MAX_PLAY_WORDS", "MAX_RACK_TILES",
     "MAX_WORDS", "MAX_WORD_CHARS", "Catalog", "InputError", "Lexicon", "LexiconError",
-    "LockHeld", "NotReady", "game_ids", "identity", "language", "limit_table", "limit_value",
+    "LockHeld", "NotReady", "class_lines", "game_ids", "identity", "language", "limit_table",
+    "limit_value",
     "markdown_cell", "read_history",
 ]
 
@@ -292,8 +294,14 @@ class Lexicon:
         return exporting.export(self.profile, self.release, fmt, output, stdout,
                                 dawg_only=dawg_only)
 
-    def diff(self, old: str | None = None) -> dict[str, Any]:
+    def diff(self, old: str | None = None, *, summary: bool = False,
+             samples: int = diffing.SAMPLES) -> dict[str, Any]:
         """Words added and removed from release ``old`` (default: the one this release was
-        built after, else the newest published before it) to this one, by length."""
+        built after, else the newest published before it) to this one, by length; with
+        ``summary``, the edition diff instead: counts by verdict and reason before and after,
+        the changed source versions, and the added and removed words by class with
+        ``samples`` of each."""
         before, _ = diffing.resolve_pair(self.catalog, self.game, old, self.release_id)
+        if summary:
+            return diffing.summary(self.profile, before, self.release, samples=samples)
         return diffing.diff_releases(self.profile, before, self.release)

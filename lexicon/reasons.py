@@ -11,6 +11,9 @@ REASONS: dict[str, str] = {
     # lexical (decided at build time, stored in the release)
     "unknown": "no source dictionary knows this word",
     "capitalised": "only written with a capital letter (a proper name)",
+    "inhabitant_capitalised": "a name of inhabitants (of a town, village or district) that "
+                              "the 2026 Polish spelling writes with a capital letter; the "
+                              "profile's inhabitants = follow_sources keeps it out",
     "proper_noun": "a proper noun",
     "abbreviation": "an abbreviation or symbol",
     "prefix_or_suffix": "a prefix, suffix or other bound (non-independent) form",

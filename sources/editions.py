@@ -20,16 +20,15 @@ surfaces of apertium generators.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from lexicon.changes import SAMPLES, class_lines, sample, skosc_derivation
 from lexicon.errors import SourceError
 
 Side = Literal["added", "removed"]
-SAMPLES = 12
 
 
 # -- the word list of an unpacked package --------------------------------------------------
@@ -143,13 +142,8 @@ def _newly_lowercase(w: str, _c: Change, idx: dict[str, dict[str, list[str]]]) -
     return w == w.lower() and any(r != w for r in idx["removed"].get(w, ()))
 
 
-# -skość, -ckość and their case forms (bełchatowskość, wołżańskościami)
-_SKOSC = re.compile(r"[sc]koś(?:ć|ci|cią|ciach|ciami|ciom)$")
-
-
 def _skosc(w: str, _c: Change, _idx: dict[str, dict[str, list[str]]]) -> bool:
-    """A lower-case noun in -skość/-ckość (a quality noun of a -ski/-cki adjective)."""
-    return w == w.lower() and _SKOSC.search(w) is not None
+    return skosc_derivation(w)
 
 
 CLASSES: list[ChangeClass] = [
@@ -168,14 +162,6 @@ CLASSES: list[ChangeClass] = [
     ChangeClass("skosc_derivation", "added", "a noun in -skość/-ckość or one of its forms",
                 _skosc),
 ]
-
-
-def sample(words: Iterable[str], n: int = SAMPLES) -> list[str]:
-    """``n`` spellings evenly spaced over the sorted ones (deterministic)."""
-    ordered = sorted(words)
-    if len(ordered) <= n:
-        return ordered
-    return [ordered[i * len(ordered) // n] for i in range(n)]
 
 
 def compare(old: set[str], new: set[str], classes: list[ChangeClass] | None = None,
@@ -208,7 +194,6 @@ def as_text(result: dict[str, Any]) -> str:
     for side in ("added", "removed"):
         part = result[side]
         lines.append(f"  {side}: {part['count']:,}")
-        for name, c in part["classes"].items():
-            lines.append(f"    {name}: {c['count']:,}  ({c['description']})")
-            lines.append(f"      e.g. {', '.join(c['samples'])}")
+        lines += class_lines(part["classes"], "    ")
     return "\n".join(lines)
+

@@ -81,3 +81,41 @@ def test_diff_errors(home: Path) -> None:
     assert p.exit_code == 2 and "no_previous_release" in p.output
     p = run(home, "diff", "osps", "osps-nope")
     assert p.exit_code == 2 and "unknown_release" in p.output
+
+
+def test_diff_summary_gives_verdicts_by_reason_and_classes_with_samples(home: Path) -> None:
+    """The edition diff of issue 17: counts by verdict and reason before and after, and the
+    added and removed words by class (Polish: inhabitant names that moved to a capital, the
+    deleted -skość derivations, words no source lists any more)."""
+    publish(home, "osps", [
+        rec("kot"), rec("moskwianin"), rec("chojniczanka"), rec("bełchatowskość"),
+        rec("wołżańskościami"), rec("żłobyrka"), rec("kotek", valid=False, code="unattested"),
+        rec("np", valid=False, code="abbreviation")])
+    old = releases.current_id("osps", home)
+    publish(home, "osps", [
+        rec("kot"), rec("kotek"), rec("las"),
+        rec("moskwianin", valid=False, word="Moskwianin", code="inhabitant_capitalised"),
+        rec("chojniczanka", valid=False, word="Chojniczanka", code="inhabitant_capitalised"),
+        rec("np", valid=False, code="abbreviation")])
+    new = releases.current_id("osps", home)
+    p = run(home, "diff", "osps", "--summary", "--json")
+    assert p.exit_code == 0, p.output
+    d = json.loads(p.output)
+    assert (d["old"], d["new"]) == (old, new)
+    assert d["verdicts"]["old"]["valid"] == 6 and d["verdicts"]["new"]["valid"] == 3
+    assert d["verdicts"]["by_reason"] == {"abbreviation": [1, 1],
+                                          "inhabitant_capitalised": [0, 2],
+                                          "unattested": [1, 0]}
+    removed = d["removed"]["classes"]
+    assert d["removed"]["count"] == 5
+    assert removed["now inhabitant_capitalised"] == {
+        "count": 2, "samples": ["chojniczanka", "moskwianin"]}
+    assert removed["skosc_derivation"]["samples"] == ["bełchatowskość", "wołżańskościami"]
+    assert removed["no_longer_listed"]["samples"] == ["żłobyrka"]
+    added = d["added"]["classes"]
+    assert added == {"new_to_the_sources": {"count": 1, "samples": ["las"]},
+                     "was unattested": {"count": 1, "samples": ["kotek"]}}
+    text = run(home, "diff", "osps", "--summary", "--samples", "1").output
+    assert "inhabitant_capitalised" in text and "0 ->          2  (+2)" in text
+    assert "- now inhabitant_capitalised: 2" in text and "e.g. chojniczanka" in text
+    assert "moskwianin" not in text            # one sample per class

@@ -40,6 +40,7 @@ from build.games.polish.evidence import (
     lemmas_to_generate,
     negation_base,
 )
+from build.games.polish.inhabitants import Inhabitants, policy_of
 from build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 from build.pipeline import BuildContext, smoke_sample
 from build.progress import Progress, track
@@ -63,7 +64,8 @@ class PolishBuilder:
                  hunspell: Iterable[tuple[str, Path, Path]] = (),
                  abbreviations: Path = ABBREVIATIONS, prefixes: Path = PREFIXES,
                  short_words: Path = SHORT_WORDS, generate: bool = True,
-                 listing_only: str = LISTING_ONLY_POLICY) -> None:
+                 listing_only: str = LISTING_ONLY_POLICY,
+                 inhabitants: str | None = None) -> None:
         self.game = game
         self.wordlists = list(wordlists)
         self.hunspell = list(hunspell)
@@ -72,8 +74,12 @@ class PolishBuilder:
         self.short_words = read_reviewed_list(short_words)
         self.generate = generate
         self.listing_only = listing_only
-        self.book = make_rules(self.abbreviations, self.prefixes, listing_only)
-        self.speller = speller(profiles.load(game))
+        profile = profiles.load(game)
+        # the profile's named choice (build.games.polish.inhabitants); tests may override it
+        self.inhabitants = Inhabitants(inhabitants or policy_of(profile.options))
+        self.book = self.inhabitants.apply(
+            make_rules(self.abbreviations, self.prefixes, listing_only))
+        self.speller = speller(profile)
         self.stats: Counter[str] = Counter()
         self.annotator: morfeusz.Annotator | None = None
         self._unknown_neuter_past: list[str] = []
@@ -190,6 +196,23 @@ class PolishBuilder:
                 if form.endswith("ło") and morfeusz.is_unknown(analyses):
                     self._unknown_neuter_past.append(form)
             yield rec
+            if rec.reason_code == "inhabitant_capitalised":
+                yield from self._kept_lowercase(cand, forms, lemmas)
+        self.stats["inhabitant_capitalised_forms"] = self.inhabitants.capitalised
+        self.stats["inhabitant_lowercase_admitted"] = self.inhabitants.kept
+
+    def _kept_lowercase(self, cand: Candidate, forms: dict[str, int],
+                        lemmas: set[str]) -> Iterator[Record]:
+        """``inhabitants = keep_lowercase``: the lowercase spelling of a capitalised name of
+        inhabitants, judged like any form (and its lemma's paradigm generated)."""
+        low = self.inhabitants.lowercase(cand)
+        if low is None or low.form in forms:
+            return
+        forms[low.form] = low.sources     # known from here on: not generated a second time
+        rec = self._record(low)
+        if rec.valid:
+            lemmas.update(lemmas_to_generate(low.analyses))
+        yield rec
 
     def _judge_completed(self, forms: dict[str, int], generated: set[str]) -> Iterator[Record]:
         """sjp.pl leaves out the neuter first/second person by policy, and SGJP cannot supply
@@ -238,6 +261,7 @@ class PolishBuilder:
         forms = self.candidates(ctx.limit)
         ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
         lemmas: set[str] = set()
+        self.inhabitants.listed = frozenset(forms)
         yield from self._timed("listed", self._judge(forms, lemmas))
         if self.generate and ctx.limit is not None:
             ctx.log(f"{self.game}: smoke build (--limit): paradigms not generated")
@@ -263,6 +287,7 @@ class PolishBuilder:
             "evidence_grades": GRADES,
             "listing_only_policy": {"name": self.listing_only,
                                     "text": LISTING_ONLY_POLICIES[self.listing_only]},
+            "inhabitants": self.inhabitants.stats(),
             "morfeusz": {"version": self._annotator().version,
                          "dictionary": self._annotator().dict_id,
                          "options": "STRICTLY_CASE_SENSITIVE, praet=composite, aggl=strict"},
