@@ -38,18 +38,18 @@ from build import meanings
 from build.legacy import LegacyRelease, open_parent
 from build.progress import track
 from build.release import ReleaseWriter, read_release_overrides
-from lexicon import profile as profiles
-from lexicon import releases
-from lexicon.checker import decide
 from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
-from lexicon.export import Identity
-from lexicon.inputs import clean_word
-from lexicon.play import play_rules
-from lexicon.profile import Profile
-from lexicon.recordfile import Split, split_all
-from lexicon.records import Record
-from lexicon.store import Release
-from lexicon.tiles import speller
+from lexicon.export.export import Identity
+from lexicon.game import profile as profiles
+from lexicon.game.inputs import clean_word
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
+from lexicon.store import releases
+from lexicon.store.recordfile import Split, split_all
+from lexicon.store.records import Record
+from lexicon.store.store import Release
+from lexicon.verdicts.checker import decide
 
 OVERRIDES_DIR = Path(__file__).resolve().parent.parent / "sources" / "overrides"
 ACTIONS = ("add", "remove")
@@ -120,7 +120,7 @@ def resolve(profile: Profile, overrides: Iterable[Override],
             record: Callable[[str], Record | None]) -> dict[str, Override]:
     """Key -> override. ``record(key)`` is the parent's record of a key (None: it has
     none): a Latin Kvizovka word takes the tiling the checker would show
-    (:func:`lexicon.checker.decide`), so an override changes the word a referee sees. A
+    (:func:`lexicon.verdicts.checker.decide`), so an override changes the word a referee sees. A
     later line for the same key wins (a file is read top to bottom)."""
     out: dict[str, Override] = {}
     spell = speller(profile)

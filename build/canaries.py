@@ -14,10 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lexicon.checker import check_in
 from lexicon.errors import BuildError, LexiconError
-from lexicon.profile import Profile
-from lexicon.store import Release
+from lexicon.game.profile import Profile
+from lexicon.store.store import Release
+from lexicon.verdicts.checker import check_in
 
 
 class CanaryFailed(BuildError):

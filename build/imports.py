@@ -35,11 +35,11 @@ from typing import Any
 
 from lexicon import atomic
 from lexicon.errors import BuildError, InputError, SourceError
-from lexicon.inputs import MAX_WORD_CHARS, normalise, printable, scripts_in
+from lexicon.game.inputs import MAX_WORD_CHARS, normalise, printable, scripts_in
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
 from lexicon.paths import home
-from lexicon.profile import Profile
-from lexicon.records import Record
-from lexicon.tiles import speller
+from lexicon.store.records import Record
 
 MODES = ("restrict", "admit", "annotate")
 

@@ -1,4 +1,4 @@
-"""Building a release's query indexes (see :mod:`lexicon.indexes` for what each one is for).
+"""Building a release's query indexes (see :mod:`lexicon.store.indexes` for what each one is for).
 
 Called by :meth:`build.release.ReleaseWriter.publish` on the record store in the staging
 directory, so the indexes are published atomically with the words they index. A release
@@ -18,8 +18,10 @@ from typing import Any
 import marisa_trie
 
 from lexicon.errors import BuildError
-from lexicon.fastcheck import latin_spellings
-from lexicon.indexes import (
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
+from lexicon.store.indexes import (
     ALPHAGRAM_COUNTS,
     ALPHAGRAM_KEYS,
     ALPHAGRAM_NODES,
@@ -36,10 +38,8 @@ from lexicon.indexes import (
     WORDS,
     length_tag,
 )
-from lexicon.play import play_rules
-from lexicon.profile import Profile
-from lexicon.recordfile import RecordStore
-from lexicon.tiles import speller
+from lexicon.store.recordfile import RecordStore
+from lexicon.verdicts.fastcheck import latin_spellings
 
 
 def _valid_keys(store_dir: Path) -> Iterator[str]:
@@ -52,7 +52,7 @@ def _valid_keys(store_dir: Path) -> Iterator[str]:
 
 
 def _trie(strings: list[str], out: Path, name: str) -> None:
-    """Save ``strings`` as a trie (its prefix set is the trie itself: lexicon.indexes)."""
+    """Save ``strings`` as a trie (its prefix set is the trie itself: lexicon.store.indexes)."""
     marisa_trie.Trie(strings).save(str(out / name))
 
 
@@ -64,7 +64,8 @@ def _alphagram_keys(pairs: list[str], out: Path) -> None:
 
 
 def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Path) -> str:
-    """Write the alphagram trie as child lists, and its word counts (see :mod:`lexicon.indexes`);
+    """Write the alphagram trie as child lists, and its word counts
+    (see :mod:`lexicon.store.indexes`);
     returns the counts' array type code (``B`` when every count fits a byte, else ``H``).
 
     Streams over the sorted alphagrams keeping only the current path: a node is written
@@ -235,7 +236,7 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
 
 def _latin_tries(profile: Profile, out: Path) -> dict[str, int] | None:
     """For a game whose Latin spelling is ambiguous (Kvizovka's lj, nj, dž), the tries of
-    the Latin spellings a typed word is valid for (:mod:`lexicon.indexes`); None for the
+    the Latin spellings a typed word is valid for (:mod:`lexicon.store.indexes`); None for the
     others, whose typed word is its key."""
     if not speller(profile).ambiguous:
         return None

@@ -1,6 +1,6 @@
 """Reading the older release layouts, for ``lexicon repack`` (and amend) only.
 
-The runtime reads one layout, :mod:`lexicon.recordfile`'s ``records.lmdb/`` (format 2).
+The runtime reads one layout, :mod:`lexicon.store.recordfile`'s ``records.lmdb/`` (format 2).
 Releases written before it are migrated here, on the build side, by
 :func:`build.amend.derive`, which reads them through :func:`open_parent`:
 
@@ -29,10 +29,10 @@ from typing import Any
 import lmdb
 import marisa_trie
 
-from lexicon import integrity
-from lexicon.recordfile import RECORDS_DIR, Split, get_varint, join, split_all
-from lexicon.records import REJECTED, VALID, Analysis, Record
-from lexicon.store import Named, Release
+from lexicon.store import integrity
+from lexicon.store.recordfile import RECORDS_DIR, Split, get_varint, join, split_all
+from lexicon.store.records import REJECTED, VALID, Analysis, Record
+from lexicon.store.store import Named, Release
 
 OLD_RECORDS_DIR = "records"
 LMDB_DIR = "lexicon.lmdb"
@@ -234,7 +234,7 @@ class _BlockFile:
 
 class LegacyRelease(Named):
     """A release in an older layout, read for migration: the few methods of
-    :class:`~lexicon.store.Release` that :func:`build.amend.derive` uses."""
+    :class:`~lexicon.store.store.Release` that :func:`build.amend.derive` uses."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)

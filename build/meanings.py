@@ -33,10 +33,10 @@ import marisa_trie
 
 from build.progress import track
 from lexicon.errors import LexiconError
-from lexicon.meanings import FORMAT, MEANINGS_DIR, MEANINGS_FILE, declared_file
 from lexicon.paths import cache_dir
-from lexicon.recordfile import RecordStore
-from lexicon.store import Release
+from lexicon.store.meanings import FORMAT, MEANINGS_DIR, MEANINGS_FILE, declared_file
+from lexicon.store.recordfile import RecordStore
+from lexicon.store.store import Release
 from sources import fetch as fetching
 from sources import freedict, mythes
 

@@ -1,7 +1,7 @@
 """Running a build: fetch a game's sources, let its builder judge every form, publish.
 
 Each game has a *builder* (``build/games/``) that turns fetched sources into
-:class:`~lexicon.records.Record` objects, one per form it knows, admitted or rejected with a
+:class:`~lexicon.store.records.Record` objects, one per form it knows, admitted or rejected with a
 reason. The pipeline owns everything else (fetching, staging, counting, hashing, the
 manifest, the diff, atomic publishing), so builders stay small and comparable.
 """
@@ -20,11 +20,11 @@ from build import imports, meanings
 from build.progress import Progress
 from build.release import ReleaseWriter, build_lock
 from build.shared import publish_shared
-from lexicon import profile as profiles
-from lexicon import releases
 from lexicon.errors import BuildError, LexiconError
+from lexicon.game import profile as profiles
 from lexicon.paths import home
-from lexicon.records import Record
+from lexicon.store import releases
+from lexicon.store.records import Record
 from sources import fetch as fetching
 
 T = TypeVar("T")

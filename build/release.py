@@ -1,7 +1,7 @@
 """Writing a release: stage everything, verify, then publish with one atomic rename.
 
 A build stages records in a scratch LMDB under ``releases/<game>/.staging-*``, each value
-already in the store's encoding (:mod:`lexicon.recordfile`: a shape number, provisional
+already in the store's encoding (:mod:`lexicon.store.recordfile`: a shape number, provisional
 while staging, plus the word's own bytes); only when the record store is written from it
 (shapes renumbered, one pass in key order), counted, hashed and indexed
 and its manifest written is the directory renamed to its
@@ -34,12 +34,13 @@ from build import canaries
 from build.indexes import Started, build_indexes, start_indexes
 from build.legacy import LegacyRelease, open_parent
 from build.progress import track
-from lexicon import atomic, integrity, releases
+from lexicon import atomic
 from lexicon.errors import BuildBusy, BuildError, LexiconError, NoRelease
-from lexicon.export import HASH_RECIPE, Identity
-from lexicon.play import play_rules
-from lexicon.profile import Profile
-from lexicon.recordfile import (
+from lexicon.export.export import HASH_RECIPE, Identity
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.store import integrity, releases
+from lexicon.store.recordfile import (
     MAP_SIZE,
     MAX_KEY_BYTES,
     RECORDS_DIR,
@@ -51,8 +52,8 @@ from lexicon.recordfile import (
     split,
     write_store,
 )
-from lexicon.records import VALID, Record
-from lexicon.store import MANIFEST, Release
+from lexicon.store.records import VALID, Record
+from lexicon.store.store import MANIFEST, Release
 
 STAGED_DB = b"staged"
 TXN_BATCH = 50_000
@@ -115,7 +116,7 @@ def _dir_size(path: Path) -> int:
 class _Counter:
     """Counts by verdict, reason, category and source while records stream past.
 
-    Counted per shape (see :mod:`lexicon.recordfile`): the verdict-relevant fields are all
+    Counted per shape (see :mod:`lexicon.store.recordfile`): the verdict-relevant fields are all
     in a record's shape, so a few thousand shapes are read instead of millions of records.
     """
 
@@ -235,11 +236,11 @@ def check_staged(profile: Profile, path: Path, release_id: str, *,
     (``build.shipping``), so an install can never publish what a build would not.
 
     In order: ``release_id`` is an id of the game (as :meth:`ReleaseWriter._unique_id`
-    makes them, see :func:`lexicon.releases.is_release_id`) and the manifest names it and
+    makes them, see :func:`lexicon.store.releases.is_release_id`) and the manifest names it and
     the game; every file the layout needs is present and in the file table
-    (:func:`lexicon.integrity.layout_problems`); every file's size and sha256 match and no
-    file is unlisted (:func:`lexicon.integrity.verify_release`); the release opens through
-    the server's own reader (:class:`~lexicon.store.Release`, its query indexes mapped) and
+    (:func:`lexicon.store.integrity.layout_problems`); every file's size and sha256 match and no
+    file is unlisted (:func:`lexicon.store.integrity.verify_release`); the release opens through
+    the server's own reader (:class:`~lexicon.store.store.Release`, its query indexes mapped) and
     the canary words are looked up in it, and must hold when ``check_canaries``.
     Raises ReleaseDamaged (or CanaryFailed) naming every problem; returns verify's report.
     """
@@ -517,7 +518,7 @@ class ReleaseWriter:
     def publish_manifest(self, release_id: str, manifest: dict[str, Any]) -> Path:
         """Write the manifest (with the file table), verify, rename, switch CURRENT."""
         # size + sha256 of every file: checked when opened (sizes), published, installed
-        # and by `lexicon verify` (hashes); see lexicon.integrity
+        # and by `lexicon verify` (hashes); see lexicon.store.integrity
         manifest[integrity.FILES] = integrity.file_table(self.staging)
         atomic.write_text(self.staging / MANIFEST,
                           json.dumps(manifest, ensure_ascii=False, indent=2))

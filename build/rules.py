@@ -13,7 +13,7 @@ Every builder decides a word the same way, so a reader learns it once:
    that no admission rule admitted is not a word, most informative first.
 4. **Otherwise**: the last word for a candidate nothing admitted and nothing explained.
 
-The first rule that rejects gives the stable reason code (from :mod:`lexicon.reasons`) and
+The first rule that rejects gives the stable reason code (from :mod:`lexicon.game.reasons`) and
 a specific message. A book without admission rules admits whatever no veto rejects: its
 candidates come from a list that is itself the evidence (the Polish word lists).
 
@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from lexicon.reasons import REASONS
+from lexicon.game.reasons import REASONS
 
 C = TypeVar("C")
 
@@ -59,7 +59,7 @@ Found = Evidence | Iterable[Evidence] | None
 class Reject(Generic[C]):
     """A rule that rejects: ``test`` returns a message (or a :class:`Rejection`) or None."""
 
-    code: str                               # a reason code from lexicon.reasons
+    code: str                               # a reason code from lexicon.game.reasons
     summary: str                            # one line for the manifest's policy
     test: Callable[[C], Finding]
     name: str = ""                          # defaults to the test function's name

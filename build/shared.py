@@ -29,15 +29,15 @@ from build.release import (
     read_release_overrides,
     write_overrides,
 )
-from lexicon import profile as profiles
-from lexicon import releases
 from lexicon.errors import BuildError, NoRelease
-from lexicon.indexes import INDEX_DIR
-from lexicon.meanings import MEANINGS_DIR, declared_file
-from lexicon.play import play_rules
-from lexicon.profile import Profile
-from lexicon.recordfile import RECORDS_DIR
-from lexicon.store import MANIFEST, Release
+from lexicon.game import profile as profiles
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.store import releases
+from lexicon.store.indexes import INDEX_DIR
+from lexicon.store.meanings import MEANINGS_DIR, declared_file
+from lexicon.store.recordfile import RECORDS_DIR
+from lexicon.store.store import MANIFEST, Release
 
 
 def _link_tree(src: Path, dst: Path) -> int:

@@ -13,8 +13,8 @@ files and directories under one release directory (no links, devices, sparse fil
 absolute or ``..`` paths, repeated names), the manifest second (UTF-8 JSON naming its
 release and a file table), every file listed in that table with its header's size (so a
 bomb is refused from its header) and its sha256 (read, not written), no listed file
-absent, at most :data:`~lexicon.integrity.MAX_BUNDLE_MEMBERS` members and
-:data:`~lexicon.integrity.MAX_BUNDLE_BYTES` bytes, also enforced on the (decompressed)
+absent, at most :data:`~lexicon.store.integrity.MAX_BUNDLE_MEMBERS` members and
+:data:`~lexicon.store.integrity.MAX_BUNDLE_BYTES` bytes, also enforced on the (decompressed)
 stream itself and by the writer; a known game and a release id as builds make them. Then,
 under the game's build lock, it unpacks into a staging directory of its own and runs the
 very check a build's publish runs (:func:`build.release.check_staged`: layout, hashes,
@@ -41,12 +41,13 @@ from typing import Any, BinaryIO
 
 from build import signing
 from build.release import build_lock, canaries_checked, check_staged, remove_dead_staging
-from lexicon import atomic, integrity, releases
-from lexicon import profile as profiles
+from lexicon import atomic
 from lexicon.errors import BadBundle, LexiconError, UnknownGame
-from lexicon.integrity import MAX_BUNDLE_BYTES, MAX_BUNDLE_MANIFEST_BYTES, MAX_BUNDLE_MEMBERS
+from lexicon.game import profile as profiles
 from lexicon.paths import home
-from lexicon.store import MANIFEST
+from lexicon.store import integrity, releases
+from lexicon.store.integrity import MAX_BUNDLE_BYTES, MAX_BUNDLE_MANIFEST_BYTES, MAX_BUNDLE_MEMBERS
+from lexicon.store.store import MANIFEST
 
 SUFFIX = ".lexbundle.tar"
 SKIP = {"lock.mdb", MANIFEST + ".tmp"}   # LMDB's reader table is per machine

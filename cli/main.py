@@ -395,7 +395,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
                log_level="info", access_log=False, timeout_graceful_shutdown=drain_seconds)
 
 
-# -- engine and referee queries (lexicon.queries) ------------------------------------------
+# -- engine and referee queries (lexicon.queries.queries) ------------------------------------------
 # Exit codes: 0 something found, 1 nothing found, 2 a refused query (bad pattern or rack,
 # a limit), 3 no release or no index for the game.
 
@@ -485,7 +485,7 @@ def hooks(game: Game, word: Annotated[str, typer.Argument(help="a word or a pref
            lambda r: bool(r["front"] or r["back"]))
 
 
-# -- maintainers: export, identity, diffs, shipping (lexicon.export, lexicon.shipping) ------
+# -- maintainers: export, identity, diffs, shipping (lexicon.export.export, lexicon.shipping) ------
 
 Release = Annotated[str | None, typer.Option(
     "--release", help="a published release id (default: the current one)")]

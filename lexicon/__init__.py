@@ -7,7 +7,7 @@ opens and caches them. The CLI and the service import nothing else from this pac
 
 The build pipeline (``build/``) writes releases; this package only reads them, so a
 service or an engine can depend on it without pulling in any source-dictionary tooling.
-The door's names are loaded on first use, so a builder importing ``lexicon.profile`` does
+The door's names are loaded on first use, so a builder importing ``lexicon.game.profile`` does
 not load the whole runtime (the marisa tries, numpy) with it.
 """
 

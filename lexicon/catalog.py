@@ -24,18 +24,18 @@ import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lexicon import profile as profiles
-from lexicon import releases
 from lexicon.errors import LexiconError, NoRelease, ReleaseDamaged
+from lexicon.game import profile as profiles
+from lexicon.game.profile import Profile
 from lexicon.paths import home
-from lexicon.profile import Profile
-from lexicon.store import Release
+from lexicon.store import releases
+from lexicon.store.store import Release
 
 if TYPE_CHECKING:
     import datetime as dt
 
     from lexicon.door import Lexicon
-    from lexicon.rulings import DayLog
+    from lexicon.verdicts.rulings import DayLog
 
 Stamp = tuple[int, int, int]
 FULL_CHECK_EVERY = 0.05   # seconds between full size checks of a release in use
@@ -185,7 +185,7 @@ class Catalog:
         and sha256), without opening it: ``{"state": "ok", ...}`` with the counts, or
         ``{"game", "state": "no_release"}``; ReleaseDamaged (or another LexiconError) when
         it is not whole."""
-        from lexicon.integrity import verify_release
+        from lexicon.store.integrity import verify_release
 
         self.profile(game)
         path = releases.current_path(game, self.root)
@@ -202,7 +202,7 @@ class Catalog:
     def rulings(self, date: str | None = None) -> tuple[dt.date, DayLog]:
         """The UTC day ``date`` (``YYYY-MM-DD``, default today; ``bad_date`` otherwise) and
         the rulings logged in this home that day, with the damaged lines skipped."""
-        from lexicon import rulings
+        from lexicon.verdicts import rulings
 
         day = rulings.parse_date(date)
         return day, rulings.scan(day, self.root)

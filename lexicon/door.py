@@ -43,13 +43,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO, Any, cast
 
-from lexicon import checker, fastcheck, judge, queries, remik
-from lexicon import diff as diffing
-from lexicon import export as exporting
-from lexicon.anagrams import MAX_BOARD_TILES, MAX_CHARS_PER_TILE, MAX_RACK_TILES
 from lexicon.catalog import Catalog
-from lexicon.changes import class_lines
-from lexicon.checker import MAX_BATCH
 from lexicon.errors import (
     CODES,
     EXIT_FAILED,
@@ -58,20 +52,27 @@ from lexicon.errors import (
     LexiconError,
     NotReady,
 )
-from lexicon.export import identity
-from lexicon.fastcheck import MAX_WORDS
-from lexicon.gloss import language
-from lexicon.inputs import EDGE_SPACE, MAX_WORD_CHARS
-from lexicon.judge import MAX_PLAY_WORDS
+from lexicon.export import diff as diffing
+from lexicon.export import export as exporting
+from lexicon.export.changes import class_lines
+from lexicon.export.export import identity
+from lexicon.game.gloss import language
+from lexicon.game.inputs import EDGE_SPACE, MAX_WORD_CHARS
+from lexicon.game.play import PlayRules, play_rules
+from lexicon.game.profile import Profile, game_ids
+from lexicon.game.tiles import Speller, speller
 from lexicon.limits import limit_table, limit_value, markdown_cell
-from lexicon.patterns import MAX_PATTERN_CHARS
-from lexicon.play import PlayRules, play_rules
-from lexicon.profile import Profile, game_ids
-from lexicon.queries import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_PATTERN_WORK
-from lexicon.remik import read_history
-from lexicon.rulings import LOCK_TIMEOUT, LockHeld
-from lexicon.store import Release
-from lexicon.tiles import Speller, speller
+from lexicon.queries import queries
+from lexicon.queries.anagrams import MAX_BOARD_TILES, MAX_CHARS_PER_TILE, MAX_RACK_TILES
+from lexicon.queries.patterns import MAX_PATTERN_CHARS
+from lexicon.queries.queries import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_PATTERN_WORK
+from lexicon.store.store import Release
+from lexicon.verdicts import checker, fastcheck, judge, remik
+from lexicon.verdicts.checker import MAX_BATCH
+from lexicon.verdicts.fastcheck import MAX_WORDS
+from lexicon.verdicts.judge import MAX_PLAY_WORDS
+from lexicon.verdicts.remik import read_history
+from lexicon.verdicts.rulings import LOCK_TIMEOUT, LockHeld
 
 #: what ``from lexicon import X`` gives (``lexicon/__init__.py`` loads this module when one
 #: is first asked for): the door, the catalog, the errors and exit codes, the limits the
@@ -199,7 +200,7 @@ class Lexicon:
     def check(self, word: str, *, edge: bool = False, lang: str | None = None
               ) -> dict[str, Any]:
         """The full verdict on one word: valid, reason, tiles, score, analyses, evidence,
-        meanings, other tilings (:mod:`lexicon.checker`). InputError for unusable text."""
+        meanings, other tilings (:mod:`lexicon.verdicts.checker`). InputError for unusable text."""
         return checker.check_word(self._pinned, self.game, word, edge=edge, lang=lang)
 
     def check_many(self, words: Iterable[str], *, edge: bool = False,
@@ -209,13 +210,13 @@ class Lexicon:
 
     def valid(self, words: Iterable[str], *, edge: bool = False) -> list[bool]:
         """Exactly ``check(w)["valid"]`` for each word, at batch speed (an unusable text
-        is not valid): the engines' check (:mod:`lexicon.fastcheck`)."""
+        is not valid): the engines' check (:mod:`lexicon.verdicts.fastcheck`)."""
         return fastcheck.valid_flags(self._pinned, self.game, words, edge=edge)
 
     def rule(self, words: Sequence[object], *, edge: bool = False, reveal: bool = False,
              lang: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """One ruling on a play, not yet logged, and the log entry :meth:`record` must
-        write before the ruling may be given (:mod:`lexicon.judge`)."""
+        write before the ruling may be given (:mod:`lexicon.verdicts.judge`)."""
         return judge.rule(self._pinned, self.game, words,
                           edge=edge, reveal=reveal, lang=lang)
 
@@ -237,14 +238,14 @@ class Lexicon:
              reopening: bool = False, variant: int = 1, history: object = None,
              reveal: bool = False, lang: str | None = None, log: bool = True
              ) -> dict[str, Any]:
-        """A ruling on a Remik table move by the rule book (:mod:`lexicon.remik`): which
+        """A ruling on a Remik table move by the rule book (:mod:`lexicon.verdicts.remik`): which
         table word became which new word, its legality, points and penalty."""
         return remik.rule_move(self._pinned, before, after, rack,
                                opening=opening, reopening=reopening, variant=variant,
                                history=history, reveal=reveal, lang=lang, log=log,
                                game=self.game)
 
-    # -- queries (:mod:`lexicon.queries`): counted and paged ------------------------------
+    # -- queries (:mod:`lexicon.queries.queries`): counted and paged ------------------------------
 
     def blanks(self, word: str, *, edge: bool = False, sort: str = "alpha",
                limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
@@ -290,7 +291,7 @@ class Lexicon:
                dawg_only: bool = False) -> dict[str, Any]:
         """The playable words in ``fmt`` (``words``, ``tiles``, ``jsonl``, ``kwg``,
         ``kbwg``, ``engine``) to ``output`` (atomically) or ``stdout``
-        (:mod:`lexicon.export`); what was written, for a report."""
+        (:mod:`lexicon.export.export`); what was written, for a report."""
         return exporting.export(self.profile, self.release, fmt, output, stdout,
                                 dawg_only=dawg_only)
 

@@ -94,7 +94,7 @@ class ReleaseDamaged(NoRelease):
 class RulingsUnavailable(LexiconError):
     """The rulings log cannot be written or read (its path is not a directory, read-only, a
     full disk, its lock held too long by another writer). A ruling is then refused rather
-    than given unrecorded (:mod:`lexicon.rulings`); CLI exit 3."""
+    than given unrecorded (:mod:`lexicon.verdicts.rulings`); CLI exit 3."""
 
     code = "rulings_unavailable"
     status = 503

@@ -19,37 +19,38 @@ from collections.abc import Iterable
 #: (module, constant) -> what it bounds, and the code a request over it gets ("—": none,
 #: the request waits or is never refused).
 LIMITS: dict[tuple[str, str], tuple[str, str]] = {
-    ("lexicon.inputs", "MAX_WORD_CHARS"): ("characters in a checked word", "word_too_long"),
-    ("lexicon.checker", "MAX_BATCH"): ("words per `check` batch", "batch_too_large"),
-    ("lexicon.fastcheck", "MAX_WORDS"): ("words per `valid` batch", "batch_too_large"),
-    ("lexicon.judge", "MAX_PLAY_WORDS"): ("words in one judged play", "play_too_large"),
-    ("lexicon.tiles", "MAX_READINGS"):
+    ("lexicon.game.inputs", "MAX_WORD_CHARS"): ("characters in a checked word", "word_too_long"),
+    ("lexicon.verdicts.checker", "MAX_BATCH"): ("words per `check` batch", "batch_too_large"),
+    ("lexicon.verdicts.fastcheck", "MAX_WORDS"): ("words per `valid` batch", "batch_too_large"),
+    ("lexicon.verdicts.judge", "MAX_PLAY_WORDS"): ("words in one judged play", "play_too_large"),
+    ("lexicon.game.tiles", "MAX_READINGS"):
         ("tilings of a Latin word kept per position and reported (more are never read)", "—"),
-    ("lexicon.patterns", "MAX_PATTERN_CHARS"): ("characters in a pattern", "pattern_too_long"),
-    ("lexicon.patterns", "MAX_STARS"): ("`*` in a pattern", "bad_pattern"),
-    ("lexicon.queries", "MAX_LIMIT"): ("results per page", "result_limit"),
-    ("lexicon.queries", "MAX_OFFSET"): ("first result of a page", "result_limit"),
-    ("lexicon.queries", "MAX_MATCHES"): ("words a pattern or blanks query may match",
+    ("lexicon.queries.patterns", "MAX_PATTERN_CHARS"): ("characters in a pattern",
+                                                      "pattern_too_long"),
+    ("lexicon.queries.patterns", "MAX_STARS"): ("`*` in a pattern", "bad_pattern"),
+    ("lexicon.queries.queries", "MAX_LIMIT"): ("results per page", "result_limit"),
+    ("lexicon.queries.queries", "MAX_OFFSET"): ("first result of a page", "result_limit"),
+    ("lexicon.queries.queries", "MAX_MATCHES"): ("words a pattern or blanks query may match",
                                          "too_many_matches"),
-    ("lexicon.anagrams", "MAX_RACK_TILES"): ("tiles on a rack", "rack_too_long"),
-    ("lexicon.anagrams", "MAX_BOARD_TILES"): ("board letters an anagram must use",
+    ("lexicon.queries.anagrams", "MAX_RACK_TILES"): ("tiles on a rack", "rack_too_long"),
+    ("lexicon.queries.anagrams", "MAX_BOARD_TILES"): ("board letters an anagram must use",
                                               "rack_too_long"),
-    ("lexicon.anagrams", "MAX_CHARS_PER_TILE"):
+    ("lexicon.queries.anagrams", "MAX_CHARS_PER_TILE"):
         ("characters per tile of rack or board text (`[dž], `), read before the tiles",
          "rack_too_long"),
-    ("lexicon.anagrams", "MAX_JOKERS"): ("jokers in an anagram query (never more than the "
+    ("lexicon.queries.anagrams", "MAX_JOKERS"): ("jokers in an anagram query (never more than the "
                                          "game has)", "too_many_jokers"),
-    ("lexicon.anagrams", "MAX_STEPS"): ("trie steps an anagram query may walk",
+    ("lexicon.queries.anagrams", "MAX_STEPS"): ("trie steps an anagram query may walk",
                                         "query_too_broad"),
-    ("lexicon.remik", "MAX_MOVE_WORDS"): ("words on the table before, or after, a Remik move",
-                                         "move_too_large"),
-    ("lexicon.remik", "MAX_MOVE_RACK"): ("letters on a Remik player's shelves",
+    ("lexicon.verdicts.remik", "MAX_MOVE_WORDS"):
+        ("words on the table before, or after, a Remik move", "move_too_large"),
+    ("lexicon.verdicts.remik", "MAX_MOVE_RACK"): ("letters on a Remik player's shelves",
                                         "move_too_large"),
-    ("lexicon.remik", "MAX_HISTORY"): ("earlier arrangements a Remik move is compared with",
-                                      "move_too_large"),
-    ("lexicon.remik", "MAX_MOVE_STEPS"): ("search steps assigning table words to new words",
-                                         "move_too_complex"),
-    ("lexicon.queries", "MAX_PATTERN_WORK"):
+    ("lexicon.verdicts.remik", "MAX_HISTORY"):
+        ("earlier arrangements a Remik move is compared with", "move_too_large"),
+    ("lexicon.verdicts.remik", "MAX_MOVE_STEPS"):
+        ("search steps assigning table words to new words", "move_too_complex"),
+    ("lexicon.queries.queries", "MAX_PATTERN_WORK"):
         ("work units (~0.5 µs each: trie probe 4, key enumerated 1, regex run 1) a pattern "
          "or blanks query may spend over all its readings", "query_too_broad"),
     ("service.querypool", "MAX_QUERY_WORKERS"):
@@ -57,7 +58,7 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
     ("service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
     ("service.querypool", "MAX_QUERY_WAIT_SECONDS"): ("seconds a query may wait for a worker",
                                                       "busy"),
-    ("lexicon.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
+    ("lexicon.export.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
                                    "kwg_too_large"),
     ("service.bodies", "MAX_BODY_BYTES"): ("bytes of a request body, batches aside",
                                            "body_too_large"),
@@ -74,16 +75,16 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
          "once; the others wait", "—"),
     ("service.bodies", "MAX_BATCH_WAIT_SECONDS"): ("seconds a big batch waits for its turn",
                                                    "too_many_batches"),
-    ("lexicon.integrity", "MAX_BUNDLE_BYTES"):
+    ("lexicon.store.integrity", "MAX_BUNDLE_BYTES"):
         ("bytes `lexicon install` unpacks from one bundle (headers and stream)", "bad_bundle"),
-    ("lexicon.integrity", "MAX_BUNDLE_MEMBERS"): ("files and directories in one bundle",
+    ("lexicon.store.integrity", "MAX_BUNDLE_MEMBERS"): ("files and directories in one bundle",
                                                  "bad_bundle"),
-    ("lexicon.integrity", "MAX_BUNDLE_MANIFEST_BYTES"):
+    ("lexicon.store.integrity", "MAX_BUNDLE_MANIFEST_BYTES"):
         ("bytes of a bundle's manifest, read before anything is unpacked", "bad_bundle"),
-    ("lexicon.kwg", "MAX_BIG_NODES"): ("nodes of an exported big KWG (`kbwg`, its 24-bit "
+    ("lexicon.export.kwg", "MAX_BIG_NODES"): ("nodes of an exported big KWG (`kbwg`, its 24-bit "
                                        "arc index)", "kwg_too_large"),
-    ("lexicon.kwg", "MAX_BIG_TILE"): ("tile numbers of a big KWG (6 bits)", "kwg_too_large"),
-    ("lexicon.recordfile", "MAX_KEY_BYTES"):
+    ("lexicon.export.kwg", "MAX_BIG_TILE"): ("tile numbers of a big KWG (6 bits)", "kwg_too_large"),
+    ("lexicon.store.recordfile", "MAX_KEY_BYTES"):
         ("UTF-8 bytes of a record's key (LMDB allows 511); a build drops a longer form, no "
          "playable word comes close", "—"),
 }
@@ -94,7 +95,7 @@ def _read(module: str, name: str) -> int | float:
 
 
 def _short(module: str, name: str) -> str:
-    """How the texts name a limit: ``queries.MAX_LIMIT`` for ``lexicon.queries``'s."""
+    """How the texts name a limit: ``queries.MAX_LIMIT`` for ``lexicon.queries.queries``'s."""
     return f"{module.rsplit('.', 1)[1]}.{name}"
 
 

@@ -6,7 +6,7 @@ must be drained rather than answer 503 for that game while its neighbours answer
 readiness is all-or-nothing over the configured games.
 
 "Verified" means the release the game serves now passed the full check of
-:func:`lexicon.integrity.verify_release` (every file's sha256 against the manifest) in this
+:func:`lexicon.store.integrity.verify_release` (every file's sha256 against the manifest) in this
 process, once, and its sizes still match on every probe (:meth:`Catalog.state`, a few
 ``stat`` calls). Hashing a real release reads all of it (osps: 142 MB, about a second), so a
 release is hashed once per process and remembered by its path: releases are immutable, and
@@ -23,10 +23,10 @@ import os
 import threading
 from typing import Any
 
-from lexicon import integrity
-from lexicon import profile as profiles
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError, UnknownGame
+from lexicon.game import profile as profiles
+from lexicon.store import integrity
 
 GAMES_ENV = "LEXICON_GAMES"
 

@@ -402,7 +402,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
 
 class JudgeRequest(BaseModel):
     # Items are not typed ``str`` here: a validation error would name the bad item's index,
-    # telling the challenger which word is in doubt. lexicon.judge refuses bad items with
+    # telling the challenger which word is in doubt. lexicon.verdicts.judge refuses bad items with
     # one error for the whole play.
     words: list[Any] = Field(..., description="every word the play forms (at most "
                                               f"{figure('judge.MAX_PLAY_WORDS')})",
@@ -451,8 +451,8 @@ _MOVE_WORDS = figure("remik.MAX_MOVE_WORDS")
 
 
 class MoveRequest(BaseModel):
-    # Word items are not typed ``str``, as in JudgeRequest: lexicon.remik refuses a bad item
-    # with one error (``bad_move``) rather than a validation error pointing at it.
+    # Word items are not typed ``str``, as in JudgeRequest: lexicon.verdicts.remik refuses a
+    # bad item with one error (``bad_move``) rather than a validation error pointing at it.
     before: list[Any] = Field([], description="the table's words before the move "
                                               f"(at most {_MOVE_WORDS})",
                               examples=[["kotek", "dom"]])

@@ -94,7 +94,7 @@ def _child(metric: Any, *values: str) -> Any:
 
 
 def count_verdict(game: str, result: dict[str, Any]) -> None:
-    """One word verdict (a :func:`lexicon.checker.check_word` answer)."""
+    """One word verdict (a :func:`lexicon.verdicts.checker.check_word` answer)."""
     reason = result.get("reason")
     _child(VERDICTS, game, "true" if result.get("valid") else "false",
            reason["code"] if reason else "").inc()

@@ -1,7 +1,7 @@
 """The engine queries' own bounded pool of worker threads, apart from lookups and ``/healthz``.
 
 A pattern, blanks or anagram query is bounded in work (about a second at most, see
-:class:`lexicon.search.Budget` and ``anagrams.MAX_STEPS``), but it is pure Python holding
+:class:`lexicon.queries.search.Budget` and ``anagrams.MAX_STEPS``), but it is pure Python holding
 the GIL: run in FastAPI's shared thread pool (40 threads), 24 broad queries at once took
 24 threads and starved everything else of the interpreter (``/healthz`` 12.6 s, a single
 word 5 s). So ``pattern``, ``blanks``, ``anagrams``, ``hooks`` and ``prefix`` run here:

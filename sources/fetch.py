@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.errors import SourceError
-from lexicon.integrity import file_table, table_problems
-from lexicon.integrity import sha256_file as sha256_of
 from lexicon.paths import cache_dir
+from lexicon.store.integrity import file_table, table_problems
+from lexicon.store.integrity import sha256_file as sha256_of
 from sources.apt import AptConfig
 
 MANIFEST_PATH = Path(__file__).parent / "manifest.toml"

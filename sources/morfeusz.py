@@ -98,7 +98,7 @@ docstring): a generated form must be spelled as the analyser would accept it bac
 class Interpretation:
     """One Morfeusz reading of a whole word form (Morfeusz calls it an *interpretation*).
 
-    Named apart from :class:`lexicon.records.Analysis`, the analysis a release stores and
+    Named apart from :class:`lexicon.store.records.Analysis`, the analysis a release stores and
     serves: the Polish builder turns each accepted interpretation into one of those.
 
     ``lemma`` is the dictionary lemma without SGJP's homonym qualifier

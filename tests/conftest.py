@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from build.pipeline import BuildContext, build_game
-from lexicon import profile as profiles
-from lexicon import releases
-from lexicon.records import Analysis, Record
+from lexicon.game import profile as profiles
+from lexicon.store import releases
+from lexicon.store.records import Analysis, Record
 
 
 def lexicon_process(home: Path, *args: str, stdin: str | None = None

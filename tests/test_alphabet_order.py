@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from lexicon import profile
+from lexicon.game import profile
 
 
 def test_first_matches_a_full_sort_in_every_game() -> None:

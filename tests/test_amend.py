@@ -12,10 +12,11 @@ import pytest
 
 from build import amend
 from build.release import read_release_overrides
-from lexicon import checker, releases
 from lexicon.catalog import Catalog
-from lexicon.export import identity
-from lexicon.play import play_rules
+from lexicon.export.export import identity
+from lexicon.game.play import play_rules
+from lexicon.store import releases
+from lexicon.verdicts import checker
 from tests.conftest import POLISH_RECORDS, publish, rec
 
 
@@ -144,7 +145,7 @@ def test_indexes_built_during_an_amend_equal_ones_built_after(home: Path, tmp_pa
         assert (new / "indexes" / name).read_bytes() == (again / "indexes" / name).read_bytes()
     assert _manifest(new)["indexes"]["playable_keys"] == figures["playable_keys"]
     cat = Catalog(home)
-    from lexicon import queries
+    from lexicon.queries import queries
     words = {m["word"] for m in queries.anagrams(cat, "osps", "tokeipsn")["results"]}
     assert "pies" in words and "kot" not in words
 
@@ -178,7 +179,7 @@ def _letters(n: int) -> list[str]:
 
 def test_many_overrides_stay_out_of_the_manifest(home: Path, tmp_path: Path) -> None:
     from build.release import OVERRIDES_FILE
-    from lexicon import integrity
+    from lexicon.store import integrity
 
     publish(home, "osps", POLISH_RECORDS)
     words = _letters(20_000)

@@ -98,7 +98,7 @@ def test_a_library_caller_s_non_text_item_is_an_item_error(home: Path) -> None:
     # HTTP types its items, but the library is a face too (engines embed it): a number in a
     # word list is that item's error, not an AttributeError out of the whole batch
     from lexicon.catalog import Catalog
-    from lexicon.checker import check_many
+    from lexicon.verdicts.checker import check_many
 
     results = check_many(Catalog(home), "osps", [42, None, "kot"])   # type: ignore[list-item]
     assert [r.get("error", {}).get("code") for r in results] == [
@@ -116,9 +116,9 @@ NOT_SPACE = ["\x85", "\x1c", "\x1d", "\x1e", "\x1f", "\x0b", "\x0c", "\u2028", "
 def test_control_characters_are_refused_at_either_end(client: TestClient, home: Path,
                                                       ch: str) -> None:
     from lexicon.catalog import Catalog
-    from lexicon.checker import check_many
     from lexicon.errors import InputError
-    from lexicon.inputs import clean_word
+    from lexicon.game.inputs import clean_word
+    from lexicon.verdicts.checker import check_many
 
     words = [ch + "kot", "kot" + ch, "k" + ch + "ot", ch + " kot ", " kot" + ch + "\n"]
     for word in words:
@@ -149,7 +149,7 @@ def test_control_characters_are_refused_at_either_end(client: TestClient, home: 
 
 
 def test_real_white_space_at_the_ends_is_still_stripped(client: TestClient) -> None:
-    from lexicon.inputs import clean_word
+    from lexicon.game.inputs import clean_word
 
     for word in (" kot", "kot ", "\tkot", "kot\n", "kot\r\n", "\u00a0kot\u3000", " kot\t"):
         assert clean_word(word) == "kot"

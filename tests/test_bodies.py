@@ -15,7 +15,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from lexicon import checker, fastcheck
+from lexicon.verdicts import checker, fastcheck
 from service import bodies
 from service.launch import serving
 

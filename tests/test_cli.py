@@ -82,8 +82,8 @@ def test_the_exit_codes_are_the_error_classes_own() -> None:
     """The CLI's contract in one place: each class says its exit code beside its status."""
     from build.signing import BadKey
     from lexicon import errors
-    from lexicon.indexes import NoIndex
-    from lexicon.kwg import KwgTooLarge, NoDistribution
+    from lexicon.export.kwg import KwgTooLarge, NoDistribution
+    from lexicon.store.indexes import NoIndex
     assert {c.__name__: c("x").exit_code for c in (
         errors.InputError, errors.UnknownGame, errors.UnknownRelease, BadKey,
         errors.NoRelease, errors.ReleaseDamaged, errors.RulingsUnavailable, errors.BadBundle,

@@ -15,9 +15,9 @@ import pytest
 import build.release as release_mod
 from build.pipeline import BuildContext, build_game, smoke_sample
 from build.release import build_lock
-from lexicon import releases
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildBusy
+from lexicon.store import releases
 from tests.conftest import POLISH_RECORDS, StaticBuilder, publish, rec
 
 WITH_PIES = [*POLISH_RECORDS, rec("pies", tags="subst:sg:nom:m2", category="noun")]

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from lexicon import checker, fastcheck, queries
+from lexicon.queries import queries
+from lexicon.verdicts import checker, fastcheck
 from service.app import create_app
 from service.contract import PAGE_CSP
 from tests.conftest import POLISH_RECORDS, publish

@@ -29,7 +29,7 @@ def test_a_new_code_or_a_changed_limit_makes_the_readme_stale(monkeypatch) -> No
     monkeypatch.setitem(CODES, "brand_new_code", "what it means")
     assert "brand_new_code" in docs.render(current)
     monkeypatch.delitem(CODES, "brand_new_code")
-    monkeypatch.setattr("lexicon.inputs.MAX_WORD_CHARS", 65)
+    monkeypatch.setattr("lexicon.game.inputs.MAX_WORD_CHARS", 65)
     assert "| `inputs.MAX_WORD_CHARS` | 65 |" in docs.render(current)
 
 
@@ -39,8 +39,8 @@ def test_the_readme_check_answer_has_the_fields_of_a_real_one(home) -> None:
     import json
     import re
 
-    from lexicon import checker
     from lexicon.catalog import Catalog
+    from lexicon.verdicts import checker
     from service.app import CHECK_EXAMPLE
     from tests.conftest import POLISH_RECORDS, publish
 
@@ -62,8 +62,8 @@ def test_the_tables_exit_codes_are_what_the_classes_exit_with() -> None:
 
     from lexicon.errors import LexiconError
     for module in ("build.amend", "build.canaries", "build.signing", "build.shipping",
-                   "lexicon.anagrams", "lexicon.indexes", "lexicon.kwg", "lexicon.remik",
-                   "lexicon.search"):
+                   "lexicon.queries.anagrams", "lexicon.store.indexes", "lexicon.export.kwg",
+                   "lexicon.verdicts.remik", "lexicon.queries.search"):
         importlib.import_module(module)
     exits = docs.exit_codes()
     todo, seen = [LexiconError], []
@@ -155,13 +155,13 @@ def test_openapi_states_every_code_and_limit_as_the_library_does(home) -> None:
 
 def test_a_changed_limit_or_meaning_changes_the_openapi_text(home, monkeypatch) -> None:
     from service import apidocs
-    monkeypatch.setattr("lexicon.checker.MAX_BATCH", 777)
+    monkeypatch.setattr("lexicon.verdicts.checker.MAX_BATCH", 777)
     monkeypatch.setitem(CODES, "bad_sort", "a sort nobody asked for")
     described = _spec(home)["info"]["description"]
     assert "| `checker.MAX_BATCH` | 777 |" in described
     assert "| `bad_sort` | a sort nobody asked for |" in described
     assert apidocs.figure("checker.MAX_BATCH") == "777"
-    monkeypatch.setattr("lexicon.queries.MAX_MATCHES", 12_345)
+    monkeypatch.setattr("lexicon.queries.queries.MAX_MATCHES", 12_345)
     assert "| `queries.MAX_MATCHES` | 12,345 |" in apidocs.query_limits(1)
 
 
@@ -200,7 +200,7 @@ def test_the_openapi_error_examples_are_what_the_api_answers(small_releases,
     from fastapi.testclient import TestClient
 
     from service.app import create_app
-    monkeypatch.setattr("lexicon.queries.MAX_MATCHES", 2)
+    monkeypatch.setattr("lexicon.queries.queries.MAX_MATCHES", 2)
     asked = {("/v1/games/{game}/pattern", "422"): "/v1/games/osps/pattern?pattern=*",
              ("/v1/games/{game}/pattern", "400"): "/v1/games/osps/pattern?pattern=k[ot",
              ("/v1/games/{game}/blanks", "400"): "/v1/games/osps/blanks?word=???",

@@ -9,9 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from lexicon import Catalog, Lexicon
-from lexicon.checker import check_word
 from lexicon.errors import NoRelease, UnknownGame
-from lexicon.queries import pattern
+from lexicon.queries.queries import pattern
+from lexicon.verdicts.checker import check_word
 from service.app import create_app
 from tests.conftest import POLISH_RECORDS, publish, rec
 

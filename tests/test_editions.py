@@ -13,8 +13,8 @@ from test_export import run
 
 from build.canaries import CanaryFailed
 from build.pipeline import BuildContext, build_game
-from lexicon import profile as profiles
-from lexicon import releases
+from lexicon.game import profile as profiles
+from lexicon.store import releases
 from service.app import create_app
 
 OSPS_OK = [rec(w) for w in ("zażółć", "gęślą", "jaźń", "źdźbło", "kot", "ul", "kotek", "al",

@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from lexicon.catalog import Catalog
-from lexicon.enginepack import estimate_counts
-from lexicon.export import quackle_hash
-from lexicon.profile import load
+from lexicon.export.enginepack import estimate_counts
+from lexicon.export.export import quackle_hash
+from lexicon.game.profile import load
 
 # wolges' stock alphabets (src/alphabets/polish.txt, slovene.txt), first column
 WOLGES_POLISH = list("AĄBCĆDEĘFGHIJKLŁMNŃOÓPRSŚTUWYZŹŻ")
@@ -164,7 +164,7 @@ def test_boards(home: Path, tmp_path: Path) -> None:
 
 def test_osps_pack_takes_the_big_kwg_when_the_kwg_cannot_hold_it(
         home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from lexicon import kwg
+    from lexicon.export import kwg
     monkeypatch.setattr(kwg, "MAX_NODES", 8)
     out, meta = pack(home, tmp_path, "osps")
     assert not (out / "osps.kwg").exists()

@@ -22,11 +22,11 @@ from kwg_reader import Reader
 from typer.testing import CliRunner
 
 from cli.main import app
-from lexicon import checker
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, UnknownRelease
-from lexicon.export import export, quackle_hash
-from lexicon.profile import load
+from lexicon.export.export import export, quackle_hash
+from lexicon.game.profile import load
+from lexicon.verdicts import checker
 
 EXTRA_POLISH = [
     rec("a", category="conj"),                        # 1 letter: too short for osps
@@ -147,7 +147,7 @@ def test_too_large_for_the_kwg_points_at_the_big_kwg(releases: Path, tmp_path: P
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A lexicon past the KWG's arc index (Polish: ~4.9M nodes) fails with the way out;
     the big KWG takes it. The limit is lowered to the tiny lexicon's size."""
-    from lexicon import kwg
+    from lexicon.export import kwg
     size = len(Reader.open(kwg_file(releases, tmp_path, "osps", "kwg")).tile)
     monkeypatch.setattr(kwg, "MAX_NODES", size - 1)
     p = run(releases, "export", "osps", "--format", "kwg", "-o", str(tmp_path / "x.kwg"))
@@ -226,11 +226,11 @@ def test_reader_script_checks_an_export_word_for_word(releases: Path, tmp_path: 
 
 def test_the_export_modules_import_one_way() -> None:
     """export picks a writer (kwg, enginepack); the writers take the words and their hash
-    from lexicon.playable, never from export, and nothing imports inside a function to
+    from lexicon.export.playable, never from export, and nothing imports inside a function to
     dodge a cycle."""
     import ast
 
-    base = Path(__file__).resolve().parents[1] / "lexicon"
+    base = Path(__file__).resolve().parents[1] / "lexicon" / "export"
     modules = ("export", "kwg", "enginepack", "playable")
     imports: dict[str, set[str]] = {}
     for name in modules:
@@ -240,7 +240,7 @@ def test_the_export_modules_import_one_way() -> None:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 found = ({a.name for a in node.names} if isinstance(node, ast.Import) else
                          {node.module or ""} | {f"{node.module}.{a.name}" for a in node.names})
-                local = {m.removeprefix("lexicon.") for m in found} & set(modules)
+                local = {m.removeprefix("lexicon.export.") for m in found} & set(modules)
                 assert node in top or not local, f"{name} imports {local} inside a function"
                 imports.setdefault(name, set()).update(local)
     assert imports["export"] >= {"kwg", "enginepack", "playable"}

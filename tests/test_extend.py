@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from lexicon import queries
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
+from lexicon.queries import queries
 from service.app import create_app
 from tests.conftest import lexicon, publish, rec
 

@@ -17,11 +17,11 @@ from fastapi.testclient import TestClient
 
 from build.games.krizemkrazem.builder import GENDER_TAG
 from build.games.kvizovka import analysis as hbs_tags
-from lexicon import gloss
 from lexicon.catalog import Catalog
-from lexicon.checker import check_word
 from lexicon.errors import InputError
-from lexicon.reasons import REASONS
+from lexicon.game import gloss
+from lexicon.game.reasons import REASONS
+from lexicon.verdicts.checker import check_word
 from service.app import create_app
 from tests.conftest import publish, rec
 from tools.gloss_coverage import coverage

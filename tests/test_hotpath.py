@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from lexicon.catalog import Catalog
-from lexicon.checker import check_word
+from lexicon.verdicts.checker import check_word
 from service import hotpath
 from service.app import create_app
 

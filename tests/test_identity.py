@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import publish, rec
 from test_export import lines, run
 
-from lexicon import releases
+from lexicon.store import releases
 from sources.fetch import load_manifest
 
 FIRST = [rec("kot"), rec("kota"), rec("ul"), rec("np", valid=False, code="abbreviation"),

@@ -12,9 +12,10 @@ from conftest import StaticBuilder, rec
 from test_export import lines, run
 
 from build.pipeline import BuildContext, build_game
-from lexicon import checker, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, InputError, SourceError
+from lexicon.store import releases
+from lexicon.verdicts import checker
 
 RECORDS = [rec("kot"), rec("kota"), rec("pies"), rec("np", valid=False, code="abbreviation",
                                                        message="abbreviation")]
@@ -102,7 +103,7 @@ def test_a_changed_list_stops_the_build_and_bad_modes_are_refused(home: Path,
 def test_a_list_that_holds_no_word_of_the_game_is_refused_whole(
         home: Path, tmp_path: Path, content: bytes, problem: str) -> None:
     from build import imports
-    from lexicon import profile as profiles
+    from lexicon.game import profile as profiles
 
     path = tmp_path / "gry.txt"
     path.write_bytes(content)
@@ -124,7 +125,7 @@ def test_a_bom_is_removed_not_the_first_word(home: Path, tmp_path: Path) -> None
 
 def test_kvizovka_lists_are_read_through_its_speller() -> None:
     from build import imports
-    from lexicon import profile as profiles
+    from lexicon.game import profile as profiles
 
     kv = profiles.load("kvizovka")
     assert imports.key_of(kv, "Kuća") == imports.key_of(kv, "кућа") == "кућа"

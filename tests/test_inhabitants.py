@@ -12,8 +12,8 @@ from build.games.polish import WPOLISH, PolishBuilder
 from build.games.polish.inhabitants import DEFAULT, policy_of, readings
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
-from lexicon.checker import check_word
-from lexicon.profile import load as load_profile
+from lexicon.game.profile import load as load_profile
+from lexicon.verdicts.checker import check_word
 from sources import morfeusz
 
 DATA = Path(__file__).parent / "data" / "polish"

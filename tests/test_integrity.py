@@ -13,10 +13,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from lexicon import releases
 from lexicon.catalog import Catalog
 from lexicon.errors import NoRelease, ReleaseDamaged
-from lexicon.integrity import file_table, verify_release
+from lexicon.store import releases
+from lexicon.store.integrity import file_table, verify_release
 from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish
 from tests.query_data import running_server
 

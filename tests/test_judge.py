@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner, Result
 
 from cli import main
-from lexicon import judge, rulings
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
+from lexicon.verdicts import judge, rulings
 from service.app import create_app
 
 

@@ -21,7 +21,7 @@ from build.games.krizemkrazem import Inputs, KrizemkrazemBuilder
 from build.games.krizemkrazem.lists import read_list
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
-from lexicon.checker import check_word
+from lexicon.verdicts.checker import check_word
 from sources import freedict
 from sources.lemmagen import SlovenianLemmatizer
 from sources.wordlist import ReviewedListError

@@ -5,7 +5,7 @@ ijekavian ``hbs_HR.dix``, compiled here with ``lt-comp rl`` into generators like
 package's ``*.autogen.bin``), a Cyrillic hunspell pair shaped like ``sr_RS`` and a Latin one
 shaped like ``hr_HR``, and reviewed lists in the production format. The release is built
 through the pipeline into the ``home`` fixture and every answer is read back with
-:func:`lexicon.checker.check_word`, Latin and Cyrillic input alike.
+:func:`lexicon.verdicts.checker.check_word`, Latin and Cyrillic input alike.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from build.games.kvizovka import KvizovkaBuilder
 from build.games.kvizovka.paradigms import HForm, SlotLearner
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
-from lexicon.checker import check_word
-from lexicon.releases import current_path
+from lexicon.store.releases import current_path
+from lexicon.verdicts.checker import check_word
 
 DATA = Path(__file__).parent / "data" / "kvizovka"
 HAVE_LT = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None

@@ -17,10 +17,11 @@ from conftest import publish, rec
 from typer.testing import CliRunner
 
 from cli.main import app
-from lexicon import checker, fastcheck, membership
 from lexicon.catalog import Catalog
-from lexicon.profile import load
-from lexicon.tiles import speller
+from lexicon.game.profile import load
+from lexicon.game.tiles import speller
+from lexicon.store import membership
+from lexicon.verdicts import checker, fastcheck
 
 KV = [
     rec("љубав", word="ljubav", category="noun"),

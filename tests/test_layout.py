@@ -84,3 +84,63 @@ def test_the_door_exports_what_the_package_lists() -> None:
     assert isinstance(atomic, types.ModuleType)
     with pytest.raises(AttributeError):
         lexicon.no_such_name  # noqa: B018
+
+
+# The runtime's five layers, lowest first. A module may import its own layer and the
+# layers below it, never one above: the rule book knows nothing of releases, the store
+# decides no verdict, and only the faces (through the front door) sit above export.
+# Modules directly in lexicon/ are either the base every layer shares (errors, paths,
+# atomic) or above all five: the front door, the catalog that opens and caches doors, the
+# readiness check over the catalog, and the table of limits read from every layer. An
+# import under ``if TYPE_CHECKING`` names a type and loads nothing, so it is not counted
+# (the layers take a catalog as an argument and never open one).
+LAYERS = ["game", "store", "verdicts", "queries", "export"]
+BASE = {"errors", "paths", "atomic"}
+TOP = {"door", "catalog", "readiness", "limits"}
+
+
+def _layer(module: str) -> int:
+    """-1 for the shared base, len(LAYERS) for the front door, else the layer's rank."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "lexicon":
+        raise ValueError(module)
+    if parts[1] in LAYERS:
+        return LAYERS.index(parts[1])
+    return -1 if parts[1] in BASE else len(LAYERS)
+
+
+def _lexicon_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                   and ast.unparse(node.test) == "TYPE_CHECKING" for n in ast.walk(node)}
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.startswith("lexicon.")}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            if node.module == "lexicon":
+                out |= {f"lexicon.{a.name}" for a in node.names}
+            elif node.module.startswith("lexicon."):
+                out.add(node.module)
+    return out
+
+
+def test_every_runtime_module_sits_in_a_layer() -> None:
+    loose = sorted(p.name for p in (ROOT / "lexicon").glob("*.py")
+                   if p.stem not in BASE | TOP | {"__init__"})
+    assert loose == [], "put new runtime modules in one of " + ", ".join(LAYERS)
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_layers_import_only_downwards(layer: str) -> None:
+    rank = LAYERS.index(layer)
+    bad = {}
+    for path in sorted((ROOT / "lexicon" / layer).rglob("*.py")):
+        up = sorted(m for m in _lexicon_imports(path) if _layer(m) > rank)
+        if up:
+            bad[str(path.relative_to(ROOT))] = up
+    assert bad == {}
+    doc = ast.get_docstring(ast.parse((ROOT / "lexicon" / layer / "__init__.py").read_text()))
+    assert doc, f"lexicon/{layer}/__init__.py must say what the layer owns"

@@ -12,11 +12,12 @@ from fastapi.testclient import TestClient
 
 from build import amend
 from build.pipeline import BuildContext, build_game
-from lexicon import checker, integrity, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import ReleaseDamaged
-from lexicon.meanings import MEANINGS_FILE
-from lexicon.store import Release
+from lexicon.store import integrity, releases
+from lexicon.store.meanings import MEANINGS_FILE
+from lexicon.store.store import Release
+from lexicon.verdicts import checker
 from service.app import create_app
 from sources import fetch as fetching
 from sources import freedict

@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lexicon import fastcheck, membership
 from lexicon.catalog import Catalog
+from lexicon.store import membership
+from lexicon.verdicts import fastcheck
 from tests.conftest import publish, rec
 
 

@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from lexicon import profile as profiles
 from lexicon.errors import InputError
-from lexicon.patterns import parse
+from lexicon.game import profile as profiles
+from lexicon.queries.patterns import parse
 
 OSPS = profiles.load("osps")
 KVIZ = profiles.load("kvizovka")

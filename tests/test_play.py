@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexicon import profile as profiles
-from lexicon.play import play_rules
+from lexicon.game import profile as profiles
+from lexicon.game.play import play_rules
 
 KV, OSPS, KK, REMIK = (play_rules(profiles.load(g))
                        for g in ("kvizovka", "osps", "krizemkrazem", "remik"))

@@ -21,7 +21,7 @@ from build.games.polish import (
 from build.games.polish.evidence import generated_slot, left_out_slot, negation_base
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
-from lexicon.checker import check_word
+from lexicon.verdicts.checker import check_word
 from sources import morfeusz
 
 DATA = Path(__file__).parent / "data" / "polish"

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from lexicon import checker, fastcheck, queries, search
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
-from lexicon.indexes import NoIndex
-from lexicon.patterns import parse
-from lexicon.search import Budget
+from lexicon.queries import queries, search
+from lexicon.queries.patterns import parse
+from lexicon.queries.search import Budget
+from lexicon.store.indexes import NoIndex
+from lexicon.verdicts import checker, fastcheck
 from tests.query_data import POLISH, publish_all
 
 

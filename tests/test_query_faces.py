@@ -110,7 +110,7 @@ def test_http_query_errors(api: TestClient, path: str, params: dict, status: int
 
 def test_http_broad_pattern_is_refused_with_query_too_broad(
         api: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from lexicon import queries
+    from lexicon.queries import queries
     monkeypatch.setattr(queries, "MAX_PATTERN_WORK", 20)   # a tiny release
     for game, pattern in (("kvizovka", "*lj*nj*dž*lj*nj*dž*"), ("osps", "*ź*ż*")):
         r = api.get(f"/v1/games/{game}/pattern", params={"pattern": pattern})

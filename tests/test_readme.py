@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from build.pipeline import BuildContext, build_game
-from lexicon import releases
-from lexicon.records import Analysis, Record
+from lexicon.store import releases
+from lexicon.store.records import Analysis, Record
 from tests.conftest import StaticBuilder, lexicon
 from tests.test_meanings import POL, _fetched
 from tests.test_source_readers import write_dictd

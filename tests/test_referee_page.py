@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from lexicon.gloss import to_cyrillic
+from lexicon.game.gloss import to_cyrillic
 from tests.conftest import publish
 from tests.query_data import POLISH, publish_all, running_server
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from build.pipeline import BuildContext, build_game
-from lexicon import releases
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError
+from lexicon.store import releases
 from tests.conftest import POLISH_RECORDS, StaticBuilder, publish, rec
 
 
@@ -157,7 +157,7 @@ def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -
         open_parent,
     )
     from lexicon.errors import ReleaseDamaged
-    from lexicon.store import Release
+    from lexicon.store.store import Release
 
     path = home / "releases" / "osps" / "old"
     path.mkdir(parents=True)

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from lexicon import profile as profiles
-from lexicon import remik, rulings
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
+from lexicon.game import profile as profiles
+from lexicon.verdicts import remik, rulings
 from service.app import create_app
 from tests.conftest import lexicon, publish, rec
 
@@ -226,7 +226,7 @@ def _brute_cost(before: list[str], after: list[str], rack: str, variant: int
                 ) -> tuple[int, int, int, int] | None:
     """The best cost over every tile-level assignment (each letter of each word after the
     move from the shelf or from one table word), scored by the rule book independently of
-    lexicon.remik: faults, leftovers, own letters, pieces."""
+    lexicon.verdicts.remik: faults, leftovers, own letters, pieces."""
     kept_b, rest_a = list(before), []
     for w in after:
         if w in kept_b:

@@ -17,10 +17,11 @@ import pytest
 from conftest import publish, rec
 
 from build import amend
-from lexicon import checker, fastcheck, queries
 from lexicon.catalog import Catalog
-from lexicon.profile import load
-from lexicon.tiles import Work, speller
+from lexicon.game.profile import load
+from lexicon.game.tiles import Work, speller
+from lexicon.queries import queries
+from lexicon.verdicts import checker, fastcheck
 
 KV = speller(load("kvizovka"))
 

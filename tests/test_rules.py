@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from build.rules import Admit, Evidence, Reject, Rejection, RuleBook
-from lexicon.records import Analysis, Record
+from lexicon.store.records import Analysis, Record
 
 
 @dataclass

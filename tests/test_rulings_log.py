@@ -18,9 +18,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from lexicon import judge, rulings
 from lexicon.catalog import Catalog
 from lexicon.errors import RulingsUnavailable
+from lexicon.verdicts import judge, rulings
 from service.app import create_app
 from service.launch import serving
 from tests.conftest import lexicon

@@ -10,9 +10,11 @@ import pytest
 
 from build.amend import derive
 from build.pipeline import BuildContext, build_game
-from lexicon import checker, queries, releases
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError
+from lexicon.queries import queries
+from lexicon.store import releases
+from lexicon.verdicts import checker
 from tests.conftest import POLISH_RECORDS, publish, rec
 
 LONG = "pięćdziesięcioro"        # 16 letters: remik plays it, osps (15 at most) does not

@@ -25,9 +25,9 @@ from conftest import POLISH_RECORDS, StaticBuilder, lexicon, publish, rec
 
 from build import shipping, signing
 from build.pipeline import BuildContext, build_game
-from lexicon import releases
 from lexicon.catalog import Catalog
-from lexicon.integrity import sha256_file
+from lexicon.store import releases
+from lexicon.store.integrity import sha256_file
 
 # every osps canary valid (and two invalid ones present): a release whose build checked them
 OSPS_OK = [rec(w) for w in ("zażółć", "gęślą", "jaźń", "źdźbło", "kot", "ul", "kotek", "al",

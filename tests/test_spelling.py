@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexicon import profile as profiles
 from lexicon.errors import InputError
-from lexicon.inputs import clean_word, normalise
-from lexicon.tiles import MAX_READINGS, Speller, Work, speller
+from lexicon.game import profile as profiles
+from lexicon.game.inputs import clean_word, normalise
+from lexicon.game.tiles import MAX_READINGS, Speller, Work, speller
 
 KV = speller(profiles.load("kvizovka"))
 OSPS = speller(profiles.load("osps"))

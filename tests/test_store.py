@@ -1,7 +1,7 @@
 """The release store in LMDB: shared handles, and the schema other programs read.
 
 A release's records are one LMDB environment (``records.lmdb/``, see
-:mod:`lexicon.recordfile` and the README's "Release store"). LMDB opens an environment
+:mod:`lexicon.store.recordfile` and the README's "Release store"). LMDB opens an environment
 once per process, so a second Catalog on the same release must share the first one's
 handle; and because it is plain LMDB, Debian's ``mdb_stat``/``mdb_dump`` read it.
 """
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from lexicon import integrity
 from lexicon.catalog import Catalog
-from lexicon.recordfile import RECORDS_DIR, SHAPE_BLOCK, get_varint
+from lexicon.store import integrity
+from lexicon.store.recordfile import RECORDS_DIR, SHAPE_BLOCK, get_varint
 from tests.conftest import POLISH_RECORDS, publish
 
 TOOLS = pytest.mark.skipif(not (shutil.which("mdb_dump") and shutil.which("mdb_stat")),
@@ -89,7 +89,7 @@ def test_mdb_stat_and_mdb_dump_read_a_release_by_the_readme_schema(home: Path) -
 def test_a_release_dropped_unclosed_gives_its_handle_back(home: Path) -> None:
     import gc
 
-    from lexicon import recordfile
+    from lexicon.store import recordfile
 
     publish(home, "osps", POLISH_RECORDS)
     before = len(recordfile._OPEN)

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from lexicon import profile as profiles
 from lexicon.errors import InputError, UnknownGame
-from lexicon.inputs import clean_word
-from lexicon.play import play_rules
-from lexicon.tiles import speller
+from lexicon.game import profile as profiles
+from lexicon.game.inputs import clean_word
+from lexicon.game.play import play_rules
+from lexicon.game.tiles import speller
 
 
 def test_every_game_has_a_profile_with_unique_tiles() -> None:
@@ -86,11 +86,11 @@ def test_clean_word_normalises() -> None:
     assert clean_word("Pustni   Ples") == "pustni ples"
 
 
-# -- every tile numbering is the profile's (lexicon.profile.Alphabet) --------------------
+# -- every tile numbering is the profile's (lexicon.game.profile.Alphabet) --------------------
 
 @pytest.mark.parametrize("game", ["osps", "remik", "kvizovka", "krizemkrazem"])
 def test_every_numbering_comes_from_the_profile(game: str) -> None:
-    from lexicon import kwg
+    from lexicon.export import kwg
 
     prof = profiles.load(game)
     alphabet = prof.alphabet
@@ -115,7 +115,7 @@ def test_the_vowels_and_the_engine_order_are_profile_data() -> None:
     """Change the data, and the numbers and the vowel column follow: nothing in kwg."""
     import tomllib
 
-    from lexicon import kwg
+    from lexicon.export import kwg
 
     with open(profiles.PROFILE_DIR / "kvizovka.toml", "rb") as fh:
         data = tomllib.load(fh)
@@ -137,7 +137,7 @@ def test_the_alphagram_labels_the_build_writes_are_the_ones_the_walk_reads(
     from conftest import KVIZOVKA_RECORDS, publish
 
     from lexicon.catalog import Catalog
-    from lexicon.indexes import NODE_LABEL_SHIFT
+    from lexicon.store.indexes import NODE_LABEL_SHIFT
 
     publish(home, "kvizovka", KVIZOVKA_RECORDS)
     cat = Catalog(home)

@@ -5,7 +5,7 @@ game with one word lookup and reads the server's idle RSS, then has ``--clients`
 each send ``--rounds`` batches of ``--words`` words (half valid keys sampled from the
 release, half near misses, as ``make bench`` does) at once, while a sampler reads the
 server's ``VmRSS`` every 20 ms. The first big batch makes the server build the release's
-membership hash arrays (:mod:`lexicon.membership`: two 64-bit hashes per valid key, built
+membership hash arrays (:mod:`lexicon.store.membership`: two 64-bit hashes per valid key, built
 once per process in a background thread), so one batch is sent alone first and the
 server's memory left to settle: that build's own peak (``membership_build_peak_rss_mb``)
 and the settled RSS (``warm_rss_mb``) are printed apart from the load's. The load's peak

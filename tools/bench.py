@@ -4,8 +4,8 @@ Prints one JSON object per figure on stdout (progress goes to stderr):
 
 * ``calibration``: Python ``set`` lookups/s right now (this machine may be shared: read
   every other figure against it) and the load average;
-* ``inprocess_check``: typed words/s through :func:`lexicon.fastcheck.valid_flags` and keys/s
-  through ``Release.valid_many`` (marisa) and full records through ``Release.get``, beside
+* ``inprocess_check``: typed words/s through :func:`lexicon.verdicts.fastcheck.valid_flags` and
+  keys/s through ``Release.valid_many`` (marisa) and full records through ``Release.get``, beside
   ``set`` membership on the same words;
 * ``store``: a release's size (records vs indexes) and its check latency (``get`` of one
   word, batch ``valid_many``); with ``--reference-release DIR`` the same figures for that
@@ -48,12 +48,13 @@ from typing import Any
 import httpx
 
 from build.legacy import LegacyRelease, open_parent
-from lexicon import fastcheck, queries
 from lexicon.catalog import Catalog
-from lexicon.profile import Profile
-from lexicon.recordfile import RECORDS_DIR
-from lexicon.store import OLDER_LAYOUTS, Release
-from lexicon.tiles import speller
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
+from lexicon.queries import queries
+from lexicon.store.recordfile import RECORDS_DIR
+from lexicon.store.store import OLDER_LAYOUTS, Release
+from lexicon.verdicts import fastcheck
 from service.launch import serving
 
 TARGETS = {
@@ -158,7 +159,7 @@ def inprocess_check(fig: Figures, cat: Catalog, game: str, n: int) -> None:
     rel = cat.release(game)
     keys = _mix(_sample_keys(cat, game, n // 2))
     typed = [speller(profile).to_latin(k) for k in keys]
-    from lexicon import membership
+    from lexicon.store import membership
     started = time.perf_counter()
     membership.prepare(rel)           # built once per release and process (background in a
     latin = rel.indexes.latin is not None                # server): measure the steady state
@@ -256,7 +257,7 @@ def judge_latency(fig: Figures, cat: Catalog, game: str, reps: int) -> None:
     """``POST /v1/games/{game}/judge`` with a 6-word play, in-process through the whole ASGI
     app (rulings logged to a scratch directory), beside the same words through
     ``check_many`` alone."""
-    from lexicon import checker
+    from lexicon.verdicts import checker
     from service.app import create_app
 
     profile = cat.profile(game)

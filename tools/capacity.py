@@ -33,7 +33,7 @@ from typing import Any
 import httpx
 
 from lexicon.catalog import Catalog
-from lexicon.tiles import speller
+from lexicon.game.tiles import speller
 from service.launch import free_port
 from tools.bench import _mix, _sample_keys
 from tools.bench import get_paths_lua as get_lua

@@ -93,12 +93,13 @@ def defined_limits() -> frozenset[tuple[str, str]]:
     (the query pool's workers and queue)."""
     found = set()
     for package in ("lexicon", "service"):
-        for path in sorted((ROOT / package).glob("*.py")):
+        for path in sorted((ROOT / package).rglob("*.py")):
             for node in ast.parse(path.read_text(encoding="utf-8")).body:
                 if isinstance(node, ast.Assign) and isinstance(_const(node.value), int):
                     for target in node.targets:
                         if isinstance(target, ast.Name) and target.id.startswith("MAX_"):
-                            found.add((f"{package}.{path.stem}", target.id))
+                            found.add((".".join(path.relative_to(ROOT).with_suffix("").parts),
+                                       target.id))
     return frozenset(found)
 
 

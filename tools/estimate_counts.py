@@ -1,7 +1,7 @@
 """Print a provisional tile distribution for a game, from its words.
 
 Why: Križemkražem's rule book gives 222 letter tiles and no distribution, but an engine's
-bag needs one (:func:`lexicon.enginepack.estimate_counts` says how it is estimated). The
+bag needs one (:func:`lexicon.export.enginepack.estimate_counts` says how it is estimated). The
 printed counts go into the profile by hand, marked ``counts_provisional``, so the estimate
 is reviewed and fixed in the profile instead of changing with every build.
 
@@ -18,8 +18,8 @@ import argparse
 from pathlib import Path
 
 from lexicon.catalog import Catalog
-from lexicon.enginepack import estimate_counts
-from lexicon.export import valid_keys
+from lexicon.export.enginepack import estimate_counts
+from lexicon.export.export import valid_keys
 
 
 def labelled_words(path: Path) -> list[str]:

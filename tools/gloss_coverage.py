@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from lexicon.catalog import Catalog
-from lexicon.gloss import tagset_for
-from lexicon.store import Release
+from lexicon.game.gloss import tagset_for
+from lexicon.store.store import Release
 
 
 def _analysis_tags(rel: Release) -> Iterator[list[str]]:

@@ -40,11 +40,11 @@ from typing import Any
 
 import httpx
 
-from lexicon import queries
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
-from lexicon.patterns import parse
-from lexicon.search import Budget, least_work
+from lexicon.queries import queries
+from lexicon.queries.patterns import parse
+from lexicon.queries.search import Budget, least_work
 from service.launch import serving
 
 # Broad patterns, alternately osps and kvizovka. Those fixing no tile at either end can be

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lexicon.catalog import Catalog
-from lexicon.store import Release
-from lexicon.tiles import speller
+from lexicon.game.tiles import speller
+from lexicon.store.store import Release
 
 _STRATUM = re.compile(r"^# stratum (\S+) (\d+)$")
 DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "krizemkrazem" / \
@@ -67,7 +67,7 @@ def read_sample(path: Path) -> tuple[list[Row], dict[str, int]]:
 
 def verdicts(rows: list[Row], release: Release) -> list[Row]:
     """The same rows with ``system`` taken from ``release`` (key-level, as played)."""
-    from lexicon import profile as profiles
+    from lexicon.game import profile as profiles
 
     prof = profiles.load("krizemkrazem")
     out = []

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from build.pipeline import BuildContext, build_game
-from lexicon import profile as profiles
-from lexicon.records import Analysis, Record
+from lexicon.game import profile as profiles
+from lexicon.store.records import Analysis, Record
 
 # Letters weighted roughly by frequency, and inflection-like endings, per language.
 _SHAPES: dict[str, tuple[str, str, tuple[str, ...]]] = {

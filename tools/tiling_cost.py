@@ -1,7 +1,7 @@
 """The worst case of reading a Latin Kvizovka word: cost per word, beside a plain word.
 
 ``python -m tools.tiling_cost [--home LEXICON_HOME]`` prints one JSON object per figure:
-a word of n ``lj`` (2^n tilings), read by :meth:`lexicon.tiles.Speller.readings` against the
+a word of n ``lj`` (2^n tilings), read by :meth:`lexicon.game.tiles.Speller.readings` against the
 current Kvizovka release's keys (the checker's oracle, and the words trie the batch path
 uses), and with no lexicon at all (build time); beside it, in the same run, a plain word of
 the same length (one tiling, the reference). Steps are counted by the speller itself, so
@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from lexicon import checker, fastcheck
 from lexicon.catalog import Catalog
-from lexicon.tiles import PrefixOracle, Work, speller
+from lexicon.game.tiles import PrefixOracle, Work, speller
+from lexicon.verdicts import checker, fastcheck
 
 
 def _per_word(read: Callable[[], object], budget: float = 0.3) -> float:

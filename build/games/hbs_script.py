@@ -6,7 +6,7 @@ in *njiva* but N + J in *konjugacija* (kon+jugacija), "dž" is DŽ in *džep* bu
 digraphs. Cyrillic spells the difference (њива / конјугација, џеп / надживети), so:
 
 1. Cyrillic -> Latin is a plain letter table (always right), the Kvizovka profile's tiles
-   read through :class:`lexicon.tiles.Speller`, as at check time;
+   read through :class:`lexicon.game.tiles.Speller`, as at check time;
 2. Latin -> Cyrillic asks, in order:
    a. the Cyrillic hunspell dictionary (``sr_RS``): every form it spells with separate letters
       (нј, лј, дж) is recorded under its Latin transliteration (:meth:`LatinToCyrillic.learn`);
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from lexicon import profile as profiles
-from lexicon.tiles import speller
+from lexicon.game import profile as profiles
+from lexicon.game.tiles import speller
 
 #: The Kvizovka profile's tiles are the table: Cyrillic is their canonical form.
 _SPELLER = speller(profiles.load("kvizovka"))

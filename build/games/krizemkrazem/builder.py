@@ -5,7 +5,7 @@ forms, proper names included), every single-word surface of the apertium Sloveni
 analyser, the FreeDict headwords, the thesaurus's noun headwords and the reviewed
 lists. Each spelling is judged by
 :func:`.rules.make_book`; spellings of one key (``kalin``, ``Kalin``) are combined by
-:meth:`lexicon.records.Record.merge`. Rejections name the rule and the specific reason, e.g.
+:meth:`lexicon.store.records.Record.merge`. Rejections name the rule and the specific reason, e.g.
 *hiše*: "genitive singular (or nominative plural, accusative plural) of hiša; only the
 nominative singular is admitted".
 """
@@ -34,9 +34,9 @@ from build.games.krizemkrazem.rules import make_book
 from build.pipeline import BuildContext, smoke_sample
 from build.release import peak_rss_mb
 from build.rules import Verdict
-from lexicon.profile import Profile
-from lexicon.profile import load as load_profile
-from lexicon.records import Analysis, Record
+from lexicon.game.profile import Profile
+from lexicon.game.profile import load as load_profile
+from lexicon.store.records import Analysis, Record
 from sources import lemmagen
 
 GAME = "krizemkrazem"

@@ -23,8 +23,8 @@ from build.games.krizemkrazem import morph
 from build.games.krizemkrazem.lists import ListEntry, read_lists
 from build.progress import Progress, track
 from build.release import peak_rss_mb
-from lexicon.profile import Profile
-from lexicon.tiles import speller
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
 from sources import freedict, lemmagen, mythes
 from sources.hunspell import declared_entries, expand
 from sources.lttoolbox import iter_pairs, parse_analysis

@@ -29,8 +29,8 @@ from build.games.kvizovka.paradigms import MIN_AGREEMENT, MIN_EXAMPLES, Hunspell
 from build.games.kvizovka.rules import CATEGORY, make_book
 from build.pipeline import BuildContext, smoke_sample
 from build.rules import RuleBook, Verdict
-from lexicon import profile as profiles
-from lexicon.records import Analysis, Record
+from lexicon.game import profile as profiles
+from lexicon.store.records import Analysis, Record
 from sources.wordlist import LISTS_DIR
 
 GAME = "kvizovka"

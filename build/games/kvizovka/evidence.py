@@ -11,7 +11,7 @@
    (:attr:`Kind.SLOT`, with the :class:`.paradigms.SlotVerdict`);
 3. keys: Cyrillic, one letter per tile, from :class:`build.games.hbs_script.LatinToCyrillic`
    (which learns the нј/лј/дж splits from the Cyrillic hunspell-sr and reads the Kvizovka
-   profile's tiles through :class:`lexicon.tiles.Speller`).
+   profile's tiles through :class:`lexicon.game.tiles.Speller`).
 
 :meth:`SerboCroatianSources.candidate` then turns one key's :class:`KeyEvidence` into a
 :class:`FormCandidate`: its analyses, which of them pass the analysis rules with a

@@ -44,9 +44,9 @@ from build.games.polish.inhabitants import Inhabitants, policy_of
 from build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 from build.pipeline import BuildContext, smoke_sample
 from build.progress import Progress, track
-from lexicon import profile as profiles
-from lexicon.records import Analysis, Record
-from lexicon.tiles import speller
+from lexicon.game import profile as profiles
+from lexicon.game.tiles import speller
+from lexicon.store.records import Analysis, Record
 from sources import morfeusz
 from sources.hunspell import expand
 from sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlist

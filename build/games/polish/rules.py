@@ -21,7 +21,7 @@ from build.games.polish.evidence import (
     grade,
 )
 from build.rules import Admit, Evidence, Reject, RuleBook
-from lexicon.profile import load as load_profile
+from lexicon.game.profile import load as load_profile
 from sources import morfeusz
 
 LISTING_ONLY_POLICIES = {

@@ -23,7 +23,7 @@ new word. This module finds that out and applies the rule book:
 * **arrangements** used earlier in the game may not be repeated: a table after the move
   equal (as a multiset of words) to one in the history is refused;
 * **a wrong word**: the table is restored, the player draws one tile and loses 3 points.
-  Word validity is the judge's (:mod:`lexicon.judge`): one release for the whole move, and
+  Word validity is the judge's (:mod:`lexicon.verdicts.judge`): one release for the whole move, and
   which word failed is named only with ``reveal``.
 
 The assignment of table tiles to new words is a small search (:func:`_search`): identical
@@ -47,16 +47,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lexicon import judge as judging
-from lexicon.catalog import Catalog
 from lexicon.errors import InputError, LexiconError
-from lexicon.gloss import language, localized_reason
-from lexicon.inputs import clean_word, normalise
-from lexicon.play import play_rules
-from lexicon.profile import Profile
-from lexicon.tiles import speller
+from lexicon.game.gloss import language, localized_reason
+from lexicon.game.inputs import clean_word, normalise
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
+from lexicon.verdicts import judge as judging
+
+if TYPE_CHECKING:  # a type only: the catalog is above the layers
+    from lexicon.catalog import Catalog
 
 MAX_MOVE_WORDS = 32       # words on the table before, or after, one move
 MAX_MOVE_RACK = 60        # tiles on a player's shelves (13, and every draw since)

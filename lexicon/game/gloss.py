@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.errors import InputError
-from lexicon.reasons import describe
+from lexicon.game.reasons import describe
 
-GLOSS_DIR = Path(__file__).parent / "glosses"
+GLOSS_DIR = Path(__file__).parents[1] / "glosses"
 #: Serbian in Cyrillic: the Serbian (Latin) texts transliterated here, once, so that every
 #: face (CLI, HTTP, the referee page) gets the same texts; Kvizovka's players write both.
 CYRILLIC = "sr-Cyrl"
@@ -182,7 +182,7 @@ def gloss(game: str, tags: str, lang: str) -> str | None:
 
 
 def reason_text(code: str, lang: str) -> str:
-    """The reason code's text in ``lang`` (English from lexicon.reasons, the catalogue)."""
+    """The reason code's text in ``lang`` (English from lexicon.game.reasons, the catalogue)."""
     base, write = _script(lang)
     if base != FALLBACK:
         found = _reason_texts().get(code, {}).get(base)

@@ -1,15 +1,15 @@
 """Hooks and prefixes: which tiles turn a word into a longer word, and can a word go on.
 
 Both are a handful of membership probes per tile of the alphabet, answered by the release's
-tries (see :mod:`lexicon.indexes`): a front hook ``t`` of ``key`` is a valid ``t + key``, a
+tries (see :mod:`lexicon.store.indexes`): a front hook ``t`` of ``key`` is a valid ``t + key``, a
 back hook a valid ``key + t``; a prefix goes on when some playable word of a greater length
 starts with it, which the forward prefix set answers one length at a time.
 """
 
 from __future__ import annotations
 
-from lexicon.indexes import Indexes, length_tag
-from lexicon.profile import Profile
+from lexicon.game.profile import Profile
+from lexicon.store.indexes import Indexes, length_tag
 
 
 def front_hooks(index: Indexes, profile: Profile, key: str) -> list[str]:

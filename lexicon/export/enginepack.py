@@ -12,14 +12,14 @@ The pack writes all of it from the release and the game's profile:
 * ``GAME.alphabet.txt`` (wolges' alphabet columns) and ``GAME.csv`` (the letter
   distribution as wolges and MAGPIE lay it out: ``UPPER,lower,count,score,is_vowel``, the
   joker ``?`` first, then the tiles in KWG order, multi-letter tiles such as LJ as one
-  row), both from :func:`lexicon.kwg.alphabet_rows`;
+  row), both from :func:`lexicon.export.kwg.alphabet_rows`;
 * ``board.json`` (size, start square, premium squares where the rule book or the standard
   board fixes them, marked provisional where it does not);
 * ``pack.json`` (release id, the release's content hash and each lexicon file's, every
   file's sha256, the rules the files cannot carry, which data is provisional) and a
   ``README.txt`` saying the same for a person.
 
-Tile numbers are the profile's (``Profile.alphabet``, :class:`lexicon.profile.Alphabet`),
+Tile numbers are the profile's (``Profile.alphabet``, :class:`lexicon.game.profile.Alphabet`),
 which follow the stock wolges alphabet where one exists for the same letters (Polish,
 Slovene).
 """
@@ -34,11 +34,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lexicon import atomic, kwg
-from lexicon.playable import Identity, valid_keys
-from lexicon.profile import Profile
-from lexicon.store import Release
-from lexicon.tiles import speller
+from lexicon import atomic
+from lexicon.export import kwg
+from lexicon.export.playable import Identity, valid_keys
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
+from lexicon.store.store import Release
 
 PACK_FORMAT = 1
 

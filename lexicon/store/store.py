@@ -1,9 +1,9 @@
 """Reading a release: its word records plus its manifest.
 
 A release directory holds ``manifest.json``, ``records.lmdb/`` (its records: one LMDB
-environment, :mod:`lexicon.recordfile`) and ``indexes/`` (the query tries and the batch
-membership set, see :mod:`lexicon.indexes`), and may hold ``meanings/`` (what the
-dictionaries say of its lemmas, :mod:`lexicon.meanings`). All are opened read-only and
+environment, :mod:`lexicon.store.recordfile`) and ``indexes/`` (the query tries and the batch
+membership set, see :mod:`lexicon.store.indexes`), and may hold ``meanings/`` (what the
+dictionaries say of its lemmas, :mod:`lexicon.store.meanings`). All are opened read-only and
 memory-mapped, so a server keeps the OS page cache, not Python objects, and several
 processes share one copy.
 
@@ -23,13 +23,13 @@ from typing import Any
 
 import lmdb
 
-from lexicon import integrity
-from lexicon.indexes import FORMAT as INDEX_FORMAT
-from lexicon.indexes import Indexes, open_indexes
-from lexicon.integrity import MANIFEST as MANIFEST  # re-exported: readers name it here
-from lexicon.meanings import Meanings, declared_file
-from lexicon.recordfile import RECORDS_DIR, RecordStore, Split
-from lexicon.records import REJECTED, VALID, Record
+from lexicon.store import integrity
+from lexicon.store.indexes import FORMAT as INDEX_FORMAT
+from lexicon.store.indexes import Indexes, open_indexes
+from lexicon.store.integrity import MANIFEST as MANIFEST  # re-exported: readers name it here
+from lexicon.store.meanings import Meanings, declared_file
+from lexicon.store.recordfile import RECORDS_DIR, RecordStore, Split
+from lexicon.store.records import REJECTED, VALID, Record
 
 OLDER_LAYOUTS = ("records", "lexicon.lmdb")
 
@@ -52,7 +52,7 @@ class Named:
 class Release(Named):
     """One immutable, published release of one game.
 
-    Opening checks the release first (:mod:`lexicon.integrity`): a file of the wrong size
+    Opening checks the release first (:mod:`lexicon.store.integrity`): a file of the wrong size
     is never mapped, and any failure to read the manifest or the record store is a
     :class:`~lexicon.errors.ReleaseDamaged`, never an arbitrary exception.
     """
@@ -115,7 +115,7 @@ class Release(Named):
         """Does some key of the release (valid or not) start with ``prefix``?
 
         The prefix oracle a Latin Kvizovka word is tiled against (see
-        :meth:`lexicon.tiles.Speller.readings`): one B-tree seek.
+        :meth:`lexicon.game.tiles.Speller.readings`): one B-tree seek.
         """
         return self.store.has_prefix(prefix)
 
@@ -134,7 +134,7 @@ class Release(Named):
         return self._indexes
 
     def meanings_for(self, lemmas: list[str]) -> list[dict[str, Any]]:
-        """What the release's dictionaries say of ``lemmas`` (:mod:`lexicon.meanings`):
+        """What the release's dictionaries say of ``lemmas`` (:mod:`lexicon.store.meanings`):
         ``[]`` when no source lists them, or the release has no meanings file (older
         releases). The file is mapped on first use; one that cannot be read is
         ReleaseDamaged."""
@@ -164,8 +164,8 @@ class Release(Named):
         return self.store.valid_many(keys)
 
     def iter_records(self, valid_only: bool = False) -> Iterator[tuple[str, bytes]]:
-        """(key, status byte) in key order: :data:`~lexicon.records.VALID` or
-        :data:`~lexicon.records.REJECTED`."""
+        """(key, status byte) in key order: :data:`~lexicon.store.records.VALID` or
+        :data:`~lexicon.store.records.REJECTED`."""
         for key, ok in self.store.verdicts():
             if ok:
                 yield key, VALID

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from lexicon.profile import Profile
+from lexicon.game.profile import Profile
 
 
 @dataclass(frozen=True)

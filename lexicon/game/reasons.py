@@ -46,7 +46,7 @@ REASONS: dict[str, str] = {
                      "lists as an adjective: a verb form, not the infinitive",
     "missing_diacritics": "a typo: only one dictionary has it, and two sources have the "
                           "spelling with č, ć, š, ž or đ",
-    # a Remik move (lexicon.remik, from the rule book, seed 004)
+    # a Remik move (lexicon.verdicts.remik, from the rule book, seed 004)
     "tiles_not_conserved": "the table after the move needs tiles that neither the table "
                            "before it nor the player's shelf holds (no assignment exists)",
     "table_tile_not_relaid": "a tile taken from the table was not laid again in the same move",

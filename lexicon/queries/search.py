@@ -2,7 +2,7 @@
 
 A pattern usually fixes its start (``KA?IN``) or its end (``*OWY``). For each length the
 pattern allows, we walk the trie that reads from the better-fixed end (forward or
-backward, below that length's tag, see :mod:`lexicon.indexes`), expanding the
+backward, below that length's tag, see :mod:`lexicon.store.indexes`), expanding the
 fixed slots tile by tile and pruning every branch no key continues; where the pattern
 stops fixing anything (a ``*``, or ``?`` deep in the word) we enumerate the keys under the
 prefix reached and let the compiled, bounded regex decide.
@@ -29,10 +29,10 @@ from typing import NamedTuple
 
 import marisa_trie
 
-from lexicon.anagrams import QueryTooBroad
 from lexicon.errors import LexiconError
-from lexicon.indexes import Indexes, length_tag
-from lexicon.patterns import Compiled, Slot
+from lexicon.queries.anagrams import QueryTooBroad
+from lexicon.queries.patterns import Compiled, Slot
+from lexicon.store.indexes import Indexes, length_tag
 
 # From this depth on, a '?' stops the walk: the subtrees below are small enough that
 # enumerating them is cheaper than probing every tile of the alphabet at every node.

@@ -6,14 +6,14 @@ letters only a joker can play) still apply at check time, so they are applied he
 Words are written in canonical tiles, one character a tile (Kvizovka in Serbian Cyrillic,
 which spells LJ, NJ and DŽ as one letter each: Latin would be ambiguous), in code-point
 order, which is the order the release stores them in: the export streams the release's
-records in key order (:meth:`lexicon.store.Release.iter_records`) and never holds the word
-list (except for ``kwg``, see :mod:`lexicon.kwg`).
+records in key order (:meth:`lexicon.store.store.Release.iter_records`) and never holds the word
+list (except for ``kwg``, see :mod:`lexicon.export.kwg`).
 
 Formats: ``words`` (one a line), ``tiles`` (tile letters separated by spaces, ``LJ U B A
 V``), ``jsonl`` (word, display spelling, tiles, score, category), ``kwg`` (the wolges
 DAWG + GADDAG, with its alphabet file beside it), ``kbwg`` (the same in wolges' big KWG
 layout, for a lexicon the KWG cannot address: the Polish GADDAG) and ``engine`` (a folder
-an engine loads as it is, see :mod:`lexicon.enginepack`).
+an engine loads as it is, see :mod:`lexicon.export.enginepack`).
 """
 
 from __future__ import annotations
@@ -22,15 +22,16 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
-from lexicon import atomic, enginepack, kwg
+from lexicon import atomic
 from lexicon.errors import InputError
-from lexicon.play import play_rules
-from lexicon.playable import HASH_RECIPE, Identity, identity, quackle_hash, valid_keys
-from lexicon.profile import Profile
-from lexicon.store import Release
-from lexicon.tiles import speller
+from lexicon.export import enginepack, kwg
+from lexicon.export.playable import HASH_RECIPE, Identity, identity, quackle_hash, valid_keys
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
+from lexicon.store.store import Release
 
-# the words and their identity are :mod:`lexicon.playable`'s; named here too, where the
+# the words and their identity are :mod:`lexicon.export.playable`'s; named here too, where the
 # builders and the CLI have always found them
 __all__ = ["FORMATS", "HASH_RECIPE", "Identity", "export", "identity", "quackle_hash",
            "valid_keys", "write_lines"]

@@ -1,12 +1,12 @@
 """The batch hot path: is each typed word valid, answered at millions of words a second.
 
-:func:`lexicon.checker.check_word` explains a verdict (reason, analyses, alternatives) and
+:func:`lexicon.verdicts.checker.check_word` explains a verdict (reason, analyses, alternatives) and
 costs tens of microseconds. An engine checking a move list needs only the boolean, so this
 module answers exactly the checker's ``valid`` for the common case in about a microsecond:
 a word that spells one tiling only (no Latin digraph that could be a Kvizovka tile, no
 phrase space) is translated to its key in one ``str.translate``, looked up in the release's
 memory-mapped ``words`` trie, and held against the play rules (length, joker-only letters).
-A Latin word with a digraph is read by the checker's own :class:`~lexicon.tiles.Speller`
+A Latin word with a digraph is read by the checker's own :class:`~lexicon.game.tiles.Speller`
 (walking the words trie); anything else (phrases, odd input) goes through the checker
 itself, so the answer never differs from ``check`` (``tests/test_queries.py`` holds them
 side by side).
@@ -24,17 +24,20 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Container, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lexicon import checker, membership
-from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
-from lexicon.inputs import EDGE_SPACE
-from lexicon.play import play_rules
-from lexicon.profile import Profile
-from lexicon.tiles import Speller, speller
+from lexicon.game.inputs import EDGE_SPACE
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import Speller, speller
+from lexicon.store import membership
+from lexicon.verdicts import checker
+
+if TYPE_CHECKING:  # a type only: the catalog is above the layers
+    from lexicon.catalog import Catalog
 
 MAX_WORDS = 100_000   # per call / per HTTP request
 
@@ -77,7 +80,7 @@ def _whole_batch(plan: _Plan, lookup: Callable[[list[str]], Iterable[bool]],
 
     Joined by newlines, the batch is lower-cased, checked and translated to keys in one
     call each, and looked up by ``lookup`` (the trie, or for a big batch the release's hash
-    arrays, :mod:`lexicon.membership`): no Python code runs per word except the length
+    arrays, :mod:`lexicon.store.membership`): no Python code runs per word except the length
     test. Words whose Latin spelling holds a digraph tile (Kvizovka's lj, nj, dž) are then
     re-answered by ``tiled``. A batch all in Latin, of a release that carries its Latin
     spellings (``latin``: their membership test), is that one test: the play rules are in

@@ -1,8 +1,8 @@
 """What the store says about one word: a :class:`Record` and its analyses.
 
-How a record is laid out on disk is :mod:`lexicon.recordfile`'s (a shape number plus the
+How a record is laid out on disk is :mod:`lexicon.store.recordfile`'s (a shape number plus the
 word's own bytes, in LMDB). ``VALID``/``REJECTED`` are the status bytes
-:meth:`lexicon.store.Release.iter_records` pairs with each key.
+:meth:`lexicon.store.store.Release.iter_records` pairs with each key.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class Analysis:
 
 @dataclass
 class Record:
-    key: str                     # canonical tiles (see lexicon.profile)
+    key: str                     # canonical tiles (see lexicon.game.profile)
     word: str                    # display spelling: stored capitals, Latin, phrase spaces
     valid: bool
     reason_code: str | None = None

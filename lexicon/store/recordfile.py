@@ -50,7 +50,7 @@ from typing import Any, NamedTuple
 
 import lmdb
 
-from lexicon.records import Analysis, Record
+from lexicon.store.records import Analysis, Record
 
 RECORDS_DIR = "records.lmdb"
 FORMAT = 2                 # 1: records/ (marisa tries + blocks), read by `lexicon repack` only

@@ -15,9 +15,9 @@ from typing import Any
 
 from lexicon import atomic
 from lexicon.errors import LexiconError, ReleaseDamaged, UnknownRelease
-from lexicon.inputs import printable
-from lexicon.integrity import MANIFEST, read_manifest
+from lexicon.game.inputs import printable
 from lexicon.paths import releases_dir
+from lexicon.store.integrity import MANIFEST, read_manifest
 
 CURRENT = "CURRENT"
 #: What follows ``GAME-`` in a release id as builds make them (build/release.py,

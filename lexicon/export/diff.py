@@ -1,7 +1,7 @@
 """What changed between two editions of a game's word list: what a federation publishes
 with each edition (WGPO and NASPA list every added and removed word).
 
-Both sides are the playable words (:func:`lexicon.export.valid_keys`), streamed from their
+Both sides are the playable words (:func:`lexicon.export.export.valid_keys`), streamed from their
 releases in the same code-point order and merged, so a diff of two 3-million-word
 releases holds only the changes in memory.
 
@@ -12,21 +12,24 @@ removed word's class is what the new release says of it (``now inhabitant_capita
 ``now capitalised``: a spelling that moved; ``no_longer_listed``: no source has it any
 more), an added word's what the old one said (``was unattested``; ``new_to_the_sources``).
 A word-shape class of the game's language comes first where one is named (Polish: the
-*-skość* derivations sjp.pl deleted, :mod:`lexicon.changes`).
+*-skość* derivations sjp.pl deleted, :mod:`lexicon.export.changes`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lexicon import changes, releases
-from lexicon.catalog import Catalog
 from lexicon.errors import InputError
-from lexicon.export import valid_keys
-from lexicon.profile import Profile
-from lexicon.store import Release
+from lexicon.export import changes
+from lexicon.export.export import valid_keys
+from lexicon.game.profile import Profile
+from lexicon.store import releases
+from lexicon.store.store import Release
+
+if TYPE_CHECKING:  # a type only: the catalog is above the layers
+    from lexicon.catalog import Catalog
 
 SAMPLES = changes.SAMPLES
 # word-shape classes of a language, tried before the verdict classes: (name, test)

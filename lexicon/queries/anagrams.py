@@ -2,7 +2,7 @@
 
 Words are found through their *alphagrams* (the key's tiles sorted): a word can be made
 from the rack exactly when its alphagram is a sub-multiset of the rack. We walk the
-alphagram trie's child lists (see :mod:`lexicon.indexes`), which hold only tiles in sorted
+alphagram trie's child lists (see :mod:`lexicon.store.indexes`), which hold only tiles in sorted
 order, so each multiset is visited once whatever the order of the rack, and only children
 that exist are ever looked at: no string is built and no lookup fails along the way.
 At each step a tile is taken from the board first (board letters must all be used), then
@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from lexicon.errors import InputError, LexiconError
-from lexicon.indexes import NODE_CHILD_MASK, NODE_LABEL_SHIFT, NODE_TERMINAL, Indexes
-from lexicon.inputs import EDGE_SPACE, control_error, first_control, normalise
-from lexicon.play import play_rules
-from lexicon.profile import Profile
-from lexicon.tiles import speller
+from lexicon.game.inputs import EDGE_SPACE, control_error, first_control, normalise
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
+from lexicon.store.indexes import NODE_CHILD_MASK, NODE_LABEL_SHIFT, NODE_TERMINAL, Indexes
 
 JOKER = "?"
 MAX_RACK_TILES = 15       # Remik's 13 (and a draw or two); the longest osps word is 15

@@ -11,7 +11,7 @@ challenge cannot teach the challenger anything. This module keeps that promise:
 * a word that cannot be read at all is a usage error of the *whole* request: its error names
   the kind of problem but neither the word, its position nor its length;
 * with ``reveal`` (a referee settling a dispute) each word's full verdict is given;
-* every ruling is appended to the day's log (:mod:`lexicon.rulings`) before it is given;
+* every ruling is appended to the day's log (:mod:`lexicon.verdicts.rulings`) before it is given;
   a ruling that cannot be logged is not given (``rulings_unavailable``).
 """
 
@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lexicon import rulings
-from lexicon.catalog import Catalog
-from lexicon.checker import check_many
 from lexicon.errors import InputError
-from lexicon.gloss import language
-from lexicon.inputs import clean_word
+from lexicon.game.gloss import language
+from lexicon.game.inputs import clean_word
+from lexicon.verdicts import rulings
+from lexicon.verdicts.checker import check_many
+
+if TYPE_CHECKING:  # a type only: the catalog is above the layers
+    from lexicon.catalog import Catalog
 
 MAX_PLAY_WORDS = 32   # a move forms one main word plus at most one cross word per tile
 
@@ -107,7 +109,7 @@ def rule(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = F
 def record(answer: dict[str, Any], entry: dict[str, Any], root: Path | None = None, *,
            deadline: float | None = None) -> dict[str, Any]:
     """Log ``entry`` and stamp ``answer`` with its time: only then may the ruling be given.
-    RulingsUnavailable when the log cannot take it (see :mod:`lexicon.rulings`)."""
+    RulingsUnavailable when the log cannot take it (see :mod:`lexicon.verdicts.rulings`)."""
     line = rulings.append(entry, root=root, deadline=deadline)
     results = answer.pop("results", None)
     answer["time"] = line["time"]

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from itertools import product
 
 from lexicon.errors import InputError
-from lexicon.inputs import EDGE_SPACE, control_error, first_control, normalise
-from lexicon.profile import Profile
-from lexicon.tiles import MAX_READINGS, PrefixOracle, speller
+from lexicon.game.inputs import EDGE_SPACE, control_error, first_control, normalise
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import MAX_READINGS, PrefixOracle, speller
 
 MAX_PATTERN_CHARS = 64
 MAX_STARS = 8

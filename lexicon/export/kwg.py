@@ -13,7 +13,7 @@ contiguous, in tile order:
 
 In both, node 0 points at the DAWG's root list, node 1 at the GADDAG's (``gaddag=False``:
 node 0 alone, wolges' DAWG-only file). Tiles are numbered from 1 in the profile's engine
-order (``Profile.alphabet``, :class:`lexicon.profile.Alphabet`: the stock wolges
+order (``Profile.alphabet``, :class:`lexicon.game.profile.Alphabet`: the stock wolges
 alphabet's order where one exists for the same letters; Kvizovka's LJ, NJ and DŽ are
 single tiles), 0 is the GADDAG separator.
 The GADDAG holds, for a word CARE, ``ERAC`` (accepting) and ``RAC@``, ``AC@``, ``C@``,
@@ -49,9 +49,9 @@ from typing import Any
 
 from lexicon import atomic
 from lexicon.errors import EXIT_FAILED, LexiconError
-from lexicon.playable import valid_keys
-from lexicon.profile import Profile
-from lexicon.store import Release
+from lexicon.export.playable import valid_keys
+from lexicon.game.profile import Profile
+from lexicon.store.store import Release
 
 MAX_NODES = 0x400000          # 22 bits of arc index (the KWG)
 MAX_BIG_NODES = 0x1000000     # 24 bits of arc index (wolges' big KWG, Node24)
@@ -76,7 +76,7 @@ class NoDistribution(LexiconError):
 
 def encode_words(profile: Profile, keys: Iterable[str]) -> list[bytes]:
     """Keys as byte strings of tile numbers (one byte a tile, the profile's numbering:
-    :class:`lexicon.profile.Alphabet`), sorted by tile number."""
+    :class:`lexicon.game.profile.Alphabet`), sorted by tile number."""
     encode = profile.alphabet.engine_bytes
     out = [encode(k) for k in keys]
     out.sort()

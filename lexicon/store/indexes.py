@@ -5,7 +5,7 @@ A release built with indexes has ``indexes/`` beside ``records.lmdb/`` (written 
 
 * ``words.marisa``: every valid key. Membership (the batch hot path: a marisa lookup is
   about twice as fast as an LMDB get from Python) and hooks. Derived from the record
-  store (``records.lmdb/``, :mod:`lexicon.recordfile`) when the release is written.
+  store (``records.lmdb/``, :mod:`lexicon.store.recordfile`) when the release is written.
 * ``forward.marisa``: ``length_tag(len(key)) + key`` for playable valid keys, and
   ``backward.marisa``: the same with the key spelled backwards. Patterns walk the one that
   reads from their better-fixed end (``KA?IN`` forwards, ``*OWY`` backwards), one length
@@ -23,7 +23,7 @@ A release built with indexes has ``indexes/`` beside ``records.lmdb/`` (written 
   the keys of an alphagram are one prefix query.
 * ``latin.marisa`` and ``latin-edge.marisa`` (games with multi-letter tiles: Kvizovka):
   the Latin spellings a typed word is valid for, on the board's inside and at its edge
-  (:func:`lexicon.fastcheck.latin_spellings`), so a Latin batch is a membership test
+  (:func:`lexicon.verdicts.fastcheck.latin_spellings`), so a Latin batch is a membership test
   instead of a speller walk for each word with lj, nj or dž. The manifest entry's
   ``latin`` says they are there; a release without them answers as before.
 * A walk asks "does any key start with p" at every step: ``forward_prefixes`` and
@@ -143,7 +143,7 @@ class Indexes:
 
     def has_prefix(self, prefix: str) -> bool:
         """Does some valid key start with ``prefix``? The prefix oracle a Latin Kvizovka
-        word is tiled against on the hot path (see :meth:`lexicon.tiles.Speller.readings`)."""
+        word is tiled against on the hot path (see :meth:`lexicon.game.tiles.Speller.readings`)."""
         return next(self.words.iterkeys(prefix), None) is not None
 
     def words_of(self, alphagrams: list[str]) -> list[list[str]]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from lexicon.errors import InputError
-from lexicon.profile import Profile
+from lexicon.game.profile import Profile
 
 #: Partial readings kept per position, and readings reported per word.
 MAX_READINGS = 64
@@ -193,7 +193,7 @@ class Speller:
                  limit: int = MAX_READINGS, work: Work | None = None) -> list[Tiling]:
         """The preferred reading of ``word``, then the others the lexicon may hold.
 
-        ``word`` is cleaned and lower-cased (see :func:`lexicon.inputs.clean_word`). The
+        ``word`` is cleaned and lower-cased (see :func:`lexicon.game.inputs.clean_word`). The
         preferred reading (multi-letter tiles wherever they fit) comes first, so it decides
         when the lexicon knows none. With ``known`` a partial reading is dropped as soon as
         no key of the lexicon starts with it; without, at most ``limit`` partial readings

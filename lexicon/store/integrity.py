@@ -23,9 +23,9 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from lexicon import indexes as ix
 from lexicon.errors import ReleaseDamaged
-from lexicon.recordfile import RECORDS_DIR
+from lexicon.store import indexes as ix
+from lexicon.store.recordfile import RECORDS_DIR
 
 MANIFEST = "manifest.json"
 OLD_RECORDS_DIR = "records"          # older layouts, migrated by `lexicon repack`

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from lexicon.errors import UnknownGame
 
-PROFILE_DIR = Path(__file__).parent / "profiles"
+PROFILE_DIR = Path(__file__).parents[1] / "profiles"
 T = TypeVar("T")
 
 
@@ -230,7 +230,7 @@ class Alphabet:
     * ``engine`` and ``numbers``: the exported KWG's tile numbers, 1-based in the engine
       order (``[engine] order``, the stock wolges alphabet's where one exists; 0 is the
       joker on a rack and the GADDAG separator), with ``vowel`` from ``[engine] vowels``;
-    * ``labels`` and ``label``: the alphagram trie's labels (``lexicon.indexes``), a tile's
+    * ``labels`` and ``label``: the alphagram trie's labels (``lexicon.store.indexes``), a tile's
       place among the game's canonical code points sorted, which is also the order of an
       alphagram's tiles (a key's characters sorted).
     """

@@ -4,33 +4,35 @@ The answer combines two kinds of rule:
 
 * *lexical* rules, decided at build time and stored with each word in the release
   (abbreviation, proper noun, dative case, comparative ...), and
-* *play* rules, decided here by :class:`lexicon.play.PlayRules` because they depend on the
+* *play* rules, decided here by :class:`lexicon.game.play.PlayRules` because they depend on the
   move (length limits, the 3-letter exception at Kvizovka's board edge, letters that no
   tile carries, letters only a joker can stand for).
 
 For a Latin Kvizovka word the tilings the release may hold are looked up (see
-:mod:`lexicon.tiles`): the one the lexicon holds decides, the others are reported as
+:mod:`lexicon.game.tiles`): the one the lexicon holds decides, the others are reported as
 ``alternatives``.
 
 An admitted word's ``meanings`` are what the release's dictionaries say of its lemmas, with
-each source and licence (:mod:`lexicon.meanings`); ``[]`` when none lists them.
+each source and licence (:mod:`lexicon.store.meanings`); ``[]`` when none lists them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
-from lexicon.gloss import gloss, language, localized_reason
-from lexicon.inputs import clean_word, printable
-from lexicon.play import play_rules
-from lexicon.profile import Profile
-from lexicon.reasons import describe
-from lexicon.records import Record
-from lexicon.store import Release
-from lexicon.tiles import PrefixOracle, Resolution, Speller, Tiling, speller
+from lexicon.game.gloss import gloss, language, localized_reason
+from lexicon.game.inputs import clean_word, printable
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.game.reasons import describe
+from lexicon.game.tiles import PrefixOracle, Resolution, Speller, Tiling, speller
+from lexicon.store.records import Record
+from lexicon.store.store import Release
+
+if TYPE_CHECKING:  # a type only: the catalog is above the layers
+    from lexicon.catalog import Catalog
 
 MAX_BATCH = 10_000
 
@@ -43,7 +45,7 @@ def decide(spell: Speller, word: str, record: Callable[[str], Record | None], *,
            known: PrefixOracle | None = None, every: bool = False) -> Resolution:
     """The reading of ``word`` a store of records decides (``record``: a key's record, or
     None): the first reading with a valid record, else the first with any record, else the
-    preferred reading (:meth:`~lexicon.tiles.Speller.resolve`). A verdict reads a word so,
+    preferred reading (:meth:`~lexicon.game.tiles.Speller.resolve`). A verdict reads a word so,
     and amend overrides the record so chosen, so an override changes the word the checker
     shows: "ljuba" whose preferred tiling is a rejected form but whose other is a word is
     that word, to the checker and to ``remove``."""

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from lexicon.store import Release
+from lexicon.store.store import Release
 
 MIN_BATCH = 4096        # smaller batches use the trie: building the arrays would not pay
 _CHUNK = 200_000
@@ -122,7 +122,7 @@ _lock = threading.Lock()
 
 def _trie(rel: Release, name: str) -> Any:
     """The release's trie of that name: its valid keys (``words``) or the Latin spellings
-    of its valid words (``latin``, ``latin_edge``: :mod:`lexicon.indexes`)."""
+    of its valid words (``latin``, ``latin_edge``: :mod:`lexicon.store.indexes`)."""
     return getattr(rel.indexes, name)
 
 

@@ -13,7 +13,7 @@ display spelling, tiles and score. A joker's score is the profile's: 0 in Polish
 "as_letter" (the letter's value) in Kvizovka and Križemkražem; results say which positions
 (1-based) jokers fill. Every answer is bounded: see the ``MAX_*`` limits, which raise
 :class:`~lexicon.errors.InputError` (or a subclass) with a stable ``code``; the work of a
-pattern or blanks query is counted (:class:`~lexicon.search.Budget`) and refused past
+pattern or blanks query is counted (:class:`~lexicon.queries.search.Budget`) and refused past
 :data:`MAX_PATTERN_WORK` with ``query_too_broad``, like an anagram walk.
 """
 
@@ -21,26 +21,28 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lexicon import anagrams as anagram_engine
-from lexicon import hooks as hook_engine
-from lexicon.catalog import Catalog
 from lexicon.errors import InputError
-from lexicon.indexes import Indexes
-from lexicon.inputs import clean_word
-from lexicon.patterns import Compiled, Pattern, parse
-from lexicon.play import PlayRules, play_rules
-from lexicon.profile import Profile
-from lexicon.search import Budget, TooManyMatches, find_keys, least_work
-from lexicon.store import Release
-from lexicon.tiles import speller
+from lexicon.game.inputs import clean_word
+from lexicon.game.play import PlayRules, play_rules
+from lexicon.game.profile import Profile
+from lexicon.game.tiles import speller
+from lexicon.queries import anagrams as anagram_engine
+from lexicon.queries import hooks as hook_engine
+from lexicon.queries.patterns import Compiled, Pattern, parse
+from lexicon.queries.search import Budget, TooManyMatches, find_keys, least_work
+from lexicon.store.indexes import Indexes
+from lexicon.store.store import Release
+
+if TYPE_CHECKING:  # a type only: the catalog is above the layers
+    from lexicon.catalog import Catalog
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500           # results per page
 MAX_OFFSET = 50_000
 MAX_MATCHES = 50_000      # words a pattern or blanks query may match before it is refused
-# Work units (lexicon.search.Budget) a pattern or blanks query may spend over all its
+# Work units (lexicon.queries.search.Budget) a pattern or blanks query may spend over all its
 # readings: 0.5 s on the project's quiet 2-core machine, 1.5 s under heavy load. On osps
 # `*OWY` spends 24k, `*ą*` of 8 tiles 464k, `k*ą` 300k; a scan of every key (`*ź*ż*`) 7M.
 MAX_PATTERN_WORK = 1_000_000
@@ -75,7 +77,7 @@ def _lengths(profile: Profile, min_length: int | None, max_length: int | None
 
 def _alphabet_order(profile: Profile) -> Callable[[str], bytes]:
     """Sort key putting keys in the game's alphabet order (Polish ą after a, not after z):
-    the profile's numbering (:class:`lexicon.profile.AlphabetOrder`)."""
+    the profile's numbering (:class:`lexicon.game.profile.AlphabetOrder`)."""
     return profile.alphabet.order.key
 
 
@@ -182,7 +184,7 @@ def match_keys(index: Indexes, profile: Profile, compiled: Pattern, low: int, hi
 def pattern(catalog: Catalog, game: str, text: str, *, min_length: int | None = None,
             max_length: int | None = None, sort: str = "alpha", limit: int = DEFAULT_LIMIT,
             offset: int = 0) -> dict[str, Any]:
-    """Words matching ``text`` (see :mod:`lexicon.patterns`), counted and paged."""
+    """Words matching ``text`` (see :mod:`lexicon.queries.patterns`), counted and paged."""
     _check_page(limit, offset, sort)
     profile, rel, index = _open(catalog, game)
     low, high = _lengths(profile, min_length, max_length)
@@ -259,7 +261,7 @@ def extend(catalog: Catalog, game: str, word: str, rack: str, *, sort: str = "al
            limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
     """Remik's rebuild: every word that uses all the tiles of the table word ``word`` and at
     least one tile of ``rack`` (``?`` = joker where the game has them), with the rack
-    tiles each uses. The alphagram walk (:mod:`lexicon.anagrams`) takes the table word's
+    tiles each uses. The alphagram walk (:mod:`lexicon.queries.anagrams`) takes the table word's
     tiles as board letters that must all be used and the rack's as the rest, so it visits
     only supersets of the word; the rack is held to the anagram limits, the walk to
     ``MAX_STEPS``, and the table word, which may be longer than a board's letters, to the

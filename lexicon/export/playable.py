@@ -1,9 +1,9 @@
 """The words a player may lay, streamed from a release, and their identity (hash, counts).
 
-Every export format writes these words (:mod:`lexicon.export`'s text formats, the KWG of
-:mod:`lexicon.kwg`, the engine pack of :mod:`lexicon.enginepack`), and a release's
+Every export format writes these words (:mod:`lexicon.export.export`'s text formats, the KWG of
+:mod:`lexicon.export.kwg`, the engine pack of :mod:`lexicon.export.enginepack`), and a release's
 manifest records their identity. They live below all three writers so that the writers
-import them and :mod:`lexicon.export`, which picks the writer for a format, imports the
+import them and :mod:`lexicon.export.export`, which picks the writer for a format, imports the
 writers: one way, no import inside a function to dodge a cycle.
 """
 
@@ -15,10 +15,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from lexicon.play import play_rules
-from lexicon.profile import Profile
-from lexicon.records import VALID
-from lexicon.store import Release
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.store.records import VALID
+from lexicon.store.store import Release
 
 
 def valid_keys(profile: Profile, release: Release) -> Iterator[str]:

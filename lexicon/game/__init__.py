@@ -1,0 +1,6 @@
+"""The game model: each game's rules as data and what follows from them alone.
+
+Profiles (alphabet, tiles, values, counts, admissible categories), typed input cleaning,
+spelling into tiles, play rules and scores, reason codes and their glosses. Nothing here
+reads a release: this layer is the rule book, and every other layer builds on it.
+"""
