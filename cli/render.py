@@ -102,7 +102,7 @@ def _page(r: dict, lines: list[str]) -> str:
     """A paged result: the count (and which page is shown), the release, then one line a
     result."""
     shown = len(r["results"])
-    head = f"{r['count']} words"
+    head = f"{r['count']:,} word" + ("" if r["count"] == 1 else "s")
     if shown < r["count"]:
         head += f" (showing {r['offset'] + 1}-{r['offset'] + shown})"
     return "\n".join([head + f"   release {r['release']}", *lines])

@@ -36,7 +36,8 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
     ("lexicon.queries.anagrams", "MAX_BOARD_TILES"): ("board letters an anagram must use",
                                               "rack_too_long"),
     ("lexicon.queries.anagrams", "MAX_CHARS_PER_TILE"):
-        ("characters per tile of rack or board text (`[dž], `), read before the tiles",
+        ("characters per tile of rack or board text (the longest tile written `[dž]` and "
+         "its separator `, `), read before the tiles",
          "rack_too_long"),
     ("lexicon.queries.anagrams", "MAX_JOKERS"): ("jokers in an anagram query (never more than the "
                                          "game has)", "too_many_jokers"),

@@ -147,3 +147,13 @@ def test_referee_page_is_served(api: TestClient) -> None:
     assert "/static/app.js" in r.text and "default-src 'self'" in r.headers[
         "content-security-policy"]
     assert api.get("/static/app.js").status_code == 200
+
+
+def test_a_page_head_counts_words_in_english() -> None:
+    """"1 word", "1,234 words (showing 1-2)": the head of a paged answer in the CLI."""
+    from cli import render
+
+    one = {"count": 1, "results": [{}], "offset": 0, "release": "osps-1"}
+    many = {"count": 1234, "results": [{}, {}], "offset": 0, "release": "osps-1"}
+    assert render._page(one, ["kot"]).startswith("1 word   release osps-1")
+    assert render._page(many, ["a", "b"]).startswith("1,234 words (showing 1-2)")
