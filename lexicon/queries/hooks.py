@@ -17,7 +17,7 @@ def front_hooks(index: Indexes, profile: Profile, key: str) -> list[str]:
     if len(key) + 1 > index.max_length:
         return []
     words = index.words
-    return [c for c in sorted(profile.by_canonical) if c + key in words]
+    return [c for c in profile.alphabet.labels if c + key in words]
 
 
 def back_hooks(index: Indexes, profile: Profile, key: str) -> list[str]:
@@ -25,7 +25,7 @@ def back_hooks(index: Indexes, profile: Profile, key: str) -> list[str]:
     if len(key) + 1 > index.max_length:
         return []
     words = index.words
-    return [c for c in sorted(profile.by_canonical) if key + c in words]
+    return [c for c in profile.alphabet.labels if key + c in words]
 
 
 def continues(index: Indexes, prefix: str) -> bool:
@@ -40,5 +40,5 @@ def next_tiles(index: Indexes, profile: Profile, prefix: str) -> list[str]:
     seen = index.forward_prefixes
     lengths = [length_tag(n) for n in
                range(max(len(prefix) + 1, index.min_length), index.max_length + 1)]
-    return [c for c in sorted(profile.by_canonical)
+    return [c for c in profile.alphabet.labels
             if any(tag + prefix + c in seen for tag in lengths)]

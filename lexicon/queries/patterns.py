@@ -198,7 +198,7 @@ def _tokens(profile: Profile, pattern: str, *, stars: bool, sets: bool
 
 def _regex(profile: Profile, elements: tuple[Element, ...]) -> re.Pattern[str]:
     """The bounded matcher for one reading (see the module docstring for why it is safe)."""
-    tile_class = "[" + "".join(re.escape(c) for c in sorted(profile.by_canonical)) + "]"
+    tile_class = "[" + "".join(re.escape(c) for c in profile.alphabet.labels) + "]"
 
     def cls(slot: Slot) -> str:
         if slot.tiles is None:
