@@ -169,7 +169,8 @@ def _amended(parent: Release | LegacyRelease,
              by_key: dict[str, Override]) -> Iterator[Split]:
     """The parent's records as stored (not decoded), overridden ones replaced, in key
     order when the parent gives key order (today's layout): the store is then written
-    without sorting."""
+    without sorting. A repack, or an amend of an older layout, writes these; an amend of
+    today's layout copies the parent's store instead (:func:`_copying`)."""
     new = list(split_all([apply(key, ov, parent.get(key)) for key, ov in sorted(by_key.items())]))
     total = parent.manifest.get("counts", {}).get("records")
     kept = (rec for rec in track(parent.splits(), f"{parent.game}: reading {parent.id}",

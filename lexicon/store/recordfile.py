@@ -24,9 +24,11 @@ schema for a reader in another language):
 * ``meta``: ASCII keys and values: ``format``, ``valid_shapes`` (shapes below it are of
   admitted records), ``shapes``, ``valid``, ``rejected`` (record counts).
 
-Records are written once, in key order, with ``append`` so every leaf page is full; every
-value is a pure function of the records, so identical records give identical content (the
-store's ``sha256``, over keys and values, is the release's ``content_sha256``). The marisa
+Records are written once, in key order, with ``append`` so every leaf page is full; in a
+build every value is a pure function of the records, so identical records give identical
+content (the store's ``sha256``, over keys and values, is the release's
+``content_sha256``); an amend copies its parent's values and numbering
+(:func:`amend_store`). The marisa
 tries of the release's ``indexes/`` (membership, queries) are derived from it at build time.
 
 LMDB lets a process open one environment once: :func:`open_env` shares one read-only
