@@ -37,7 +37,7 @@ from typing import Any
 from build import meanings
 from build.legacy import LegacyRelease, open_parent
 from build.progress import track
-from build.release import ReleaseWriter, read_release_overrides
+from build.release import Changed, ReleaseWriter, StoreWriter, read_release_overrides
 from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
 from lexicon.export.export import Identity
 from lexicon.game import profile as profiles
@@ -46,7 +46,7 @@ from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store import releases
-from lexicon.store.recordfile import Split, split_all
+from lexicon.store.recordfile import Split, amend_store, split_all
 from lexicon.store.records import Record
 from lexicon.store.store import Release
 from lexicon.verdicts.checker import decide
@@ -169,7 +169,8 @@ def _amended(parent: Release | LegacyRelease,
              by_key: dict[str, Override]) -> Iterator[Split]:
     """The parent's records as stored (not decoded), overridden ones replaced, in key
     order when the parent gives key order (today's layout): the store is then written
-    without sorting."""
+    without sorting. A repack, or an amend of an older layout, writes these; an amend of
+    today's layout copies the parent's store instead (:func:`_copying`)."""
     new = list(split_all([apply(key, ov, parent.get(key)) for key, ov in sorted(by_key.items())]))
     total = parent.manifest.get("counts", {}).get("records")
     kept = (rec for rec in track(parent.splits(), f"{parent.game}: reading {parent.id}",
@@ -179,16 +180,26 @@ def _amended(parent: Release | LegacyRelease,
 
 
 def _new_valid_keys(parent: Release | LegacyRelease,
-                    by_key: dict[str, Override]) -> set[str]:
-    """The new release's valid keys, known before its records are written (so its indexes
-    can be built meanwhile)."""
-    valid = set(parent.valid_keys())
-    for key, ov in by_key.items():
-        if ov.action == "add":
-            valid.add(key)
-        else:
-            valid.discard(key)
-    return valid
+                    by_key: dict[str, Override]) -> Iterator[str]:
+    """The new release's valid keys (once each, in no particular order), known before its
+    records are written (so its indexes can be built meanwhile): the parent's that no
+    override touches, then the added ones; no set of millions of keys is built."""
+    yield from (k for k in parent.valid_keys() if k not in by_key)
+    yield from sorted(k for k, ov in by_key.items() if ov.action == "add")
+
+
+def _copying(parent: Release, by_key: dict[str, Override]) -> StoreWriter:
+    """An amend's record store: the parent's copied byte for byte but for the overridden
+    records (:func:`lexicon.store.recordfile.amend_store`), the only ones encoded."""
+    replaced = list(split_all(apply(key, ov, parent.get(key))
+                              for key, ov in sorted(by_key.items())))
+    return lambda out: amend_store(parent.store, replaced, out)
+
+
+def _changed(parent: Release | LegacyRelease, by_key: dict[str, Override]) -> Changed:
+    """The diff an amend makes against its parent: only overridden keys change verdict."""
+    return parent.id, {key: (parent.is_valid(key), ov.action == "add")
+                       for key, ov in by_key.items()}
 
 
 def _identity(profile: Profile, parent: Release | LegacyRelease,
@@ -234,6 +245,9 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
                         "overrides": len(applied)}}
         carried = chain(read_release_overrides(parent.path, m), applied)
         identity = _identity(profile, parent, by_key)
+        # an amend of today's layout copies the parent's store; a repack (or an older
+        # parent) writes every record again, which is what migrating means
+        copy = kind == "amend" and isinstance(parent, Release)
         with ReleaseWriter(profile, root) as writer:
             # a correction is publishing too: a parent whose canaries held (a full build) must
             # not lose one to an override; a maintainer who means it edits the profile's list
@@ -242,7 +256,10 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
             # parent's file): an amend goes through the same writer as a build
             writer.meanings = meanings.for_amend(game, parent, root)
             path = writer.publish(sources=m.get("sources", []), policy=m.get("policy", {}),
-                                  rules=m.get("rules", []), records=_amended(parent, by_key),
+                                  rules=m.get("rules", []),
+                                  records=None if copy else _amended(parent, by_key),
+                                  store=_copying(parent, by_key) if copy else None,
+                                  changed=_changed(parent, by_key) if copy else None,
                                   extra=extra, identity=identity,
                                   valid_keys=_new_valid_keys(parent, by_key),
                                   overrides=carried)

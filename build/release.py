@@ -64,6 +64,10 @@ DIFF_SAMPLE = 200
 #: 48.7 MB manifest. The manifest summarises the file (``overrides``) and lists it in its
 #: file table like every other file.
 OVERRIDES_FILE = "overrides.jsonl"
+#: Writes a record store at the path given; returns its figures and its shape uses.
+StoreWriter = Callable[[Path], tuple[dict[str, Any], dict[tuple[bool, str], int]]]
+#: What an amend changed: the parent's id and, per overridden key, (valid before, now).
+Changed = tuple[str, dict[str, tuple[bool, bool]]]
 
 
 def write_overrides(directory: Path, entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -378,14 +382,20 @@ class ReleaseWriter:
                 yield Split(k.decode(), valid, shape, bytes(v[pos:]))
 
     def _diff(self, previous: Release | LegacyRelease | None, store: RecordStore,
-              out_dir: Path) -> dict[str, Any]:
-        """Which keys became valid or stopped being valid since ``previous``."""
+              out_dir: Path, changed: Changed | None = None) -> dict[str, Any]:
+        """Which keys became valid or stopped being valid since ``previous``.
+        ``changed``, when ``previous`` is the release it names, says so already: an amend
+        of it changes no key but the overridden ones (two sets of millions of keys spared)."""
         if previous is None:
             return {"previous": None}
-        new = set(store.valid_keys())
-        old = {k for k, raw in previous.iter_records(valid_only=True) if raw[:1] == VALID}
-        added = sorted(new - old)
-        removed = sorted(old - new)
+        if changed is not None and changed[0] == previous.id:
+            added = sorted(k for k, (was, now) in changed[1].items() if now and not was)
+            removed = sorted(k for k, (was, now) in changed[1].items() if was and not now)
+        else:
+            new = set(store.valid_keys())
+            old = {k for k, raw in previous.iter_records(valid_only=True) if raw[:1] == VALID}
+            added = sorted(new - old)
+            removed = sorted(old - new)
         (out_dir / "diff-added.txt").write_text("\n".join(added) + "\n", encoding="utf-8")
         (out_dir / "diff-removed.txt").write_text("\n".join(removed) + "\n", encoding="utf-8")
         return {
@@ -440,7 +450,8 @@ class ReleaseWriter:
                 rules: list[dict[str, str]], records: Iterable[Split] | None = None,
                 extra: dict[str, Any] | None = None, identity: Identity | None = None,
                 valid_keys: Iterable[str] | None = None,
-                overrides: Iterable[dict[str, Any]] = ()) -> Path:
+                overrides: Iterable[dict[str, Any]] = (),
+                store: StoreWriter | None = None, changed: Changed | None = None) -> Path:
         """Write the record store, count, hash, index, and publish atomically.
 
         ``records`` (one per key, split as the store keeps them) replaces what was added
@@ -453,6 +464,10 @@ class ReleaseWriter:
         derives it from its parent's) instead of one computed over every word.
         ``valid_keys``, when known before the records are written (an amend's), lets the
         alphagram indexes be built in a forked child meanwhile (checked against the store).
+        ``store``, when given, writes the record store itself (an amend copies its parent's,
+        :func:`lexicon.store.recordfile.amend_store`) and returns its figures and the uses of
+        its shapes, which the counts are made of; ``changed`` (the parent's id, key ->
+        (valid before, valid now)) is the diff when the parent is the current release.
         The writer's ``meanings`` hook, when set (``build.meanings``), writes the meanings
         file for the lemmas the store admits; the manifest's ``meanings`` entry is its.
         """
@@ -466,7 +481,11 @@ class ReleaseWriter:
         # the writer's abort (a failed publish) stops this child with the staging
         self._early = (start_indexes(self.profile, valid_keys, self.staging)
                        if valid_keys is not None else None)
-        figures = write_store(counter.feed(staged), store_dir)
+        if store is None:
+            figures = write_store(counter.feed(staged), store_dir)
+        else:
+            figures, uses = store(store_dir)
+            counter.uses.update(uses)
         counts = counter.counts()
         if counts["valid"] == 0:
             raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
@@ -480,14 +499,14 @@ class ReleaseWriter:
             previous = open_parent(prev_path) if prev_path else None
         except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
             previous = None
-        store = RecordStore(store_dir)
+        written = RecordStore(store_dir)
         try:
             if identity is None:  # the playable words' Quackle hash and counts by length
-                identity = playable_identity(self.profile, store.valid_keys())
-            diff = self._diff(previous, store, self.staging)
-            meanings = self.meanings(self.staging, store) if self.meanings else None
+                identity = playable_identity(self.profile, written.valid_keys())
+            diff = self._diff(previous, written, self.staging, changed)
+            meanings = self.meanings(self.staging, written) if self.meanings else None
         finally:
-            store.close()
+            written.close()
             if previous:
                 previous.close()
         indexes = build_indexes(self.profile, store_dir, self.staging, self._early)

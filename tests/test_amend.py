@@ -245,3 +245,98 @@ def test_a_bom_is_no_part_of_the_first_override(tmp_path: Path) -> None:
     fix = tmp_path / "fix.tsv"
     fix.write_bytes("\ufeffkot\tremove\truling 7\n".encode())
     assert [o.word for o in amend.read_overrides(fix)] == ["kot"]
+
+
+def _raw_store(release: Path) -> tuple[dict[str, bytes], list[str], int, dict[str, str]]:
+    """A release's LMDB store read with the binding alone: key -> value, the shape texts
+    in number order, ``valid_shapes`` and the meta."""
+    import zlib
+
+    import lmdb
+
+    from lexicon.store.recordfile import SHAPE_BLOCK, get_varint
+    env = lmdb.open(str(release / "records.lmdb"), readonly=True, lock=False, max_dbs=3)
+    try:
+        with env.begin() as txn:
+            values = {bytes(k).decode(): bytes(v)
+                      for k, v in txn.cursor(env.open_db(b"records", txn=txn))}
+            meta = {bytes(k).decode(): bytes(v).decode()
+                    for k, v in txn.cursor(env.open_db(b"meta", txn=txn))}
+            texts: list[str] = []
+            for _k, block in txn.cursor(env.open_db(b"shapes", txn=txn)):
+                data = zlib.decompress(bytes(block))
+                n = int.from_bytes(data[:2], "little")
+                at = 2 + 2 * n
+                for i in range(n):
+                    size = int.from_bytes(data[2 + 2 * i:4 + 2 * i], "little")
+                    texts.append(data[at:at + size].decode())
+                    at += size
+                assert n <= SHAPE_BLOCK
+    finally:
+        env.close()
+    assert len(texts) == int(meta["shapes"])
+    assert all(get_varint(v, 0)[0] < len(texts) for v in values.values())
+    return values, texts, int(meta["valid_shapes"]), meta
+
+
+def test_an_amend_copies_the_untouched_records_byte_for_byte(home: Path,
+                                                             tmp_path: Path) -> None:
+    """An amend copies its parent's store: an untouched record's LMDB value is the
+    parent's, byte for byte, when no override brings a new admitted shape; when one does
+    (a word no source knows, admitted by override), the rejected shapes move up past it
+    and a rejected record's value differs only by its shape number, its shape text and
+    own bytes the same. Counts and the diff are the overrides' only."""
+    from lexicon.store.recordfile import get_varint
+    first = publish(home, "osps", POLISH_RECORDS)
+    # a remove only: every other value byte for byte
+    second = amend.derive("osps", overrides=amend.read_overrides(
+        _overrides(tmp_path, ["kot\tremove\truling 7"])), root=home)
+    old, old_texts, old_vs, _ = _raw_store(first)
+    mid, mid_texts, mid_vs, _ = _raw_store(second)
+    assert mid_vs == old_vs and mid_texts[:len(old_texts)] == old_texts
+    assert {k: v for k, v in mid.items() if k != "kot"} == {
+        k: v for k, v in old.items() if k != "kot"}
+    assert mid["kot"] != old["kot"]
+    # an added word with a new admitted shape: the rejected records are renumbered
+    (tmp_path / "more").mkdir()
+    third = amend.derive("osps", overrides=amend.read_overrides(
+        _overrides(tmp_path / "more", ["Pies\tadd\tmissing from every source"])), root=home)
+    new, new_texts, new_vs, meta = _raw_store(third)
+    assert new_vs == mid_vs + 1 and len(new_texts) == len(mid_texts) + 1
+    assert new_texts[:mid_vs] == mid_texts[:mid_vs]
+    assert new_texts[new_vs:] == mid_texts[mid_vs:]          # shifted, in the same order
+    assert set(new) == set(mid) | {"pies"}
+    rejected = 0
+    for key, value in mid.items():
+        sid, pos = get_varint(value, 0)
+        if sid < mid_vs:
+            assert new[key] == value, key
+        else:
+            rejected += 1
+            nsid, npos = get_varint(new[key], 0)
+            assert (nsid, new_texts[nsid], new[key][npos:]) == (sid + 1, mid_texts[sid],
+                                                                value[pos:]), key
+    assert rejected == 3                                   # np, e-mail, kot
+    assert get_varint(new["pies"], 0)[0] == mid_vs         # the appended admitted shape
+    cat = Catalog(home)
+    assert cat.release("osps").id == third.name
+    pies = checker.check_word(cat, "osps", "pies")
+    assert pies["valid"] and pies["sources"] == ["override"]
+    assert pies["evidence"] == ["added by override: missing from every source"]
+    for word in ("np", "e-mail", "kot"):                   # still rejected, reasons kept
+        assert not checker.check_word(cat, "osps", word)["valid"], word
+    assert checker.check_word(cat, "osps", "kot")["reason"]["code"] == "override"
+    assert checker.check_word(cat, "osps", "zażółć")["analyses"][0]["lemma"] == "zażółcić"
+    m = _manifest(third)
+    assert (meta["valid"], meta["rejected"]) == ("5", "3")
+    assert (m["counts"]["valid"], m["counts"]["rejected"]) == (5, 3)
+    assert m["counts"]["by_reason"] == {"abbreviation": 1, "hyphen_or_apostrophe": 1,
+                                        "override": 1}
+    assert m["counts"]["valid_by_source"]["override"] == 1
+    assert m["records"]["valid_shapes"] == new_vs
+    assert m["diff"]["previous"] == second.name
+    assert (m["diff"]["added_sample"], m["diff"]["removed_sample"]) == (["pies"], [])
+    # the same records written from scratch have the same verdicts and counts
+    assert [(r.key, r.valid) for r in cat.release("osps").records()] == sorted(
+        [(r.key, r.valid) for r in POLISH_RECORDS if r.key != "kot"]
+        + [("kot", False), ("pies", True)])

@@ -24,9 +24,11 @@ schema for a reader in another language):
 * ``meta``: ASCII keys and values: ``format``, ``valid_shapes`` (shapes below it are of
   admitted records), ``shapes``, ``valid``, ``rejected`` (record counts).
 
-Records are written once, in key order, with ``append`` so every leaf page is full; every
-value is a pure function of the records, so identical records give identical content (the
-store's ``sha256``, over keys and values, is the release's ``content_sha256``). The marisa
+Records are written once, in key order, with ``append`` so every leaf page is full; in a
+build every value is a pure function of the records, so identical records give identical
+content (the store's ``sha256``, over keys and values, is the release's
+``content_sha256``); an amend copies its parent's values and numbering
+(:func:`amend_store`). The marisa
 tries of the release's ``indexes/`` (membership, queries) are derived from it at build time.
 
 LMDB lets a process open one environment once: :func:`open_env` shares one read-only
@@ -43,7 +45,7 @@ import threading
 import weakref
 import zlib
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -263,6 +265,36 @@ def _meta_value(n: int | str) -> bytes:
     return str(n).encode("ascii")
 
 
+def _write(out: Path, values: Iterator[tuple[bytes, bytes]], texts: list[str],
+           digest: Any, tally: Callable[[], tuple[int, int, int]]) -> dict[str, Any]:
+    """Write a store: ``values`` (key order, hashed as they pass), the numbered shape
+    ``texts`` and the meta; ``tally()``, asked once the values are written, is (admitted
+    records, all records, admitted shapes). Returns the store's figures."""
+    out.mkdir(parents=True, exist_ok=True)
+    env = lmdb.open(str(out), map_size=MAP_SIZE, max_dbs=NAMED_DBS, sync=False,
+                    metasync=False, lock=True)
+    try:
+        with env.begin(write=True) as txn:
+            db = env.open_db(RECORDS_DB, txn=txn)
+            txn.cursor(db).putmulti(values, append=True)
+            n_valid, n_all, valid_shapes = tally()
+            blocks = list(_shape_blocks(texts))
+            for bkey, block in blocks:
+                digest.update(bkey + len(block).to_bytes(4, "big") + block)
+            txn.cursor(env.open_db(SHAPES_DB, txn=txn)).putmulti(blocks, append=True)
+            meta = {b"format": FORMAT, b"rejected": n_all - n_valid,
+                    b"shapes": len(texts), b"valid": n_valid, b"valid_shapes": valid_shapes}
+            txn.cursor(env.open_db(META_DB, txn=txn)).putmulti(
+                ((k, _meta_value(v)) for k, v in sorted(meta.items())), append=True)
+        env.sync(True)
+    finally:
+        env.close()
+    (out / "lock.mdb").unlink(missing_ok=True)   # a published store is opened lock=False
+    return {"format": FORMAT, "shapes": len(texts), "valid_shapes": valid_shapes,
+            "valid": n_valid, "rejected": n_all - n_valid, "sha256": digest.hexdigest(),
+            "bytes": {p.name: p.stat().st_size for p in sorted(out.iterdir())}}
+
+
 def write_store(records: Iterable[Split], out: Path) -> dict[str, Any]:
     """Write split ``records`` (one per key, any order) as ``out`` (an LMDB directory);
     returns its figures, ``sha256`` among them.
@@ -315,28 +347,82 @@ def write_store(records: Iterable[Split], out: Path) -> dict[str, Any]:
                           + len(kv[1]).to_bytes(4, "big") + kv[1])
             yield kv
 
-    out.mkdir(parents=True, exist_ok=True)
-    env = lmdb.open(str(out), map_size=MAP_SIZE, max_dbs=NAMED_DBS, sync=False,
-                    metasync=False, lock=True)
-    try:
-        with env.begin(write=True) as txn:
-            db = env.open_db(RECORDS_DB, txn=txn)
-            txn.cursor(db).putmulti(values(), append=True)
-            blocks = list(_shape_blocks([shape_keys[s][1] for s in order]))
-            for bkey, block in blocks:
-                digest.update(bkey + len(block).to_bytes(4, "big") + block)
-            txn.cursor(env.open_db(SHAPES_DB, txn=txn)).putmulti(blocks, append=True)
-            meta = {b"format": FORMAT, b"rejected": len(keys) - n_valid,
-                    b"shapes": len(order), b"valid": n_valid, b"valid_shapes": valid_shapes}
-            txn.cursor(env.open_db(META_DB, txn=txn)).putmulti(
-                ((k, _meta_value(v)) for k, v in sorted(meta.items())), append=True)
-        env.sync(True)
-    finally:
-        env.close()
-    (out / "lock.mdb").unlink(missing_ok=True)   # a published store is opened lock=False
-    return {"format": FORMAT, "shapes": len(order), "valid_shapes": valid_shapes,
-            "valid": n_valid, "rejected": len(keys) - n_valid, "sha256": digest.hexdigest(),
-            "bytes": {p.name: p.stat().st_size for p in sorted(out.iterdir())}}
+    return _write(out, values(), [shape_keys[s][1] for s in order], digest,
+                  lambda: (n_valid, len(keys), valid_shapes))
+
+
+def amend_store(parent: RecordStore, replaced: Iterable[Split],
+                out: Path) -> tuple[dict[str, Any], dict[tuple[bool, str], int]]:
+    """Write ``out`` as ``parent`` with the records of ``replaced`` put in place of (or
+    beside) the parent's records of their keys; returns write_store's figures and the
+    uses of every shape, ``(admitted?, shape JSON) -> records`` (what a count needs).
+
+    An amend changes a few records of millions, so the others are copied byte for byte
+    instead of being decoded and encoded again: the parent's shape numbering is kept and
+    the overrides' new shapes are appended. Admitted shapes must stay numbered below
+    ``valid_shapes``, so new admitted shapes shift the rejected shapes up by their number
+    and only the rejected records' varints are rewritten then. The sha256 is write_store's
+    recipe (keys and values in key order, then the shape blocks).
+    """
+    vs = parent.valid_shapes
+    n_shapes = int(parent.meta["shapes"])
+    texts = [parent.shape_text(s).decode() for s in range(n_shapes)]
+    ids = {(s < vs, t): s for s, t in enumerate(texts)}
+    new = sorted(replaced, key=lambda rec: rec.key)
+    added: dict[tuple[bool, str], None] = {}        # the overrides' new shapes, in order
+    for rec in new:
+        sk = (rec.valid, rec.shape)
+        if sk not in ids:
+            added.setdefault(sk)
+    new_valid = [t for ok, t in added if ok]
+    new_rejected = [t for ok, t in added if not ok]
+    shift = len(new_valid)
+    final_texts = texts[:vs] + new_valid + texts[vs:] + new_rejected
+    final = {(s < vs + shift, t): s for s, t in enumerate(final_texts)}
+    pending: list[tuple[bytes, bytes, int]] = []
+    for rec in new:
+        k = rec.key.encode()
+        if len(k) > MAX_KEY_BYTES:
+            raise ValueError(f"a key of {len(k)} bytes: LMDB keys are at most {MAX_KEY_BYTES}")
+        if pending and pending[-1][0] == k:
+            raise ValueError(f"key {rec.key!r} written twice")
+        sid = final[rec.valid, rec.shape]
+        pending.append((k, encode_value(sid, rec.own), sid))
+    uses = [0] * len(final_texts)
+    digest = hashlib.sha256()
+
+    def emit(k: bytes, v: bytes) -> tuple[bytes, bytes]:
+        digest.update(len(k).to_bytes(2, "big") + k + len(v).to_bytes(4, "big") + v)
+        return k, v
+
+    def values() -> Iterator[tuple[bytes, bytes]]:
+        i, n = 0, len(pending)
+        with parent.env.begin(db=parent.db) as txn:
+            for k, v in txn.cursor():
+                while i < n and pending[i][0] <= k:
+                    pk, pv, psid = pending[i]
+                    i += 1
+                    uses[psid] += 1
+                    yield emit(pk, pv)
+                    if pk == k:
+                        break
+                else:
+                    b = v[0]
+                    sid, pos = (b, 1) if b < 0x80 else get_varint(v, 0)
+                    if shift and sid >= vs:
+                        sid += shift
+                        v = encode_value(sid, v[pos:])
+                    uses[sid] += 1
+                    yield emit(k, v)
+        for pk, pv, psid in pending[i:]:
+            uses[psid] += 1
+            yield emit(pk, pv)
+
+    figures = _write(out, values(), final_texts, digest,
+                     lambda: (sum(uses[:vs + shift]), sum(uses), vs + shift))
+    shape_uses = {(s < vs + shift, t): n for s, (t, n) in enumerate(zip(final_texts, uses,
+                                                                      strict=True)) if n}
+    return figures, shape_uses
 
 
 # -- reading: one shared environment per store per process ---------------------------------
@@ -407,6 +493,7 @@ class RecordStore:
                 raise ValueError(f"record format {shared.meta.get('format')!r}, this reader "
                                  f"reads {FORMAT}")
             self.valid_shapes = int(shared.meta["valid_shapes"])
+            self.meta = dict(shared.meta)
             self.counts = {k: int(shared.meta[k]) for k in KINDS}
         except (KeyError, ValueError):
             self.close()
