@@ -640,6 +640,7 @@ app.add_typer(sources_app, name="sources")
 
 
 SourcesJson = Annotated[bool, typer.Option("--json", help="JSON: one object per line")]
+SourceSuite = Annotated[str | None, typer.Option(help="take it from this configured suite")]
 
 
 @sources_app.callback()
@@ -653,51 +654,28 @@ def sources_list(ctx: typer.Context,
     if ctx.invoked_subcommand is not None:
         return
     from sources import pins
-    rows = pins.status(refresh=refresh)
-    for r in rows:
-        if as_json:
-            print(render.dump(r))
-            continue
-        sha = r["sha256"] if isinstance(r["sha256"], str) else next(iter(r["sha256"].values()))
-        head = (f"{r['id']:22} {r['kind']:4} {r['version']:14} "
-                f"{'(' + r['suite'] + ')' if r['suite'] else '(PyPI)':11} sha256 {sha[:12]}…")
-        if r["suites"] is None:
-            print(f"{head}  {r['note']}")
-            continue
-        offers = "  ".join(f"{s} {v or '-'}" for s, v in r["suites"].items())
-        state = f"newer: {r['newest']}" if r["newer"] else "current"
-        if not r["pinned_in"]:
-            state += "; the pin is in no configured suite (cache only)"
-        print(f"{head}  {offers}  [{state}]")
+    for r in pins.status(refresh=refresh):
+        print(render.dump(r) if as_json else render.source_row(r))
 
 
 @sources_app.command("update")
 def sources_update(name: Annotated[str, typer.Argument(help="a source id")],
                    version: Annotated[str | None, typer.Option(
                        help="pin this version (default: the newest offered)")] = None,
-                   suite: Annotated[str | None, typer.Option(
-                       help="take it from this configured suite")] = None,
+                   suite: SourceSuite = None,
                    as_json: SourcesJson = False) -> None:
     """Download and verify a version and rewrite the source's pin (version, suite, sha256)
     in sources/manifest.toml; the next build uses it."""
     from sources import pins
     out = pins.update(name, version=version, suite=suite)
-    if as_json:
-        print(render.dump(out))
-        return
-    old, new = out["old"], out["new"]
-    print(f"{name}: {old['version']} ({old['suite'] or '?'}) -> {new['version']} "
-          f"({new['suite']}), sha256 {new['sha256']}")
-    if not out["changed"]:
-        print(f"{name}: already pinned there; nothing changed")
+    print(render.dump(out) if as_json else render.source_update(name, out))
 
 
 @sources_app.command("diff")
 def sources_diff(name: Annotated[str, typer.Argument(help="a source id")],
                  version: Annotated[str | None, typer.Option(
                      help="compare with this version (default: the newest offered)")] = None,
-                 suite: Annotated[str | None, typer.Option(
-                     help="take it from this configured suite")] = None,
+                 suite: SourceSuite = None,
                  samples: Annotated[int, typer.Option(help="samples per class")] = 12,
                  as_json: SourcesJson = False) -> None:
     """What the source's word list gains and loses against its pin: counts, classes of

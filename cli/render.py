@@ -167,3 +167,27 @@ def summary_text(d: dict[str, Any]) -> str:
         lines.append(f"{side} (playable words): {part['count']:,}")
         lines += class_lines(part["classes"], f"  {sign} ")
     return "\n".join(lines)
+
+
+def source_row(r: dict[str, Any]) -> str:
+    """One line of ``lexicon sources``: the pin, then what each configured suite offers."""
+    sha = r["sha256"] if isinstance(r["sha256"], str) else next(iter(r["sha256"].values()))
+    head = (f"{r['id']:22} {r['kind']:4} {r['version']:14} "
+            f"{'(' + r['suite'] + ')' if r['suite'] else '(PyPI)':11} sha256 {sha[:12]}…")
+    if r["suites"] is None:
+        return f"{head}  {r['note']}"
+    offers = "  ".join(f"{s} {v or '-'}" for s, v in r["suites"].items())
+    state = f"newer: {r['newest']}" if r["newer"] else "current"
+    if not r["pinned_in"]:
+        state += "; the pin is in no configured suite (cache only)"
+    return f"{head}  {offers}  [{state}]"
+
+
+def source_update(name: str, out: dict[str, Any]) -> str:
+    """What ``lexicon sources update`` did to a pin."""
+    old, new = out["old"], out["new"]
+    lines = [f"{name}: {old['version']} ({old['suite'] or '?'}) -> {new['version']} "
+             f"({new['suite']}), sha256 {new['sha256']}"]
+    if not out["changed"]:
+        lines.append(f"{name}: already pinned there; nothing changed")
+    return "\n".join(lines)

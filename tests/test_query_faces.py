@@ -157,3 +157,22 @@ def test_a_page_head_counts_words_in_english() -> None:
     many = {"count": 1234, "results": [{}, {}], "offset": 0, "release": "osps-1"}
     assert render._page(one, ["kot"]).startswith("1 word   release osps-1")
     assert render._page(many, ["a", "b"]).startswith("1,234 words (showing 1-2)")
+
+
+def test_the_sources_lines_name_the_pin_and_what_is_newer() -> None:
+    """`lexicon sources` and `sources update` as printed (cli/render.py)."""
+    from cli import render
+
+    row = {"id": "wpolish", "kind": "deb", "version": "20220301-1", "suite": "bookworm",
+           "sha256": "78d94681b9838aeb", "suites": {"bookworm": "20220301-1", "sid": None},
+           "newest": "20260301-1", "newer": True, "pinned_in": []}
+    line = render.source_row(row)
+    assert line.startswith("wpolish") and "(bookworm)" in line and "sha256 78d94681b983…" in line
+    assert line.endswith("bookworm 20220301-1  sid -  [newer: 20260301-1; the pin is in no "
+                         "configured suite (cache only)]")
+    pypi = {**row, "kind": "pypi", "suite": None, "suites": None, "note": "PyPI: pinned"}
+    assert render.source_row(pypi).endswith("(PyPI)      sha256 78d94681b983…  PyPI: pinned")
+    same = {"old": {"version": "1", "suite": "sid"}, "new": {"version": "1", "suite": "sid",
+                                                               "sha256": "ab"}, "changed": False}
+    assert render.source_update("x", same).splitlines() == [
+        "x: 1 (sid) -> 1 (sid), sha256 ab", "x: already pinned there; nothing changed"]
