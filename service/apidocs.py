@@ -30,16 +30,10 @@ QUERY_CODES = ("bad_pattern", "pattern_too_long", "bad_rack", "rack_too_long",
                "query_too_broad", "not_in_alphabet", "no_index", "busy")
 
 
-def limit(name: str) -> int | float:
-    """A limit's value by its ``module.NAME`` in :data:`lexicon.limits.LIMITS`
-    (``"checker.MAX_BATCH"``), read from the constant: for the examples that show one."""
-    return limit_value(name)
-
-
 def figure(name: str) -> str:
-    """:func:`limit` as a text states it (``"10,000"``), for the field and endpoint
-    descriptions that name a number."""
-    return f"{limit(name):,}"
+    """A limit's value (by its ``module.NAME`` in :data:`lexicon.limits.LIMITS`) as a text
+    states it (``"10,000"``), for the field and endpoint descriptions that name a number."""
+    return f"{limit_value(name):,}"
 
 
 def code_table(codes: Iterable[str] | None = None) -> str:

@@ -34,9 +34,10 @@ from lexicon import (
     LockHeld,
     NotReady,
     language,
+    limit_value,
 )
 from service import apidocs, bodies, contract, hotpath, metrics, querypool
-from service.apidocs import figure, limit
+from service.apidocs import figure
 from service.contract import error
 from service.querypool import QueryPool
 
@@ -256,7 +257,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
         return await app.state.query_pool.run(run)
 
     sort_help = "alpha (the game's alphabet), score (highest first) or length (longest first)"
-    most_tiles = limit("anagrams.MAX_RACK_TILES")   # for the examples
+    most_tiles = limit_value("anagrams.MAX_RACK_TILES")   # for the examples
     page_help = f"results per page, 1..{figure('queries.MAX_LIMIT')}"
 
     @app.get("/v1/games/{game}/blanks", tags=["queries"], description=(
@@ -292,7 +293,7 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
             "code": "too_many_matches",
             "message": f"the query matches more than {figure('queries.MAX_MATCHES')} words; "
                        "narrow it (fix more letters or give length bounds)",
-            "detail": {"limit": limit("queries.MAX_MATCHES")}})))
+            "detail": {"limit": limit_value("queries.MAX_MATCHES")}})))
     async def pattern_query(
         game: str,
         pattern: str = Query(..., description="the pattern",
