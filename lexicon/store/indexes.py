@@ -12,7 +12,9 @@ A release built with indexes has ``indexes/`` beside ``records.lmdb/`` (written 
   at a time: the length tag first means every subtree holds words of that length only, so
   a fixed-length query (the usual one at a table) never enumerates longer words.
 * ``alphagram-nodes.bin``: the trie of alphagrams (a key's tiles sorted) as child lists,
-  so the anagram walk visits only children that exist. An array of native uint32: word 0
+  so the anagram walk visits only children that exist, minimised into a DAWG: a node whose
+  edges, counts and children equal another's is stored once and both parents point at it
+  (osps: 3.6M words instead of 12.6M; the walk cannot tell). An array of native uint32: word 0
   is the root's offset; a node is ``n`` then ``n`` edges, each ``label << 26 | terminal
   << 25 | child offset`` (0: no children), labels in ascending order (a label is the
   letter's index in the game's tiles sorted by code point, the alphagram order).
