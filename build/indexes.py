@@ -25,6 +25,7 @@ from lexicon.store.indexes import (
     ALPHAGRAM_COUNTS,
     ALPHAGRAM_KEYS,
     ALPHAGRAM_NODES,
+    ALPHAGRAM_RANKS,
     BACKWARD,
     FORMAT,
     FORWARD,
@@ -33,10 +34,13 @@ from lexicon.store.indexes import (
     LATIN_EDGE,
     NODE_CHILD_MASK,
     NODE_LABEL_SHIFT,
+    NODE_LAST_SHIFT,
     NODE_TERMINAL_SHIFT,
     SEP,
     WORDS,
+    key_id_bytes,
     length_tag,
+    pack_ids,
 )
 from lexicon.store.recordfile import RecordStore
 from lexicon.verdicts.fastcheck import latin_spellings
@@ -56,54 +60,50 @@ def _trie(strings: list[str], out: Path, name: str) -> None:
     marisa_trie.Trie(strings).save(str(out / name))
 
 
-def _alphagram_keys(pairs: list[str], out: Path) -> None:
-    """alphagram + SEP + key for every playable key, as one trie (a prefix query on
-    ``alpha + SEP`` lists an alphagram's keys): 28 MB for osps where an LMDB of
-    alphagram -> keys took 108 MB. The counts stay in ``alphagram-counts.bin``."""
-    marisa_trie.Trie(pairs).save(str(out / ALPHAGRAM_KEYS))
-
-
 def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Path) -> str:
-    """Write the alphagram trie as child lists, and its word counts
-    (see :mod:`lexicon.store.indexes`);
-    returns the counts' array type code (``B`` when every count fits a byte, else ``H``).
+    """Write the alphagram trie as edge lists with their word counts and ranks
+    (see :mod:`lexicon.store.indexes`); returns the counts' array type code (``B`` when
+    every count fits a byte, else ``H``).
 
     Streams over the sorted alphagrams keeping only the current path: a node is written
-    when the walk leaves it (after its children), so every edge knows its child's offset.
-    Written nodes are shared (the trie is minimised into a DAWG, Daciuk's incremental
-    construction for sorted input): a node whose edges (labels, word counts and children)
-    equal an already written node's is not written again, its parent points at the first.
-    The walk cannot tell (it follows offsets and reads the counts beside the edges), and
-    the sorted tails of alphagrams repeat so much that osps's node array shrinks from 12.6M
-    words to 3.6M (50 MB to 14 MB, and its counts from 12.6 MB to 3.6 MB).
+    when the walk leaves it (after its children), so every edge knows its child's offset
+    and how many keys lie below it. Written nodes are shared (the trie is minimised into a
+    DAWG, Daciuk's incremental construction for sorted input): a node whose edges (labels,
+    word counts and children) equal an already written node's is not written again, its
+    parent points at the first. Ranks are relative to the node (keys in its earlier edges'
+    subtrees), so a shared node serves every path that reaches it; the sorted tails of
+    alphagrams repeat so much that osps's trie shrinks from 12.6M words to 2.7M.
     """
     label = {c: i for i, c in enumerate(letters)}
     out = array("I", [0])
     counts = array("H", [0])
-    nodes: list[list[list[int]]] = [[]]     # per depth: [label, words, child] edges
+    ranks = array("I", [0])
+    nodes: list[list[list[int]]] = [[]]     # per depth: [label, words, child, keys below]
     current: list[int] = []
-    written: dict[tuple[tuple[int, ...], ...], int] = {}   # a node's edges -> its offset
+    written: dict[tuple[tuple[int, int, int], ...], tuple[int, int]] = {}
 
-    def write(edges: list[list[int]]) -> int:
+    def write(edges: list[list[int]]) -> tuple[int, int]:
+        """(offset, keys in the subtree) of the node with these edges, written if new."""
         if not edges:
-            return 0
-        shape = tuple(map(tuple, edges))
+            return 0, 0
+        shape = tuple((lab, n, child) for lab, n, child, _below in edges)
         if (shared := written.get(shape)) is not None:
             return shared
         offset = len(out)
-        written[shape] = offset
-        if offset + len(edges) >= NODE_CHILD_MASK:
-            raise BuildError("the alphagram trie outgrew its 25-bit offsets")
-        out.append(len(edges))
-        counts.append(0)
-        out.extend((lab << NODE_LABEL_SHIFT) | (bool(n) << NODE_TERMINAL_SHIFT) | child
-                   for lab, n, child in edges)
-        counts.extend(min(n, 0xFFFF) for _lab, n, _child in edges)
-        return offset
+        if offset + len(edges) > NODE_CHILD_MASK:
+            raise BuildError("the alphagram trie outgrew its 24-bit offsets")
+        before = 0
+        for i, (lab, n, child, below) in enumerate(edges):
+            out.append((lab << NODE_LABEL_SHIFT) | (bool(n) << NODE_TERMINAL_SHIFT)
+                       | ((i == len(edges) - 1) << NODE_LAST_SHIFT) | child)
+            counts.append(min(n, 0xFFFF))
+            ranks.append(before)
+            before += n + below
+        written[shape] = offset, before
+        return offset, before
 
     def close() -> None:
-        offset = write(nodes.pop())
-        nodes[-1][-1][2] = offset
+        nodes[-1][-1][2:] = write(nodes.pop())
         current.pop()
 
     for alpha, n_words in alphagrams.items():
@@ -116,16 +116,18 @@ def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Pa
         while len(current) > common:
             close()
         for lab in labels[common:]:
-            nodes[-1].append([lab, 0, 0])
+            nodes[-1].append([lab, 0, 0, 0])
             nodes.append([])
             current.append(lab)
         nodes[-2][-1][1] = n_words
     while current:
         close()
-    out[0] = write(nodes[0])
+    out[0] = write(nodes[0])[0]
     with open(out_dir / ALPHAGRAM_NODES, "wb") as fh:
         out.tofile(fh)
-    if max(counts, default=0) <= 0xFF:    # one byte a word when no alphagram has 256 keys
+    with open(out_dir / ALPHAGRAM_RANKS, "wb") as fh:
+        ranks.tofile(fh)
+    if max(counts, default=0) <= 0xFF:    # one byte an edge when no alphagram has 256 keys
         counts = array("B", counts)
     with open(out_dir / ALPHAGRAM_COUNTS, "wb") as fh:
         counts.tofile(fh)
@@ -133,13 +135,24 @@ def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Pa
 
 
 def _alphagram_files(playable: list[str], letters: list[str], out: Path) -> None:
+    """The forward trie and the alphagram structures (a forked child's half of the
+    indexes): the keys of each alphagram are stored as their ids in the forward trie, in
+    (alphagram, key) order, so an alphagram's rank in the trie walk finds them."""
+    forward = marisa_trie.Trie([length_tag(len(k)) + k for k in playable])
+    forward.save(str(out / FORWARD))
     pairs = sorted("".join(sorted(k)) + SEP + k for k in playable)
-    _alphagram_keys(pairs, out)
     alphagrams: dict[str, int] = {}       # alphagram -> how many keys, in sorted order
+    ids = array("I")
     for pair in pairs:
-        alpha = pair[:pair.index(SEP)]
+        cut = pair.index(SEP)
+        alpha = pair[:cut]
         alphagrams[alpha] = alphagrams.get(alpha, 0) + 1
-    del pairs
+        ids.append(forward[length_tag(len(pair) - cut - 1) + pair[cut + 1:]])
+    del pairs, forward
+    width = key_id_bytes(len(ids))
+    with open(out / ALPHAGRAM_KEYS, "wb") as fh:
+        fh.write(pack_ids(ids, width))
+    del ids
     _alphagram_nodes(alphagrams, letters, out)
 
 
@@ -219,7 +232,6 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
         raise BuildError(f"the indexes were started for {early.valid:,} valid keys; "
                          f"the records hold {counts['words']:,}")
     counts["playable"] = len(early.playable)
-    _trie([length_tag(len(k)) + k for k in early.playable], out, FORWARD)
     _trie([length_tag(len(k)) + k[::-1] for k in early.playable], out, BACKWARD)
     early.playable = []     # dropped before waiting for the child: the peak stays low
     early.child.join()
@@ -228,6 +240,7 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
     # uint8 or uint16 counts: one per word of the uint32 node array
     counts_type = "B" if (out / ALPHAGRAM_COUNTS).stat().st_size * 4 == (
         out / ALPHAGRAM_NODES).stat().st_size else "H"
+    key_ids = key_id_bytes(counts["playable"])
     files = {p.relative_to(out).as_posix(): p.stat().st_size
              for p in sorted(out.rglob("*")) if p.is_file()}
     entry: dict[str, Any] = {
@@ -238,6 +251,7 @@ def build_indexes(profile: Profile, lmdb_dir: Path, release_dir: Path,
         "playable_keys": counts["playable"],
         "lengths": list(play_rules(profile).playable_lengths),
         "counts_type": counts_type,
+        "key_id_bytes": key_ids,
         "build_seconds": round(time.monotonic() - started, 1),
     }
     if latin is not None:

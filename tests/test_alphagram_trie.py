@@ -1,5 +1,6 @@
 """The alphagram trie as the build writes it: minimised (equal subtrees stored once), yet
-every alphagram and its word count read back exactly as from a plain trie."""
+every alphagram, its word count and its rank (where its keys start) read back exactly as
+from a plain trie."""
 
 from __future__ import annotations
 
@@ -7,13 +8,21 @@ from array import array
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from build.indexes import _alphagram_nodes
+from lexicon.catalog import Catalog
+from lexicon.queries import queries
 from lexicon.store.indexes import (
     ALPHAGRAM_COUNTS,
     ALPHAGRAM_NODES,
+    ALPHAGRAM_RANKS,
     NODE_CHILD_MASK,
     NODE_LABEL_SHIFT,
+    NODE_LAST,
     NODE_TERMINAL,
+    key_id_bytes,
+    pack_ids,
 )
 
 LETTERS = list("abcdeklmnoprstwyz")
@@ -23,54 +32,102 @@ WORDS = ["kot", "kota", "koty", "kotów", "tok", "toki", "mak", "maki", "kam", "
          "ryk", "ryki", "kry", "kryt", "tryk", "tryki", "trwa", "traw", "wart"]
 
 
-def _read(out: Path, typecode: str) -> tuple[array, array]:
-    nodes, counts = array("I"), array(typecode)
+def _read(out: Path, typecode: str) -> tuple[array, array, array]:
+    nodes, counts, ranks = array("I"), array(typecode), array("I")
     nodes.frombytes((out / ALPHAGRAM_NODES).read_bytes())
     counts.frombytes((out / ALPHAGRAM_COUNTS).read_bytes())
-    return nodes, counts
+    ranks.frombytes((out / ALPHAGRAM_RANKS).read_bytes())
+    return nodes, counts, ranks
 
 
-def _walk(nodes: array, counts: array, letters: list[str]) -> tuple[Counter[str], int]:
-    """Every alphagram the node array spells (with its count), and how many paths reach a
-    node: a plain trie has one path to each node, a minimised one more."""
-    found: Counter[str] = Counter()
+def _walk(nodes: array, counts: array, ranks: array, letters: list[str]
+          ) -> tuple[dict[str, tuple[int, int]], int]:
+    """Every alphagram the node array spells, with its count and rank, and how many paths
+    reach a node: a plain trie has one path to each node, a minimised one more."""
+    found: dict[str, tuple[int, int]] = {}
     visits = 0
 
-    def visit(offset: int, path: str) -> None:
+    def visit(offset: int, path: str, base: int) -> None:
         nonlocal visits
         visits += 1
-        for k in range(offset + 1, offset + 1 + nodes[offset]):
+        k = offset
+        while True:
             edge = nodes[k]
             spelled = path + letters[edge >> NODE_LABEL_SHIFT]
+            rank = base + ranks[k]
             if edge & NODE_TERMINAL:
-                found[spelled] = counts[k]
+                found[spelled] = (counts[k], rank)
             if child := edge & NODE_CHILD_MASK:
-                visit(child, spelled)
+                visit(child, spelled, rank + counts[k])
+            if edge & NODE_LAST:
+                break
+            k += 1
 
-    visit(nodes[0], "")
+    if nodes[0]:
+        visit(nodes[0], "", 0)
     return found, visits
 
 
-def test_the_minimised_trie_spells_every_alphagram_with_its_count(tmp_path: Path) -> None:
+def _expected(alphagrams: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """Count and rank (keys of the alphagrams before it, in sorted order) of each."""
+    out, rank = {}, 0
+    for alpha in sorted(alphagrams):
+        out[alpha] = (alphagrams[alpha], rank)
+        rank += alphagrams[alpha]
+    return out
+
+
+def test_the_minimised_trie_spells_every_alphagram_with_its_count_and_rank(
+        tmp_path: Path) -> None:
     words = [w for w in WORDS if set(w) <= set(LETTERS)]
     expected = Counter("".join(sorted(w)) for w in words)
     typecode = _alphagram_nodes(dict(sorted(expected.items())), LETTERS, tmp_path)
-    nodes, counts = _read(tmp_path, typecode)
-    found, paths_to_nodes = _walk(nodes, counts, LETTERS)
-    assert found == expected
+    nodes, counts, ranks = _read(tmp_path, typecode)
+    found, paths_to_nodes = _walk(nodes, counts, ranks, LETTERS)
+    assert found == _expected(expected)
     # nodes are shared: fewer stored than the paths that reach them (a plain trie: equal)
-    stored, offset = 0, 1
-    while offset < len(nodes):
-        stored += 1
-        offset += 1 + nodes[offset]
+    stored = sum(1 for edge in nodes[1:] if edge & NODE_LAST)
     assert stored < paths_to_nodes
-    assert len(counts) == len(nodes)
+    assert len(counts) == len(ranks) == len(nodes)
 
 
 def test_nodes_with_equal_edges_but_other_counts_are_not_merged(tmp_path: Path) -> None:
     """Two leaves with the same label but different word counts are different nodes: a
-    shared node would give one alphagram the other's count."""
-    alphagrams = {"ab": 1, "abz": 1, "ac": 1, "acz": 3}
+    shared node would give one alphagram the other's count (and shift every rank)."""
+    alphagrams = {"ab": 1, "abz": 1, "ac": 1, "acz": 3, "ad": 2}
     typecode = _alphagram_nodes(alphagrams, LETTERS, tmp_path)
     found, _ = _walk(*_read(tmp_path, typecode), LETTERS)
-    assert found == Counter(alphagrams)
+    assert found == _expected(alphagrams)
+
+
+def test_no_alphagrams_is_an_empty_root(tmp_path: Path) -> None:
+    typecode = _alphagram_nodes({}, LETTERS, tmp_path)
+    nodes, _counts, _ranks = _read(tmp_path, typecode)
+    assert list(nodes) == [0]
+
+
+def test_pack_ids_is_little_endian_at_either_width() -> None:
+    ids = array("I", [1, 0x0A0B0C, 0x01020304])
+    assert pack_ids(ids, 4) == bytes([1, 0, 0, 0, 0x0C, 0x0B, 0x0A, 0, 4, 3, 2, 1])
+    assert pack_ids(array("I", [1, 0x0A0B0C]), 3) == bytes([1, 0, 0, 0x0C, 0x0B, 0x0A])
+    assert key_id_bytes(1 << 24) == 3 and key_id_bytes((1 << 24) + 1) == 4
+
+
+@pytest.mark.parametrize("width", [3, 4])
+def test_anagram_words_read_through_key_ids_of_either_width(
+        home: Path, monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    """The walk's ranks find each alphagram's keys among the forward trie's ids."""
+    from conftest import publish, rec
+
+    import build.indexes
+
+    monkeypatch.setattr(build.indexes, "key_id_bytes", lambda _n: width)
+    publish(home, "osps", [rec(w) for w in WORDS])
+    cat = Catalog(home)
+    assert cat.release("osps").manifest["indexes"]["key_id_bytes"] == width
+    got = queries.anagrams(cat, "osps", "kotyw?", limit=100)
+    made = sorted(w for w in WORDS if not Counter(w) - Counter("kotyw") or
+                  sum((Counter(w) - Counter("kotyw")).values()) <= 1)
+    assert sorted(r["word"] for r in got["results"]) == [w for w in made if len(w) >= 2]
+    assert got["count"] == len(got["results"])
+    cat.close()

@@ -300,7 +300,7 @@ def test_a_manifest_listing_no_files_is_refused(homes: dict[str, Path], tmp_path
         return json.dumps(m).encode()
     bad = remake(good, tmp_path / "empty.tar", edit=only_manifest, key=homes["key"])
     refused(homes["server"], bad, "bad_bundle",
-            text="does not list 7 of the 7 files the release layout needs")
+            text="does not list 8 of the 8 files the release layout needs")
     # the files present but the table emptied: refused from the headers
     bad = remake(good, tmp_path / "empty2.tar", key=homes["key"],
                  edit=with_manifest(lambda m: m.update(files={})))

@@ -137,7 +137,7 @@ def test_the_alphagram_labels_the_build_writes_are_the_ones_the_walk_reads(
     from conftest import KVIZOVKA_RECORDS, publish
 
     from lexicon.catalog import Catalog
-    from lexicon.store.indexes import NODE_LABEL_SHIFT
+    from lexicon.store.indexes import NODE_LABEL_SHIFT, NODE_LAST
 
     publish(home, "kvizovka", KVIZOVKA_RECORDS)
     cat = Catalog(home)
@@ -145,8 +145,12 @@ def test_the_alphagram_labels_the_build_writes_are_the_ones_the_walk_reads(
     prof = profiles.load("kvizovka")
     nodes = index.alphagram_nodes
     root = nodes[0]
-    got = [prof.alphabet.labels[nodes[k] >> NODE_LABEL_SHIFT]
-           for k in range(root + 1, root + 1 + nodes[root])]
+    got, k = [], root
+    while True:
+        got.append(prof.alphabet.labels[nodes[k] >> NODE_LABEL_SHIFT])
+        if nodes[k] & NODE_LAST:
+            break
+        k += 1
     playable = [k[1:] for k in index.forward.iterkeys()]     # length tag + key
     assert got == sorted({min(k) for k in playable})
     cat.close()

@@ -2,16 +2,18 @@
 
 Words are found through their *alphagrams* (the key's tiles sorted): a word can be made
 from the rack exactly when its alphagram is a sub-multiset of the rack. We walk the
-alphagram trie's child lists (see :mod:`lexicon.store.indexes`), which hold only tiles in sorted
-order, so each multiset is visited once whatever the order of the rack, and only children
-that exist are ever looked at: no string is built and no lookup fails along the way.
+alphagram trie's edge lists (see :mod:`lexicon.store.indexes`), which hold only tiles in
+sorted order, so each multiset is visited once whatever the order of the rack, and only
+children that exist are ever looked at: no string is built and no lookup fails along the
+way. Summing the edges' ranks along the path gives each alphagram found the place where
+its keys start, so reading a page's words needs no search.
 At each step a tile is taken from the board first (board letters must all be used), then
 from the rack, then from a joker, which gives every alphagram with the fewest jokers and
 so the best score. A joker may stand for any tile, including letters only a joker can play
 (Križemkražem's W, X, Y, Q).
 
-The walk is bounded by ``MAX_STEPS`` trie probes; a query that would need more is refused
-with ``query_too_broad`` rather than left to run.
+The walk is bounded by ``MAX_STEPS`` trie probes (edges read); a query that would need
+more is refused with ``query_too_broad`` rather than left to run.
 """
 
 from __future__ import annotations
@@ -26,7 +28,13 @@ from lexicon.game.inputs import EDGE_SPACE, control_error, first_control, normal
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
-from lexicon.store.indexes import NODE_CHILD_MASK, NODE_LABEL_SHIFT, NODE_TERMINAL, Indexes
+from lexicon.store.indexes import (
+    NODE_CHILD_MASK,
+    NODE_LABEL_SHIFT,
+    NODE_LAST,
+    NODE_TERMINAL,
+    Indexes,
+)
 
 JOKER = "?"
 MAX_RACK_TILES = 15       # Remik's 13 (and a draw or two); the longest osps word is 15
@@ -126,6 +134,7 @@ class Found(NamedTuple):
     jokers: tuple[str, ...]   # letters the jokers stand for
     score: int | None         # with jokers at the game's joker value
     words: int                # how many words have this alphagram
+    rank: int                 # where its keys start in alphagram order (Indexes.words_of)
 
 
 def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: int,
@@ -149,6 +158,7 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     min_length = max(min_length, board_total + 1, total if exact else 0)
     nodes = index.alphagram_nodes
     counts = index.alphagram_counts
+    ranks = index.alphagram_ranks
     found: list[Found] = []
     path: list[int] = []          # labels from the root
     joker_stack: list[str] = []
@@ -156,20 +166,22 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     jokers_left = rack.jokers
     board_needed = board_total
 
-    def visit(offset: int, depth: int, score: int) -> None:
+    def visit(offset: int, depth: int, score: int, base: int) -> None:
+        """Walk the node at ``offset``, whose subtree's keys start at rank ``base``."""
         nonlocal steps, jokers_left, board_needed
-        n = nodes[offset]
-        steps += n
-        if steps > MAX_STEPS:
-            raise QueryTooBroad(f"the query needs more than {MAX_STEPS:,} steps; use fewer "
-                                f"jokers or a longer minimum length",
-                                detail={"max_steps": MAX_STEPS})
         # board letters must all be used: in sorted order, none may be passed over
         first_board = (next(i for i in board_labels if board_left[i]) if board_needed
                        else n_labels)
         depth += 1
-        for k in range(offset + 1, offset + 1 + n):
+        k = offset - 1
+        while True:
+            k += 1
             edge = nodes[k]
+            steps += 1
+            if steps > MAX_STEPS:
+                raise QueryTooBroad(f"the query needs more than {MAX_STEPS:,} steps; use "
+                                    f"fewer jokers or a longer minimum length",
+                                    detail={"max_steps": MAX_STEPS})
             label = edge >> NODE_LABEL_SHIFT
             if label > first_board:
                 break
@@ -188,14 +200,17 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
                 source = 2
                 gained = joker_value[label]
             else:
+                if edge & NODE_LAST:
+                    break
                 continue
             path.append(label)
+            rank = base + ranks[k]
             if edge & NODE_TERMINAL and depth >= min_length and not board_needed:
                 found.append(Found("".join([letters[i] for i in path]), tuple(joker_stack),
-                                   score + gained if known else None, counts[k]))
+                                   score + gained if known else None, counts[k], rank))
             child = edge & NODE_CHILD_MASK
             if child and depth < max_length:
-                visit(child, depth, score + gained)
+                visit(child, depth, score + gained, rank + counts[k])
             path.pop()
             if source == 0:
                 board_left[label] += 1
@@ -205,10 +220,12 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
             else:
                 jokers_left += 1
                 joker_stack.pop()
+            if edge & NODE_LAST:
+                break
 
     n_labels = len(letters)
     if min_length <= max_length and nodes[0]:
-        visit(nodes[0], 0, 0)
+        visit(nodes[0], 0, 0, 0)
     return found
 
 

@@ -249,7 +249,7 @@ def _alphagram_page(profile: Profile, index: Indexes, found: list[anagram_engine
             break
         chosen.append(f)
         taken += f.words
-    words = index.words_of([f.alphagram for f in chosen])
+    words = index.words_of([(f.rank, f.words) for f in chosen])
     pairs = [(key, f) for f, keys in zip(chosen, words, strict=True)
              for key in sorted(keys, key=alpha)]
     if sort == "alpha":

@@ -11,28 +11,37 @@ A release built with indexes has ``indexes/`` beside ``records.lmdb/`` (written 
   reads from their better-fixed end (``KA?IN`` forwards, ``*OWY`` backwards), one length
   at a time: the length tag first means every subtree holds words of that length only, so
   a fixed-length query (the usual one at a table) never enumerates longer words.
-* ``alphagram-nodes.bin``: the trie of alphagrams (a key's tiles sorted) as child lists,
+* ``alphagram-nodes.bin``: the trie of alphagrams (a key's tiles sorted) as edge lists,
   so the anagram walk visits only children that exist, minimised into a DAWG: a node whose
   edges, counts and children equal another's is stored once and both parents point at it
-  (osps: 3.6M words instead of 12.6M; the walk cannot tell). An array of native uint32: word 0
-  is the root's offset; a node is ``n`` then ``n`` edges, each ``label << 26 | terminal
-  << 25 | child offset`` (0: no children), labels in ascending order (a label is the
-  letter's index in the game's tiles sorted by code point, the alphagram order).
-  ``alphagram-counts.bin`` (one per word of the node array: native uint8, or uint16 when
-  an alphagram has 256 keys or more, the entry's ``counts_type``) holds at each terminal
-  edge how many keys have that alphagram, so a query counts its words without reading
-  them; ``alphagrams.marisa`` holds ``alphagram + SEP + key`` for every playable key, so
-  the keys of an alphagram are one prefix query.
+  (osps: 2.7M edges where a plain trie has 12.6M words). An array of native uint32: word 0
+  is the root's offset (0: no alphagrams); a node is its edges, consecutive, in ascending
+  label order, each ``label << 26 | last << 25 | terminal << 24 | child offset`` (``last``
+  on a node's final edge; child 0: no children; a label is the letter's index in the
+  game's tiles sorted by code point, the alphagram order, :class:`lexicon.game.profile.
+  Alphabet`). Beside it, one entry per word of the node array: ``alphagram-counts.bin``
+  (native uint8, or uint16 when an alphagram has 256 keys or more, the entry's
+  ``counts_type``) holds at each terminal edge how many keys have that alphagram, so a
+  query counts its words without reading them, and ``alphagram-ranks.bin`` (native uint32)
+  how many keys lie in the subtrees of the node's earlier edges.
+* ``alphagram-keys.bin``: every playable key's id in ``forward.marisa``, in (alphagram,
+  key) order, little-endian, ``key_id_bytes`` (3 or 4) bytes each. The walk sums the ranks
+  along an alphagram's path (plus the counts of the alphagrams it passes, which sort before
+  their extensions): that sum is where the alphagram's keys start, so reading them is
+  ``count`` id lookups and no search. (Format 7 stored ``alphagram + SEP + key`` in a
+  marisa trie, 29 MB of the Polish release where the ranks and ids take 22 MB.)
 * ``latin.marisa`` and ``latin-edge.marisa`` (games with multi-letter tiles: Kvizovka):
   the Latin spellings a typed word is valid for, on the board's inside and at its edge
   (:func:`lexicon.verdicts.fastcheck.latin_spellings`), so a Latin batch is a membership test
   instead of a speller walk for each word with lj, nj or dž. The manifest entry's
   ``latin`` says they are there; a release without them answers as before.
 * A walk asks "does any key start with p" at every step: ``forward_prefixes`` and
-  ``backward_prefixes`` answer it from the tries themselves (:class:`_Prefixes`). Format
-  6 stored them as ``*-prefixes.marisa`` (and the alphagram keys as ``alphagrams.lmdb``);
-  such releases are still read. (The anagram walk needs more: the children themselves,
-  hence the child lists above.)
+  ``backward_prefixes`` answer it from the tries themselves (:class:`_Prefixes`). (The
+  anagram walk needs more: the children themselves, hence the edge lists above.)
+
+The runtime reads index format 8 only; a release with older indexes answers its queries
+with ``no_index`` naming ``lexicon repack GAME``, which writes them anew (its checks are
+unaffected: they read the record store).
 
 The tries are opened with ``mmap``: a server holds page cache, shared between processes,
 not Python objects, which is what keeps four games under the memory budget.
@@ -41,33 +50,45 @@ not Python objects, which is what keeps four games under the memory budget.
 from __future__ import annotations
 
 import mmap
+from array import array
 from pathlib import Path
 from typing import Any
 
-import lmdb
 import marisa_trie
+import numpy as np
 
 from lexicon.errors import LexiconError
 
 INDEX_DIR = "indexes"
 WORDS = "words.marisa"
 FORWARD = "forward.marisa"
-FORWARD_PREFIXES = "forward-prefixes.marisa"
 BACKWARD = "backward.marisa"
-BACKWARD_PREFIXES = "backward-prefixes.marisa"
 ALPHAGRAM_NODES = "alphagram-nodes.bin"
 ALPHAGRAM_COUNTS = "alphagram-counts.bin"
-ALPHAGRAM_WORDS = "alphagrams.lmdb"       # format 6: alphagram -> count + keys
-ALPHAGRAM_KEYS = "alphagrams.marisa"      # format 7: alphagram + SEP + key, per playable key
+ALPHAGRAM_RANKS = "alphagram-ranks.bin"   # keys in a node's earlier edges' subtrees
+ALPHAGRAM_KEYS = "alphagram-keys.bin"     # forward ids of the keys, in alphagram order
 LATIN = "latin.marisa"                    # Latin spellings valid on the board's inside
 LATIN_EDGE = "latin-edge.marisa"          # ... and at its edge (Kvizovka's 3-tile words)
-SEP = "\x00"          # ends an alphagram; no tile is a control character
-FORMAT = 7
-READABLE = (6, 7)     # format 6 also stored the prefix tries and an alphagram LMDB
+SEP = "\x00"          # ends an alphagram in the build's sort; no tile is a control character
+FORMAT = 8
+READABLE = (8,)
 NODE_LABEL_SHIFT = 26
-NODE_TERMINAL_SHIFT = 25
+NODE_LAST_SHIFT = 25
+NODE_TERMINAL_SHIFT = 24
+NODE_LAST = 1 << NODE_LAST_SHIFT
 NODE_TERMINAL = 1 << NODE_TERMINAL_SHIFT
 NODE_CHILD_MASK = NODE_TERMINAL - 1
+
+
+def key_id_bytes(keys: int) -> int:
+    """Bytes per key id in ``alphagram-keys.bin``: 3 while the ids fit (16.7M keys)."""
+    return 3 if keys <= 1 << 24 else 4
+
+
+def pack_ids(ids: array, width: int) -> bytes:
+    """uint32 ids as little-endian ``width``-byte integers, one after another."""
+    little = np.frombuffer(ids, dtype=np.uint32).astype("<u4")
+    return little.view(np.uint8).reshape(-1, 4)[:, :width].tobytes()
 
 
 def length_tag(length: int) -> str:
@@ -86,7 +107,7 @@ class NoIndex(LexiconError):
 class _Prefixes:
     """The prefix-closed set of a trie, answered by the trie itself.
 
-    Format 7 stores no ``*-prefixes.marisa``: "does some key start with p" is one
+    No ``*-prefixes.marisa`` is stored (format 6 had them): "does some key start with p" is one
     ``iterkeys`` step on the trie (about 4 us against 2 us for a lookup in a stored
     prefix set, measured on osps), and the two sets were 38 MB of the Polish release.
     """
@@ -105,8 +126,9 @@ class Indexes:
 
     def __init__(self, release_dir: Path, entry: dict[str, Any]) -> None:
         if entry.get("format") not in READABLE:
-            raise NoIndex(f"index format {entry.get('format')!r} is not {FORMAT}; rebuild "
-                          f"the game (`lexicon build GAME`)")
+            raise NoIndex(f"index format {entry.get('format')!r} is not {FORMAT}; "
+                          f"`lexicon repack GAME` writes the indexes anew (or rebuild the "
+                          f"game)", detail={"format": entry.get("format"), "readable": FORMAT})
         base = Path(release_dir) / entry.get("dir", INDEX_DIR)
         self.entry = entry
 
@@ -116,25 +138,15 @@ class Indexes:
         self.words = trie(WORDS)
         self.forward = trie(FORWARD)
         self.backward = trie(BACKWARD)
-        self.forward_prefixes: marisa_trie.Trie | _Prefixes
-        self.backward_prefixes: marisa_trie.Trie | _Prefixes
-        if entry["format"] == 6:
-            self.forward_prefixes = trie(FORWARD_PREFIXES)
-            self.backward_prefixes = trie(BACKWARD_PREFIXES)
-        else:
-            self.forward_prefixes = _Prefixes(self.forward)
-            self.backward_prefixes = _Prefixes(self.backward)
+        self.forward_prefixes = _Prefixes(self.forward)
+        self.backward_prefixes = _Prefixes(self.backward)
         self._maps: list[mmap.mmap] = []
         self.alphagram_nodes = self._array(base / ALPHAGRAM_NODES, "I")
         self.alphagram_counts = self._array(base / ALPHAGRAM_COUNTS,
                                             entry.get("counts_type", "H"))
-        self._alpha_env: lmdb.Environment | None = None
-        self._alpha_keys: marisa_trie.Trie | None = None
-        if entry["format"] == 6:
-            self._alpha_env = lmdb.open(str(base / ALPHAGRAM_WORDS), readonly=True,
-                                        lock=False, readahead=False, max_dbs=1)
-        else:
-            self._alpha_keys = trie(ALPHAGRAM_KEYS)
+        self.alphagram_ranks = self._array(base / ALPHAGRAM_RANKS, "I")
+        self._key_ids = self._array(base / ALPHAGRAM_KEYS, "B")
+        self._id_bytes = int(entry.get("key_id_bytes", 4))
         self.latin: marisa_trie.Trie | None = None
         self.latin_edge: marisa_trie.Trie | None = None
         if entry.get("latin"):
@@ -148,33 +160,33 @@ class Indexes:
         word is tiled against on the hot path (see :meth:`lexicon.game.tiles.Speller.readings`)."""
         return next(self.words.iterkeys(prefix), None) is not None
 
-    def words_of(self, alphagrams: list[str]) -> list[list[str]]:
-        """The keys of each alphagram, sorted."""
-        if self._alpha_keys is not None:
-            keys = self._alpha_keys.keys
-            return [sorted(k[len(a) + 1:] for k in keys(a + SEP)) for a in alphagrams]
-        assert self._alpha_env is not None
+    def words_of(self, alphagrams: list[tuple[int, int]]) -> list[list[str]]:
+        """The keys of each alphagram, given as (rank, count) from the walk
+        (:func:`lexicon.queries.anagrams.find_alphagrams`), sorted."""
+        ids, width = self._key_ids, self._id_bytes
+        restore = self.forward.restore_key
         out = []
-        with self._alpha_env.begin(buffers=True) as txn:
-            get = txn.get
-            for alpha in alphagrams:
-                raw = get(alpha.encode())
-                out.append(bytes(raw[2:]).decode().split(SEP) if raw is not None else [])
+        for rank, count in alphagrams:
+            at = rank * width
+            out.append(sorted(
+                restore(int.from_bytes(ids[i:i + width], "little"))[1:]   # no length tag
+                for i in range(at, at + count * width, width)))
         return out
 
     def _array(self, path: Path, code: str) -> memoryview:
+        if path.stat().st_size == 0:          # no playable key: nothing to map
+            return memoryview(b"").cast(code)
         with open(path, "rb") as fh:
             mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         self._maps.append(mapped)
         return memoryview(mapped).cast(code)
 
     def close(self) -> None:
-        self.alphagram_nodes.release()
-        self.alphagram_counts.release()
+        for view in (self.alphagram_nodes, self.alphagram_counts, self.alphagram_ranks,
+                     self._key_ids):
+            view.release()
         for mapped in self._maps:
             mapped.close()
-        if self._alpha_env is not None:
-            self._alpha_env.close()
 
 
 def open_indexes(release_dir: Path, manifest: dict[str, Any]) -> Indexes:
@@ -189,7 +201,7 @@ def open_indexes(release_dir: Path, manifest: dict[str, Any]) -> Indexes:
         )
     try:
         return Indexes(release_dir, entry)
-    except (OSError, RuntimeError, ValueError, TypeError, lmdb.Error) as exc:
+    except (OSError, RuntimeError, ValueError, TypeError) as exc:
         raise NoIndex(
             f"the query indexes of release {manifest.get('release')} cannot be read "
             f"({type(exc).__name__}: {exc}); rebuild the game",

@@ -167,9 +167,8 @@ def layout_files(manifest: dict[str, Any], *, store: bool = True, indexes: bool 
     entry = manifest.get("indexes")
     if indexes and isinstance(entry, dict) and entry.get("format") in ix.READABLE:
         base = entry.get("dir", ix.INDEX_DIR)
-        names = [ix.WORDS, ix.FORWARD, ix.BACKWARD, ix.ALPHAGRAM_NODES, ix.ALPHAGRAM_COUNTS]
-        names += ([ix.FORWARD_PREFIXES, ix.BACKWARD_PREFIXES, f"{ix.ALPHAGRAM_WORDS}/data.mdb"]
-                  if entry["format"] == 6 else [ix.ALPHAGRAM_KEYS])
+        names = [ix.WORDS, ix.FORWARD, ix.BACKWARD, ix.ALPHAGRAM_NODES, ix.ALPHAGRAM_COUNTS,
+                 ix.ALPHAGRAM_RANKS, ix.ALPHAGRAM_KEYS]
         need += [f"{base}/{name}" for name in names]
     meanings = manifest.get("meanings")   # optional: only a release that declares one
     if isinstance(meanings, dict) and isinstance(meanings.get("file"), str):
