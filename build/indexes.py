@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,51 +79,56 @@ def _alphagram_nodes(alphagrams: dict[str, int], letters: list[str], out_dir: Pa
     out = array("I", [0])
     counts = array("H", [0])
     ranks = array("I", [0])
-    nodes: list[list[list[int]]] = [[]]     # per depth: [label, words, child, keys below]
-    current: list[int] = []
-    written: dict[tuple[tuple[int, int, int], ...], tuple[int, int]] = {}
+    # the open path, per depth: its edges as flat (label, words, child) triples, and the
+    # keys below each edge (flat, so that a node's shape is one tuple() call)
+    flat: list[list[int]] = [[]]
+    below: list[list[int]] = [[]]
+    written: dict[tuple[int, ...], tuple[int, int]] = {}
+    last = 1 << NODE_LAST_SHIFT
 
-    def write(edges: list[list[int]]) -> tuple[int, int]:
+    def write(edges: list[int], under: list[int]) -> tuple[int, int]:
         """(offset, keys in the subtree) of the node with these edges, written if new."""
-        if not edges:
+        if not under:
             return 0, 0
-        shape = tuple((lab, n, child) for lab, n, child, _below in edges)
+        shape = tuple(edges)
         if (shared := written.get(shape)) is not None:
             return shared
         offset = len(out)
-        if offset + len(edges) > NODE_CHILD_MASK:
+        if offset + len(under) > NODE_CHILD_MASK:
             raise BuildError("the alphagram trie outgrew its 24-bit offsets")
         before = 0
-        for i, (lab, n, child, below) in enumerate(edges):
-            out.append((lab << NODE_LABEL_SHIFT) | (bool(n) << NODE_TERMINAL_SHIFT)
-                       | ((i == len(edges) - 1) << NODE_LAST_SHIFT) | child)
+        for i, keys_below in enumerate(under):
+            lab, n, child = edges[3 * i:3 * i + 3]
+            out.append((lab << NODE_LABEL_SHIFT) | ((n > 0) << NODE_TERMINAL_SHIFT) | child)
             counts.append(min(n, 0xFFFF))
             ranks.append(before)
-            before += n + below
+            before += n + keys_below
+        out[-1] |= last
         written[shape] = offset, before
         return offset, before
 
     def close() -> None:
-        nodes[-1][-1][2:] = write(nodes.pop())
-        current.pop()
+        flat[-1][-1], below[-1][-1] = write(flat.pop(), below.pop())
 
+    path = ""                               # the alphagram whose path is open
     for alpha, n_words in alphagrams.items():
-        labels = [label[c] for c in alpha]
         common = 0
-        for a, b in zip(current, labels, strict=False):
+        for a, b in zip(path, alpha, strict=False):
             if a != b:
                 break
             common += 1
-        while len(current) > common:
+        for _ in range(len(path) - common):
             close()
-        for lab in labels[common:]:
-            nodes[-1].append([lab, 0, 0, 0])
-            nodes.append([])
-            current.append(lab)
-        nodes[-2][-1][1] = n_words
-    while current:
+        for c in alpha[common:]:
+            flat[-1].extend((label[c], 0, 0))
+            below[-1].append(0)
+            flat.append([])
+            below.append([])
+        flat[-2][-2] = n_words
+        path = alpha
+    for _ in range(len(path)):
         close()
-    out[0] = write(nodes[0])[0]
+    out[0] = write(flat[0], below[0])[0]
     with open(out_dir / ALPHAGRAM_NODES, "wb") as fh:
         out.tofile(fh)
     with open(out_dir / ALPHAGRAM_RANKS, "wb") as fh:
@@ -140,15 +146,14 @@ def _alphagram_files(playable: list[str], letters: list[str], out: Path) -> None
     (alphagram, key) order, so an alphagram's rank in the trie walk finds them."""
     forward = marisa_trie.Trie([length_tag(len(k)) + k for k in playable])
     forward.save(str(out / FORWARD))
-    pairs = sorted("".join(sorted(k)) + SEP + k for k in playable)
-    alphagrams: dict[str, int] = {}       # alphagram -> how many keys, in sorted order
-    ids = array("I")
-    for pair in pairs:
-        cut = pair.index(SEP)
-        alpha = pair[:cut]
-        alphagrams[alpha] = alphagrams.get(alpha, 0) + 1
-        ids.append(forward[length_tag(len(pair) - cut - 1) + pair[cut + 1:]])
-    del pairs, forward
+    # alphagram + SEP + the key as the forward trie holds it: the length tag sorts alike
+    # for all keys of one alphagram, so the order is (alphagram, key)
+    pairs = sorted("".join(sorted(k)) + SEP + length_tag(len(k)) + k for k in playable)
+    cuts = [pair.index(SEP) for pair in pairs]
+    alphagrams = Counter([pair[:cut] for pair, cut in zip(pairs, cuts, strict=True)])
+    ids = array("I", map(forward.__getitem__,
+                         [pair[cut + 1:] for pair, cut in zip(pairs, cuts, strict=True)]))
+    del pairs, cuts, forward
     width = key_id_bytes(len(ids))
     with open(out / ALPHAGRAM_KEYS, "wb") as fh:
         fh.write(pack_ids(ids, width))
