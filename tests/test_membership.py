@@ -49,9 +49,10 @@ POLISH = "aąbcćdeęfghijklłmnńoóprsśtuwyzźż"
 def test_multilinear_hashes_agree_with_a_set_on_awkward_strings(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Empty, long and non-BMP strings, swaps and prefixes: the arrays answer a set's
-    answer (small build chunks: the weight table grows between chunks, and a batch spans
-    several)."""
+    answer (small build chunks: the weight table grows between chunks; small pieces: a
+    batch is hashed in many)."""
     monkeypatch.setattr(membership, "_CHUNK", 7)
+    monkeypatch.setattr(membership, "_PIECE", 5)
     rng = random.Random(11)
     alphabet = POLISH + "\U0001F600\U00010348\u00e9\u0301\x00"   # non-BMP, combining, NUL
     valid = {"".join(rng.choices(alphabet, k=rng.randint(0, 14))) for _ in range(3000)}
@@ -69,6 +70,11 @@ def test_multilinear_hashes_agree_with_a_set_on_awkward_strings(
     hits, lengths = hashed.contains_joined("\n".join(probes), len(probes))
     assert hits.tolist() == [p in valid for p in probes]
     assert lengths.tolist() == [len(p) for p in probes]      # code points, as len() counts
+    for text, count in [("", 1), ("\n", 2), ("kot\n", 2), ("\n\nkot", 3)]:
+        hits, lengths = hashed.contains_joined(text, count)
+        assert hits.tolist() == [w in valid for w in text.split("\n")]
+        assert hashed.contains_joined(text, count + 1) is None
+        assert hashed.contains_joined(text, count - 1) is None
 
 
 def test_words_longer_than_the_weight_table_are_not_valid() -> None:
@@ -136,3 +142,24 @@ def test_plain_letters_stay_themselves(game: str) -> None:
         assert word.lower() == word and unicodedata.is_normalized("NFC", word)
     assert fastcheck._plain_letters(frozenset("e\u0301")) == frozenset("e")
     assert fastcheck._plain_letters(frozenset("\u1100\u1161")) == frozenset()  # Hangul L+V
+
+
+def test_joker_letters_past_the_jokers_in_a_batch(home: Path, monkeypatch: pytest.MonkeyPatch
+                                                  ) -> None:
+    """Križemkražem has 10 jokers, and W, X, Y, Q only a joker plays: a valid key of 11 of
+    them is no play; 10 is. The batch (trie and arrays) answers as the checker."""
+    from lexicon.verdicts import checker
+
+    eleven, ten = "wxyqwxyqwxy", "qwxyqwxyqw"
+    publish(home, "krizemkrazem", [rec("kiwi"), rec(eleven), rec(ten), rec("wolf"),
+                                   rec("kajak")])
+    cat = Catalog(home)
+    words = ["kiwi", eleven, ten, "WOLF", "kajak", eleven + "q", "Kiwi", ten.upper(), "qq"]
+    expected = [r["valid"] for r in checker.check_many(cat, "krizemkrazem", words)]
+    assert expected == [True, False, True, True, True, False, True, True, False]
+    assert fastcheck.valid_flags(cat, "krizemkrazem", words) == expected      # the trie
+    monkeypatch.setattr(membership, "MIN_BATCH", 1)
+    membership.prepare(cat.release("krizemkrazem"))
+    monkeypatch.setattr(fastcheck.checker, "check_word", None)   # the batch path only
+    assert fastcheck.valid_flags(cat, "krizemkrazem", words) == expected      # the arrays
+    assert fastcheck.valid_flags(cat, "krizemkrazem", [w.lower() for w in words]) == expected

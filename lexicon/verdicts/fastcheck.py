@@ -76,6 +76,12 @@ class _Plan:
         # that stay themselves under lower() and NFC in any sequence, one match of the raw
         # batch stands for lower(), is_normalized() and the letters test
         plain = _plain_letters(self.chars)
+        # the keys that need more jokers than the game has (letters only a joker plays):
+        # one regex scan of the joined keys finds them, instead of a test of every word
+        joker = "".join(re.escape(c) for c in sorted(self.rules.joker_only))
+        self.too_many_jokers = re.compile(
+            f"^(?:[^\n{joker}]*[{joker}]){{{self.rules.jokers + 1}}}", re.MULTILINE
+        ) if joker else None
         self.only_plain_nl = re.compile(
             "[" + "".join(re.escape(c) for c in sorted(plain | {"\n"})) + "]*")
 
@@ -139,7 +145,6 @@ def _whole_batch(plan: _Plan, words: Index, texts: list[str], edge: bool,
             return None
         hits, lengths = found
         flags = (hits & (lengths >= low) & (lengths <= high)).tolist()
-        keys = None
     else:
         keys = lowered() if plan.identity else keyed.split("\n")
         flags = [k in words and low <= len(k) <= high for k in keys]
@@ -151,13 +156,14 @@ def _whole_batch(plan: _Plan, words: Index, texts: list[str], edge: bool,
                     flags[i] = tiled(word)
             elif not canonical.issuperset(word) and not spelled.isdisjoint(word):
                 return None           # Latin and Cyrillic in one word: the checker's error
-    if plan.rules.joker_only and not plan.rules.joker_only.isdisjoint(joined):
-        if keys is None:
-            keys = lowered() if plan.identity else keyed.split("\n")
-        allows = plan.rules.allows
-        for i, key in enumerate(keys):
-            if flags[i] and not allows(key, edge=edge):
-                flags[i] = False
+    if plan.too_many_jokers is not None:
+        # a flagged key is within the lengths already: of the play rules (``allows``) only
+        # the jokers' can still fail it
+        line = last = 0
+        for match in plan.too_many_jokers.finditer(keyed):
+            line += keyed.count("\n", last, match.start())
+            last = match.start()
+            flags[line] = False
     return flags
 
 
