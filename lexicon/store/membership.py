@@ -64,9 +64,9 @@ class HashedKeys:
         if count is None:
             keys = list(keys)
             count = len(keys)
-        #: the weights of both hashes, one row per position (a word of n code points uses
-        #: rows 0..n); grown while building to the longest key's length
-        self.weights = np.empty((0, 2), np.uint64)
+        #: the weights of both hashes, one row per hash, one column per position (a word of
+        #: n code points uses columns 0..n); grown while building to the longest key's length
+        self.weights = np.empty((2, 0), np.uint64)
         self.longest = -1
         first, second = np.empty(count, np.uint64), np.empty(count, np.uint64)
         done = 0
@@ -79,8 +79,7 @@ class HashedKeys:
             if len(starts) != n:
                 raise ValueError("a key holds a newline")
             self._grow(int(lengths.max()))
-            pair = self._hash(codes, starts, lengths)
-            first[done:done + n], second[done:done + n] = pair[:, 0], pair[:, 1]
+            first[done:done + n], second[done:done + n] = self._hash(codes, starts, lengths)
             done += n
         if done != count:
             raise ValueError(f"{done} keys where {count} were announced")
@@ -92,23 +91,27 @@ class HashedKeys:
     def _grow(self, longest: int) -> None:
         """Weights for every position of a word of ``longest`` code points (and its end)."""
         if longest > self.longest:
-            more = longest + 1 - len(self.weights)
-            drawn = np.frombuffer(os.urandom(16 * more), np.uint64).reshape(more, 2)
-            self.weights = np.concatenate([self.weights, drawn])
+            more = longest + 1 - self.weights.shape[1]
+            drawn = np.frombuffer(os.urandom(16 * more), np.uint64).reshape(2, more)
+            self.weights = np.concatenate([self.weights, drawn], axis=1)
             self.longest = longest
 
     def _hash(self, codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray
               ) -> np.ndarray:
-        """Both hashes of each word of one piece (rows: words; columns: the two hashes). A
-        word longer than :attr:`longest` gets a meaningless hash (its positions are clipped
-        to the table): the caller masks it out."""
-        span = lengths + 1
+        """Both hashes of each word of one piece (one row per hash). A word longer than
+        :attr:`longest` gets a meaningless hash (its positions are clipped to the table):
+        the caller masks it out. One hash at a time: a broadcast multiply of both at once
+        cost twice as much."""
         # each code unit's position inside its word: 0 .. len (the newline)
-        pos = np.repeat(starts, span)
+        pos = np.repeat(starts, lengths + 1)
         np.subtract(_counting(len(codes)), pos, out=pos)
-        terms = self.weights.take(pos, axis=0, mode="clip")
-        terms *= codes[:, None]
-        return np.add.reduceat(terms, starts, axis=0)
+        wide = codes.astype(np.uint64)
+        out = np.empty((2, len(starts)), np.uint64)
+        for row, weights in enumerate(self.weights):
+            terms = weights.take(pos, mode="clip")
+            np.multiply(terms, wide, out=terms)
+            np.add.reduceat(terms, starts, out=out[row])
+        return out
 
     def contains_joined(self, text: str, count: int) -> tuple[np.ndarray, np.ndarray] | None:
         """Membership of each of the ``count`` keys that ``text`` joins with newlines, and
@@ -119,7 +122,7 @@ class HashedKeys:
         that only the hashes and lengths are whole-batch arrays (24 bytes a word): the code
         units and their products stay in the CPU cache and out of the server's peak memory.
         """
-        pair = np.empty((count, 2), np.uint64)
+        pair = np.empty((2, count), np.uint64)
         lengths = np.empty(count, np.intp)
         done = at = 0
         while True:
@@ -131,7 +134,7 @@ class HashedKeys:
                 return None
             lengths[done:done + n] = piece_lengths
             if len(self.first):
-                pair[done:done + n] = self._hash(codes, starts, piece_lengths)
+                pair[:, done:done + n] = self._hash(codes, starts, piece_lengths)
             done += n
             if stop < 0:
                 break
@@ -141,11 +144,11 @@ class HashedKeys:
         hit = np.zeros(count, bool)
         if len(self.first) == 0:
             return hit, lengths
-        order = np.argsort(pair[:, 0])       # sorted probes walk the table in order
-        probes = pair[order]
-        slot = np.searchsorted(self.first, probes[:, 0])
+        order = np.argsort(pair[0])          # sorted probes walk the table in order
+        probes = pair[0][order]
+        slot = np.searchsorted(self.first, probes)
         slot[slot == len(self.first)] = 0
-        hit[order] = (self.first[slot] == probes[:, 0]) & (self.second[slot] == probes[:, 1])
+        hit[order] = (self.first[slot] == probes) & (self.second[slot] == pair[1][order])
         hit &= lengths <= self.longest        # longer words were hashed clipped
         return hit, lengths
 
