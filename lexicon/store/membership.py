@@ -169,15 +169,18 @@ class HashedKeys:
         return hit
 
 
-_count = np.arange(0)
+_count = np.arange(1 << 16)
+_KEPT = 1 << 18         # a longer count (a piece that is one huge "word") is not kept
 
 
 def _counting(n: int) -> np.ndarray:
-    """``np.arange(n)``, sliced from one kept array (made once, not per chunk)."""
+    """``np.arange(n)``, sliced from one kept array (made once, not per piece)."""
     global _count
     count = _count                  # threads may grow it meanwhile: slice the one read
     if len(count) < n:
-        count = _count = np.arange(max(n, 2 * len(count), 1 << 16))
+        if n > _KEPT:
+            return np.arange(n)
+        count = _count = np.arange(_KEPT)
     return count[:n]
 
 
