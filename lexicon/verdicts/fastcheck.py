@@ -26,20 +26,22 @@ import unicodedata
 from collections.abc import Callable, Container, Iterable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from lexicon.errors import LexiconError
 from lexicon.game.inputs import EDGE_SPACE
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import Speller, speller
 from lexicon.store import membership
+from lexicon.store.membership import HashedKeys
 from lexicon.verdicts import checker
 
 if TYPE_CHECKING:  # a type only: the catalog is above the layers
     from lexicon.catalog import Catalog
 
 MAX_WORDS = 100_000   # per call / per HTTP request
+
+#: what a batch is looked up in: a release's hash arrays, or a trie (anything with ``in``)
+Index = HashedKeys | Container[str]
 
 
 class _Plan:
@@ -70,57 +72,98 @@ class _Plan:
         latin = (self.chars - self.canonical) | {"\n"}
         self.only_latin_nl = re.compile(
             "[" + "".join(re.escape(c) for c in sorted(latin)) + "]*")
+        # an engine's batch is usually lower case and NFC already: when it is all letters
+        # that stay themselves under lower() and NFC in any sequence, one match of the raw
+        # batch stands for lower(), is_normalized() and the letters test
+        plain = _plain_letters(self.chars)
+        # the keys that need more jokers than the game has (letters only a joker plays):
+        # one regex scan of the joined keys finds them, instead of a test of every word
+        joker = "".join(re.escape(c) for c in sorted(self.rules.joker_only))
+        self.too_many_jokers = re.compile(
+            f"^(?:[^\n{joker}]*[{joker}]){{{self.rules.jokers + 1}}}", re.MULTILINE
+        ) if joker else None
+        self.only_plain_nl = re.compile(
+            "[" + "".join(re.escape(c) for c in sorted(plain | {"\n"})) + "]*")
 
 
-def _whole_batch(plan: _Plan, lookup: Callable[[list[str]], Iterable[bool]],
-                 texts: list[str], edge: bool, tiled: Callable[[str], bool],
-                 latin: Callable[[list[str]], Iterable[bool]] | None = None
+def _plain_letters(chars: frozenset[str]) -> frozenset[str]:
+    """The letters among ``chars`` that any string of them keeps under ``str.lower`` and
+    NFC: each its own lower case, NFC and a starter, and no two of them composing (NFC
+    composes a starter only with the starter right before it, so pairs decide). Empty when
+    some pair composes: then every batch is lower-cased and normalised as it comes."""
+    plain = frozenset(c for c in chars if c.lower() == c and unicodedata.combining(c) == 0
+                      and unicodedata.is_normalized("NFC", c))
+    if all(unicodedata.is_normalized("NFC", a + b) for a in plain for b in plain):
+        return plain
+    return frozenset()
+
+
+def _whole_batch(plan: _Plan, words: Index, texts: list[str], edge: bool,
+                 tiled: Callable[[str], bool], latin: Index | None = None
                  ) -> list[bool] | None:
     """The whole batch in a few C-level string operations, when every word is plain.
 
     Joined by newlines, the batch is lower-cased, checked and translated to keys in one
-    call each, and looked up by ``lookup`` (the trie, or for a big batch the release's hash
-    arrays, :mod:`lexicon.store.membership`): no Python code runs per word except the length
-    test. Words whose Latin spelling holds a digraph tile (Kvizovka's lj, nj, dž) are then
-    re-answered by ``tiled``. A batch all in Latin, of a release that carries its Latin
-    spellings (``latin``: their membership test), is that one test: the play rules are in
-    the index. Returns None when some word needs the careful path.
+    call each (a batch already in lower-case letters: one regex match), and looked up in
+    ``words`` (the trie, or for a big batch the release's hash arrays, which hash the
+    joined keys at once: :mod:`lexicon.store.membership`): no Python code runs per word
+    except, with the trie, the length test. Words whose Latin spelling holds a digraph tile
+    (Kvizovka's lj, nj, dž) are then re-answered by ``tiled``. A batch all in Latin, of a
+    release that carries its Latin spellings (``latin``: their index), is that one lookup:
+    the play rules are in the index. Returns None when some word needs the careful path.
     """
     try:
         raw = "\n".join(texts)                  # a non-str item is the careful path's
     except TypeError:
         return None
-    joined = raw.lower()
-    if joined.count("\n") != len(texts) - 1 or not unicodedata.is_normalized("NFC", joined):
-        return None
-    # an engine's batch is usually lower case already: then the texts are the words
-    if latin is not None and plan.only_latin_nl.fullmatch(joined):
-        hits = latin(texts if joined == raw else joined.split("\n"))
-        return hits.tolist() if isinstance(hits, np.ndarray) else list(hits)
-    if not plan.only_chars_nl.fullmatch(joined):
-        return None
-    lowered = texts if joined == raw else joined.split("\n")
-    keys = (lowered if plan.identity else joined.translate(plan.table).split("\n"))
-    found = lookup(keys)
-    low, high = plan.rules.lengths(edge=edge)
-    if isinstance(found, np.ndarray):         # the hashed lookup: lengths vectorised too
-        lengths = np.fromiter(map(len, keys), np.int64, len(keys))
-        flags = (found & (lengths >= low) & (lengths <= high)).tolist()
+    count = len(texts)
+    if plan.only_plain_nl.fullmatch(raw):
+        joined = raw                            # lower case, NFC and all letters already
     else:
-        flags = [hit and low <= len(k) <= high for k, hit in zip(keys, found, strict=True)]
+        joined = raw.lower()
+        if (not unicodedata.is_normalized("NFC", joined)
+                or not plan.only_chars_nl.fullmatch(joined)):
+            return None
+
+    def lowered() -> list[str]:
+        """The lower-cased words (split only where a per-word loop needs them)."""
+        return texts if joined == raw else joined.split("\n")
+
+    index = latin if latin is not None and plan.only_latin_nl.fullmatch(joined) else words
+    if not isinstance(index, HashedKeys) and joined.count("\n") != count - 1:
+        return None       # a text with a newline (the hash arrays count the words anyway)
+    if index is latin:
+        if isinstance(latin, HashedKeys):
+            found = latin.contains_joined(joined, count)
+            return None if found is None else found[0].tolist()
+        return list(map(latin.__contains__, lowered()))
+    keyed = joined if plan.identity else joined.translate(plan.table)
+    low, high = plan.rules.lengths(edge=edge)
+    if isinstance(words, HashedKeys):           # lengths vectorised too
+        found = words.contains_joined(keyed, count)
+        if found is None:
+            return None
+        hits, lengths = found
+        flags = (hits & (lengths >= low) & (lengths <= high)).tolist()
+    else:
+        keys = lowered() if plan.identity else keyed.split("\n")
+        flags = [k in words and low <= len(k) <= high for k in keys]
     if plan.two_scripts and not plan.canonical_nl.issuperset(joined):
         canonical, spelled, digraphs = plan.canonical, plan.spelled, plan.digraphs
-        for i, word in enumerate(lowered):
+        for i, word in enumerate(lowered()):
             if canonical.isdisjoint(word):
                 if any(d in word for d in digraphs):
                     flags[i] = tiled(word)
             elif not canonical.issuperset(word) and not spelled.isdisjoint(word):
                 return None           # Latin and Cyrillic in one word: the checker's error
-    if plan.rules.joker_only and not plan.rules.joker_only.isdisjoint(joined):
-        allows = plan.rules.allows
-        for i, key in enumerate(keys):
-            if flags[i] and not allows(key, edge=edge):
-                flags[i] = False
+    if plan.too_many_jokers is not None:
+        # a flagged key is within the lengths already: of the play rules (``allows``) only
+        # the jokers' can still fail it
+        line = last = 0
+        for match in plan.too_many_jokers.finditer(keyed):
+            line += keyed.count("\n", last, match.start())
+            last = match.start()
+            flags[line] = False
     return flags
 
 
@@ -190,10 +233,10 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
         key = decided_key(plan.speller, words, has_prefix, word)
         return key is not None and allows(key, edge=edge)
 
-    latin_lookup = (membership.batch_lookup(rel, len(texts), latin_name)
-                    if latin is not None else None)
-    fast = _whole_batch(plan, membership.batch_lookup(rel, len(texts)), texts, edge, tiled,
-                        latin_lookup)
+    latin_index = (membership.batch_index(rel, len(texts), latin_name)
+                   if latin is not None else None)
+    fast = _whole_batch(plan, membership.batch_index(rel, len(texts)), texts, edge, tiled,
+                        latin_index)
     if fast is not None:
         return fast
     out: list[bool] = []
