@@ -24,6 +24,8 @@ from lexicon.errors import BuildError, LexiconError
 from lexicon.game import profile as profiles
 from lexicon.paths import home
 from lexicon.store import releases
+from lexicon.store.indexes import FORMAT as INDEX_FORMAT
+from lexicon.store.indexes import READABLE
 from lexicon.store.records import Record
 from sources import fetch as fetching
 
@@ -125,6 +127,28 @@ def build_game(game: str, ctx: BuildContext | None = None,
         return path
     with build_lock(game, ctx.root):
         return _build_locked(game, profile, ctx, builder)
+
+
+def stale_indexes(manifest: dict[str, Any]) -> str | None:
+    """Why a release this code serves must still be written again: its query indexes are
+    in a format the runtime no longer reads (a machine upgraded past an index format);
+    None when they are current. Its checks answer meanwhile; its queries say ``no_index``."""
+    entry = manifest.get("indexes")
+    found = entry.get("format") if isinstance(entry, dict) else None
+    if found is None or found in READABLE:
+        return None
+    return f"its indexes are in format {found}, this code reads {INDEX_FORMAT}"
+
+
+def refresh_indexes(game: str, ctx: BuildContext | None = None) -> Path:
+    """Write the current release of ``game`` again with current indexes: a repack (every
+    verdict kept), or for a game that links another's vocabulary (remik) a new link to
+    that game's current release."""
+    ctx = ctx or BuildContext(root=home())
+    if profiles.load(game).vocabulary != game:
+        return build_game(game, ctx)
+    with build_lock(game, ctx.root):
+        return amending.derive(game, root=ctx.root, kind="repack")
 
 
 def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,

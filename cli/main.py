@@ -114,18 +114,25 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
               help="judge only N forms, sampled evenly over the sorted candidates (a quick smoke "
                    "build)")] = None,
           if_missing: Annotated[bool, typer.Option(
-              "--if-missing", help="skip games that already have a current release")]
+              "--if-missing", help="skip games that already have a current release (one whose "
+                            "indexes are an older format is repacked)")]
           = False) -> None:
     """Build and publish a new release for each game (atomically; the old one keeps serving
     if the build fails)."""
-    from build.pipeline import BuildContext, build_game
+    from build.pipeline import BuildContext, build_game, refresh_indexes, stale_indexes
     ctx = BuildContext(root=Catalog().root, limit=limit)
     for g in game_ids:
         Catalog().profile(g)
     for g in game_ids:
         cat = Catalog(ctx.root)
-        if if_missing and cat.release_or_none(g):  # damaged: rebuilt
-            print(f"{g}: release {cat.current_id(g)} exists; skipped")
+        rel = cat.release_or_none(g) if if_missing else None   # damaged: rebuilt
+        if rel is not None:
+            why = stale_indexes(rel.manifest)
+            if why is None:
+                print(f"{g}: release {rel.id} exists; skipped")
+                continue
+            print(f"{g}: release {rel.id} exists but {why}; writing it again")
+            print(refresh_indexes(g, ctx).name)
             continue
         path = build_game(g, ctx)
         print(path.name)

@@ -9,7 +9,7 @@ import pytest
 
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
-from lexicon.errors import BuildError
+from lexicon.errors import BuildError, LexiconError
 from lexicon.store import releases
 from tests.conftest import POLISH_RECORDS, StaticBuilder, publish, rec
 
@@ -184,3 +184,36 @@ def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -
     assert new.is_valid("kot") and not new.is_valid("np")
     assert sorted(r.key for r in new.records()) == sorted(r.key for r in POLISH_RECORDS)
     new.close()
+
+
+def test_build_if_missing_rewrites_a_release_whose_indexes_are_an_older_format(
+        home: Path) -> None:
+    """An upgraded machine: `make serve`'s `build --if-missing` keeps a current release,
+    but one whose query indexes this code no longer reads is repacked (remik linked
+    again), so its queries answer instead of `no_index`; every verdict is kept."""
+    from lexicon.queries import queries
+    from tests.conftest import lexicon
+
+    publish(home, "osps", POLISH_RECORDS)
+    publish(home, "remik", POLISH_RECORDS)
+    before = {g: Catalog(home).release(g).id for g in ("osps", "remik")}
+    for game, rid in before.items():          # as a release of index format 7 looks
+        path = home / "releases" / game / rid / "manifest.json"
+        manifest = json.loads(path.read_text())
+        manifest["indexes"]["format"] = 7
+        path.write_text(json.dumps(manifest))
+    with pytest.raises(LexiconError) as err:
+        queries.anagrams(Catalog(home), "osps", "kota")
+    assert err.value.code == "no_index" and "lexicon repack" in err.value.message
+
+    done = lexicon(home, "build", "--if-missing", "osps", "remik")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("its indexes are in format 7, this code reads 8") == 2
+    cat = Catalog(home)
+    after = {g: cat.release(g).id for g in ("osps", "remik")}
+    assert all(after[g] != before[g] for g in after)
+    assert cat.release("osps").manifest["repack"]["parent"] == before["osps"]
+    assert queries.anagrams(cat, "osps", "kota")["count"] >= 1
+    assert queries.anagrams(cat, "remik", "kota")["count"] >= 1
+    again = lexicon(home, "build", "--if-missing", "osps", "remik")
+    assert again.stdout.count("exists; skipped") == 2
