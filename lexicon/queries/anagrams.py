@@ -160,7 +160,7 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     counts = index.alphagram_counts
     ranks = index.alphagram_ranks
     found: list[Found] = []
-    path: list[int] = []          # labels from the root
+    path: list[str] = []          # the letters from the root
     joker_stack: list[str] = []
     steps = 0
     jokers_left = rack.jokers
@@ -169,6 +169,10 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     def visit(offset: int, depth: int, score: int, base: int) -> None:
         """Walk the node at ``offset``, whose subtree's keys start at rank ``base``."""
         nonlocal steps, jokers_left, board_needed
+        if steps > MAX_STEPS:     # counted per edge read, checked per node (<= 64 edges)
+            raise QueryTooBroad(f"the query needs more than {MAX_STEPS:,} steps; use "
+                                f"fewer jokers or a longer minimum length",
+                                detail={"max_steps": MAX_STEPS})
         # board letters must all be used: in sorted order, none may be passed over
         first_board = (next(i for i in board_labels if board_left[i]) if board_needed
                        else n_labels)
@@ -178,10 +182,6 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
             k += 1
             edge = nodes[k]
             steps += 1
-            if steps > MAX_STEPS:
-                raise QueryTooBroad(f"the query needs more than {MAX_STEPS:,} steps; use "
-                                    f"fewer jokers or a longer minimum length",
-                                    detail={"max_steps": MAX_STEPS})
             label = edge >> NODE_LABEL_SHIFT
             if label > first_board:
                 break
@@ -203,10 +203,10 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
                 if edge & NODE_LAST:
                     break
                 continue
-            path.append(label)
+            path.append(letters[label])
             rank = base + ranks[k]
             if edge & NODE_TERMINAL and depth >= min_length and not board_needed:
-                found.append(Found("".join([letters[i] for i in path]), tuple(joker_stack),
+                found.append(Found("".join(path), tuple(joker_stack) if joker_stack else (),
                                    score + gained if known else None, counts[k], rank))
             child = edge & NODE_CHILD_MASK
             if child and depth < max_length:
