@@ -370,15 +370,40 @@ class SerboCroatianSources:
         inflects them with the flags of positive adjectives; the slot then says "positive",
         but every form of such a stem (*dramatičnija*, and the non-word *dramatičnijo*) is
         a comparative.
+
+        The same entries apertium does not know at all (hunspell-hr's *uzbuđeniji*,
+        *izvodljiviji*, *kabastiji*: some 1,400 admitted forms in the 2026 build) are
+        comparatives by their shape: the positive + -iji, where the positive is an adjective
+        (or a passive participle, which the dictionaries list as adjectives) of some
+        source. A possessive in -iji is no comparative: its base is a noun (*kokošiji*:
+        *kokoš*) or no word (*dečiji*).
         """
         got = self._comparatives.get(stem)
         if got is None:
             by_lemma = self.ap.forms.get(stem.lower(), {})
-            got = bool(by_lemma) and stem not in by_lemma and all(
-                "comp" in tags or "sup" in tags
-                for entry in by_lemma.values() for tags in entry.tags)
+            if by_lemma:
+                got = stem not in by_lemma and all(
+                    "comp" in tags or "sup" in tags
+                    for entry in by_lemma.values() for tags in entry.tags)
+            else:
+                got = (stem.endswith("iji") and len(stem) > 6
+                       and self.positive_adjective(stem[:-3].lower()))
             self._comparatives[stem] = got
         return got
+
+    def positive_adjective(self, form: str) -> bool:
+        """Does a source read ``form`` as a positive adjective: apertium (or as a passive
+        participle), or a dictionary's learned slot?"""
+        for entry in self.ap.forms.get(form, {}).values():
+            for tags in entry.tags:
+                if (tags[:1] == ("adj",) and "pst" in tags) or (
+                        tags[:1] and tags[0] in VERBAL and "pp" in tags):
+                    return True
+        ev = self.keys.get(self.tiler.key(form))
+        return ev is not None and any(
+            w.slot is not None and any(ts[:1] == ("adj",) and "pst" in ts
+                                       for ts in w.slot.tag_sets)
+            for w in ev.witnesses if w.kind == Kind.SLOT)
 
     def verbal_adverb_of(self, stem: str) -> str | None:
         """The verb whose present participle (glagolski prilog sadašnji) an -ći stem is.
