@@ -373,9 +373,10 @@ class SerboCroatianSources:
 
         The same entries apertium does not know at all (hunspell-hr's *uzbuđeniji*,
         *izvodljiviji*, *kabastiji*: some 1,400 admitted forms in the 2026 build) are
-        comparatives by their shape: the positive + -iji, where the positive is an adjective
-        (or a passive participle, which the dictionaries list as adjectives) of some
-        source. A possessive in -iji is no comparative: its base is a noun (*kokošiji*:
+        comparatives by their shape: the positive's stem + -iji, where that stem is a
+        positive adjective (or a passive participle, which the dictionaries list as
+        adjectives) of some source, or its feminine in -a is (*podliji*: *podla*, of
+        *podao*). A possessive in -iji is no comparative: its base is a noun (*kokošiji*:
         *kokoš*) or no word (*dečiji*).
         """
         got = self._comparatives.get(stem)
@@ -386,8 +387,10 @@ class SerboCroatianSources:
                     "comp" in tags or "sup" in tags
                     for entry in by_lemma.values() for tags in entry.tags)
             else:
+                base = stem[:-3].lower()
                 got = (stem.endswith("iji") and len(stem) > 6
-                       and self.positive_adjective(stem[:-3].lower()))
+                       and (self.positive_adjective(base)
+                            or self.positive_adjective(base + "a")))
             self._comparatives[stem] = got
         return got
 
