@@ -169,6 +169,10 @@ def test_messages_explain(catalog: Catalog) -> None:
     assert check(catalog, "kući")["reason"]["detail"] == (
         "noun kuća in dative/locative singular; only nominative is admitted")
     assert check(catalog, "lepši")["reason"]["detail"].startswith("comparative of lep")
+    # a comparative entry apertium lacks names its positive, not itself
+    assert check(catalog, "skrivenija")["reason"]["detail"].startswith(
+        "comparative of skriven;")
+    assert check(catalog, "toplija")["reason"]["detail"].startswith("comparative of topla;")
     assert check(catalog, "čitam")["reason"]["detail"].startswith(
         "present tense of čitati; only the infinitive")
     assert check(catalog, "Beograd")["reason"]["detail"].startswith("proper noun")

@@ -387,12 +387,19 @@ class SerboCroatianSources:
                     "comp" in tags or "sup" in tags
                     for entry in by_lemma.values() for tags in entry.tags)
             else:
-                base = stem[:-3].lower()
-                got = (stem.endswith("iji") and len(stem) > 6
-                       and (self.positive_adjective(base)
-                            or self.positive_adjective(base + "a")))
+                got = self.comparative_positive(stem) is not None
             self._comparatives[stem] = got
         return got
+
+    def comparative_positive(self, stem: str) -> str | None:
+        """The positive a comparative entry apertium does not know is formed from (see
+        :meth:`comparative_stem`): its stem when a source reads that as a positive
+        adjective, else its feminine in -a (*podla* for *podliji*); None when the stem has
+        no comparative's shape."""
+        if not stem.endswith("iji") or len(stem) <= 6:
+            return None
+        base = stem[:-3].lower()
+        return next((p for p in (base, base + "a") if self.positive_adjective(p)), None)
 
     def positive_adjective(self, form: str) -> bool:
         """Does a source read ``form`` as a positive adjective: apertium (or as a passive
@@ -556,11 +563,15 @@ class SerboCroatianSources:
             note = (f"{note}; a form of {w.stem}, a lemma apertium lacks (it has the "
                     f"spelling only as {lemmas})")
         sets = v.tag_sets
+        lemma = w.stem
         if self.comparative_stem(w.stem):
             sets = tuple(tuple("comp" if t == "pst" else t for t in ts) for ts in sets)
             note += "; the stem is a comparative"
+            if not self.ap.forms.get(w.stem.lower()):     # by its shape: name the positive
+                lemma = self.comparative_positive(w.stem) or lemma
+                note += f" ({w.stem})"
         evidence = "own_lemma" if own_lemma else ""
-        return [HbsAnalysis(latin, w.stem, t, sid, note, evidence) for t in sets]
+        return [HbsAnalysis(latin, lemma, t, sid, note, evidence) for t in sets]
 
 
 def _with_a_nominatives(forms: Iterator[HForm]) -> Iterator[tuple[HForm, bool]]:
