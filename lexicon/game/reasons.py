@@ -46,6 +46,9 @@ REASONS: dict[str, str] = {
                      "lists as an adjective: a verb form, not the infinitive",
     "missing_diacritics": "a typo: only one dictionary has it, and two sources have the "
                           "spelling with č, ć, š, ž or đ",
+    "soft_stem_neuter": "a neuter in -o after a soft consonant (č, ć, đ, ž, š, j, c): such "
+                        "adjectives end in -e (drukčije, not drukčijo); only one "
+                        "dictionary's paradigm gives -o",
     # a Remik move (lexicon.verdicts.remik, from the rule book, seed 004)
     "tiles_not_conserved": "the table after the move needs tiles that neither the table "
                            "before it nor the player's shelf holds (no assignment exists)",

@@ -14,6 +14,7 @@ by its most informative analysis. The form rules around that are here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from build.games.kvizovka.analysis import AnalysisJudge, HbsAnalysis
@@ -66,6 +67,27 @@ def missing_diacritics(c: FormCandidate) -> str | None:
         return None
     return (f"only {c.sources[0]} has it, without the diacritics of "
             f"{c.diacritic_twin}, which two sources have: a typo")
+
+
+#: A soft (palatal) consonant, or c, before a final -o: Latin lj, nj and dž end in j or ž
+SOFT_THEN_O = re.compile(r"[čćđžšjc]o$")
+
+
+def soft_stem_neuter(c: FormCandidate) -> str | None:
+    """After a soft consonant (č, ć, đ, ž, š, j, lj, nj, dž) or c the neuter of an
+    adjective ends in -e, never -o (*drukčije*, *krajnje*, *loše*, *gudaće*).
+    hunspell-hr's adjective flags give every stem in -i an -o neuter, so its slot admits
+    the non-words *drukčijo*, *krajnjo*, *lošo*, *gudaćo* (some 400 in the 2026 build).
+    Only where a dictionary's paradigm slot is all that admits the form: an apertium
+    reading, or any other admissible reading, keeps it."""
+    if not c.admissible or not SOFT_THEN_O.search(c.latin):
+        return None
+    if not all(r.source != APERTIUM and r.pos == "adj" and "nt" in r.tags
+               and "sg" in r.tags and "nom" in r.tags for r in c.admissible):
+        return None
+    slots = ", ".join(sorted({r.source for r in c.admissible}))
+    return (f"a neuter in -o after a soft consonant: the neuter of {c.admissible[0].lemma} "
+            f"is {c.latin[:-1]}e; only {slots}'s paradigm slot gives -o")
 
 
 def analysis_line(r: HbsAnalysis) -> str:
@@ -160,6 +182,9 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
                    "č, ć, š, ž or đ two sources have (typos)", missing_diacritics),
             Reject("verbal_adverb", "present participles in -ći (glagolski prilog sadašnji) "
                    "that only one dictionary's adjective slot admits: verb forms", verbal_adverb),
+            Reject("soft_stem_neuter", "adjective neuters in -o after č, ć, đ, ž, š, j or c "
+                   "that only a dictionary's paradigm slot admits (soft stems take -e)",
+                   soft_stem_neuter),
         ],
         admissions=[
             Admit("analysis", "an analysis passes the analysis rules and a dictionary is behind "
