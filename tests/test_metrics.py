@@ -112,6 +112,17 @@ def test_one_json_access_line_a_request_without_words(client: TestClient,
     assert "kotka" not in text and "jaźń" not in text and "zażółć" not in text
 
 
+def _pids(access_log: Path) -> set[int]:
+    """The worker pids of the access lines written so far."""
+    out = set()
+    for line in access_log.read_text().splitlines():
+        try:
+            out.add(json.loads(line)["pid"])
+        except (ValueError, KeyError, TypeError):
+            continue                     # a line still being written
+    return out
+
+
 def test_two_workers_sum_their_counters(four_games: Path, tmp_path: Path) -> None:
     """``lexicon serve --workers 2``: every answer is counted once, whichever worker answers
     the request and whichever answers the scrape."""
@@ -132,6 +143,14 @@ def test_two_workers_sum_their_counters(four_games: Path, tmp_path: Path) -> Non
                     break
             except httpx.TransportError:
                 time.sleep(0.2)
+        # /readyz answers once one worker is up; under load the second may still be
+        # loading its releases: new connections until both have answered (the access
+        # lines carry each worker's pid, written unbuffered)
+        while time.monotonic() < deadline and len(_pids(tmp_path / "out")) < 2:
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            probe.request("GET", "/healthz")
+            probe.getresponse().read()
+            probe.close()
         n = 40
         for i in range(n):   # a new connection each: the kernel spreads them over workers
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -158,5 +177,5 @@ def test_two_workers_sum_their_counters(four_games: Path, tmp_path: Path) -> Non
         proc.terminate()
         proc.wait(20)
         out.close()
-    pids = {json.loads(line)["pid"] for line in (tmp_path / "out").read_text().splitlines()}
+    pids = _pids(tmp_path / "out")
     assert len(pids) == 2, proc.stderr.read().decode()[-2000:] if proc.stderr else ""
