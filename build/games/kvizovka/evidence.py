@@ -171,7 +171,7 @@ class SerboCroatianSources:
         self.keys: dict[str, KeyEvidence] = {}
         self._lemmas: dict[str, bool] = {}
         self._participles: dict[str, bool] = {}
-        self._comparatives: dict[str, bool] = {}
+        self._comparatives: dict[str, str | None] = {}
         self._adverbs: dict[str, str | None] = {}
         self._plain: dict[str, list[str]] | None = None
 
@@ -364,55 +364,55 @@ class SerboCroatianSources:
         return got
 
     def comparative_stem(self, stem: str) -> bool:
-        """Is a hunspell stem something apertium knows only as a comparative or superlative?
+        """Is a hunspell stem a comparative (or superlative) entry? See
+        :meth:`comparative_of`."""
+        return self.comparative_of(stem) is not None
+
+    def comparative_of(self, stem: str) -> str | None:
+        """The lemma a comparative entry's analyses name, or None for a stem that is no
+        comparative.
 
         hunspell-hr lists comparatives as entries of their own (*dramatičniji/UB,UM*) and
         inflects them with the flags of positive adjectives; the slot then says "positive",
         but every form of such a stem (*dramatičnija*, and the non-word *dramatičnijo*) is
-        a comparative.
+        a comparative. Where apertium knows the stem only as a comparative or superlative,
+        the lemma is the stem itself.
 
         The same entries apertium does not know at all (hunspell-hr's *uzbuđeniji*,
         *izvodljiviji*, *kabastiji*: some 1,400 admitted forms in the 2026 build) are
         comparatives by their shape: the positive's stem + -iji, where that stem is a
         positive adjective (or a passive participle, which the dictionaries list as
         adjectives) of some source, or its feminine in -a is (*podliji*: *podla*, of
-        *podao*). A possessive in -iji is no comparative: its base is a noun (*kokošiji*:
-        *kokoš*) or no word (*dečiji*).
+        *podao*); the lemma is that positive. A possessive in -iji is no comparative: its
+        base is a noun (*kokošiji*: *kokoš*) or no word (*dečiji*).
         """
-        got = self._comparatives.get(stem)
-        if got is None:
-            by_lemma = self.ap.forms.get(stem.lower(), {})
-            if by_lemma:
-                got = stem not in by_lemma and all(
-                    "comp" in tags or "sup" in tags
-                    for entry in by_lemma.values() for tags in entry.tags)
-            else:
-                got = self.comparative_positive(stem) is not None
-            self._comparatives[stem] = got
+        if stem in self._comparatives:
+            return self._comparatives[stem]
+        got: str | None = None
+        by_lemma = self.ap.forms.get(stem.lower(), {})
+        if by_lemma:
+            if stem not in by_lemma and all("comp" in tags or "sup" in tags
+                                            for entry in by_lemma.values()
+                                            for tags in entry.tags):
+                got = stem
+        elif stem.endswith("iji") and len(stem) > 6:
+            base = stem[:-3].lower()
+            got = next((p for p in (base, base + "a") if self.positive_adjective(p)), None)
+        self._comparatives[stem] = got
         return got
-
-    def comparative_positive(self, stem: str) -> str | None:
-        """The positive a comparative entry apertium does not know is formed from (see
-        :meth:`comparative_stem`): its stem when a source reads that as a positive
-        adjective, else its feminine in -a (*podla* for *podliji*); None when the stem has
-        no comparative's shape."""
-        if not stem.endswith("iji") or len(stem) <= 6:
-            return None
-        base = stem[:-3].lower()
-        return next((p for p in (base, base + "a") if self.positive_adjective(p)), None)
 
     def positive_adjective(self, form: str) -> bool:
         """Does a source read ``form`` as a positive adjective: apertium (or as a passive
         participle), or a dictionary's learned slot?"""
-        for entry in self.ap.forms.get(form, {}).values():
-            for tags in entry.tags:
-                if (tags[:1] == ("adj",) and "pst" in tags) or (
-                        tags[:1] and tags[0] in VERBAL and "pp" in tags):
-                    return True
+        def positive(tags: tuple[str, ...]) -> bool:
+            return tags[:1] == ("adj",) and "pst" in tags
+
+        if any(positive(tags) or (tags[:1] and tags[0] in VERBAL and "pp" in tags)
+               for entry in self.ap.forms.get(form, {}).values() for tags in entry.tags):
+            return True
         ev = self.keys.get(self.tiler.key(form))
         return ev is not None and any(
-            w.slot is not None and any(ts[:1] == ("adj",) and "pst" in ts
-                                       for ts in w.slot.tag_sets)
+            w.slot is not None and any(map(positive, w.slot.tag_sets))
             for w in ev.witnesses if w.kind == Kind.SLOT)
 
     def verbal_adverb_of(self, stem: str) -> str | None:
@@ -564,11 +564,11 @@ class SerboCroatianSources:
                     f"spelling only as {lemmas})")
         sets = v.tag_sets
         lemma = w.stem
-        if self.comparative_stem(w.stem):
+        if (comparative := self.comparative_of(w.stem)) is not None:
             sets = tuple(tuple("comp" if t == "pst" else t for t in ts) for ts in sets)
             note += "; the stem is a comparative"
-            if not self.ap.forms.get(w.stem.lower()):     # by its shape: name the positive
-                lemma = self.comparative_positive(w.stem) or lemma
+            if comparative != w.stem:                    # by its shape: name the positive
+                lemma = comparative
                 note += f" ({w.stem})"
         evidence = "own_lemma" if own_lemma else ""
         return [HbsAnalysis(latin, lemma, t, sid, note, evidence) for t in sets]
