@@ -37,6 +37,7 @@ LEMMAS = {
     "Pavček", "Zgubek", "Kanin", "Karin", "ljubezen", "hlače", "mesto", "učitelj", "Granić",
     "zelen", "delati", "hitro", "vrata", "Unesco", "NATO", "MCM", "pustni", "ples", "Tamara",
     "Stanko", "Stanka", "Fužina", "Fužine", "osel", "jagnje", "testenina", "kade", "kadet",
+    "bienale", "kamine", "Kant",
 }
 OTHER = {"hiše": "hiša", "mizo": "miza", "učitelji": "učitelj", "kaminu": "kamin",
          "Ljubljane": "Ljubljana", "zelenega": "zelen", "delal": "delati"}
@@ -95,7 +96,8 @@ def make_builder(tmp: Path, *, analyser: bool = True) -> KrizemkrazemBuilder:
     th = write_thesaurus(tmp / "mythes", [("streljaj", "sam.", "doseg"),
                                           ("testenine", "sam.", "pašta"),
                                           ("delati", "gl.", "ustvarjati"),
-                                          ("zelen", "sam.", "zelenec")])
+                                          ("zelen", "sam.", "zelenec"),
+                                          ("kanta", "sam.", "kanister")])
     return KrizemkrazemBuilder(
         Inputs(dic=DATA / "tiny.dic", aff=DATA / "tiny.aff", analyser=bin_path,
                freedict_root=fd, thesaurus_root=th, lists_dir=DATA / "lists",
@@ -342,6 +344,27 @@ def test_thesaurus_noun_meaning_is_noun_evidence(
     assert r["evidence"][0] == "mythes-sl: streljaj (sam.) doseg"
     assert not check(built, "delati")["valid"]     # a verb meaning (gl.) is no noun
     assert not check(built, "zelen")["valid"]      # (sam.), but zelenega: an adjective
+
+
+def test_lower_case_thesaurus_headword_is_no_capitalised_name(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """kanta (sam., a can) is a thesaurus headword in lower case: the capital of hunspell-sl's
+    Kanta (Kant's genitive) does not make it a proper name, and the noun admits the tiles."""
+    r = check(built, "kanta")
+    assert r["valid"] and r["category"] == "noun", r["reason"]
+    assert r["evidence"][0] == "mythes-sl: kanta (sam.) kanister"
+    kant = check(built, "Kantu")           # the name's own forms stay case forms
+    assert not kant["valid"] and kant["reason"]["code"] == "inflected_form"
+
+
+def test_masculine_in_e_drops_its_vowel(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """bienale: bienala, bienalu, bienalom (a masculine in -e, as finale, Seattle); kamine,
+    beside kamin, is kamin's accusative plural even when a lemmatiser leaves it as is."""
+    r = check(built, "bienale")
+    assert r["valid"] and r["category"] == "noun", r["reason"]
+    assert any("final vowel dropped" in e and "bienala" in e for e in r["evidence"])
+    kamine = check(built, "kamine")
+    assert not kamine["valid"] and kamine["reason"]["code"] == "inflected_form", kamine
 
 
 def test_neuter_with_t_stem_and_a_possessive(built: tuple[Catalog, KrizemkrazemBuilder]) -> None:

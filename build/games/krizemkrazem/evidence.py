@@ -172,10 +172,13 @@ class Candidate:
     @cached_property
     def written_capitalised_by(self) -> list[str]:
         """For a lower-case spelling no dictionary lists: the dictionaries that list it
-        with a capital letter (hunspell-sl, FreeDict), e.g. ``["hunspell-sl: Bled"]``."""
+        with a capital letter (hunspell-sl, FreeDict), e.g. ``["hunspell-sl: Bled"]``.
+
+        The thesaurus is a dictionary too: its lower-case headword *kanta* (sam., a can)
+        is the common noun beside hunspell-sl's *Kanta* (of the philosopher Kant)."""
         w = self.word
         if self.capitalised or w != w.lower() or self.in_hunspell or self.dict_entries or \
-                self.listed or not self.single:
+                self.thesaurus is not None or self.listed or not self.single:
             return []
         title = w[:1].upper() + w[1:]
         out = [f"{HUNSPELL}: {title}"] if title in self.sources.forms else []

@@ -240,12 +240,19 @@ def _neuter(word: str, has: Has) -> list[Paradigm]:
 
 
 def _masculine_vowel(word: str, has: Has) -> list[Paradigm]:
-    """Marko/Marka, Luka/Luke, taksi/taksija, Tone/Toneta (the last via ``_neuter``'s +t)."""
+    """Marko/Marka, Luka/Luke, bienale/bienala, taksi/taksija, Tone/Toneta (the last via
+    ``_neuter``'s +t).
+
+    A masculine in -e (*bienale*, *četrtfinale*, *finale*: -a, -u, -om) drops its vowel
+    only when neither the bare stem nor the stem + -o is a word: beside an attested *kamin*,
+    *kamine* is its accusative plural and *kamina*, *kaminu* are *kamin*'s own forms;
+    beside *Ionesco*, *Ionesce* is *Ionesco*'s."""
     out = []
     for stem, strong, note in ((word[:-1], False, "final vowel dropped"),
                                (word + "j", True, "stem +j"), (word + "t", False, "stem +t")):
-        if note == "final vowel dropped" and not word.endswith(("o", "a")):
-            continue                         # Marko/Marka, Luka/Luke; -e/-i take +t/+j
+        if note == "final vowel dropped" and not (word.endswith(("o", "a")) or (
+                word.endswith("e") and not has(stem) and not has(stem + "o"))):
+            continue                         # Marko/Marka, Luka/Luke; -i takes +j
         if note == "stem +j" and has(stem):
             continue                         # narašča+j is naraščaj, a different noun
         if note == "stem +t" and (not is_capitalised(word) or (has(stem) and has(stem + "ov"))):
