@@ -35,6 +35,9 @@ HUNSPELL, APERTIUM, FREEDICT, LEMMAGEN, MYTHES = (
 #: the cases a weak masculine/neuter reading must show on forms of its own (forms no
 #: competing lemma's paradigm explains) before it stands beside that lemma's reading
 OWN_CASES = (("dative singular", "locative singular"), ("instrumental singular",))
+#: a feminine in -a beside a masculine whose genitive it spells (*matematika*, *soja*): its
+#: -o (accusative and instrumental singular) is the one ending no masculine form has
+OWN_CASES_FEM_A = (("accusative singular", "instrumental singular"),)
 NOUN_TAGS = ("n", "np")
 
 
@@ -407,9 +410,21 @@ class SlovenianSources:
                     shared.update(q.found)
         own = [f for f in p.found if f not in shared]
         cases = {c for f in own for c in p.found[f]}
-        if all(any(c in cases for c in group) for group in OWN_CASES):
+        groups = OWN_CASES_FEM_A if p.cls == "fem_a" else OWN_CASES
+        if all(any(c in cases for c in group) for group in groups):
             return own
         return []
+
+    def rivals_explain_analyses(self, c: Candidate) -> bool:
+        """Does the analyser read ``c`` only as case forms of nouns whose hunspell-sl
+        paradigms are known here? Then :meth:`own_forms` can tell the word's own reading
+        from theirs (*matematika*: apertium knows only *matematik*'s genitive, hunspell-sl
+        also *matematiko*, *matematikami*). Any other reading (a verb, an adjective) or a
+        rival lemma without a known paradigm leaves the analyser's word standing."""
+        known = {cf.lemma for cf in c.inflection_of}
+        return bool(c.analyses) and all(
+            a.tags[:1] and a.tags[0] in NOUN_TAGS and a.lemma in known
+            and a.lemma in self.paradigm_admitted for a in c.analyses)
 
     def plural_place(self, w: str) -> morph.Paradigm | None:
         """A capitalised plural place name (*Fužine*: Fužin, Fužinam, Fužinah) whose singular

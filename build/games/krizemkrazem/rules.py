@@ -16,7 +16,9 @@ hunspell forms (:mod:`.morph`), strong alone, weak with LemmaGen's "its own lemm
 uninflected capitalised entry with an attested possessive (*Karin*: *Karinin*); an
 inhabitant plural (*Ljubljančani*). A spelling is admitted when any of its readings is:
 *Stanko* is the accusative of *Stanka* and a masculine name with forms of its own
-(*Stanku*, *Stankom*); *Fužine* a genitive of the village *Fužina* and a plural place name.
+(*Stanku*, *Stankom*); *Fužine* a genitive of the village *Fužina* and a plural place
+name; *matematika*, which the analyser knows only as *matematik*'s genitive, a feminine by
+its own *matematiko*.
 A plural headword of the thesaurus or FreeDict (``<n, f, pl>``) whose singular is a noun
 too is an established plural (the rule book's *padavine*).
 Hunspell flags are not used as part-of-speech evidence:
@@ -192,9 +194,12 @@ def declension(c: Candidate) -> list[Evidence]:
         if p.strong and not (contradicted and not self_lemma):
             out.append(Evidence("paradigm", forms, cat, (HUNSPELL,)))
             break
-        if not p.strong and self_lemma and (not contradicted or p.shadowed) and not \
-                c.adjective_forms:
-            if p.shadowed or w not in src.strong_inflection:
+        # the analyser's other lemma leaves room for this reading only where own forms
+        # show it; not through a +j stem, whose forms may be a neuter's (gor: gorje's gorja)
+        free = not contradicted or p.shadowed
+        if not p.strong and self_lemma and not c.adjective_forms and (free or (
+                p.note != "stem +j" and src.rivals_explain_analyses(c))):
+            if free and (p.shadowed or w not in src.strong_inflection):
                 out.append(Evidence("paradigm+lemmagen", f"{forms}; LemmaGen: its own lemma",
                                     cat, (HUNSPELL, LEMMAGEN)))
                 break
@@ -379,8 +384,10 @@ def make_book(allowed_letters: frozenset[str]) -> RuleBook[Candidate]:
             Admit("paradigm", "a noun declension among the hunspell forms: a strong one alone; "
                   "a weak one with LemmaGen's 'its own lemma', also when the word is a case "
                   "form of another lemma if it has forms of its own for the dative and "
-                  "instrumental (Stanko: Stanku, Stankom); one the analyser contradicts "
-                  "only with LemmaGen too; a capitalised masculine attested in the singular only "
+                  "instrumental (Stanko: Stanku, Stankom), for a feminine in -a its -o "
+                  "(matematika: matematiko), also when the analyser reads it only as those "
+                  "rivals' case forms; one the analyser contradicts otherwise only with "
+                  "LemmaGen too; a capitalised masculine attested in the singular only "
                   "(Hanoj) when no -o/-ah form makes it a genitive plural of a feminine name "
                   "(Tamar < Tamara); plural case forms without any singular (hlačah, hlačam) "
                   "make a plurale tantum, and so do they for a capitalised word LemmaGen "
