@@ -431,12 +431,17 @@ class SlovenianSources:
         forms belong to a homonymous singular (the village *Fužina*), with LemmaGen's
         "its own lemma": all its own forms are plural, so it is a nominative.
 
-        Feminine plurals in -e only, and not an accusative plural of a masculine (*Novake*
-        of *Novak*): measured on the real sources, the masculine -i and neuter -a plurals
-        this would add were mostly case forms of names that LemmaGen leaves as they are
-        (*Paganinija*, *Avberški*)."""
+        Feminine plurals in -e only, and not an accusative plural of a masculine (a form in
+        -ov beside it) unless the feminine plural's -am and -ami, which no masculine form
+        has, are there too (*Štore*: *Štoram*, *Štorami* beside *Štor*, *Štorov*; the
+        villages *Poljčane*, *Skoke*).
+        Measured on the real sources, the masculine -i and neuter -a plurals this would add
+        were mostly case forms of names that LemmaGen leaves as they are (*Paganinija*,
+        *Avberški*)."""
+        s = w[:-1]
+        masculine = self.has(s + "ov") and not (self.has(s + "am") and self.has(s + "ami"))
         if not morph.is_capitalised(w) or w.isupper() or not w.endswith("e") or \
-                self.has(w[:-1] + "ov") or not self.is_lemma(w):
+                masculine or not self.is_lemma(w):
             return None
         p = morph.plural_only(w, self.has, ignore_singular=True)
         if p is not None and self.has(w[:-1] + "a"):
