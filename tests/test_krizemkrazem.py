@@ -25,7 +25,7 @@ from lexicon.verdicts.checker import check_word
 from sources import freedict
 from sources.lemmagen import SlovenianLemmatizer
 from sources.wordlist import ReviewedListError
-from tools.sl_measure import read_sample, stratified
+from tools.sl_measure import read_sample, report, stratified
 
 DATA = Path(__file__).parent / "data" / "krizemkrazem"
 HAVE_LTCOMP = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None
@@ -288,6 +288,15 @@ def test_labelled_sample_is_reviewable_and_parseable() -> None:
     assert {r.phase for r in rows} == {"dev", "held-out", "audit"}
     p, rc = stratified([r for r in rows if r.phase == "held-out"], sizes)
     assert 0.0 <= p <= 1.0 and 0.0 <= rc <= 1.0
+
+
+def test_frequent_word_sample_is_parseable_and_measured() -> None:
+    """Samples F and G: frequent words, three labels; doubts count in neither figure."""
+    rows, sizes = read_sample(DATA / "labelled_frequent.tsv")
+    assert sizes == {} and {r.sample for r in rows} == {"F", "G"} and len(rows) == 600
+    assert {r.label for r in rows} == {"admit", "reject", "doubt"}
+    text = report(rows, sizes)
+    assert "frequent words, pooled (n=600)" in text and "doubtful labels left out" in text
 
 
 @pytest.mark.skipif(not HAVE_LTCOMP, reason="lttoolbox (lt-comp, lt-print) not installed")

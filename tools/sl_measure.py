@@ -12,8 +12,12 @@ each stratum by its size (recorded in the file header). A and B were labelled fi
 used while developing the rules ("dev"); C and D were labelled afterwards, before their
 verdicts were looked at ("held-out"), and are the honest numbers.
 
-Usage: ``python -m tools.sl_measure [labelled_sample.tsv]`` (reads the current
-release of krizemkrazem under ``$LEXICON_HOME``).
+Samples F and G (``labelled_frequent.tsv``) are frequent words instead (wordfreq's
+Slovenian list): the population a referee meets and the reviewers sample; they carry a
+third label, "doubt" (foreign names no Slovenian source lists), that counts nowhere.
+
+Usage: ``python -m tools.sl_measure [SAMPLE.tsv ...]`` (default: both files; reads the
+current release of krizemkrazem under ``$LEXICON_HOME``).
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ from lexicon.game.tiles import speller
 from lexicon.store.store import Release
 
 _STRATUM = re.compile(r"^# stratum (\S+) (\d+)$")
-DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "krizemkrazem" / \
-    "labelled_sample.tsv"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "krizemkrazem"
+DEFAULT = DATA / "labelled_sample.tsv"
+#: frequent words (the population the reviewers' sample is drawn from): samples F and G
+FREQUENT = DATA / "labelled_frequent.tsv"
 
 
 @dataclass
@@ -109,22 +115,30 @@ def report(rows: list[Row], sizes: dict[str, int]) -> str:
                      f"FN={fn} TN={tn} precision={p:.3f} recall={rc:.3f}")
     for phase in ("dev", "held-out"):
         part = [r for r in rows if r.phase == phase]
-        if part:
+        if part and sizes:
             p, rc = stratified(part, sizes)
             lines.append(f"{phase}: stratified over {sum(sizes.values()):,} forms "
                          f"(n={len(part)}): precision={p:.3f} recall={rc:.3f}")
+    part = [r for r in rows if r.phase == "frequent"]
+    if part:
+        tp, fp, fn, _ = confusion(part)
+        doubts = Counter(r.system for r in part if r.label == "doubt")
+        lines.append(f"frequent words, pooled (n={len(part)}): precision={tp / (tp + fp):.3f} "
+                     f"recall={tp / (tp + fn):.3f}; doubtful labels left out: "
+                     f"{doubts['admit']} admitted, {doubts['reject']} rejected")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    path = Path(args[0]) if args else DEFAULT
-    rows, sizes = read_sample(path)
-    print("as labelled (verdicts stored in the file):")
-    print(report(rows, sizes))
+    paths = [Path(a) for a in args] or [DEFAULT, FREQUENT]
     release = Catalog().release("krizemkrazem")
-    print(f"against the current release {release.id}:")
-    print(report(verdicts(rows, release), sizes))
+    for path in paths:
+        rows, sizes = read_sample(path)
+        print(f"{path.name}, as labelled (verdicts stored in the file):")
+        print(report(rows, sizes))
+        print(f"{path.name}, against the current release {release.id}:")
+        print(report(verdicts(rows, release), sizes))
     return 0
 
 
