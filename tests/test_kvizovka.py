@@ -102,6 +102,7 @@ VALID = {  # word -> tiles
     "dečija": ["D", "E", "Č", "I", "J", "A"],       # -iji of no adjective: a possessive
     "topla": ["T", "O", "P", "L", "A"],
     "drukčija": ["D", "R", "U", "K", "Č", "I", "J", "A"],
+    "prepoznati": ["P", "R", "E", "P", "O", "Z", "N", "A", "T", "I"],  # also an elative
 }
 
 INVALID = {  # word -> reason code

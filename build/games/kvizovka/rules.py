@@ -136,7 +136,12 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
         return None if reason is None else f"excluded by hbs_exclusions.txt: {reason}"
 
     def elative(c: FormCandidate) -> str | None:
+        """A 'pre-' form apertium also generates as the elative of another adjective; not
+        when a reading of another class passes (*prepoznati*: an infinitive, and the
+        elative plural of *poznat*): any admissible reading admits the spelling."""
         if not c.latin.startswith("pre") or c.latin in lists.not_elative:
+            return None
+        if any(r.pos != "adj" for r in c.admissible):
             return None
         if any(r.lemma in lists.not_elative for r in c.analyses):
             return None
