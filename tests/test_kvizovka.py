@@ -102,6 +102,8 @@ VALID = {  # word -> tiles
     "dečija": ["D", "E", "Č", "I", "J", "A"],       # -iji of no adjective: a possessive
     "topla": ["T", "O", "P", "L", "A"],
     "drukčija": ["D", "R", "U", "K", "Č", "I", "J", "A"],
+    "rudarski": ["R", "U", "D", "A", "R", "S", "K", "I"],  # ne- forms below, not these
+    "začinjena": ["Z", "A", "Č", "I", "NJ", "E", "N", "A"],
 }
 
 INVALID = {  # word -> reason code
@@ -145,6 +147,8 @@ INVALID = {  # word -> reason code
     "skrivenijo": "comparative",
     "toplija": "comparative",         # topl + -iji: the positive's feminine topla is known
     "drukčijo": "soft_stem_neuter",   # hunspell-hr's -o neuter of a soft stem: drukčije
+    "nerudarski": "negated_relational",   # only hunspell-sr's ne- prefix on a -ski adjective
+    "nezačinjena": "negated_participle",  # only hunspell-sr's ne- prefix on a participle
 }
 
 
