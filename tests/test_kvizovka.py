@@ -149,6 +149,8 @@ INVALID = {  # word -> reason code
     "drukčijo": "soft_stem_neuter",   # hunspell-hr's -o neuter of a soft stem: drukčije
     "nerudarski": "negated_relational",   # only hunspell-sr's ne- prefix on a -ski adjective
     "nezačinjena": "negated_participle",  # only hunspell-sr's ne- prefix on a participle
+    "pjevata": "infinitive_as_adjective",  # hunspell-hr's pjevati/B: the verb declined as
+                                           # an adjective
 }
 
 

@@ -53,6 +53,9 @@ REASONS: dict[str, str] = {
                           "prefix flag makes it; no other source has the word",
     "negated_participle": "ne- + a passive participle (nenaježen): only one dictionary's "
                           "prefix flag makes it; no other source has the word",
+    "infinitive_as_adjective": "a verb's infinitive declined as an adjective by one "
+                               "dictionary (odmahnuti -> odmahnuta): a verb form, not the "
+                               "infinitive",
     # a Remik move (lexicon.verdicts.remik, from the rule book, seed 004)
     "tiles_not_conserved": "the table after the move needs tiles that neither the table "
                            "before it nor the player's shelf holds (no assignment exists)",

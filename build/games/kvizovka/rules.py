@@ -146,6 +146,21 @@ def negated_participle(c: FormCandidate) -> str | None:
             f"no other source has the word")
 
 
+def infinitive_as_adjective(c: FormCandidate) -> str | None:
+    """hunspell-hr gives some verbs adjective flags on the infinitive (odmahnuti/140), as
+    if its -ti were a definite adjective's -i: the slot then admits *odmahnuta*,
+    *iskrsnuta*, *dokoturata*, *živnute* as adjectives of "odmahnuti" (some 190 forms of
+    the 2026 build), though the rule book admits a verb only in the infinitive and these
+    are no adjectives of their own (the masculine *odmahnut* is rejected as a
+    participle). Only where that one dictionary's adjective slot is all that admits the
+    form: an apertium adjective (*napeta* of *napet*) keeps it."""
+    if c.infinitive_stem is None:
+        return None
+    stem, source = c.infinitive_stem
+    return (f"a form of the verb {stem} that only {source} declines as an adjective; only "
+            f"the infinitive of a verb is admitted")
+
+
 def analysis_line(r: HbsAnalysis) -> str:
     return f"{r.source}" + (f" ({r.note})" if r.note else "") + f": {r.lemma} {'.'.join(r.tags)}"
 
@@ -245,6 +260,8 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
                    "that only one dictionary's prefix flag makes", negated_relational),
             Reject("negated_participle", "ne- + a passive participle that only one "
                    "dictionary's prefix flag makes and no other source has", negated_participle),
+            Reject("infinitive_as_adjective", "adjective forms one dictionary's flags make of "
+                   "a verb's infinitive (odmahnuti -> odmahnuta)", infinitive_as_adjective),
         ],
         admissions=[
             Admit("analysis", "an analysis passes the analysis rules and a dictionary is behind "
