@@ -103,6 +103,8 @@ VALID = {  # word -> tiles
     "topla": ["T", "O", "P", "L", "A"],
     "drukčija": ["D", "R", "U", "K", "Č", "I", "J", "A"],
     "prepoznati": ["P", "R", "E", "P", "O", "Z", "N", "A", "T", "I"],  # also an elative
+    "rudarski": ["R", "U", "D", "A", "R", "S", "K", "I"],  # ne- forms below, not these
+    "začinjena": ["Z", "A", "Č", "I", "NJ", "E", "N", "A"],
 }
 
 INVALID = {  # word -> reason code
@@ -146,6 +148,10 @@ INVALID = {  # word -> reason code
     "skrivenijo": "comparative",
     "toplija": "comparative",         # topl + -iji: the positive's feminine topla is known
     "drukčijo": "soft_stem_neuter",   # hunspell-hr's -o neuter of a soft stem: drukčije
+    "nerudarski": "negated_relational",   # only hunspell-sr's ne- prefix on a -ski adjective
+    "nezačinjena": "negated_participle",  # only hunspell-sr's ne- prefix on a participle
+    "pjevata": "infinitive_as_adjective",  # hunspell-hr's pjevati/B: the verb declined as
+                                           # an adjective
 }
 
 

@@ -49,6 +49,13 @@ REASONS: dict[str, str] = {
     "soft_stem_neuter": "a neuter in -o after a soft consonant (č, ć, đ, ž, š, j, c): such "
                         "adjectives end in -e (drukčije, not drukčijo); only one "
                         "dictionary's paradigm gives -o",
+    "negated_relational": "ne- + a relational adjective (nerudarski): only one dictionary's "
+                          "prefix flag makes it; no other source has the word",
+    "negated_participle": "ne- + a passive participle (nenaježen): only one dictionary's "
+                          "prefix flag makes it; no other source has the word",
+    "infinitive_as_adjective": "a verb's infinitive declined as an adjective by one "
+                               "dictionary (odmahnuti -> odmahnuta): a verb form, not the "
+                               "infinitive",
     # a Remik move (lexicon.verdicts.remik, from the rule book, seed 004)
     "tiles_not_conserved": "the table after the move needs tiles that neither the table "
                            "before it nor the player's shelf holds (no assignment exists)",

@@ -135,6 +135,10 @@ class FormCandidate:
     diacritic_twin: str | None = None
     """The spelling with č, ć, š, ž, đ that two sources have, when only one dictionary has
     this one (see :meth:`SerboCroatianSources.diacritic_twin`)."""
+    infinitive_stem: tuple[str, str] | None = None
+    """(stem, dictionary) when only that dictionary's adjective slots of one stem admit the
+    form and the stem is a verb's infinitive (see :meth:`SerboCroatianSources.infinitive`):
+    hunspell-hr's odmahnuti/140 declined as if -ti were a definite adjective's -i."""
 
 
 def _detect_cyrillic(dic: Path) -> bool:
@@ -433,6 +437,20 @@ class SerboCroatianSources:
             self._adverbs[stem] = verbs[0] if verbs else None
         return self._adverbs[stem]
 
+    def infinitive(self, form: str) -> bool:
+        """Does a source read ``form`` as a verb's infinitive: apertium, or a dictionary's
+        learned slot (``vblex.inf``)?"""
+        def inf(tags: tuple[str, ...]) -> bool:
+            return bool(tags[:1]) and tags[0] in VERBAL and "inf" in tags
+
+        if any(inf(tags) for entry in self.ap.forms.get(form, {}).values()
+               for tags in entry.tags):
+            return True
+        ev = self.keys.get(self.tiler.key(form))
+        return ev is not None and any(
+            w.slot is not None and any(map(inf, w.slot.tag_sets))
+            for w in ev.witnesses if w.kind == Kind.SLOT)
+
     def diacritic_twin(self, latin: str, stems: set[str]) -> str | None:
         """A spelling two sources have that is ``latin`` with diacritics where it has none,
         as a form of a lemma spelled like one of ``stems`` (the form's own) with them.
@@ -534,6 +552,7 @@ class SerboCroatianSources:
                 unsupported.append(r)
         explained = None if admissible or not rest else Explanation(*judge.explain(rest))
         adverb = twin = None
+        infinitive_stem: tuple[str, str] | None = None
         by_slot = [r for r in admissible if r.source != APERTIUM and not r.evidence]
         if admissible and len(by_slot) == len(admissible):
             dictionaries = {r.source for r in by_slot}
@@ -546,8 +565,14 @@ class SerboCroatianSources:
                     adverb = (stem, by_slot[0].source, verb)
             if len(sources) == 1:
                 twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
+            if len(dictionaries) == 1 and len(stems) == 1 and all(
+                    r.pos == "adj" for r in by_slot):
+                stem = by_slot[0].lemma
+                if stem.endswith(("ti", "ći")) and stem != latin and self.infinitive(stem):
+                    infinitive_stem = (stem, by_slot[0].source)
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
-                             explained, tagged_by, capitalised_by, adverb, twin)
+                             explained, tagged_by, capitalised_by, adverb, twin,
+                             infinitive_stem)
 
     def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
                        own_lemma: bool = False) -> list[HbsAnalysis]:

@@ -90,6 +90,77 @@ def soft_stem_neuter(c: FormCandidate) -> str | None:
             f"is {c.latin[:-1]}e; only {slots}'s paradigm slot gives -o")
 
 
+#: A relational adjective's nominative: stem + -ski, -ska, -sko, -ske (-čki, -ški, -ćki
+#: after the consonant changes), whether the dictionary lists the adjective (рударски) or
+#: derives it from the noun (рудар + ски)
+RELATIONAL = re.compile(r"[sčšćž]k[aeio]$")
+#: The shapes of a passive participle: -en (-jen, -ven), -an, -nut, -et, -at (usporen,
+#: umirovljen, zamotan, nadignut, zauzet, poslat); not -it, -ast, -ovit (qualitative)
+PARTICIPLE = re.compile(r"(?:en|an|nut|et|at)$")
+
+
+def _negated_base(c: FormCandidate) -> str | None:
+    """The lemma a form is ``ne-`` + a form of, when one dictionary's prefix flag is all
+    that admits it: only that dictionary has the spelling, and every passing analysis is
+    an adjective slot of a stem that does not itself begin with ne- (the analyses of a
+    prefixed form name the unprefixed stem). None otherwise: a ne- word another source has
+    (*neljudski*, *neratifikovan* where apertium or hunspell-hr lists it) keeps its verdict."""
+    if not c.admissible or not c.latin.startswith("ne") or len(c.sources) != 1 \
+            or c.sources[0] == APERTIUM:
+        return None
+    lemmas = {r.lemma for r in c.admissible}
+    if len(lemmas) != 1 or not all(r.source != APERTIUM and not r.evidence and r.pos == "adj"
+                                   for r in c.admissible):
+        return None
+    lemma = lemmas.pop()
+    low = lemma.lower()
+    if low.startswith("ne") or len(low) < 4 or not c.latin[2:].startswith(low[:3]):
+        return None
+    return lemma
+
+
+def negated_relational(c: FormCandidate) -> str | None:
+    """A relational adjective (-ski, -čki, -ški: *rudarski*, *geodetski*) names what
+    something belongs to and is not negated: *nerudarska*, *negeodetski*, *neradiološko*
+    are no words of the lexical fund. hunspell-sr's ne- prefix flag is on thousands of
+    them (some 3,200 admitted forms of the 2026 build); where apertium or the other
+    dictionary has the ne- word (*neljudski*), this rule does not fire."""
+    base = _negated_base(c)
+    if base is None or not RELATIONAL.search(c.latin):
+        return None
+    return (f"ne- + the relational adjective {c.latin[2:]} (of {base}): only "
+            f"{c.sources[0]}'s ne- prefix makes it, and no other source has the word")
+
+
+def negated_participle(c: FormCandidate) -> str | None:
+    """hunspell-sr puts its ne- prefix flag on every passive participle it lists as an
+    adjective, so it generates *nenaježena*, *nezamoljena*, *nebajcovane*, *neposipani*
+    (some 17,000 admitted forms of the 2026 build) that no dictionary of the language has;
+    the rule book admits words of the lexical fund. Where another source has the ne-
+    form (*neobjavljen*, *nepoznat*), it keeps its verdict; the unprefixed participle
+    is not touched."""
+    base = _negated_base(c)
+    if base is None or RELATIONAL.search(c.latin) or not PARTICIPLE.search(base.lower()):
+        return None
+    return (f"ne- + the participle {base}: only {c.sources[0]}'s ne- prefix makes it, and "
+            f"no other source has the word")
+
+
+def infinitive_as_adjective(c: FormCandidate) -> str | None:
+    """hunspell-hr gives some verbs adjective flags on the infinitive (odmahnuti/140), as
+    if its -ti were a definite adjective's -i: the slot then admits *odmahnuta*,
+    *iskrsnuta*, *dokoturata*, *živnute* as adjectives of "odmahnuti" (some 190 forms of
+    the 2026 build), though the rule book admits a verb only in the infinitive and these
+    are no adjectives of their own (the masculine *odmahnut* is rejected as a
+    participle). Only where that one dictionary's adjective slot is all that admits the
+    form: an apertium adjective (*napeta* of *napet*) keeps it."""
+    if c.infinitive_stem is None:
+        return None
+    stem, source = c.infinitive_stem
+    return (f"a form of the verb {stem} that only {source} declines as an adjective; only "
+            f"the infinitive of a verb is admitted")
+
+
 def analysis_line(r: HbsAnalysis) -> str:
     return f"{r.source}" + (f" ({r.note})" if r.note else "") + f": {r.lemma} {'.'.join(r.tags)}"
 
@@ -190,6 +261,12 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
             Reject("soft_stem_neuter", "adjective neuters in -o after č, ć, đ, ž, š, j or c "
                    "that only a dictionary's paradigm slot admits (soft stems take -e)",
                    soft_stem_neuter),
+            Reject("negated_relational", "ne- + a relational adjective (-ski, -čki, -ški) "
+                   "that only one dictionary's prefix flag makes", negated_relational),
+            Reject("negated_participle", "ne- + a passive participle that only one "
+                   "dictionary's prefix flag makes and no other source has", negated_participle),
+            Reject("infinitive_as_adjective", "adjective forms one dictionary's flags make of "
+                   "a verb's infinitive (odmahnuti -> odmahnuta)", infinitive_as_adjective),
         ],
         admissions=[
             Admit("analysis", "an analysis passes the analysis rules and a dictionary is behind "
