@@ -152,6 +152,7 @@ INVALID = {  # word -> reason code
     "nezačinjena": "negated_participle",  # only hunspell-sr's ne- prefix on a participle
     "pjevata": "infinitive_as_adjective",  # hunspell-hr's pjevati/B: the verb declined as
                                            # an adjective
+    "dejstvovana": "intransitive_participle",  # dejstvovati is intransitive: no participle
 }
 
 

@@ -56,6 +56,9 @@ REASONS: dict[str, str] = {
     "infinitive_as_adjective": "a verb's infinitive declined as an adjective by one "
                                "dictionary (odmahnuti -> odmahnuta): a verb form, not the "
                                "infinitive",
+    "intransitive_participle": "the passive participle of an intransitive verb (dejstvovan "
+                               "of dejstvovati), which has none: only one dictionary's "
+                               "adjective slot makes it",
     # a Remik move (lexicon.verdicts.remik, from the rule book, seed 004)
     "tiles_not_conserved": "the table after the move needs tiles that neither the table "
                            "before it nor the player's shelf holds (no assignment exists)",

@@ -139,6 +139,10 @@ class FormCandidate:
     """(stem, dictionary) when only that dictionary's adjective slots of one stem admit the
     form and the stem is a verb's infinitive (see :meth:`SerboCroatianSources.infinitive`):
     hunspell-hr's odmahnuti/140 declined as if -ti were a definite adjective's -i."""
+    intransitive: tuple[str, str, str] | None = None
+    """(stem, dictionary, verb) when only that dictionary's adjective slots of one stem
+    admit the form and the stem is the passive participle of a verb apertium has only as
+    intransitive (see :meth:`SerboCroatianSources.intransitive_verb`)."""
 
 
 def _detect_cyrillic(dic: Path) -> bool:
@@ -451,6 +455,33 @@ class SerboCroatianSources:
             w.slot is not None and any(map(inf, w.slot.tag_sets))
             for w in ev.witnesses if w.kind == Kind.SLOT)
 
+    def intransitive_verb(self, stem: str) -> str | None:
+        """The verb ``stem`` would be the passive participle of, when apertium has that
+        verb's infinitive only as intransitive (``iv``; never ``tv`` nor ``ref``).
+
+        An intransitive verb has no passive participle: *dejstvovati*, *reketariti*,
+        *bljesnuti* give no *dejstvovan*, *reketaren*, *bljesnut*, yet hunspell-sr and
+        hunspell-hr put adjective flags on such stems. The participle's ending names the
+        infinitive (-nut: -nuti; -an, -at: -ati; -et: -eti; -en: -iti). A qualitative
+        adjective in -an whose a is fleeting (*stasan*: *stasna*) is no participle.
+        """
+        low = stem.lower()
+        if len(low) < 5:
+            return None
+        if low.endswith("an") and self.keys.get(self.tiler.key(low[:-2] + "na")) is not None:
+            return None
+        for ending, infinitive in (("nut", "nuti"), ("an", "ati"), ("at", "ati"),
+                                   ("et", "eti"), ("en", "iti")):
+            if not low.endswith(ending):
+                continue
+            verb = low[: -len(ending)] + infinitive
+            marks = {t for entry in self.ap.forms.get(verb, {}).values() for tags in entry.tags
+                     if tags[:1] and tags[0] in VERBAL and "inf" in tags
+                     for t in tags if t in ("iv", "tv", "ref")}
+            if marks == {"iv"}:
+                return verb
+        return None
+
     def diacritic_twin(self, latin: str, stems: set[str]) -> str | None:
         """A spelling two sources have that is ``latin`` with diacritics where it has none,
         as a form of a lemma spelled like one of ``stems`` (the form's own) with them.
@@ -553,26 +584,28 @@ class SerboCroatianSources:
         explained = None if admissible or not rest else Explanation(*judge.explain(rest))
         adverb = twin = None
         infinitive_stem: tuple[str, str] | None = None
+        intransitive: tuple[str, str, str] | None = None
         by_slot = [r for r in admissible if r.source != APERTIUM and not r.evidence]
         if admissible and len(by_slot) == len(admissible):
             dictionaries = {r.source for r in by_slot}
             stems = {r.lemma for r in by_slot}
-            if len(dictionaries) == 1 and len(stems) == 1 and all(
-                    r.pos == "adj" for r in by_slot):
-                stem = by_slot[0].lemma
-                verb = self.verbal_adverb_of(stem)
-                if verb is not None:
-                    adverb = (stem, by_slot[0].source, verb)
             if len(sources) == 1:
                 twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
             if len(dictionaries) == 1 and len(stems) == 1 and all(
                     r.pos == "adj" for r in by_slot):
-                stem = by_slot[0].lemma
+                # one dictionary's adjective slots of one stem are all that admit the form
+                stem, sid = by_slot[0].lemma, by_slot[0].source
+                verb = self.verbal_adverb_of(stem)
+                if verb is not None:
+                    adverb = (stem, sid, verb)
                 if stem.endswith(("ti", "ći")) and stem != latin and self.infinitive(stem):
-                    infinitive_stem = (stem, by_slot[0].source)
+                    infinitive_stem = (stem, sid)
+                verb = self.intransitive_verb(stem)
+                if verb is not None:
+                    intransitive = (stem, sid, verb)
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
                              explained, tagged_by, capitalised_by, adverb, twin,
-                             infinitive_stem)
+                             infinitive_stem, intransitive)
 
     def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
                        own_lemma: bool = False) -> list[HbsAnalysis]:

@@ -161,6 +161,20 @@ def infinitive_as_adjective(c: FormCandidate) -> str | None:
             f"the infinitive of a verb is admitted")
 
 
+def intransitive_participle(c: FormCandidate) -> str | None:
+    """An intransitive verb has no passive participle, but hunspell-sr and hunspell-hr put
+    adjective flags on such stems: *dejstvovan*, *reketaren*, *bljesnut*, *naskočeni* (about
+    1,100 admitted forms of the 2026 build). Only where one dictionary's adjective slot of
+    the stem is all that admits the form and apertium has the verb only as intransitive:
+    where two dictionaries list it, apertium's tag was too often wrong (*priušten*,
+    *imputiran*, *sricana* are participles of transitive uses)."""
+    if c.intransitive is None:
+        return None
+    stem, source, verb = c.intransitive
+    return (f"the passive participle {stem} of the intransitive verb {verb}, which has none; "
+            f"only {source}'s adjective slot makes it")
+
+
 def analysis_line(r: HbsAnalysis) -> str:
     return f"{r.source}" + (f" ({r.note})" if r.note else "") + f": {r.lemma} {'.'.join(r.tags)}"
 
@@ -267,6 +281,9 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
                    "dictionary's prefix flag makes and no other source has", negated_participle),
             Reject("infinitive_as_adjective", "adjective forms one dictionary's flags make of "
                    "a verb's infinitive (odmahnuti -> odmahnuta)", infinitive_as_adjective),
+            Reject("intransitive_participle", "passive participles of verbs apertium has only "
+                   "as intransitive, when one dictionary's adjective slot is all that admits "
+                   "them (dejstvovan, bljesnut)", intransitive_participle),
         ],
         admissions=[
             Admit("analysis", "an analysis passes the analysis rules and a dictionary is behind "
