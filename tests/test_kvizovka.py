@@ -103,6 +103,8 @@ VALID = {  # word -> tiles
     "topla": ["T", "O", "P", "L", "A"],
     "drukčija": ["D", "R", "U", "K", "Č", "I", "J", "A"],
     "prepoznati": ["P", "R", "E", "P", "O", "Z", "N", "A", "T", "I"],  # also an elative
+    "mozak": ["M", "O", "Z", "A", "K"],            # apertium's lemma is the stem mozg
+    "mozgovi": ["M", "O", "Z", "G", "O", "V", "I"],  # ... which mozak stands for
     "rudarski": ["R", "U", "D", "A", "R", "S", "K", "I"],  # ne- forms below, not these
     "začinjena": ["Z", "A", "Č", "I", "NJ", "E", "N", "A"],
 }

@@ -21,7 +21,7 @@ dictionary behind them, and the explanation if none does.
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -145,6 +145,17 @@ class FormCandidate:
     intransitive (see :meth:`SerboCroatianSources.intransitive_verb`)."""
 
 
+def _citation_tags(tags: tuple[str, ...]) -> bool:
+    """A dictionary's headword slot: a noun's nominative singular; an adjective's, pronoun's
+    or number's masculine nominative singular in the positive degree."""
+    if not tags:
+        return False
+    if tags[0] == "n":
+        return "sg" in tags and "nom" in tags
+    return tags[0] in ("adj", "prn", "num") and "sg" in tags and "nom" in tags and \
+        bool({"m", "ma", "mi"} & set(tags)) and not {"comp", "sup", "ssup"} & set(tags)
+
+
 def _detect_cyrillic(dic: Path) -> bool:
     with open(dic, encoding="utf-8", errors="replace") as fh:
         for _, line in zip(range(200), fh, strict=False):
@@ -178,6 +189,7 @@ class SerboCroatianSources:
         self.tiler = LatinToCyrillic()
         self.keys: dict[str, KeyEvidence] = {}
         self._lemmas: dict[str, bool] = {}
+        self._citation_index: dict[str, list[str]] | None = None
         self._participles: dict[str, bool] = {}
         self._comparatives: dict[str, str | None] = {}
         self._adverbs: dict[str, str | None] = {}
@@ -475,10 +487,7 @@ class SerboCroatianSources:
             if not low.endswith(ending):
                 continue
             verb = low[: -len(ending)] + infinitive
-            marks = {t for entry in self.ap.forms.get(verb, {}).values() for tags in entry.tags
-                     if tags[:1] and tags[0] in VERBAL and "inf" in tags
-                     for t in tags if t in ("iv", "tv", "ref")}
-            if marks == {"iv"}:
+            if self.ap.inf_valency.get(verb) == {"iv"}:
                 return verb
         return None
 
@@ -517,12 +526,32 @@ class SerboCroatianSources:
             else set(self.ap.forms.get(form, {}))
 
     def lemma_attested(self, lemma: str) -> bool:
-        """Is the lemma itself a lower-case word of some dictionary?"""
+        """Is the lemma a lower-case word of some dictionary, itself or by its citation
+        form? apertium names some lemmas by a stem no dictionary lists (*mozg* for
+        *mozak*, *glazben* for the definite-only *glazbeni*, *tolik* for *toliki*), so the
+        form it tags as the lemma's nominative singular (masculine, for adjectives,
+        pronouns and numbers) stands for the lemma when a dictionary has that form."""
         got = self._lemmas.get(lemma)
         if got is None:
-            entry = self.keys.get(self.tiler.key(lemma.lower()))
-            got = self._lemmas[lemma] = bool(entry and entry.attested)
+            got = self._lemmas[lemma] = any(
+                self._attested_word(f) for f in (lemma, *self._citations().get(lemma, ())))
         return got
+
+    def _attested_word(self, form: str) -> bool:
+        entry = self.keys.get(self.tiler.key(form.lower()))
+        return bool(entry and entry.attested)
+
+    def _citations(self) -> dict[str, list[str]]:
+        """lemma -> the forms apertium tags as its citation form, where they differ from
+        the lemma's own spelling (built once, on first use)."""
+        if self._citation_index is None:
+            index: dict[str, list[str]] = defaultdict(list)
+            for form, by_lemma in self.ap.forms.items():
+                for lemma, entry in by_lemma.items():
+                    if form != lemma.lower() and any(map(_citation_tags, entry.tags)):
+                        index[lemma].append(form)
+            self._citation_index = index
+        return self._citation_index
 
     # -- one key -------------------------------------------------------------------------
     def candidate(self, key: str) -> FormCandidate:
