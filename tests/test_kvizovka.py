@@ -155,6 +155,7 @@ INVALID = {  # word -> reason code
     "pjevata": "infinitive_as_adjective",  # hunspell-hr's pjevati/B: the verb declined as
                                            # an adjective
     "dejstvovana": "intransitive_participle",  # dejstvovati is intransitive: no participle
+    "supernovi": "inflected_form",    # supernova's dative, not apertium's adjective supernov
 }
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
@@ -526,20 +526,32 @@ class SerboCroatianSources:
             else set(self.ap.forms.get(form, {}))
 
     def lemma_attested(self, lemma: str) -> bool:
-        """Is the lemma a lower-case word of some dictionary, itself or by its citation
-        form? apertium names some lemmas by a stem no dictionary lists (*mozg* for
-        *mozak*, *glazben* for the definite-only *glazbeni*, *tolik* for *toliki*), so the
-        form it tags as the lemma's nominative singular (masculine, for adjectives,
-        pronouns and numbers) stands for the lemma when a dictionary has that form."""
+        """Is the lemma itself a lower-case word of some dictionary?"""
         got = self._lemmas.get(lemma)
         if got is None:
-            got = self._lemmas[lemma] = any(
-                self._attested_word(f) for f in (lemma, *self._citations().get(lemma, ())))
+            entry = self.keys.get(self.tiler.key(lemma.lower()))
+            got = self._lemmas[lemma] = bool(entry and entry.attested)
         return got
 
-    def _attested_word(self, form: str) -> bool:
-        entry = self.keys.get(self.tiler.key(form.lower()))
-        return bool(entry and entry.attested)
+    def named_by_citation(self, lemma: str, form: str, stems: Iterable[str]) -> bool:
+        """Do the dictionaries list ``form`` under the word apertium calls ``lemma``?
+
+        apertium names some lemmas by a stem no dictionary lists (*mozg* for *mozak*,
+        *glazben* for the definite-only *glazbeni*, *tolik* for *toliki*). A dictionary
+        has the same word when it lists the form under the stem apertium tags as the
+        lemma's citation form (nominative singular; masculine, for adjectives, pronouns,
+        numbers), or lists it as an entry of its own (hunspell-hr's bare *mozgovi*) while
+        it has that citation form as a word too. A form a dictionary lists under another
+        stem is another word: *grdi* (of *grditi*), *supernovi* (of *supernova*) and
+        *rijeci* (of *rijeka*) stay unsupported as apertium's *grd*, *supernov*, *rijek*."""
+        cited = self._citations().get(lemma)
+        if not cited:
+            return False
+        low = [s.lower() for s in stems]
+        if any(s in cited for s in low):
+            return True
+        own_entry = bool(low) and all(s == form for s in low)
+        return own_entry and any(self.lemma_attested(c) for c in cited)
 
     def _citations(self) -> dict[str, list[str]]:
         """lemma -> the forms apertium tags as its citation form, where they differ from
@@ -559,7 +571,8 @@ class SerboCroatianSources:
 
         An apertium analysis that passes the rules still needs a dictionary behind it: a
         dictionary must have the form as a lower-case word (not only as a form of a
-        capitalised name) and have its lemma as a word too. Otherwise it is *unsupported*:
+        capitalised name) and have its lemma as a word too, or list the form under the
+        lemma's citation form (:meth:`named_by_citation`). Otherwise it is *unsupported*:
         *gradova* is not admitted as the possessive adjective *gradov* that apertium
         derives from every masculine noun, it is explained as the genitive plural of *grad*.
         """
@@ -606,7 +619,9 @@ class SerboCroatianSources:
         for r in analyses:
             if judge.rank(r) != 0:
                 rest.append(r)
-            elif r.source != APERTIUM or (ev.attested and self.lemma_attested(r.lemma)):
+            elif r.source != APERTIUM or (ev.attested and (
+                    self.lemma_attested(r.lemma) or self.named_by_citation(
+                        r.lemma, latin, (stem for _, stem in tagged_by)))):
                 admissible.append(r)
             else:
                 unsupported.append(r)
