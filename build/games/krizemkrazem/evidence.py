@@ -438,14 +438,15 @@ class SlovenianSources:
         Measured on the real sources, the masculine -i and neuter -a plurals this would add
         were mostly case forms of names that LemmaGen leaves as they are (*Paganinija*,
         *Avberški*)."""
+        if not morph.is_capitalised(w) or w.isupper() or not w.endswith("e"):
+            return None
         s = w[:-1]
         masculine = self.has(s + "ov") and not (self.has(s + "am") and self.has(s + "ami"))
-        if not morph.is_capitalised(w) or w.isupper() or not w.endswith("e") or \
-                masculine or not self.is_lemma(w):
+        if masculine or not self.is_lemma(w):
             return None
         p = morph.plural_only(w, self.has, ignore_singular=True)
-        if p is not None and self.has(w[:-1] + "a"):
-            p.note = f"a plural name beside the singular {w[:-1]}a"
+        if p is not None and self.has(s + "a"):
+            p.note = f"a plural name beside the singular {s}a"
         return p
 
     def possessive_of(self, w: str) -> str | None:

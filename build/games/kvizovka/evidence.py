@@ -35,6 +35,7 @@ from build.games.kvizovka.analysis import (
     VERBAL,
     AnalysisJudge,
     HbsAnalysis,
+    Tags,
     normalise,
 )
 from build.games.kvizovka.apertium import ApertiumForms
@@ -143,6 +144,13 @@ class FormCandidate:
     """(stem, dictionary, verb) when only that dictionary's adjective slots of one stem
     admit the form and the stem is the passive participle of a verb apertium has only as
     intransitive (see :meth:`SerboCroatianSources.intransitive_verb`)."""
+
+
+#: A passive participle's ending and its verb's infinitive ending (usporen: usporiti,
+#: zamotan: zamotati, nadignut: nadignuti, zauzet: zauzeti, poslat: poslati); not -it,
+#: -ast, -ovit (qualitative adjectives)
+PARTICIPLE_INFINITIVES = (("nut", "nuti"), ("an", "ati"), ("at", "ati"), ("et", "eti"),
+                          ("en", "iti"))
 
 
 def _citation_tags(tags: tuple[str, ...]) -> bool:
@@ -421,19 +429,23 @@ class SerboCroatianSources:
         self._comparatives[stem] = got
         return got
 
-    def positive_adjective(self, form: str) -> bool:
-        """Does a source read ``form`` as a positive adjective: apertium (or as a passive
-        participle), or a dictionary's learned slot?"""
-        def positive(tags: tuple[str, ...]) -> bool:
-            return tags[:1] == ("adj",) and "pst" in tags
-
-        if any(positive(tags) or (tags[:1] and tags[0] in VERBAL and "pp" in tags)
+    def read_as(self, form: str, test: Callable[[Tags], bool],
+                apertium_also: Callable[[Tags], bool] | None = None) -> bool:
+        """Does a source read ``form`` with tags that pass ``test``: one of apertium's
+        analyses (or one passing ``apertium_also``), or a dictionary's learned slot?"""
+        if any(test(tags) or (apertium_also is not None and apertium_also(tags))
                for entry in self.ap.forms.get(form, {}).values() for tags in entry.tags):
             return True
         ev = self.keys.get(self.tiler.key(form))
         return ev is not None and any(
-            w.slot is not None and any(map(positive, w.slot.tag_sets))
+            w.slot is not None and any(map(test, w.slot.tag_sets))
             for w in ev.witnesses if w.kind == Kind.SLOT)
+
+    def positive_adjective(self, form: str) -> bool:
+        """Does a source read ``form`` as a positive adjective: apertium (or as a passive
+        participle), or a dictionary's learned slot?"""
+        return self.read_as(form, lambda t: t[:1] == ("adj",) and "pst" in t,
+                            lambda t: bool(t[:1]) and t[0] in VERBAL and "pp" in t)
 
     def verbal_adverb_of(self, stem: str) -> str | None:
         """The verb whose present participle (glagolski prilog sadašnji) an -ći stem is.
@@ -456,16 +468,7 @@ class SerboCroatianSources:
     def infinitive(self, form: str) -> bool:
         """Does a source read ``form`` as a verb's infinitive: apertium, or a dictionary's
         learned slot (``vblex.inf``)?"""
-        def inf(tags: tuple[str, ...]) -> bool:
-            return bool(tags[:1]) and tags[0] in VERBAL and "inf" in tags
-
-        if any(inf(tags) for entry in self.ap.forms.get(form, {}).values()
-               for tags in entry.tags):
-            return True
-        ev = self.keys.get(self.tiler.key(form))
-        return ev is not None and any(
-            w.slot is not None and any(map(inf, w.slot.tag_sets))
-            for w in ev.witnesses if w.kind == Kind.SLOT)
+        return self.read_as(form, lambda t: bool(t[:1]) and t[0] in VERBAL and "inf" in t)
 
     def intransitive_verb(self, stem: str) -> str | None:
         """The verb ``stem`` would be the passive participle of, when apertium has that
@@ -482,8 +485,7 @@ class SerboCroatianSources:
             return None
         if low.endswith("an") and self.keys.get(self.tiler.key(low[:-2] + "na")) is not None:
             return None
-        for ending, infinitive in (("nut", "nuti"), ("an", "ati"), ("at", "ati"),
-                                   ("et", "eti"), ("en", "iti")):
+        for ending, infinitive in PARTICIPLE_INFINITIVES:
             if not low.endswith(ending):
                 continue
             verb = low[: -len(ending)] + infinitive

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 
 from build.games.kvizovka.analysis import AnalysisJudge, HbsAnalysis
-from build.games.kvizovka.evidence import APERTIUM, FormCandidate
+from build.games.kvizovka.evidence import APERTIUM, PARTICIPLE_INFINITIVES, FormCandidate
 from build.games.kvizovka.lists import ReviewedLists
 from build.rules import Admit, Evidence, Reject, Rejection, RuleBook
 
@@ -94,9 +94,9 @@ def soft_stem_neuter(c: FormCandidate) -> str | None:
 #: after the consonant changes), whether the dictionary lists the adjective (рударски) or
 #: derives it from the noun (рудар + ски)
 RELATIONAL = re.compile(r"[sčšćž]k[aeio]$")
-#: The shapes of a passive participle: -en (-jen, -ven), -an, -nut, -et, -at (usporen,
-#: umirovljen, zamotan, nadignut, zauzet, poslat); not -it, -ast, -ovit (qualitative)
-PARTICIPLE = re.compile(r"(?:en|an|nut|et|at)$")
+#: The shapes of a passive participle (-en, -jen, -an, -nut, -et, -at; see
+#: :data:`~build.games.kvizovka.evidence.PARTICIPLE_INFINITIVES`)
+PARTICIPLE = re.compile("(?:" + "|".join(e for e, _ in PARTICIPLE_INFINITIVES) + ")$")
 
 
 def _negated_base(c: FormCandidate) -> str | None:
