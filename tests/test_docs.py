@@ -1,8 +1,12 @@
-"""The README's generated tables follow the code: no code or limit undocumented, none stale."""
+"""The documentation follows the code: the generated tables and CLI reference are current,
+no code or limit is undocumented, and the pages build with Sphinx in strict mode (a broken
+link or a page left out of the contents fails)."""
 
 from __future__ import annotations
 
 import importlib
+
+import pytest
 
 from lexicon.errors import CODES
 from tools import docs
@@ -18,23 +22,55 @@ def test_every_limit_is_documented() -> None:
     assert docs.defined_limits() == set(docs.LIMITS)
 
 
-def test_the_readme_tables_are_current() -> None:
-    current = docs.README.read_text(encoding="utf-8")
-    assert docs.render(current) == current, "run `python -m tools.docs`"
+def test_the_generated_pages_are_current() -> None:
+    assert set(docs.PAGES) == set(docs.TABLES)
+    for page, (current, wanted) in docs.pages().items():
+        assert wanted == current, f"{page.name}: run `python -m tools.docs`"
     assert docs.main(["--check"]) == 0
 
 
-def test_a_new_code_or_a_changed_limit_makes_the_readme_stale(monkeypatch) -> None:
-    current = docs.README.read_text(encoding="utf-8")
+def test_a_new_code_or_a_changed_limit_makes_the_page_stale(monkeypatch, capsys) -> None:
+    current = docs.PAGES["error-codes"].read_text(encoding="utf-8")
     monkeypatch.setitem(CODES, "brand_new_code", "what it means")
-    assert "brand_new_code" in docs.render(current)
+    assert "brand_new_code" in docs.render(current, ("error-codes",))
+    assert docs.main(["--check"]) == 1
+    assert "errors-and-limits.md is stale" in capsys.readouterr().err
     monkeypatch.delitem(CODES, "brand_new_code")
     monkeypatch.setattr("lexicon.game.inputs.MAX_WORD_CHARS", 65)
-    assert "| `inputs.MAX_WORD_CHARS` | 65 |" in docs.render(current)
+    assert "| `inputs.MAX_WORD_CHARS` | 65 |" in docs.render(current, ("limits",))
+    with pytest.raises(SystemExit, match="no '<!-- generated: cli-reference -->'"):
+        docs.render(current, ("cli-reference",))     # a page that lost its markers
+
+
+def test_the_pages_build_strictly(tmp_path) -> None:
+    """Sphinx with warnings as errors builds every page of ``docs/`` (``docs/pending/``
+    aside), and every page is in the contents."""
+    built = docs.build_site(tmp_path / "site")
+    assert built.returncode == 0, built.stdout + built.stderr
+    pages = {p.relative_to(docs.DOCS).with_suffix("") for p in docs.DOCS.rglob("*.md")
+             if "pending" not in p.parts}
+    assert pages and all((tmp_path / "site" / f"{p}.html").is_file() for p in pages)
+    assert not (tmp_path / "site" / "pending").exists()
+
+
+def test_a_broken_link_or_a_stray_page_fails_the_build(tmp_path) -> None:
+    import shutil
+    for fault in ("link", "anchor", "stray"):
+        copy = tmp_path / fault
+        shutil.copytree(docs.DOCS, copy, ignore=shutil.ignore_patterns("pending", "_build"))
+        page = copy / "library.md"
+        if fault == "link":
+            page.write_text(page.read_text() + "\nSee [nothing](no-such-page.md).\n")
+        elif fault == "anchor":
+            page.write_text(page.read_text() + "\nSee [nothing](cli.md#no-such-heading).\n")
+        else:
+            (copy / "stray.md").write_text("# A page no contents lists\n")
+        built = docs.build_site(tmp_path / f"{fault}-site", source=copy)
+        assert built.returncode != 0, fault
 
 
 def test_the_readme_check_answer_has_the_fields_of_a_real_one(home) -> None:
-    """The README's `check` answer (and the OpenAPI example) list the fields a check of a
+    """The docs' `check` answer (and the OpenAPI example) list the fields a check of a
     tiny real release answers with, `meanings` included: a new field is documented."""
     import json
     import re
@@ -44,7 +80,7 @@ def test_the_readme_check_answer_has_the_fields_of_a_real_one(home) -> None:
     from service.app import CHECK_EXAMPLE
     from tests.conftest import POLISH_RECORDS, publish
 
-    text = docs.README.read_text(encoding="utf-8")
+    text = docs.DOCS.joinpath("cli.md").read_text(encoding="utf-8")
     block = re.search(r"A `check` answer[^\n]*\n\n```json\n(.*?)```", text, re.S).group(1)
     example = json.loads(block.replace("…", ""))
     publish(home, "osps", POLISH_RECORDS)
@@ -56,7 +92,7 @@ def test_the_readme_check_answer_has_the_fields_of_a_real_one(home) -> None:
 
 
 def test_the_tables_exit_codes_are_what_the_classes_exit_with() -> None:
-    """The README's CLI exit column is read from the syntax; each error class, made for
+    """The error table's CLI exit column is read from the syntax; each error class, made for
     real, exits (``exit_code``) with one of the codes the table gives it."""
     import importlib
 
@@ -80,9 +116,9 @@ def test_the_tables_exit_codes_are_what_the_classes_exit_with() -> None:
 
 
 def test_the_cli_reference_is_every_commands_help() -> None:
-    """The README's CLI reference holds each command's real ``--help``: every command of
+    """The CLI reference page holds each command's real ``--help``: every command of
     the app (the ``sources`` subcommands too), its usage line and each option it takes."""
-    text = docs.README.read_text(encoding="utf-8")
+    text = docs.PAGES["cli-reference"].read_text(encoding="utf-8")
     paths = docs.command_paths()
     assert ["check"] in paths and ["sources", "pack"] in paths and [] in paths
     for path in paths:
@@ -105,7 +141,8 @@ def test_a_new_command_or_option_makes_the_cli_reference_stale(monkeypatch) -> N
     def brand_new(shiny: bool = typer.Option(False, "--shiny", help="a new option")) -> None:
         """A command the README does not know yet."""
 
-    rendered = docs.render(docs.README.read_text(encoding="utf-8"))
+    page = docs.PAGES["cli-reference"]
+    rendered = docs.render(page.read_text(encoding="utf-8"), ("cli-reference",))
     assert "**`lexicon brand-new`**" in rendered
     assert "--shiny" in rendered and "a new option" in rendered
 
