@@ -250,3 +250,31 @@ def test_the_openapi_error_examples_are_what_the_api_answers(small_releases,
                 "application/json"]["example"]
             got = client.get(url)
             assert (got.status_code, got.json()) == (int(status), example), url
+
+
+# -- the README: short, and every link it gives leads somewhere --------------------------------
+
+def test_the_readme_is_short_and_its_links_resolve() -> None:
+    """The README is the front page (what it is, the two commands, one example per face,
+    where to go next), at most 300 lines; the reference lives in ``docs/``. Every relative
+    link it gives names a file of the repository (Sphinx checks the pages' own links)."""
+    import re
+
+    text = docs.README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [link for link in links if "://" not in link]
+    assert len(local) >= 15
+    missing = [link for link in local if not (docs.ROOT / link).exists()]
+    assert missing == []
+    for face in ("make serve", "make test", "lexicon serve", "```python", "curl ", "$ lexicon "):
+        assert face in text, face
+
+
+def test_the_changelog_has_unreleased_on_top_and_the_current_version() -> None:
+    import re
+    import tomllib
+
+    version = tomllib.loads((docs.ROOT / "pyproject.toml").read_text())["project"]["version"]
+    headings = re.findall(r"^## (.+)$", (docs.ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert headings[0] == "Unreleased" and version in headings[1:], headings
