@@ -5,6 +5,7 @@ link or a page left out of the contents fails)."""
 from __future__ import annotations
 
 import importlib
+import re
 
 import pytest
 
@@ -51,6 +52,9 @@ def test_the_pages_build_strictly(tmp_path) -> None:
              if "pending" not in p.parts}
     assert pages and all((tmp_path / "site" / f"{p}.html").is_file() for p in pages)
     assert not (tmp_path / "site" / "pending").exists()
+    for page in pages:       # one title a page: a second `# ` is a second entry in the contents
+        text = re.sub(r"```.*?```", "", (docs.DOCS / f"{page}.md").read_text(), flags=re.S)
+        assert len(re.findall(r"^# ", text, re.M)) == 1, page
 
 
 def test_a_broken_link_or_a_stray_page_fails_the_build(tmp_path) -> None:
