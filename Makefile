@@ -1,6 +1,7 @@
 # Everything a fresh Debian machine needs, from nothing:
 #   make serve   install, fetch the pinned sources, build every lexicon not yet built, serve on 127.0.0.1:8000
-#   make test    install and run the test suite
+#   make test    install everything every test needs and run the test suite
+#   make docs    build the documentation in docs/ (docs/_build/html)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -9,14 +10,14 @@ GAMES ?= osps remik kvizovka krizemkrazem
 export LEXICON_HOME ?= $(CURDIR)/data
 STAMP := $(VENV)/.installed
 
-.PHONY: install system-deps browser-deps fetch build rebuild serve test lint bench fleet-drill clean-data
+.PHONY: install system-deps browser-deps test-deps fetch build rebuild serve test docs lint bench fleet-drill clean-data
 
 # Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev), the archive
 # keyring the private apt configuration verifies the suites with (debian-archive-keyring; see
 # sources/apt.py: sources are fetched through it, never through the machine's apt lists), and
 # dpkg-scanpackages (dpkg-dev), with which the tests index their local package repository,
 # and mdb_stat/mdb_dump (lmdb-utils), with which the tests read a release's records.lmdb the
-# way an engine in another language would (README, "Release store").
+# way an engine in another language would (docs/releases.md, "Release store").
 system-deps:
 	@if ! command -v lt-print >/dev/null || ! command -v dpkg-scanpackages >/dev/null \
 	    || ! command -v mdb_dump >/dev/null \
@@ -47,15 +48,30 @@ serve: build
 	$(BIN)/lexicon serve --host 127.0.0.1 --port 8000
 
 # The referee page is tested in a real headless Chromium driven through chromedriver
-# (tests/test_referee_page.py); `make test` installs both so it runs every test.
+# (tests/test_referee_page.py).
 browser-deps:
 	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
 
-# one worker per core, each taking whole test files (module-scoped fixtures built once)
-test: install browser-deps
-	$(BIN)/python -m pytest -q -n auto --dist loadfile
+# Everything a test needs beyond `make install`, so a fresh machine skips nothing: the browser,
+# and Debian's nginx, whose configuration the fleet's test checks with `nginx -t`
+# (tests/test_ops.py; Debian may start the nginx service on install where services run).
+test-deps: browser-deps
+	@if ! command -v nginx >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
+	fi
+
+# One worker per core, each taking whole test files (module-scoped fixtures built once); -ra
+# (in addopts) names every skipped test and why, --durations the slowest tests; test_docs builds
+# docs/ strictly as part of the run.
+test: install test-deps
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=15
+
+# The documentation site, built strictly (a warning fails), after the generated parts are
+# checked: docs/_build/html/index.html.
+docs: install
+	$(BIN)/python -m tools.docs --check --site docs/_build/html
 
 # Figures, not timed tests: one JSON object per figure, each beside its reference
 # (plain Python set, bare Starlette, gzip of the word list). Needs built releases.

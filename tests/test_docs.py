@@ -1,8 +1,13 @@
-"""The README's generated tables follow the code: no code or limit undocumented, none stale."""
+"""The documentation follows the code: the generated tables and CLI reference are current,
+no code or limit is undocumented, and the pages build with Sphinx in strict mode (a broken
+link or a page left out of the contents fails)."""
 
 from __future__ import annotations
 
 import importlib
+import re
+
+import pytest
 
 from lexicon.errors import CODES
 from tools import docs
@@ -18,96 +23,56 @@ def test_every_limit_is_documented() -> None:
     assert docs.defined_limits() == set(docs.LIMITS)
 
 
-def test_the_readme_tables_are_current() -> None:
-    current = docs.README.read_text(encoding="utf-8")
-    assert docs.render(current) == current, "run `python -m tools.docs`"
+def test_the_generated_pages_are_current() -> None:
+    assert set(docs.PAGES) == set(docs.TABLES)
+    for page, (current, wanted) in docs.pages().items():
+        assert wanted == current, f"{page.name}: run `python -m tools.docs`"
     assert docs.main(["--check"]) == 0
 
 
-def test_a_new_code_or_a_changed_limit_makes_the_readme_stale(monkeypatch) -> None:
-    current = docs.README.read_text(encoding="utf-8")
+def test_a_new_code_or_a_changed_limit_makes_the_page_stale(monkeypatch, capsys) -> None:
+    current = docs.PAGES["error-codes"].read_text(encoding="utf-8")
     monkeypatch.setitem(CODES, "brand_new_code", "what it means")
-    assert "brand_new_code" in docs.render(current)
+    assert "brand_new_code" in docs.render(current, ("error-codes",))
+    assert docs.main(["--check"]) == 1
+    assert "errors-and-limits.md is stale" in capsys.readouterr().err
     monkeypatch.delitem(CODES, "brand_new_code")
     monkeypatch.setattr("lexicon.game.inputs.MAX_WORD_CHARS", 65)
-    assert "| `inputs.MAX_WORD_CHARS` | 65 |" in docs.render(current)
+    assert "| `inputs.MAX_WORD_CHARS` | 65 |" in docs.render(current, ("limits",))
+    with pytest.raises(SystemExit, match="no '<!-- generated: cli-reference -->'"):
+        docs.render(current, ("cli-reference",))     # a page that lost its markers
 
 
-def test_the_readme_check_answer_has_the_fields_of_a_real_one(home) -> None:
-    """The README's `check` answer (and the OpenAPI example) list the fields a check of a
-    tiny real release answers with, `meanings` included: a new field is documented."""
-    import json
-    import re
-
-    from lexicon.catalog import Catalog
-    from lexicon.verdicts import checker
-    from service.app import CHECK_EXAMPLE
-    from tests.conftest import POLISH_RECORDS, publish
-
-    text = docs.README.read_text(encoding="utf-8")
-    block = re.search(r"A `check` answer[^\n]*\n\n```json\n(.*?)```", text, re.S).group(1)
-    example = json.loads(block.replace("…", ""))
-    publish(home, "osps", POLISH_RECORDS)
-    cat = Catalog(home)
-    real = checker.check_word(cat, "osps", "zażółć")
-    cat.close()
-    assert set(example) == set(real) == set(CHECK_EXAMPLE)
-    assert example["meanings"] == real["meanings"] == []    # no dictionary in this build
+def test_the_pages_build_strictly(tmp_path) -> None:
+    """Sphinx with warnings as errors builds every page of ``docs/`` (``docs/pending/``
+    aside), and every page is in the contents."""
+    built = docs.build_site(tmp_path / "site")
+    assert built.returncode == 0, built.stdout + built.stderr
+    pages = {p.relative_to(docs.DOCS).with_suffix("") for p in docs.DOCS.rglob("*.md")
+             if "pending" not in p.parts}
+    assert pages and all((tmp_path / "site" / f"{p}.html").is_file() for p in pages)
+    assert not (tmp_path / "site" / "pending").exists()
+    for page in pages:       # one title a page: a second `# ` is a second entry in the contents
+        text = re.sub(r"```.*?```", "", (docs.DOCS / f"{page}.md").read_text(), flags=re.S)
+        assert len(re.findall(r"^# ", text, re.M)) == 1, page
 
 
-def test_the_tables_exit_codes_are_what_the_classes_exit_with() -> None:
-    """The README's CLI exit column is read from the syntax; each error class, made for
-    real, exits (``exit_code``) with one of the codes the table gives it."""
-    import importlib
-
-    from lexicon.errors import LexiconError
-    for module in ("build.amend", "build.canaries", "build.signing", "build.shipping",
-                   "lexicon.queries.anagrams", "lexicon.store.indexes", "lexicon.export.kwg",
-                   "lexicon.verdicts.remik", "lexicon.queries.search"):
-        importlib.import_module(module)
-    exits = docs.exit_codes()
-    todo, seen = [LexiconError], []
-    while todo:
-        cls = todo.pop()
-        todo += cls.__subclasses__()
-        if cls.__module__.startswith(("lexicon", "build", "sources")) and \
-                not cls.__name__.startswith("_"):
-            seen.append(cls.__name__)
-            assert cls("x").exit_code in exits[cls.code], cls
-    assert {"BadKey", "NoDistribution", "BuildBusy", "InputError"} <= set(seen)
-    assert exits["unknown_game"] == {2} and exits["build_in_progress"] == {4}
-    assert exits["bad_key"] == {2, 3} and "busy" not in exits     # busy: the service only
-
-
-def test_the_cli_reference_is_every_commands_help() -> None:
-    """The README's CLI reference holds each command's real ``--help``: every command of
-    the app (the ``sources`` subcommands too), its usage line and each option it takes."""
-    text = docs.README.read_text(encoding="utf-8")
-    paths = docs.command_paths()
-    assert ["check"] in paths and ["sources", "pack"] in paths and [] in paths
-    for path in paths:
-        shown = docs.command_help(path)
-        assert f"**`{' '.join(['lexicon', *path])}`**\n\n```text\n{shown}\n```" in text
-        assert shown.startswith(f"Usage: {' '.join(['lexicon', *path])}")
-    build = docs.command_help(["build"])
-    assert "sampled evenly" in " ".join(build.split()) and "first N" not in build
-    # plain help: rich markup read these as style tags and dropped them
-    assert "[abc] a set, [^abc] not" in docs.command_help(["pattern"])
-
-
-def test_a_new_command_or_option_makes_the_cli_reference_stale(monkeypatch) -> None:
-    import typer
-
-    from cli.main import app
-    monkeypatch.setattr(app, "registered_commands", list(app.registered_commands))
-
-    @app.command("brand-new")
-    def brand_new(shiny: bool = typer.Option(False, "--shiny", help="a new option")) -> None:
-        """A command the README does not know yet."""
-
-    rendered = docs.render(docs.README.read_text(encoding="utf-8"))
-    assert "**`lexicon brand-new`**" in rendered
-    assert "--shiny" in rendered and "a new option" in rendered
+def test_a_broken_link_or_a_stray_page_fails_the_build(tmp_path) -> None:
+    """A link to a missing page, a link to a missing heading and a page outside the
+    contents each fail the strict build, each named in its output (one build of a copy
+    holding all three: Sphinx goes on past the first warning)."""
+    import shutil
+    copy = tmp_path / "docs"
+    shutil.copytree(docs.DOCS, copy, ignore=shutil.ignore_patterns("pending", "_build"))
+    page = copy / "library.md"
+    page.write_text(page.read_text() + "\nSee [nothing](no-such-page.md) and "
+                    "[no heading](cli.md#no-such-heading).\n")
+    (copy / "stray.md").write_text("# A page no contents lists\n")
+    built = docs.build_site(tmp_path / "site", source=copy, builder="dummy")
+    assert built.returncode != 0
+    out = built.stdout + built.stderr
+    assert "'no-such-page.md'" in out and "'no-such-heading'" in out, out
+    assert "stray.md: WARNING: document isn't included in any toctree" in out, out
 
 
 # -- the OpenAPI texts: written from CODES and LIMITS, never retyped ------------------------
@@ -213,3 +178,31 @@ def test_the_openapi_error_examples_are_what_the_api_answers(small_releases,
                 "application/json"]["example"]
             got = client.get(url)
             assert (got.status_code, got.json()) == (int(status), example), url
+
+
+# -- the README: short, and every link it gives leads somewhere --------------------------------
+
+def test_the_readme_is_short_and_its_links_resolve() -> None:
+    """The README is the front page (what it is, the two commands, one example per face,
+    where to go next), at most 300 lines; the reference lives in ``docs/``. Every relative
+    link it gives names a file of the repository (Sphinx checks the pages' own links)."""
+    import re
+
+    text = docs.README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [link for link in links if "://" not in link]
+    assert len(local) >= 15
+    missing = [link for link in local if not (docs.ROOT / link).exists()]
+    assert missing == []
+    for face in ("make serve", "make test", "lexicon serve", "```python", "curl ", "$ lexicon "):
+        assert face in text, face
+
+
+def test_the_changelog_has_unreleased_on_top_and_the_current_version() -> None:
+    import re
+    import tomllib
+
+    version = tomllib.loads((docs.ROOT / "pyproject.toml").read_text())["project"]["version"]
+    headings = re.findall(r"^## (.+)$", (docs.ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert headings[0] == "Unreleased" and version in headings[1:], headings

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -89,8 +90,15 @@ def test_the_route_reads_repeated_parameters_as_fastapi_does(small_releases: Pat
 
 
 def test_the_readme_example_runs(small_releases: Path) -> None:
-    """The README's *Using the library* example, run as written against a small release."""
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Using the library\n", 1)[1].split("\n## ", 1)[0]
-    code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md: Using the library", "exec"), {})
+    """The library examples of the README and of the *Using the library* page
+    (``docs/library.md``), every ``python`` block, run as written against a small release."""
+    root = Path(__file__).resolve().parents[1]
+    ran = 0
+    for name in ("README.md", "docs/library.md"):
+        text = (root / name).read_text(encoding="utf-8")
+        blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+        assert blocks, name
+        for code in blocks:
+            exec(compile(code, f"{name}: python example", "exec"), {})
+            ran += 1
+    assert ran >= 2

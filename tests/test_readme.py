@@ -1,10 +1,13 @@
-"""The README's examples run (wordfreq runs its README as doctests): what it shows a command
-print, and the JSON answers it shows, are what a tiny real release answers, and every
-``lexicon`` line of its shell blocks is a command the CLI takes, with options it has.
+"""The examples of the README and of the pages in ``docs/`` run (wordfreq runs its README as
+doctests): what they show a command print, and the JSON answers they show, are what a tiny
+real release answers, and every ``lexicon`` line of their shell blocks is a command the CLI
+takes, with options it has.
 
 An example is marked by ``<!-- example: NAME -->`` before it; the marker applies to the next
-fenced block. ``run`` blocks are ``$ lexicon ARGS`` lines, each followed by what it prints
-(``…`` stands for text that changes from release to release, such as the id). The release is
+fenced block. ``run`` blocks (``run``, ``run-*``) are ``$ lexicon ARGS`` lines, each followed
+by what it prints (``…`` stands for text that changes from release to release, such as the
+id); ``http`` blocks (``http``, ``http-*``) are ``$ curl`` lines against the service, each
+followed by its answer. The release is
 built for the test from records that say of these words what the real osps release says
 (sources, analyses, evidence, the reviewed list's reason), so everything the code adds (the
 tiles, scores, glosses, reason texts, layout, fields) is checked as shown.
@@ -26,7 +29,18 @@ from tests.conftest import StaticBuilder, lexicon
 from tests.test_meanings import POL, _fetched
 from tests.test_source_readers import write_dictd
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+
+def doc_files() -> list[Path]:
+    """The README and every page of ``docs/`` (text waiting in ``docs/pending/`` aside)."""
+    pages = sorted(p for p in (ROOT / "docs").rglob("*.md") if "pending" not in p.parts)
+    return [README, *pages]
+
+
+def all_text() -> str:
+    return "\n\n".join(p.read_text(encoding="utf-8") for p in doc_files())
 
 #: What the real osps release (2026-12-01) holds for the README's words.
 EXAMPLE_RECORDS = [
@@ -51,7 +65,7 @@ KOT = ("kot", "kot /kɔt/ <n>\n1. dust bunny\n(potocznie, potoczny) kłąb kurzu
 
 def examples(text: str | None = None) -> dict[str, str]:
     """Every marked example: its name -> the body of the fenced block after the marker."""
-    text = README.read_text(encoding="utf-8") if text is None else text
+    text = all_text() if text is None else text
     found = {}
     for m in re.finditer(r"<!-- example: ([\w-]+) -->\n(?:.*?\n)??```[\w-]*\n(.*?)```",
                          text, re.S):
@@ -61,9 +75,9 @@ def examples(text: str | None = None) -> dict[str, str]:
 
 
 def shell_lines(text: str | None = None) -> list[str]:
-    """Every ``lexicon`` command of the README's ``sh`` blocks, continuation lines joined,
+    """Every ``lexicon`` command of the docs' ``sh`` blocks, continuation lines joined,
     ``#`` comments, ``> file`` redirections and an environment prefix dropped."""
-    text = README.read_text(encoding="utf-8") if text is None else text
+    text = all_text() if text is None else text
     out = []
     for block in re.findall(r"```sh\n(.*?)```", text, re.S):
         for line in block.replace("\\\n", " ").splitlines():
@@ -88,15 +102,44 @@ def _matches(shown: str, printed: str) -> bool:
     return re.fullmatch(pattern, printed.rstrip("\n")) is not None
 
 
-def test_the_readme_command_examples_print_what_they_show(example_home: Path) -> None:
-    sessions = re.split(r"^\$ ", examples()["run"], flags=re.M)[1:]
-    assert len(sessions) >= 2
+def _sessions(kind: str) -> list[str]:
+    """The ``$ ...`` sessions of every example named ``kind`` or ``kind-*``."""
+    blocks = [body for name, body in examples().items()
+              if name == kind or name.startswith(f"{kind}-")]
+    return [s for body in blocks for s in re.split(r"^\$ ", body, flags=re.M)[1:]]
+
+
+def test_the_command_examples_print_what_they_show(example_home: Path) -> None:
+    sessions = _sessions("run")
+    assert len(sessions) >= 3
+    assert {"run", "run-readme"} <= set(examples())
     for session in sessions:
         command, _, shown = session.partition("\n")
         args = shlex.split(command)
         assert args[0] == "lexicon", command
         result = lexicon(example_home, *args[1:])
         assert _matches(shown, result.stdout), (command, result.stdout)
+
+
+def test_the_http_examples_answer_what_they_show(example_home: Path) -> None:
+    """Each ``$ curl`` of an ``http`` example, sent to the service (in process) on the
+    tiny release, answers exactly the body shown."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    sessions = _sessions("http")
+    assert sessions
+    with TestClient(create_app(example_home)) as client:
+        for session in sessions:
+            command, _, shown = session.partition("\n")
+            args = shlex.split(command.replace("\\\n", " "))
+            assert args[0] == "curl", command
+            url = next(a for a in args if a.startswith("http://"))
+            method = args[args.index("-X") + 1] if "-X" in args else "GET"
+            body = json.loads(args[args.index("-d") + 1]) if "-d" in args else None
+            got = client.request(method, url.split("8000", 1)[1], json=body)
+            assert got.status_code == 200, (command, got.text)
+            assert _matches(shown, got.text), (command, got.text)
 
 
 def test_the_readme_check_answer_is_a_real_one(example_home: Path) -> None:
@@ -119,7 +162,7 @@ def test_the_readme_meanings_are_a_real_answer(example_home: Path) -> None:
 
 
 def test_the_readme_rejected_word_reason_is_a_real_one(example_home: Path) -> None:
-    text = README.read_text(encoding="utf-8")
+    text = all_text()
     shown = re.search(r'A rejected word carries `"reason": (\{.*?\})`', text, re.S).group(1)
     reason = json.loads(" ".join(shown.split()))
     real = json.loads(lexicon(example_home, "check", "osps", "np", "--json").stdout)["reason"]
@@ -175,7 +218,7 @@ def test_a_drifted_example_fails() -> None:
 def test_the_readme_judge_answer_has_the_fields_of_a_real_one(example_home: Path) -> None:
     """The judge's answer as the README lists it, every field and no other (it must not
     grow a field that tells which word failed without the README saying so)."""
-    text = " ".join(README.read_text(encoding="utf-8").split())
+    text = " ".join(all_text().split())
     shown = re.search(r'is `(\{"game", "release", "verdict".*?\})`: it does not', text).group(1)
     fields = set(re.findall(r'"(\w+)"', shown)) - {"stands", "falls"}   # verdict's values
     real = json.loads(lexicon(example_home, "judge", "osps", "zażółć", "np", "--json").stdout)
@@ -214,7 +257,7 @@ def test_every_option_the_readme_prose_names_is_one_its_command_has() -> None:
 
     from cli.main import app
     root = typer.main.get_command(app)
-    named = _named_options(README.read_text(encoding="utf-8"))
+    named = _named_options(all_text())
     assert len(named) >= 20
     for path, option, span in named:
         command = root

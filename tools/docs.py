@@ -1,12 +1,14 @@
-"""The README's generated parts: the error-code and limit tables and the CLI reference,
-generated from the code (datasette's cog way).
+"""The documentation's generated parts: the error-code and limit tables and the CLI
+reference, generated from the code (datasette's cog way), in the pages of ``docs/``.
 
 ``python -m tools.docs`` rewrites the text between ``<!-- generated: NAME -->`` and
-``<!-- /generated: NAME -->`` in README.md; ``python -m tools.docs --check`` exits 1 when
-the README differs from what would be written. ``tests/test_docs.py`` runs the check, and
-also fails when the code raises an error code :data:`lexicon.errors.CODES` does not
-describe, or defines a ``MAX_*`` limit that :data:`lexicon.limits.LIMITS` does not list
-(the service states both in its OpenAPI description too, ``service/apidocs.py``).
+``<!-- /generated: NAME -->`` in the page that holds each part (:data:`PAGES`);
+``python -m tools.docs --check`` exits 1 when a page differs from what would be written,
+and ``--site DIR`` then builds the pages strictly. ``tests/test_docs.py`` runs the check
+and the build, and also fails when the code raises an error code
+:data:`lexicon.errors.CODES` does not describe, or defines a ``MAX_*`` limit that
+:data:`lexicon.limits.LIMITS` does not list (the service states both in its OpenAPI
+description too, ``service/apidocs.py``).
 
 The error table's statuses are read from the code that raises each code (the ``status=``
 given, or the raising class's ``status``), not typed again here; so are its CLI exit codes
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import ast
 import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from functools import cache
@@ -31,6 +34,7 @@ from lexicon.limits import LIMITS, limit_table, markdown_cell  # noqa: F401 (LIM
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 PRODUCT = ("lexicon", "service", "cli", "build", "sources")
 
 # -- what the code says ------------------------------------------------------------------
@@ -183,7 +187,7 @@ def error_table() -> str:
     return "\n".join(rows)
 
 
-#: The width the CLI reference is wrapped at: fixed, so the README does not depend on the
+#: The width the CLI reference is wrapped at: fixed, so the page does not depend on the
 #: terminal that regenerated it.
 HELP_WIDTH = 100
 
@@ -220,7 +224,7 @@ def command_help(path: list[str]) -> str:
 
 
 def cli_reference() -> str:
-    """The README's CLI reference: every command's ``--help`` (usage, arguments, options
+    """The CLI reference page: every command's ``--help`` (usage, arguments, options
     and defaults), the way datasette keeps its CLI reference with cog."""
     out = []
     for path in command_paths():
@@ -231,33 +235,68 @@ def cli_reference() -> str:
 
 TABLES = {"error-codes": error_table, "limits": limit_table, "cli-reference": cli_reference}
 
+#: The page each generated part lives in.
+PAGES = {"error-codes": DOCS / "errors-and-limits.md", "limits": DOCS / "errors-and-limits.md",
+         "cli-reference": DOCS / "cli-reference.md"}
 
-def render(text: str) -> str:
-    """``text`` with every generated section written anew."""
-    for name, make in TABLES.items():
+
+def render(text: str, names: tuple[str, ...] | None = None) -> str:
+    """``text`` with each generated section ``names`` names (default: every one) written
+    anew; a section it lacks is an error, so a page that lost its markers is not stale in
+    silence."""
+    for name in names if names is not None else tuple(TABLES):
         pattern = re.compile(rf"(<!-- generated: {name} -->\n)(?:.*?\n)?"
                              rf"(<!-- /generated: {name} -->)", re.S)
         if not pattern.search(text):
-            raise SystemExit(f"README.md has no '<!-- generated: {name} -->' section")
-        table = make()
+            raise SystemExit(f"no '<!-- generated: {name} -->' section")
+        table = TABLES[name]()
         text = pattern.sub(lambda m, t=table: m.group(1) + t + "\n" + m.group(2), text)
     return text
 
 
+def pages() -> dict[Path, tuple[str, str]]:
+    """Each page holding generated parts -> (its text now, its text as it should be)."""
+    out = {}
+    for page in dict.fromkeys(PAGES.values()):
+        current = page.read_text(encoding="utf-8")
+        names = tuple(n for n, p in PAGES.items() if p == page)
+        out[page] = (current, render(current, names))
+    return out
+
+
+def build_site(out: Path, source: Path = DOCS,
+               builder: str = "html") -> subprocess.CompletedProcess:
+    """Build the pages with Sphinx in strict mode: every warning (a link to a missing page
+    or heading, a page outside the table of contents, a malformed block) is an error.
+    Returns the finished process; its ``returncode`` is 0 only for a clean build. The
+    ``dummy`` builder checks the same and writes nothing."""
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-E",
+         "-b", builder, str(source), str(out)],
+        capture_output=True, text=True, check=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if README.md is stale")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a page is stale")
+    parser.add_argument("--site", type=Path, metavar="DIR",
+                        help="then build the pages into DIR (strict: a warning fails)")
     args = parser.parse_args(argv)
-    current = README.read_text(encoding="utf-8")
-    wanted = render(current)
-    if args.check:
-        if wanted != current:
-            print("README.md is stale: run `python -m tools.docs`", file=sys.stderr)
-            return 1
-        return 0
-    if wanted != current:
-        README.write_text(wanted, encoding="utf-8")
-    return 0
+    stale = 0
+    for page, (current, wanted) in pages().items():
+        if wanted == current:
+            continue
+        if args.check:
+            print(f"{page.relative_to(ROOT)} is stale: run `python -m tools.docs`",
+                  file=sys.stderr)
+            stale = 1
+        else:
+            page.write_text(wanted, encoding="utf-8")
+    if args.site and not stale:
+        built = build_site(args.site)
+        sys.stderr.write(built.stdout + built.stderr)
+        return 1 if built.returncode else 0
+    return stale
 
 
 if __name__ == "__main__":
