@@ -40,7 +40,6 @@ def test_the_readme_check_answer_has_the_fields_of_a_real_one(home) -> None:
     import re
 
     from lexicon.catalog import Catalog
-    from lexicon.verdicts import checker
     from service.app import CHECK_EXAMPLE
     from tests.conftest import POLISH_RECORDS, publish
 
@@ -49,7 +48,7 @@ def test_the_readme_check_answer_has_the_fields_of_a_real_one(home) -> None:
     example = json.loads(block.replace("…", ""))
     publish(home, "osps", POLISH_RECORDS)
     cat = Catalog(home)
-    real = checker.check_word(cat, "osps", "zażółć")
+    real = cat.lexicon("osps").check("zażółć")
     cat.close()
     assert set(example) == set(real) == set(CHECK_EXAMPLE)
     assert example["meanings"] == real["meanings"] == []    # no dictionary in this build
@@ -136,8 +135,9 @@ def _texts(node: object):
 def test_openapi_states_every_code_and_limit_as_the_library_does(home) -> None:
     """``/openapi.json`` lists every code with its ``CODES`` meaning and every limit with
     its ``LIMITS`` text and the value its constant holds; each query endpoint its own."""
-    from lexicon.limits import LIMITS, markdown_cell
+    from lexicon.limits import markdown_cell
     from service import apidocs
+    from tools.docs import LIMITS
     spec = _spec(home)
     described = spec["info"]["description"]
     for code, meaning in CODES.items():
@@ -148,7 +148,7 @@ def test_openapi_states_every_code_and_limit_as_the_library_does(home) -> None:
         assert row in described, name
     for query in ("blanks", "pattern", "anagrams", "extend"):
         text = spec["paths"][f"/v1/games/{{game}}/{query}"]["get"]["description"]
-        assert apidocs.limit_table(apidocs.QUERY_LIMITS) in text
+        assert apidocs.limit_table(apidocs.QUERY_LIMITS, LIMITS) in text
         assert apidocs.code_table(apidocs.QUERY_CODES) in text
     assert "| `queries.MAX_MATCHES` | 50,000 |" in apidocs.query_limits(1)
 
@@ -171,7 +171,7 @@ def test_every_number_and_code_the_openapi_texts_state_is_the_contracts(home) ->
     ``CODES``: a number or a code typed into a description would drift."""
     import re
 
-    from lexicon.limits import LIMITS
+    from tools.docs import LIMITS
     spec = _spec(home)
     values = {getattr(importlib.import_module(m), n) for m, n in LIMITS}
     stated = [int(n.replace(",", "")) for text in _texts(spec)
