@@ -17,7 +17,7 @@ from typing import Any
 from lexicon.errors import BuildError, LexiconError
 from lexicon.game.profile import Profile
 from lexicon.store.store import Release
-from lexicon.verdicts.checker import check_in
+from lexicon.verdicts.checker import check_word
 
 
 class CanaryFailed(BuildError):
@@ -35,7 +35,7 @@ def flipped(profile: Profile, release: Release) -> list[dict[str, Any]]:
     for expected, words in (("valid", True), ("invalid", False)):
         for word in profile.canaries.get(expected, ()):
             try:
-                got = check_in(profile, release, word)
+                got = check_word(profile, release, word)
             except LexiconError as exc:   # a canary the checker cannot even read
                 out.append({"word": word, "expected": expected, "error": exc.to_json()})
                 continue

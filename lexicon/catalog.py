@@ -21,20 +21,22 @@ import os
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lexicon.door import Lexicon
 from lexicon.errors import LexiconError, NoRelease, ReleaseDamaged
 from lexicon.game import profile as profiles
 from lexicon.game.profile import Profile
 from lexicon.paths import home
+from lexicon.readiness import readiness
 from lexicon.store import releases
 from lexicon.store.store import Release
 
 if TYPE_CHECKING:
     import datetime as dt
 
-    from lexicon.door import Lexicon
     from lexicon.verdicts.rulings import DayLog
 
 Stamp = tuple[int, int, int]
@@ -128,8 +130,6 @@ class Catalog:
     def _open_path(self, game: str, path: Path) -> Lexicon:
         """The Lexicon of the release in ``path``, opened once per process (the caller
         holds the lock)."""
-        from lexicon.door import Lexicon  # the door reads through this module's releases
-
         key = os.fspath(path)
         lex = self._by_path.get(key)
         if lex is None:
@@ -139,9 +139,20 @@ class Catalog:
                     f"{game}: the release directory {path.name} holds release {rel.id} of "
                     f"{rel.game}; not serving it",
                     detail={"game": game, "release": path.name})
-            lex = Lexicon(self, self.profile(game), rel)
+            lex = Lexicon(self.profile(game), rel, self.root, opener=self._opener(game))
             self._by_path[key] = lex
         return lex
+
+    def _opener(self, game: str) -> Callable[[str], Lexicon]:
+        """How a Lexicon of ``game`` opens another of its releases (diff's older one):
+        through this catalog, which holds each release open once. Weak: the catalog caches
+        its Lexicons, and a cycle would keep closed releases open until a collection."""
+        ref, root = weakref.ref(self), self.root
+
+        def open_release(release_id: str) -> Lexicon:
+            return (ref() or Catalog(root)).lexicon(game, release_id)
+
+        return open_release
 
     def release_or_none(self, game: str) -> Release | None:
         try:
@@ -195,8 +206,6 @@ class Catalog:
 
     def readiness(self) -> dict[str, Any]:
         """May a load balancer send requests? (:func:`lexicon.readiness.readiness`)"""
-        from lexicon.readiness import readiness
-
         return readiness(self)
 
     def rulings(self, date: str | None = None) -> tuple[dt.date, DayLog]:
@@ -216,3 +225,20 @@ class Catalog:
                 lex.release.close()
             self._by_id.clear()
             self._by_path.clear()
+
+
+#: one Catalog per home for :func:`open`: one open handle per release per process
+_SHARED: dict[Path, Catalog] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def open(game: str, release: str | None = None, *, root: Path | None = None) -> Lexicon:
+    """The :class:`~lexicon.door.Lexicon` of ``game``'s current release in ``root`` (default
+    ``$LEXICON_HOME``), or of the published release ``release``. Calls share one Catalog per
+    home, so a process holds each release open once."""
+    where = Path(root or home()).resolve()
+    with _SHARED_LOCK:
+        catalog = _SHARED.get(where)
+        if catalog is None:
+            catalog = _SHARED[where] = Catalog(where)
+    return catalog.lexicon(game, release)

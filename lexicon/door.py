@@ -4,9 +4,9 @@ Start here. A :class:`Lexicon` is the main and only interface a face needs (the 
 HTTP service, an engine embedding the library): open one for a game, optionally for a
 published release id, and ask it questions::
 
-    from lexicon import Lexicon
+    import lexicon
 
-    osps = Lexicon.open("osps")                 # the current release in $LEXICON_HOME
+    osps = lexicon.open("osps")                 # the current release in $LEXICON_HOME
     osps.check("zażółć")["valid"]               # the full verdict: reason, tiles, score ...
     osps.valid(["kot", "np"])                   # one boolean a word, for engines
     osps.judge(["kot", "pies"])["verdict"]      # one ruling for a play, logged
@@ -24,137 +24,53 @@ Who opens them: a :class:`~lexicon.catalog.Catalog` is one ``LEXICON_HOME``; its
 release (switching when ``CURRENT`` changes, keeping a damaged game away from the others),
 and it answers what is asked of the home rather than of one release: the games, the
 releases, readiness, verification, the rulings log. The service holds one Catalog for the
-process and takes a Lexicon per request; :meth:`Lexicon.open` shares one Catalog per home.
+process and takes a Lexicon per request; :func:`lexicon.open` shares one Catalog per home.
+The catalog sits above this module: a Lexicon is plain data (a profile, a release, the home
+whose rulings log it writes) and knows no catalog.
 
 The methods are thin: each calls the library module that owns the rule (``checker``,
 ``fastcheck``, ``judge``, ``remik``, ``queries``, ``export``, ``diff``), giving it this
-Lexicon's profile and release. The names in :data:`__all__` are also what ``lexicon``
-exports, and the only names the CLI and the service may import from the library
-(``tests/test_layout.py``): the door, the catalog, the errors and the limits the faces
-state.
+Lexicon's profile and release (and its home, where a ruling is logged). The package's
+public names (``lexicon.__all__``: this class, the catalog, the errors and the limits the
+faces state) are the only names the CLI and the service may import from the library
+(``tests/test_layout.py``).
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any
 
-from lexicon.catalog import Catalog
-from lexicon.errors import (
-    CODES,
-    EXIT_FAILED,
-    EXIT_INVALID,
-    InputError,
-    LexiconError,
-    NotReady,
-)
 from lexicon.export import diff as diffing
 from lexicon.export import export as exporting
-from lexicon.export.changes import class_lines
-from lexicon.export.export import identity
 from lexicon.game.gloss import language
-from lexicon.game.inputs import EDGE_SPACE, MAX_WORD_CHARS
 from lexicon.game.play import PlayRules, play_rules
-from lexicon.game.profile import Profile, game_ids
+from lexicon.game.profile import Profile
 from lexicon.game.tiles import Speller, speller
-from lexicon.limits import limit_table, limit_value, markdown_cell
 from lexicon.queries import queries
-from lexicon.queries.anagrams import MAX_BOARD_TILES, MAX_CHARS_PER_TILE, MAX_RACK_TILES
-from lexicon.queries.patterns import MAX_PATTERN_CHARS
-from lexicon.queries.queries import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_PATTERN_WORK
+from lexicon.queries.queries import DEFAULT_LIMIT
 from lexicon.store.store import Release
 from lexicon.verdicts import checker, fastcheck, judge, remik
-from lexicon.verdicts.checker import MAX_BATCH
-from lexicon.verdicts.fastcheck import MAX_WORDS
-from lexicon.verdicts.judge import MAX_PLAY_WORDS
-from lexicon.verdicts.remik import read_history
-from lexicon.verdicts.rulings import LOCK_TIMEOUT, LockHeld
-
-#: what ``from lexicon import X`` gives (``lexicon/__init__.py`` loads this module when one
-#: is first asked for): the door, the catalog, the errors and exit codes, the limits the
-#: faces state, and a few helpers that need no release
-__all__ = [
-    "CODES", "DEFAULT_LIMIT", "EDGE_SPACE", "EXIT_FAILED", "EXIT_INVALID", "LOCK_TIMEOUT",
-    "MAX_BATCH", "MAX_BOARD_TILES", "MAX_CHARS_PER_TILE", "MAX_LIMIT", "MAX_OFFSET",
-    "MAX_PATTERN_CHARS", "MAX_PATTERN_WORK", "MAX_PLAY_WORDS", "MAX_RACK_TILES",
-    "MAX_WORDS", "MAX_WORD_CHARS", "Catalog", "InputError", "Lexicon", "LexiconError",
-    "LockHeld", "NotReady", "class_lines", "game_ids", "identity", "language", "limit_table",
-    "limit_value",
-    "markdown_cell", "read_history",
-]
-
-
-class _Pinned:
-    """What the library's ``(catalog, game)`` functions read from a catalog (``profile``,
-    ``release``, ``root``), answered from one Lexicon's release: every lookup they make
-    inside one of its methods reads the release the Lexicon pinned, whatever is published
-    meanwhile. Holds the parts, not the Lexicon nor its catalog, so no reference cycle
-    keeps a replaced release open until the garbage collector runs."""
-
-    __slots__ = ("_game", "_profile", "_release", "root")
-
-    def __init__(self, root: Path, profile: Profile, release: Release) -> None:
-        self._game = profile.id
-        self._profile = profile
-        self._release = release
-        self.root = root
-
-    def _mine(self, game: str) -> None:
-        if game != self._game:   # the door's methods pass their own game, always
-            raise ValueError(f"a {self._game} Lexicon was asked about {game!r}")
-
-    def profile(self, game: str) -> Profile:
-        self._mine(game)
-        return self._profile
-
-    def release(self, game: str, release_id: str | None = None) -> Release:
-        self._mine(game)
-        if release_id not in (None, self._release.id):
-            raise ValueError(f"a Lexicon of {self._release.id} was asked for {release_id}")
-        return self._release
-
-
-#: one Catalog per home for :meth:`Lexicon.open`: one open handle per release per process
-_SHARED: dict[Path, Catalog] = {}
-_SHARED_LOCK = threading.Lock()
 
 
 class Lexicon:
     """One game's word list as one published release gives it (see the module docstring).
 
     Made by a :class:`~lexicon.catalog.Catalog` (``catalog.lexicon(game)``) or by
-    :meth:`open`; never per request: a Catalog makes one per release and reuses it.
+    :func:`lexicon.open`; never per request: a Catalog makes one per release and reuses it.
     Errors are :class:`~lexicon.errors.LexiconError` with a stable ``code``.
     """
 
-    def __init__(self, catalog: Catalog, profile: Profile, release: Release) -> None:
+    def __init__(self, profile: Profile, release: Release, root: Path, *,
+                 opener: Callable[[str], Lexicon] | None = None) -> None:
         self.profile = profile
         self.release = release
-        self.root = catalog.root
-        # weak: the catalog caches its Lexicons, and a cycle would keep closed-over
-        # releases open until a garbage collection
-        self._catalog = weakref.ref(catalog)
-        # the library's functions take a catalog and read only profile, release and root
-        self._pinned = cast(Catalog, _Pinned(catalog.root, profile, release))
-
-    @classmethod
-    def open(cls, game: str, release: str | None = None, *,
-             root: Path | None = None) -> Lexicon:
-        """The current release of ``game`` in ``root`` (default ``$LEXICON_HOME``), or the
-        published release ``release``. Calls share one Catalog per home, so a process
-        holds each release open once."""
-        from lexicon.paths import home
-
-        where = Path(root or home()).resolve()
-        with _SHARED_LOCK:
-            catalog = _SHARED.get(where)
-            if catalog is None:
-                catalog = _SHARED[where] = Catalog(where)
-        return catalog.lexicon(game, release)
+        self.root = root            # the home whose rulings log this Lexicon's rulings go to
+        # how to open another release of this game (an older one, for diff): the catalog's,
+        # which holds each release open once per process
+        self._opener = opener
 
     # -- what it is ------------------------------------------------------------------------
 
@@ -182,11 +98,6 @@ class Lexicon:
         """The game's play rules: lengths, scores, jokers, the board's edge."""
         return play_rules(self.profile)
 
-    @property
-    def catalog(self) -> Catalog:
-        """The catalog that opened this Lexicon (a new one on its home if it is gone)."""
-        return self._catalog() or Catalog(self.root)
-
     def language(self, lang: str | None = None) -> str:
         """The language of glosses and reason texts: ``lang``, else the players' own;
         ``bad_lang`` for a language the project has no texts in."""
@@ -201,23 +112,23 @@ class Lexicon:
               ) -> dict[str, Any]:
         """The full verdict on one word: valid, reason, tiles, score, analyses, evidence,
         meanings, other tilings (:mod:`lexicon.verdicts.checker`). InputError for unusable text."""
-        return checker.check_word(self._pinned, self.game, word, edge=edge, lang=lang)
+        return checker.check_word(self.profile, self.release, word, edge=edge, lang=lang)
 
     def check_many(self, words: Iterable[str], *, edge: bool = False,
                    lang: str | None = None) -> list[dict[str, Any]]:
         """A verdict a word; an unusable item gets an ``error`` object, not a failed batch."""
-        return checker.check_many(self._pinned, self.game, words, edge=edge, lang=lang)
+        return checker.check_many(self.profile, self.release, words, edge=edge, lang=lang)
 
     def valid(self, words: Iterable[str], *, edge: bool = False) -> list[bool]:
         """Exactly ``check(w)["valid"]`` for each word, at batch speed (an unusable text
         is not valid): the engines' check (:mod:`lexicon.verdicts.fastcheck`)."""
-        return fastcheck.valid_flags(self._pinned, self.game, words, edge=edge)
+        return fastcheck.valid_flags(self.profile, self.release, words, edge=edge)
 
     def rule(self, words: Sequence[object], *, edge: bool = False, reveal: bool = False,
              lang: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """One ruling on a play, not yet logged, and the log entry :meth:`record` must
         write before the ruling may be given (:mod:`lexicon.verdicts.judge`)."""
-        return judge.rule(self._pinned, self.game, words,
+        return judge.rule(self.profile, self.release, words,
                           edge=edge, reveal=reveal, lang=lang)
 
     def record(self, ruling: dict[str, Any], entry: dict[str, Any], *,
@@ -231,7 +142,7 @@ class Lexicon:
               lang: str | None = None, log: bool = True) -> dict[str, Any]:
         """Rule on a play as a word judge does: ``stands`` or ``falls``, saying which word
         failed only with ``reveal``; logged (unless ``log`` is false) before it is given."""
-        return judge.judge(self._pinned, self.game, words,
+        return judge.judge(self.profile, self.release, words, root=self.root,
                            edge=edge, reveal=reveal, lang=lang, log=log)
 
     def move(self, before: object, after: object, rack: object, *, opening: bool = False,
@@ -240,24 +151,24 @@ class Lexicon:
              ) -> dict[str, Any]:
         """A ruling on a Remik table move by the rule book (:mod:`lexicon.verdicts.remik`): which
         table word became which new word, its legality, points and penalty."""
-        return remik.rule_move(self._pinned, before, after, rack,
-                               opening=opening, reopening=reopening, variant=variant,
-                               history=history, reveal=reveal, lang=lang, log=log,
-                               game=self.game)
+        return remik.rule_move(self.profile, self.release, before, after, rack,
+                               root=self.root, opening=opening, reopening=reopening,
+                               variant=variant, history=history, reveal=reveal, lang=lang,
+                               log=log)
 
     # -- queries (:mod:`lexicon.queries.queries`): counted and paged ------------------------------
 
     def blanks(self, word: str, *, edge: bool = False, sort: str = "alpha",
                limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
         """Every admissible word ``word`` can be with its jokers (``?``) filled in."""
-        return queries.blanks(self._pinned, self.game, word,
+        return queries.blanks(self.profile, self.release, word,
                               edge=edge, sort=sort, limit=limit, offset=offset)
 
     def pattern(self, text: str, *, min_length: int | None = None,
                 max_length: int | None = None, sort: str = "alpha",
                 limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
         """Words matching a pattern: ``?`` a tile, ``*`` a run, ``[abc]``, ``[^abc]``."""
-        return queries.pattern(self._pinned, self.game, text,
+        return queries.pattern(self.profile, self.release, text,
                                min_length=min_length, max_length=max_length, sort=sort,
                                limit=limit, offset=offset)
 
@@ -266,7 +177,7 @@ class Lexicon:
                  sort: str = "score", limit: int = DEFAULT_LIMIT, offset: int = 0
                  ) -> dict[str, Any]:
         """Anagrams and sub-anagrams of a rack (``?`` a joker) using every board letter."""
-        return queries.anagrams(self._pinned, self.game, rack,
+        return queries.anagrams(self.profile, self.release, rack,
                                 board=board, exact=exact, min_length=min_length,
                                 max_length=max_length, sort=sort, limit=limit,
                                 offset=offset)
@@ -274,16 +185,16 @@ class Lexicon:
     def extend(self, word: str, rack: str, *, sort: str = "alpha",
                limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
         """Remik's rebuilds of a table word with at least one rack tile."""
-        return queries.extend(self._pinned, self.game, word, rack,
+        return queries.extend(self.profile, self.release, word, rack,
                               sort=sort, limit=limit, offset=offset)
 
     def hooks(self, word: str) -> dict[str, Any]:
         """Front and back hooks of a word, whether it is a prefix, the tiles that follow."""
-        return queries.hooks(self._pinned, self.game, word)
+        return queries.hooks(self.profile, self.release, word)
 
     def prefix(self, text: str) -> dict[str, Any]:
         """Does a playable word start with ``text``, and which tiles may come next."""
-        return queries.prefix(self._pinned, self.game, text)
+        return queries.prefix(self.profile, self.release, text)
 
     # -- the whole list --------------------------------------------------------------------
 
@@ -302,7 +213,10 @@ class Lexicon:
         ``summary``, the edition diff instead: counts by verdict and reason before and after,
         the changed source versions, and the added and removed words by class with
         ``samples`` of each."""
-        before, _ = diffing.resolve_pair(self.catalog, self.game, old, self.release_id)
+        old_id = diffing.previous_id(self.root, self.release, old)
+        if self._opener is None:
+            raise ValueError("a Lexicon made without an opener cannot open another release")
+        before = self._opener(old_id).release
         if summary:
             return diffing.summary(self.profile, before, self.release, samples=samples)
         return diffing.diff_releases(self.profile, before, self.release)

@@ -5,10 +5,9 @@ Two texts are written from :data:`LIMITS`, each value read from the constant the
 enforces: the README's limit table (``python -m tools.docs``) and the limits the HTTP API's
 OpenAPI description states (``service/apidocs.py``). So neither can state a limit the code
 does not hold, and neither retypes a number; ``tests/test_docs.py`` fails when a ``MAX_*``
-constant of the library or the service is missing here. The modules are named, not
-imported: the service's own limits (its bodies and query pool) are listed too, read from
-the service when a text is written (by the service itself, or by the README's generator),
-and the library never imports a face.
+constant of the library or the service is missing from the tables. A face's own limits
+(the service's bodies and query pool) live with that face, in a table of the same shape
+that it passes in (``limits=``): the library names no face.
 """
 
 from __future__ import annotations
@@ -18,7 +17,9 @@ from collections.abc import Iterable
 
 #: (module, constant) -> what it bounds, and the code a request over it gets ("—": none,
 #: the request waits or is never refused).
-LIMITS: dict[tuple[str, str], tuple[str, str]] = {
+Limits = dict[tuple[str, str], tuple[str, str]]
+
+LIMITS: Limits = {
     ("lexicon.game.inputs", "MAX_WORD_CHARS"): ("characters in a checked word", "word_too_long"),
     ("lexicon.verdicts.checker", "MAX_BATCH"): ("words per `check` batch", "batch_too_large"),
     ("lexicon.verdicts.fastcheck", "MAX_WORDS"): ("words per `valid` batch", "batch_too_large"),
@@ -54,28 +55,8 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
     ("lexicon.queries.queries", "MAX_PATTERN_WORK"):
         ("work units (~0.5 µs each: trie probe 4, key enumerated 1, regex run 1) a pattern "
          "or blanks query may spend over all its readings", "query_too_broad"),
-    ("service.querypool", "MAX_QUERY_WORKERS"):
-        ("queries (pattern, blanks, anagrams, extend, hooks, prefix) running at once", "—"),
-    ("service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
-    ("service.querypool", "MAX_QUERY_WAIT_SECONDS"): ("seconds a query may wait for a worker",
-                                                      "busy"),
     ("lexicon.export.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
                                    "kwg_too_large"),
-    ("service.bodies", "MAX_BODY_BYTES"): ("bytes of a request body, batches aside",
-                                           "body_too_large"),
-    ("service.bodies", "MAX_CHECK_BODY_BYTES"): ("bytes of a `POST /check` body",
-                                                 "body_too_large"),
-    ("service.bodies", "MAX_VALID_BODY_BYTES"): ("bytes of a `POST /valid` body",
-                                                 "body_too_large"),
-    ("service.bodies", "MAX_BODY_IDLE_SECONDS"): ("seconds a request body may send nothing",
-                                                  "body_timeout"),
-    ("service.bodies", "MAX_BODY_SECONDS"): ("seconds a whole request body may take",
-                                             "body_timeout"),
-    ("service.bodies", "MAX_BIG_BATCHES"):
-        ("big `/check` or `/valid` batches (over 32 KiB or 256 KiB of body) answered at "
-         "once; the others wait", "—"),
-    ("service.bodies", "MAX_BATCH_WAIT_SECONDS"): ("seconds a big batch waits for its turn",
-                                                   "too_many_batches"),
     ("lexicon.store.integrity", "MAX_BUNDLE_BYTES"):
         ("bytes `lexicon install` unpacks from one bundle (headers and stream)", "bad_bundle"),
     ("lexicon.store.integrity", "MAX_BUNDLE_MEMBERS"): ("files and directories in one bundle",
@@ -100,13 +81,13 @@ def _short(module: str, name: str) -> str:
     return f"{module.rsplit('.', 1)[1]}.{name}"
 
 
-def limit_value(name: str) -> int | float:
+def limit_value(name: str, limits: Limits = LIMITS) -> int | float:
     """A limit by its short name (``"checker.MAX_BATCH"``) as the code holds it now: read
-    at the time of asking, never copied. A name :data:`LIMITS` lacks is a KeyError."""
-    for module, constant in LIMITS:
+    at the time of asking, never copied. A name ``limits`` lacks is a KeyError."""
+    for module, constant in limits:
         if _short(module, constant) == name:
             return _read(module, constant)
-    raise KeyError(f"{name} is not in lexicon.limits.LIMITS")
+    raise KeyError(f"{name} is not a limit of the table asked")
 
 
 def markdown_cell(text: str) -> str:
@@ -114,12 +95,13 @@ def markdown_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def limit_table(names: Iterable[str] | None = None) -> str:
+def limit_table(names: Iterable[str] | None = None, limits: Limits = LIMITS) -> str:
     """The limits as a Markdown table (limit, value, what it bounds, the code over it), in
-    :data:`LIMITS` order; ``names`` (``"queries.MAX_LIMIT"``) keeps only those."""
+    the order of ``limits`` (default the library's); ``names`` (``"queries.MAX_LIMIT"``)
+    keeps only those."""
     wanted = set(names) if names is not None else None
     rows = ["| limit | value | bounds | over it |", "|---|---|---|---|"]
-    for (module, name), (what, code) in LIMITS.items():
+    for (module, name), (what, code) in limits.items():
         short = _short(module, name)
         if wanted is not None and short not in wanted:
             continue

@@ -21,14 +21,23 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+from typing import Any, Protocol
 
-from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError, UnknownGame
 from lexicon.game import profile as profiles
 from lexicon.store import integrity
+from lexicon.store.store import Release
 
 GAMES_ENV = "LEXICON_GAMES"
+
+class Catalog(Protocol):
+    """What readiness reads of a home: the catalog (:mod:`lexicon.catalog`, which asks this
+    module, so it is named by what it does, not imported)."""
+
+    def games(self) -> list[str]: ...
+    def release(self, game: str) -> Release: ...
+    def state(self, game: str) -> dict[str, Any]: ...
+
 
 _verified: set[str] = set()      # release directories whose sha256 table matched
 _lock = threading.Lock()         # one hashing at a time: probes arrive concurrently

@@ -2,7 +2,7 @@
 
 The OpenAPI description (``/openapi.json``, ``/docs``) states every error code with its
 meaning from :data:`lexicon.errors.CODES` and every limit with its value from
-:data:`lexicon.limits.LIMITS` (the value read from the constant the code enforces), and the
+:data:`service.limits.ALL_LIMITS` (the value read from the constant the code enforces), and the
 query endpoints state theirs the same way. Nothing here retypes a code's meaning or a
 number: the README's tables are generated from the same two (``tools/docs.py``), so the
 two documents and the code cannot disagree (``tests/test_contract.py`` checks the served
@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from lexicon import CODES, limit_table, limit_value, markdown_cell
+from service.limits import ALL_LIMITS
 
 #: The limits a query endpoint (blanks, pattern, anagrams, extend, hooks, prefix) holds a
-#: request to, as ``module.NAME`` of :data:`lexicon.limits.LIMITS`.
+#: request to, as ``module.NAME`` of :data:`service.limits.ALL_LIMITS`.
 QUERY_LIMITS = ("queries.MAX_LIMIT", "queries.MAX_OFFSET", "queries.MAX_MATCHES",
                 "patterns.MAX_PATTERN_CHARS", "patterns.MAX_STARS", "anagrams.MAX_RACK_TILES",
                 "anagrams.MAX_BOARD_TILES", "anagrams.MAX_CHARS_PER_TILE", "anagrams.MAX_JOKERS",
@@ -31,9 +32,9 @@ QUERY_CODES = ("bad_pattern", "pattern_too_long", "bad_rack", "rack_too_long",
 
 
 def figure(name: str) -> str:
-    """A limit's value (by its ``module.NAME`` in :data:`lexicon.limits.LIMITS`) as a text
+    """A limit's value (by its ``module.NAME`` in :data:`service.limits.ALL_LIMITS`) as a text
     states it (``"10,000"``), for the field and endpoint descriptions that name a number."""
-    return f"{limit_value(name):,}"
+    return f"{limit_value(name, ALL_LIMITS):,}"
 
 
 def code_table(codes: Iterable[str] | None = None) -> str:
@@ -57,7 +58,7 @@ def api_description(intro: str) -> str:
             "## Limits\n\n"
             "Every limit a request is held to, refused with the code given (never by "
             "cutting results short silently):\n\n"
-            f"{limit_table()}\n")
+            f"{limit_table(limits=ALL_LIMITS)}\n")
 
 
 def query_limits(retry_after: int) -> str:
@@ -67,7 +68,7 @@ def query_limits(retry_after: int) -> str:
         "\nThe queries' own error codes (beside every endpoint's):\n\n"
         f"{code_table(QUERY_CODES)}\n\n"
         "Limits (refused with a JSON error, never truncated silently):\n\n"
-        f"{limit_table(QUERY_LIMITS)}\n\n"
+        f"{limit_table(QUERY_LIMITS, ALL_LIMITS)}\n\n"
         "To narrow a refused pattern or joker word, fix a letter at either end, tighten "
         "`min_length` / `max_length`, or pin Latin digraphs with `[lj]` / `l|j`. Beyond the "
         "query workers and their queue the answer is 503 `busy` with "

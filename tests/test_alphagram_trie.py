@@ -12,7 +12,6 @@ import pytest
 
 from build.indexes import _alphagram_nodes
 from lexicon.catalog import Catalog
-from lexicon.queries import queries
 from lexicon.store.indexes import (
     ALPHAGRAM_COUNTS,
     ALPHAGRAM_NODES,
@@ -125,7 +124,7 @@ def test_anagram_words_read_through_key_ids_of_either_width(
     publish(home, "osps", [rec(w) for w in WORDS])
     cat = Catalog(home)
     assert cat.release("osps").manifest["indexes"]["key_id_bytes"] == width
-    got = queries.anagrams(cat, "osps", "kotyw?", limit=100)
+    got = cat.lexicon("osps").anagrams("kotyw?", limit=100)
     made = sorted(w for w in WORDS if not Counter(w) - Counter("kotyw") or
                   sum((Counter(w) - Counter("kotyw")).values()) <= 1)
     assert sorted(r["word"] for r in got["results"]) == [w for w in made if len(w) >= 2]

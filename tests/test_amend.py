@@ -16,7 +16,6 @@ from lexicon.catalog import Catalog
 from lexicon.export.export import identity
 from lexicon.game.play import play_rules
 from lexicon.store import releases
-from lexicon.verdicts import checker
 from tests.conftest import POLISH_RECORDS, publish, rec
 
 
@@ -38,16 +37,16 @@ def test_amend_applies_overrides_with_their_reasons(home: Path, tmp_path: Path) 
     second = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
     assert releases.current_id("osps", home) == second.name != first.name
     cat = Catalog(home)
-    kot = checker.check_word(cat, "osps", "kot")
+    kot = cat.lexicon("osps").check("kot")
     assert not kot["valid"]
     assert kot["reason"]["code"] == "override"
     assert kot["reason"]["detail"] == "not in edition 2026 (ruling 7)"   # the stored message
     assert kot["analyses"][0]["tags"] == "subst:sg:nom:m2"     # what the parent knew stays
-    np_ = checker.check_word(cat, "osps", "np")
+    np_ = cat.lexicon("osps").check("np")
     assert np_["valid"] and np_["evidence"] == ["added by override: admitted by ruling 9"]
-    pies = checker.check_word(cat, "osps", "pies")
+    pies = cat.lexicon("osps").check("pies")
     assert pies["valid"] and pies["sources"] == ["override"]
-    zaz = checker.check_word(cat, "osps", "zażółć")             # untouched words unchanged
+    zaz = cat.lexicon("osps").check("zażółć")             # untouched words unchanged
     assert zaz["valid"] and zaz["analyses"][0]["lemma"] == "zażółcić"
     m = _manifest(second)
     assert m["amend"]["parent"] == first.name
@@ -145,8 +144,7 @@ def test_indexes_built_during_an_amend_equal_ones_built_after(home: Path, tmp_pa
         assert (new / "indexes" / name).read_bytes() == (again / "indexes" / name).read_bytes()
     assert _manifest(new)["indexes"]["playable_keys"] == figures["playable_keys"]
     cat = Catalog(home)
-    from lexicon.queries import queries
-    words = {m["word"] for m in queries.anagrams(cat, "osps", "tokeipsn")["results"]}
+    words = {m["word"] for m in cat.lexicon("osps").anagrams("tokeipsn")["results"]}
     assert "pies" in words and "kot" not in words
 
 
@@ -206,8 +204,8 @@ def test_many_overrides_stay_out_of_the_manifest(home: Path, tmp_path: Path) -> 
     assert carried[0]["key"] == sorted(words)[0] and carried[-1]["key"] == "kot"
     assert (second / "manifest.json").stat().st_size < 16_000
     cat = Catalog(home)
-    assert checker.check_word(cat, "osps", words[1])["valid"]
-    assert checker.check_word(cat, "osps", words[0])["reason"]["code"] == "override"
+    assert cat.lexicon("osps").check(words[1])["valid"]
+    assert cat.lexicon("osps").check(words[0])["reason"]["code"] == "override"
 
 
 def test_overrides_of_a_release_in_the_older_layout_are_read_from_its_manifest() -> None:
@@ -320,13 +318,13 @@ def test_an_amend_copies_the_untouched_records_byte_for_byte(home: Path,
     assert get_varint(new["pies"], 0)[0] == mid_vs         # the appended admitted shape
     cat = Catalog(home)
     assert cat.release("osps").id == third.name
-    pies = checker.check_word(cat, "osps", "pies")
+    pies = cat.lexicon("osps").check("pies")
     assert pies["valid"] and pies["sources"] == ["override"]
     assert pies["evidence"] == ["added by override: missing from every source"]
     for word in ("np", "e-mail", "kot"):                   # still rejected, reasons kept
-        assert not checker.check_word(cat, "osps", word)["valid"], word
-    assert checker.check_word(cat, "osps", "kot")["reason"]["code"] == "override"
-    assert checker.check_word(cat, "osps", "zażółć")["analyses"][0]["lemma"] == "zażółcić"
+        assert not cat.lexicon("osps").check(word)["valid"], word
+    assert cat.lexicon("osps").check("kot")["reason"]["code"] == "override"
+    assert cat.lexicon("osps").check("zażółć")["analyses"][0]["lemma"] == "zażółcić"
     m = _manifest(third)
     assert (meta["valid"], meta["rejected"]) == ("5", "3")
     assert (m["counts"]["valid"], m["counts"]["rejected"]) == (5, 3)

@@ -98,9 +98,8 @@ def test_a_library_caller_s_non_text_item_is_an_item_error(home: Path) -> None:
     # HTTP types its items, but the library is a face too (engines embed it): a number in a
     # word list is that item's error, not an AttributeError out of the whole batch
     from lexicon.catalog import Catalog
-    from lexicon.verdicts.checker import check_many
 
-    results = check_many(Catalog(home), "osps", [42, None, "kot"])   # type: ignore[list-item]
+    results = Catalog(home).lexicon("osps").check_many([42, None, "kot"])   # type: ignore[list-item]
     assert [r.get("error", {}).get("code") for r in results] == [
         "invalid_request", "empty_word", None]
     assert results[2]["valid"]
@@ -118,7 +117,6 @@ def test_control_characters_are_refused_at_either_end(client: TestClient, home: 
     from lexicon.catalog import Catalog
     from lexicon.errors import InputError
     from lexicon.game.inputs import clean_word
-    from lexicon.verdicts.checker import check_many
 
     words = [ch + "kot", "kot" + ch, "k" + ch + "ot", ch + " kot ", " kot" + ch + "\n"]
     for word in words:
@@ -133,7 +131,7 @@ def test_control_characters_are_refused_at_either_end(client: TestClient, home: 
     assert [x["error"]["code"] for x in r.json()["results"]] == ["control_character"] * 5
     r = client.post("/v1/games/osps/valid", json={"words": [*words, "kot"]})
     assert r.json()["results"] == [False] * 5 + [True]         # /valid equals /check
-    assert [bool(x.get("valid")) for x in check_many(Catalog(home), "osps", words)] == \
+    assert [bool(x.get("valid")) for x in Catalog(home).lexicon("osps").check_many(words)] == \
         [False] * 5
     # patterns, blanks, racks, board letters, hooks and prefixes alike
     for url in (f"/v1/games/osps/pattern?pattern={quote(ch)}k%3Ft",

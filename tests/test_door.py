@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+import lexicon
 from lexicon import Catalog, Lexicon
 from lexicon.errors import NoRelease, UnknownGame
 from lexicon.queries.queries import pattern
@@ -21,11 +22,12 @@ def test_a_lexicon_answers_as_the_library_does(small_releases: Path) -> None:
     cat = Catalog(small_releases)
     osps = cat.lexicon("osps")
     assert osps.game == "osps" and osps.release_id == cat.release("osps").id
-    assert osps.check("zażółć") == check_word(cat, "osps", "zażółć")
-    assert osps.check("np", lang="en") == check_word(cat, "osps", "np", lang="en")
+    assert osps.check("zażółć") == check_word(cat.profile("osps"), cat.release("osps"), "zażółć")
+    assert osps.check("np", lang="en") == check_word(cat.profile("osps"), cat.release("osps"), "np",
+                                                     lang="en")
     assert osps.valid(["zażółć", "np", ""]) == [True, False, False]
     assert [r["valid"] for r in osps.check_many(["gęślą", "np"])] == [True, False]
-    assert osps.pattern("?A??K") == pattern(cat, "osps", "?A??K")
+    assert osps.pattern("?A??K") == pattern(cat.profile("osps"), cat.release("osps"), "?A??K")
     assert osps.judge(["zażółć", "np"], log=False)["verdict"] == "falls"
     assert osps.language() == "pl" and osps.speller.to_latin("kot") == "kot"
     assert osps.rules.lengths() == (2, 15)
@@ -60,23 +62,28 @@ def test_a_lexicon_keeps_its_release_through_a_publish(small_releases: Path) -> 
 
 
 def test_open_shares_one_catalog_per_home(small_releases: Path) -> None:
-    a = Lexicon.open("osps", root=small_releases)
-    assert Lexicon.open("osps", root=small_releases) is a
-    assert a.catalog.lexicon("kvizovka") is Lexicon.open("kvizovka", root=small_releases)
+    a = lexicon.open("osps", root=small_releases)
+    assert lexicon.open("osps", root=small_releases) is a
+    assert lexicon.open("osps", root=small_releases / ".." / small_releases.name) is a
     with pytest.raises(UnknownGame):
-        Lexicon.open("chess", root=small_releases)
+        lexicon.open("chess", root=small_releases)
     with pytest.raises(NoRelease):
-        Lexicon.open("krizemkrazem", root=small_releases)
+        lexicon.open("krizemkrazem", root=small_releases)
 
 
-def test_a_lexicon_answers_only_for_its_own_release(small_releases: Path) -> None:
-    """The library functions the door calls read one pinned release; a question about
-    another game or release through it is a programming error, not a silent answer."""
-    lex = Catalog(small_releases).lexicon("osps")
-    with pytest.raises(ValueError, match="kvizovka"):
-        check_word(lex._pinned, "kvizovka", "kuća")
-    with pytest.raises(ValueError, match="osps-other"):
-        lex._pinned.release("osps", "osps-other")
+def test_a_lexicon_is_plain_data_below_any_catalog(small_releases: Path,
+                                                   tmp_path: Path) -> None:
+    """A Lexicon is a profile, a release and the home its rulings are logged in: made by
+    hand it answers like the catalog's, logs in the home it was given, and without a way
+    to open another release it says so instead of guessing one."""
+    cat = Catalog(small_releases)
+    served = cat.lexicon("osps")
+    own = Lexicon(served.profile, served.release, tmp_path)
+    assert own.check("zażółć") == served.check("zażółć")
+    assert own.judge(["kot"])["verdict"] == "stands"
+    assert list((tmp_path / "rulings").iterdir())
+    with pytest.raises(ValueError, match="opener"):
+        own.diff("osps-older")
 
 
 def test_the_route_reads_repeated_parameters_as_fastapi_does(small_releases: Path) -> None:

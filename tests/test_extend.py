@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
-from lexicon.queries import queries
 from service.app import create_app
 from tests.conftest import lexicon, publish, rec
 
@@ -49,10 +48,10 @@ def test_extend_is_the_brute_force(home: Path, word: str, rack: str) -> None:
     expected = brute(word, rack)
     if not rack:
         with pytest.raises(InputError) as got:
-            queries.extend(cat, "remik", word, rack)
+            cat.lexicon("remik").extend(word, rack)
         assert got.value.code == "bad_rack"
         return
-    r = queries.extend(cat, "remik", word, rack, limit=500)
+    r = cat.lexicon("remik").extend(word, rack, limit=500)
     assert r["count"] == len(expected)
     assert {x["word"]: sorted(x["rack_letters"]) for x in r["results"]} == expected
     assert all(x["length"] > len(word) for x in r["results"])
@@ -60,20 +59,20 @@ def test_extend_is_the_brute_force(home: Path, word: str, rack: str) -> None:
 
 def test_extend_pages_and_sorts(home: Path) -> None:
     cat = Catalog(home)
-    full = queries.extend(cat, "remik", "kot", "akkrsiey", limit=500)
+    full = cat.lexicon("remik").extend("kot", "akkrsiey", limit=500)
     assert [x["word"] for x in full["results"]] == sorted(x["word"] for x in full["results"])
     assert full["count"] == len(full["results"]) >= 6
     paged = [x["word"] for off in range(0, full["count"], 2)
-             for x in queries.extend(cat, "remik", "kot", "akkrsiey", limit=2,
+             for x in cat.lexicon("remik").extend("kot", "akkrsiey", limit=2,
                                      offset=off)["results"]]
     assert paged == [x["word"] for x in full["results"]]
-    longest = queries.extend(cat, "remik", "kot", "akkrsiey", sort="length", limit=1)
+    longest = cat.lexicon("remik").extend("kot", "akkrsiey", sort="length", limit=1)
     assert longest["results"][0]["word"] == "kotarski"
     with pytest.raises(InputError) as got:
-        queries.extend(cat, "remik", "kot", "a" * 16)
+        cat.lexicon("remik").extend("kot", "a" * 16)
     assert got.value.code == "rack_too_long"
     with pytest.raises(InputError) as got:
-        queries.extend(cat, "remik", "kot", "a", limit=501)
+        cat.lexicon("remik").extend("kot", "a", limit=501)
     assert got.value.code == "result_limit"
 
 

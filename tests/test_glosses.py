@@ -21,7 +21,6 @@ from lexicon.catalog import Catalog
 from lexicon.errors import InputError
 from lexicon.game import gloss
 from lexicon.game.reasons import REASONS
-from lexicon.verdicts.checker import check_word
 from service.app import create_app
 from tests.conftest import publish, rec
 from tools.gloss_coverage import coverage
@@ -88,22 +87,22 @@ def test_every_reason_code_speaks_every_language() -> None:
 
 def test_check_glosses_and_localizes(small_releases: Path) -> None:
     cat = Catalog(small_releases)
-    r = check_word(cat, "osps", "zażółć")
+    r = cat.lexicon("osps").check("zażółć")
     assert r["analyses"][0]["gloss"] == (
         "czasownik, tryb rozkazujący, 2. osoba liczby pojedynczej, aspekt dokonany")
-    np = check_word(cat, "osps", "np")
+    np = cat.lexicon("osps").check("np")
     assert np["reason"] == {"code": "abbreviation", "message": "skrót lub symbol",
                             "detail": "abbreviation (Morfeusz: brev:pun)"}
-    assert check_word(cat, "osps", "np", lang="en")["reason"]["message"] == (
+    assert cat.lexicon("osps").check("np", lang="en")["reason"]["message"] == (
         "an abbreviation or symbol")
-    kuci = check_word(cat, "kvizovka", "kući")
+    kuci = cat.lexicon("kvizovka").check("kući")
     assert kuci["reason"]["message"].startswith("oblik koji igra ne dozvoljava")
-    assert check_word(cat, "kvizovka", "ljubav")["analyses"][0]["gloss"].startswith("imenica")
-    short = check_word(cat, "kvizovka", "džep", lang="sl")
+    assert cat.lexicon("kvizovka").check("ljubav")["analyses"][0]["gloss"].startswith("imenica")
+    short = cat.lexicon("kvizovka").check("džep", lang="sl")
     assert short["reason"] == {"code": "too_short", "message": "manj črk, kot jih zahteva igra",
                                "detail": "3 tiles; 4 required (3 at the board's edge)"}
     with pytest.raises(InputError) as bad:
-        check_word(cat, "osps", "kot", lang="de")
+        cat.lexicon("osps").check("kot", lang="de")
     assert bad.value.code == "bad_lang"
 
 
@@ -132,12 +131,12 @@ def test_serbian_in_cyrillic_is_the_serbian_texts_transliterated(small_releases:
     assert gloss.to_cyrillic("Kvizovka: latinica ili ćirilica, džoker, LJ, Nj") == (
         "Квизовка: латиница или ћирилица, џокер, Љ, Њ")
     cat = Catalog(small_releases)
-    kuci = check_word(cat, "kvizovka", "kući", lang="sr-Cyrl")
+    kuci = cat.lexicon("kvizovka").check("kući", lang="sr-Cyrl")
     assert kuci["reason"]["message"] == gloss.to_cyrillic(
-        check_word(cat, "kvizovka", "kući")["reason"]["message"])
+        cat.lexicon("kvizovka").check("kući")["reason"]["message"])
     assert kuci["reason"]["message"].startswith("облик који игра не дозвољава")
     assert kuci["reason"]["detail"].startswith("noun kuća")          # the detail stays as is
-    ljubav = check_word(cat, "kvizovka", "ljubav", lang="sr-Cyrl")
+    ljubav = cat.lexicon("kvizovka").check("ljubav", lang="sr-Cyrl")
     assert ljubav["analyses"][0]["gloss"] == "именица, женски род, једнина, номинатив"
     # a tag set without Serbian falls back to English, never to transliterated English
     assert gloss.gloss("osps", "subst:sg:nom:f", "sr-Cyrl") == (

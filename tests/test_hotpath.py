@@ -8,7 +8,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from lexicon.catalog import Catalog
-from lexicon.verdicts.checker import check_word
 from service import hotpath
 from service.app import create_app
 
@@ -29,7 +28,7 @@ def test_lane_answers_plain_lookups_like_the_library(client: TestClient,
         word = url.split("/")[-1].split("?")[0].replace("%C5%BE", "ž")
         game = url.split("/")[3]
         assert r.status_code == 200 and r.headers["content-type"] == "application/json"
-        assert r.json() == check_word(cat, game, word, edge=edge, lang=lang)
+        assert r.json() == cat.lexicon(game).check(word, edge=edge, lang=lang)
     head = client.head("/v1/games/osps/words/zażółć")
     assert head.status_code == 200 and head.content == b""
     assert int(head.headers["content-length"]) == len(client.get(

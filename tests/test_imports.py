@@ -15,7 +15,6 @@ from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, InputError, SourceError
 from lexicon.store import releases
-from lexicon.verdicts import checker
 
 RECORDS = [rec("kot"), rec("kota"), rec("pies"), rec("np", valid=False, code="abbreviation",
                                                        message="abbreviation")]
@@ -38,7 +37,7 @@ def pin(home: Path, tmp_path: Path, mode: str, words: str) -> dict:
 def verdict(home: Path, word: str) -> dict:
     cat = Catalog(home)
     try:
-        return checker.check_word(cat, "osps", word)
+        return cat.lexicon("osps").check(word)
     finally:
         cat.close()
 

@@ -13,7 +13,6 @@ from build.games.polish.inhabitants import DEFAULT, policy_of, readings
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.game.profile import load as load_profile
-from lexicon.verdicts.checker import check_word
 from sources import morfeusz
 
 DATA = Path(__file__).parent / "data" / "polish"
@@ -59,12 +58,12 @@ def test_only_a_moved_spelling_of_a_common_personal_noun_is_an_inhabitant_name()
 
 def test_follow_sources_rejects_them_under_their_own_reason(home: Path, tmp_path: Path) -> None:
     cat = _build(home, tmp_path, None)
-    row = check_word(cat, "osps", "moskwianin")
+    row = cat.lexicon("osps").check("moskwianin")
     assert not row["valid"] and row["reason"]["code"] == "inhabitant_capitalised"
     assert "2026" in row["reason"]["message"]
-    assert check_word(cat, "osps", "Polak".lower())["valid"]
-    assert check_word(cat, "osps", "kowalski")["reason"]["code"] == "capitalised"
-    assert not check_word(cat, "osps", "moskwianinowi")["valid"]   # no paradigm generated
+    assert cat.lexicon("osps").check("Polak".lower())["valid"]
+    assert cat.lexicon("osps").check("kowalski")["reason"]["code"] == "capitalised"
+    assert not cat.lexicon("osps").check("moskwianinowi")["valid"]   # no paradigm generated
     m = _manifest(cat)
     policy = m["policy"]
     assert policy["inhabitants"]["name"] == "follow_sources"
@@ -77,18 +76,18 @@ def test_follow_sources_rejects_them_under_their_own_reason(home: Path, tmp_path
 def test_keep_lowercase_admits_the_lowercase_form_with_evidence(home: Path,
                                                                  tmp_path: Path) -> None:
     cat = _build(home, tmp_path, "keep_lowercase")
-    row = check_word(cat, "osps", "moskwianin")
+    row = cat.lexicon("osps").check("moskwianin")
     assert row["valid"], row
     assert "inhabitant-lowercased" in row["sources"]
     assert any("keep_lowercase" in e for e in row["evidence"])
-    assert check_word(cat, "osps", "chojniczanka")["valid"]
+    assert cat.lexicon("osps").check("chojniczanka")["valid"]
     # each listed capitalised form is lowercased on its own evidence (moskwianina); the
     # rest of the paradigm is not generated: Morfeusz generates only the slots the lists
     # leave out (neuter past, conditional, negated gerunds), never a noun's cases
-    assert check_word(cat, "osps", "moskwianina")["valid"]
-    assert check_word(cat, "osps", "moskwianinowi")["reason"]["code"] != "inhabitant_capitalised"
-    assert not check_word(cat, "osps", "moskwianinowi")["valid"]
-    assert not check_word(cat, "osps", "kowalski")["valid"]
+    assert cat.lexicon("osps").check("moskwianina")["valid"]
+    assert cat.lexicon("osps").check("moskwianinowi")["reason"]["code"] != "inhabitant_capitalised"
+    assert not cat.lexicon("osps").check("moskwianinowi")["valid"]
+    assert not cat.lexicon("osps").check("kowalski")["valid"]
     m = _manifest(cat)
     assert m["policy"]["inhabitants"]["lowercase_admitted"] == 3
     assert m["policy"]["admitted_by_evidence"]["inhabitant_lowercase"] == 3

@@ -16,7 +16,7 @@ from typer.testing import CliRunner, Result
 from cli import main
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
-from lexicon.verdicts import judge, rulings
+from lexicon.verdicts import rulings
 from service.app import create_app
 
 
@@ -35,20 +35,20 @@ def run(home: Path, *args: str) -> Result:
 
 def test_a_play_stands_or_falls_as_one(small_releases: Path) -> None:
     cat = Catalog(small_releases)
-    ok = judge.judge(cat, "osps", ["zażółć", "gęślą"])
+    ok = cat.lexicon("osps").judge(["zażółć", "gęślą"])
     assert (ok["verdict"], ok["valid"], ok["count"]) == ("stands", True, 2)
-    bad = judge.judge(cat, "osps", ["zażółć", "np", "jaźń"])
+    bad = cat.lexicon("osps").judge(["zażółć", "np", "jaźń"])
     assert (bad["verdict"], bad["valid"], bad["count"]) == ("falls", False, 3)
     assert bad["release"].startswith("osps-") and "results" not in bad
     # Nothing in the answer depends on which word failed or where it stood.
-    swapped = judge.judge(cat, "osps", ["np", "jaźń", "zażółć"])
+    swapped = cat.lexicon("osps").judge(["np", "jaźń", "zażółć"])
     assert {k: v for k, v in bad.items() if k != "time"} == \
            {k: v for k, v in swapped.items() if k != "time"}
     assert "np" not in json.dumps(bad)
 
 
 def test_reveal_gives_every_verdict(small_releases: Path) -> None:
-    r = judge.judge(Catalog(small_releases), "kvizovka", ["ljubav", "kući"], reveal=True)
+    r = Catalog(small_releases).lexicon("kvizovka").judge(["ljubav", "kući"], reveal=True)
     assert r["verdict"] == "falls"
     assert [x["valid"] for x in r["results"]] == [True, False]
     assert r["results"][1]["reason"]["code"] == "inflected_form"
@@ -63,12 +63,12 @@ def test_an_unreadable_play_is_one_error_naming_no_word(small_releases: Path, wo
                                                         code: str) -> None:
     cat = Catalog(small_releases)
     with pytest.raises(InputError) as got:
-        judge.judge(cat, "osps", words)
+        cat.lexicon("osps").judge(words)
     assert got.value.code == code
     if isinstance(words, list) and len(words) == 2:
         assert "position" not in json.dumps(got.value.to_json())
         with pytest.raises(InputError) as other_order:
-            judge.judge(cat, "osps", list(reversed(words)))
+            cat.lexicon("osps").judge(list(reversed(words)))
         assert other_order.value.to_json() == got.value.to_json()
     assert rulings.read(rulings.parse_date(None), small_releases) == []   # nothing ruled
 

@@ -21,7 +21,6 @@ from build.games.krizemkrazem import Inputs, KrizemkrazemBuilder
 from build.games.krizemkrazem.lists import read_list
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
-from lexicon.verdicts.checker import check_word
 from sources import freedict
 from sources.lemmagen import SlovenianLemmatizer
 from sources.wordlist import ReviewedListError
@@ -116,7 +115,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Catalog, Krizemkraz
 
 
 def check(built: tuple[Catalog, KrizemkrazemBuilder], word: str) -> dict[str, Any]:
-    return check_word(built[0], "krizemkrazem", word)
+    return built[0].lexicon("krizemkrazem").check(word)
 
 
 @pytest.mark.parametrize(("word", "category", "evidence"), [

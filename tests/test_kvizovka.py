@@ -24,7 +24,6 @@ from build.games.kvizovka.paradigms import HForm, SlotLearner
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.store.releases import current_path
-from lexicon.verdicts.checker import check_word
 
 DATA = Path(__file__).parent / "data" / "kvizovka"
 HAVE_LT = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None
@@ -62,7 +61,7 @@ def catalog(built_home: Path) -> Catalog:
 
 
 def check(catalog: Catalog, word: str) -> dict[str, Any]:
-    return check_word(catalog, "kvizovka", word)
+    return catalog.lexicon("kvizovka").check(word)
 
 
 VALID = {  # word -> tiles
@@ -227,7 +226,7 @@ def test_cyrillic_input_gives_the_same_answer(catalog: Catalog, latin: str,
 def test_short_words_are_judged_at_check_time(catalog: Catalog) -> None:
     got = check(catalog, "džep")
     assert got["reason"]["code"] == "too_short" and got["tiles"] == ["DŽ", "E", "P"]
-    assert check_word(catalog, "kvizovka", "džep", edge=True)["valid"]
+    assert catalog.lexicon("kvizovka").check("džep", edge=True)["valid"]
 
 
 @needs_lttoolbox

@@ -21,7 +21,7 @@ from lexicon.catalog import Catalog
 from lexicon.game.profile import load
 from lexicon.game.tiles import speller
 from lexicon.store import membership
-from lexicon.verdicts import checker, fastcheck
+from lexicon.verdicts import fastcheck
 
 KV = [
     rec("љубав", word="ljubav", category="noun"),
@@ -58,7 +58,7 @@ def typed(cat: Catalog) -> list[str]:
 
 
 def checked(cat: Catalog, words: list[str], edge: bool) -> list[bool]:
-    return [checker.check_many(cat, "kvizovka", [w], edge=edge)[0]["valid"] for w in words]
+    return [cat.lexicon("kvizovka").check_many([w], edge=edge)[0]["valid"] for w in words]
 
 
 def test_release_carries_the_latin_spellings(cat: Catalog) -> None:
@@ -77,12 +77,12 @@ def test_index_answers_as_the_checker_on_every_word(cat: Catalog, edge: bool,
     words = typed(cat)
     expected = checked(cat, words, edge)
     assert any(expected) and not all(expected)
-    assert fastcheck.valid_flags(cat, "kvizovka", words, edge=edge) == expected
+    assert cat.lexicon("kvizovka").valid(words, edge=edge) == expected
     # every word alone (no whole-batch path) and mixed with Cyrillic
-    assert [fastcheck.valid_flags(cat, "kvizovka", [w], edge=edge)[0] for w in words] == \
+    assert [cat.lexicon("kvizovka").valid([w], edge=edge)[0] for w in words] == \
         expected
     mixed = [*words, "кућа", "коњ"]
-    assert fastcheck.valid_flags(cat, "kvizovka", mixed, edge=edge) == \
+    assert cat.lexicon("kvizovka").valid(mixed, edge=edge) == \
         expected + checked(cat, ["кућа", "коњ"], edge)
     # the big-batch path: the Latin hash arrays, not the speller
     rel = cat.release("kvizovka")
@@ -92,7 +92,7 @@ def test_index_answers_as_the_checker_on_every_word(cat: Catalog, edge: bool,
     big = plain * (membership.MIN_BATCH // len(plain) + 1)
     monkeypatch.setattr(fastcheck, "decided_key", None)
     monkeypatch.setattr(fastcheck.checker, "check_word", None)
-    assert fastcheck.valid_flags(cat, "kvizovka", big, edge=edge) == \
+    assert cat.lexicon("kvizovka").valid(big, edge=edge) == \
         want * (len(big) // len(plain))
 
 
@@ -109,7 +109,7 @@ def test_release_without_the_index_answers_the_same(cat: Catalog, tmp_path: Path
     old = Catalog(root)
     assert old.release("kvizovka").indexes.latin is None
     for edge, want in zip((False, True), expected, strict=True):
-        assert fastcheck.valid_flags(old, "kvizovka", words, edge=edge) == want
+        assert old.lexicon("kvizovka").valid(words, edge=edge) == want
     old.close()
     # `lexicon repack kvizovka` gives such a release its Latin spellings
     p = CliRunner().invoke(app, ["repack", "kvizovka"], env={"LEXICON_HOME": str(root)})
@@ -117,7 +117,7 @@ def test_release_without_the_index_answers_the_same(cat: Catalog, tmp_path: Path
     new = Catalog(root)
     rel = new.release("kvizovka")
     assert rel.id != rel_dir.name and rel.indexes.latin is not None
-    assert fastcheck.valid_flags(new, "kvizovka", words, edge=True) == expected[1]
+    assert new.lexicon("kvizovka").valid(words, edge=True) == expected[1]
     new.close()
 
 
@@ -127,5 +127,5 @@ def test_games_without_digraph_tiles_carry_no_latin_index(tmp_path: Path) -> Non
     cat = Catalog(root)
     rel = cat.release("osps")
     assert "latin" not in rel.manifest["indexes"] and rel.indexes.latin is None
-    assert fastcheck.valid_flags(cat, "osps", ["kot", "kto"]) == [True, False]
+    assert cat.lexicon("osps").valid(["kot", "kto"]) == [True, False]
     cat.close()

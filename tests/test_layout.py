@@ -1,43 +1,136 @@
 """The one-way flow, checked on the imports: sources -> build -> lexicon -> service, cli.
 
-The runtime library never imports a builder, a face or a tool; a builder never imports a
-face or a tool (``build`` used to import ``service`` for its benchmark, now in ``tools/``).
+Every import counts: at module level, inside a function, and under ``if TYPE_CHECKING``
+(a type named from above is a dependency on what is above). The runtime library never
+imports a builder, a face or a tool, nor names one in a string for ``importlib``; a builder
+never imports a face or a tool; no module, through any chain of imports, imports itself.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+PRODUCT = ("lexicon", "build", "sources", "service", "cli")
 FORBIDDEN = {
     "lexicon": {"build", "service", "cli", "tools", "sources"},
     "build": {"service", "cli", "tools"},
     "sources": {"service", "cli", "tools", "build"},
 }
+FACES = ("cli", "service")
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    out = set()
-    for node in ast.walk(tree):
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module(p): p for pkg in PRODUCT for p in sorted((ROOT / pkg).rglob("*.py"))}
+
+
+def _imported(path: Path) -> Iterator[str]:
+    """Every name an import in ``path`` reaches (``a.b`` for ``from a import b``), anywhere
+    in the file."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            out |= {a.name.split(".")[0] for a in node.names}
+            yield from (a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            out.add(node.module.split(".")[0])
-    return out
+            yield node.module
+            yield from (f"{node.module}.{a.name}" for a in node.names)
+
+
+def _part(name: str) -> str:
+    return name.split(".")[0]
+
+
+def _resolve(name: str) -> str | None:
+    """The product module an imported name lives in (``lexicon.door.Lexicon`` ->
+    ``lexicon.door``), None outside the product."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _graph() -> dict[str, set[str]]:
+    """Module -> the product modules it imports. The package ``lexicon`` loads each public
+    name's module when it is first asked for (``lexicon.PUBLIC``), so it imports those."""
+    import lexicon
+
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        found = {m for n in _imported(path) if (m := _resolve(n)) is not None}
+        graph[name] = {m for m in found if m != name and not name.startswith(m + ".")}
+    graph["lexicon"] |= set(lexicon.PUBLIC.values())
+    return graph
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_imports_flow_one_way(package: str) -> None:
-    bad = {str(p.relative_to(ROOT)): sorted(_imports(p) & FORBIDDEN[package])
+    bad = {str(p.relative_to(ROOT)): sorted({_part(n) for n in _imported(p)}
+                                            & FORBIDDEN[package])
            for p in sorted((ROOT / package).rglob("*.py"))}
     assert {k: v for k, v in bad.items() if v} == {}
 
 
-FACES = ("cli", "service")
+def test_the_library_names_no_face_nor_builder() -> None:
+    """A module named in a string (for ``importlib``) is an import the checks above cannot
+    see: the library holds no such string of a face, a builder or a tool."""
+    bad = {}
+    for path in sorted((ROOT / "lexicon").rglob("*.py")):
+        named = [node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                 and _part(node.value.split(":")[0]) in FORBIDDEN["lexicon"]
+                 and "." in node.value and " " not in node.value]
+        if named:
+            bad[str(path.relative_to(ROOT))] = named
+    assert bad == {}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    assert _cycles(_graph()) == []
+
+
+def test_a_circle_is_found() -> None:
+    """The circle check sees a circle through a function-level or typing-only import."""
+    graph = _graph()
+    graph["lexicon.game.profile"] = graph["lexicon.game.profile"] | {"lexicon.catalog"}
+    assert any({"lexicon.game.profile", "lexicon.catalog"} <= set(c) for c in _cycles(graph))
 
 
 def _library_imports(path: Path) -> list[str]:
@@ -55,10 +148,11 @@ def _library_imports(path: Path) -> list[str]:
     return out
 
 
-def test_the_faces_import_only_the_front_door() -> None:
-    """The CLI and the service reach the library through ``lexicon.Lexicon`` and the other
-    names of ``lexicon.__all__`` (the catalog, the errors, the limits), never a module of
-    it: the door is the one interface, so the rules stay behind it."""
+def test_the_faces_import_only_the_public_names() -> None:
+    """The CLI and the service reach the library through ``lexicon.open``, ``lexicon.
+    Lexicon`` and the other names of ``lexicon.__all__`` (the catalog, the errors, the
+    limits), never a module of it: the door is the one interface, so the rules stay
+    behind it."""
     import lexicon
 
     allowed = {f"lexicon:{name}" for name in lexicon.__all__}
@@ -67,19 +161,19 @@ def test_the_faces_import_only_the_front_door() -> None:
     assert {k: v for k, v in bad.items() if v} == {}
 
 
-def test_the_door_exports_what_the_package_lists() -> None:
-    """``lexicon/__init__.py`` loads the door lazily: the package's names are the door's,
-    every one resolves, none is a module (which would open the library to the faces
-    again), and a submodule is still imported as one."""
+def test_the_package_exports_its_public_table() -> None:
+    """``lexicon/__init__.py`` loads each public name from the module that owns it: every
+    one resolves, none is a module (which would open the library to the faces again), the
+    door never imports the catalog above it, and a submodule is still imported as one."""
     import types
 
     import lexicon
-    from lexicon import door
 
-    assert lexicon.__all__ == door.__all__
+    assert lexicon.__all__ == sorted(lexicon.PUBLIC)
     for name in lexicon.__all__:
         assert not isinstance(getattr(lexicon, name), types.ModuleType), name
-    assert {"Lexicon", "Catalog", "LexiconError", "CODES"} <= set(lexicon.__all__)
+    assert {"Lexicon", "Catalog", "open", "LexiconError", "CODES"} <= set(lexicon.__all__)
+    assert "lexicon.catalog" not in _graph()["lexicon.door"]
     from lexicon import atomic
     assert isinstance(atomic, types.ModuleType)
     with pytest.raises(AttributeError):
@@ -91,9 +185,8 @@ def test_the_door_exports_what_the_package_lists() -> None:
 # decides no verdict, and only the faces (through the front door) sit above export.
 # Modules directly in lexicon/ are either the base every layer shares (errors, paths,
 # atomic) or above all five: the front door, the catalog that opens and caches doors, the
-# readiness check over the catalog, and the table of limits read from every layer. An
-# import under ``if TYPE_CHECKING`` names a type and loads nothing, so it is not counted
-# (the layers take a catalog as an argument and never open one).
+# readiness check over the catalog, and the table of limits read from every layer. The
+# layers take the data they read (a profile, a release, a home) and never a catalog.
 LAYERS = ["game", "store", "verdicts", "queries", "export"]
 BASE = {"errors", "paths", "atomic"}
 TOP = {"door", "catalog", "readiness", "limits"}
@@ -109,24 +202,6 @@ def _layer(module: str) -> int:
     return -1 if parts[1] in BASE else len(LAYERS)
 
 
-def _lexicon_imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    out: set[str] = set()
-    typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
-                   and ast.unparse(node.test) == "TYPE_CHECKING" for n in ast.walk(node)}
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
-        if isinstance(node, ast.Import):
-            out |= {a.name for a in node.names if a.name.startswith("lexicon.")}
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            if node.module == "lexicon":
-                out |= {f"lexicon.{a.name}" for a in node.names}
-            elif node.module.startswith("lexicon."):
-                out.add(node.module)
-    return out
-
-
 def test_every_runtime_module_sits_in_a_layer() -> None:
     loose = sorted(p.name for p in (ROOT / "lexicon").glob("*.py")
                    if p.stem not in BASE | TOP | {"__init__"})
@@ -136,9 +211,11 @@ def test_every_runtime_module_sits_in_a_layer() -> None:
 @pytest.mark.parametrize("layer", LAYERS)
 def test_layers_import_only_downwards(layer: str) -> None:
     rank = LAYERS.index(layer)
+    graph = _graph()
     bad = {}
     for path in sorted((ROOT / "lexicon" / layer).rglob("*.py")):
-        up = sorted(m for m in _lexicon_imports(path) if _layer(m) > rank)
+        up = sorted(m for m in graph[_module(path)]
+                    if m.startswith("lexicon.") and _layer(m) > rank)
         if up:
             bad[str(path.relative_to(ROOT))] = up
     assert bad == {}

@@ -17,7 +17,6 @@ from lexicon.errors import ReleaseDamaged
 from lexicon.store import integrity, releases
 from lexicon.store.meanings import MEANINGS_FILE
 from lexicon.store.store import Release
-from lexicon.verdicts import checker
 from service.app import create_app
 from sources import fetch as fetching
 from sources import freedict
@@ -78,17 +77,17 @@ def test_reader_keeps_the_translations_of_each_sense_only(tmp_path: Path) -> Non
 
 def test_a_meaning_comes_with_its_source_and_licence(home: Path, polish: Path) -> None:
     cat = Catalog(home)
-    kot = checker.check_word(cat, "osps", "kot")
+    kot = cat.lexicon("osps").check("kot")
     assert kot["meanings"] == [{
         "lemma": "kot", "source": POL,
         "name": "FreeDict Polish-English dictionary",
         "license": "CC-BY-SA-3.0 (FreeDict + WikDict, from Wiktionary)",
         "translations": ["dust bunny", "cat"]}]
     # by lemma: an inflected form shows its lemma's meaning
-    assert [m["lemma"] for m in checker.check_word(cat, "osps", "gęślą")["meanings"]] == ["gęśl"]
+    assert [m["lemma"] for m in cat.lexicon("osps").check("gęślą")["meanings"]] == ["gęśl"]
     # a word no source lists shows none; a rejected word shows none
-    assert checker.check_word(cat, "osps", "jaźń")["meanings"] == []
-    assert checker.check_word(cat, "osps", "np")["meanings"] == []
+    assert cat.lexicon("osps").check("jaźń")["meanings"] == []
+    assert cat.lexicon("osps").check("np")["meanings"] == []
     m = json.loads((polish / "manifest.json").read_text())["meanings"]
     assert m["file"] == MEANINGS_FILE and m["admitted_lemmas"] == 5   # zażółcić gęśl jaźń kot ul
     assert m["lemmas"] == 3 and m["by_source"] == {POL: 3}
@@ -111,7 +110,7 @@ def test_the_same_meanings_on_every_face(home: Path, polish: Path) -> None:
     remik = build_game("remik", BuildContext(root=home, log=lambda _m: None))
     assert (remik / MEANINGS_FILE).stat().st_ino == (polish / MEANINGS_FILE).stat().st_ino
     cat = Catalog(home)
-    assert checker.check_word(cat, "remik", "kot")["meanings"] == body["meanings"]
+    assert cat.lexicon("remik").check("kot")["meanings"] == body["meanings"]
     cat.close()
 
 
@@ -123,12 +122,12 @@ def test_synonyms_from_the_thesaurus_beside_the_translations(home: Path,
     _build(home, "krizemkrazem", [rec("hiša", category="noun"), rec("miza", category="noun")],
            roots)
     cat = Catalog(home)
-    hisa = checker.check_word(cat, "krizemkrazem", "hiša")["meanings"]
+    hisa = cat.lexicon("krizemkrazem").check("hiša")["meanings"]
     assert [(m["source"], m.get("translations"), m.get("synonyms")) for m in hisa] == [
         ("dict-freedict-slv-eng", ["house, home"], None),
         ("mythes-sl", None, [["dom", "domovanje"], ["rodbina", "rod"]])]
     assert hisa[1]["license"].startswith("GPL or LGPL")
-    assert checker.check_word(cat, "krizemkrazem", "miza")["meanings"] == []
+    assert cat.lexicon("krizemkrazem").check("miza")["meanings"] == []
     cat.close()
 
 
@@ -142,7 +141,7 @@ def test_an_older_release_without_the_file_still_answers(home: Path) -> None:
     (path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     assert integrity.layout_problems(manifest) == []
     cat = Catalog(home)
-    kot = checker.check_word(cat, "osps", "kot")
+    kot = cat.lexicon("osps").check("kot")
     assert kot["valid"] and kot["meanings"] == []
     cat.close()
 
@@ -173,7 +172,7 @@ def test_amend_keeps_the_meanings(home: Path, polish: Path, tmp_path: Path) -> N
     m = json.loads((new / "manifest.json").read_text())["meanings"]
     assert m["file"] == MEANINGS_FILE and m["carried_from"] == polish.name  # no cache here
     cat = Catalog(home)
-    assert checker.check_word(cat, "osps", "kot")["meanings"] == []       # now rejected
-    assert checker.check_word(cat, "osps", "zażółć")["meanings"][0]["translations"] == [
+    assert cat.lexicon("osps").check("kot")["meanings"] == []       # now rejected
+    assert cat.lexicon("osps").check("zażółć")["meanings"][0]["translations"] == [
         "to yellow"]
     cat.close()

@@ -33,13 +33,13 @@ def test_valid_flags_through_the_hashed_path(home: Path, monkeypatch: pytest.Mon
                            rec("np", valid=False, code="abbreviation")])
     cat = Catalog(home)
     words = ["kot", "KOTA", "np", "zażółć", "pies", "k", "ul", "kotx"] * 3
-    small = fastcheck.valid_flags(cat, "osps", words)            # the trie
+    small = cat.lexicon("osps").valid(words)            # the trie
     monkeypatch.setattr(membership, "MIN_BATCH", 1)
-    assert fastcheck.valid_flags(cat, "osps", words) == small    # trie while they build
+    assert cat.lexicon("osps").valid(words) == small    # trie while they build
     membership.prepare(cat.release("osps"))
     index = membership.batch_index(cat.release("osps"), len(words))
     assert isinstance(index, membership.HashedKeys)             # the hash arrays now
-    assert fastcheck.valid_flags(cat, "osps", words) == small
+    assert cat.lexicon("osps").valid(words) == small
     assert small[:8] == [True, True, False, True, False, False, True, False]
 
 
@@ -114,7 +114,7 @@ def test_colliding_first_hashes_leave_the_release_on_the_trie(
     publish(home, "osps", [rec("kot"), rec("kota"), rec("ul"), rec("zażółć")])
     cat = Catalog(home)
     words = ["kot", "kota", "ul", "pies", "zażółć", "KOT", "kotx"] * 700
-    expected = fastcheck.valid_flags(cat, "osps", words[:7]) * 700
+    expected = cat.lexicon("osps").valid(words[:7]) * 700
     monkeypatch.setattr(membership.HashedKeys, "_hash", lambda self, codes, starts, lengths:
                         np.zeros((2, len(starts)), np.uint64))
     monkeypatch.setattr(membership, "MIN_BATCH", 1)
@@ -123,7 +123,7 @@ def test_colliding_first_hashes_leave_the_release_on_the_trie(
     assert not hashed.unique
     assert hashed.contains_many(["pies"]).tolist() == [True]     # what the arrays would say
     assert membership.batch_index(rel, len(words)) is rel.indexes.words
-    assert fastcheck.valid_flags(cat, "osps", words) == expected
+    assert cat.lexicon("osps").valid(words) == expected
     assert expected[:7] == [True, True, True, False, True, True, False]
 
 
@@ -150,18 +150,17 @@ def test_joker_letters_past_the_jokers_in_a_batch(home: Path, monkeypatch: pytes
                                                   ) -> None:
     """Križemkražem has 10 jokers, and W, X, Y, Q only a joker plays: a valid key of 11 of
     them is no play; 10 is. The batch (trie and arrays) answers as the checker."""
-    from lexicon.verdicts import checker
 
     eleven, ten = "wxyqwxyqwxy", "qwxyqwxyqw"
     publish(home, "krizemkrazem", [rec("kiwi"), rec(eleven), rec(ten), rec("wolf"),
                                    rec("kajak")])
     cat = Catalog(home)
     words = ["kiwi", eleven, ten, "WOLF", "kajak", eleven + "q", "Kiwi", ten.upper(), "qq"]
-    expected = [r["valid"] for r in checker.check_many(cat, "krizemkrazem", words)]
+    expected = [r["valid"] for r in cat.lexicon("krizemkrazem").check_many(words)]
     assert expected == [True, False, True, True, True, False, True, True, False]
-    assert fastcheck.valid_flags(cat, "krizemkrazem", words) == expected      # the trie
+    assert cat.lexicon("krizemkrazem").valid(words) == expected      # the trie
     monkeypatch.setattr(membership, "MIN_BATCH", 1)
     membership.prepare(cat.release("krizemkrazem"))
     monkeypatch.setattr(fastcheck.checker, "check_word", None)   # the batch path only
-    assert fastcheck.valid_flags(cat, "krizemkrazem", words) == expected      # the arrays
-    assert fastcheck.valid_flags(cat, "krizemkrazem", [w.lower() for w in words]) == expected
+    assert cat.lexicon("krizemkrazem").valid(words) == expected      # the arrays
+    assert cat.lexicon("krizemkrazem").valid([w.lower() for w in words]) == expected

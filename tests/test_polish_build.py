@@ -21,7 +21,6 @@ from build.games.polish import (
 from build.games.polish.evidence import generated_slot, left_out_slot, negation_base
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
-from lexicon.verdicts.checker import check_word
 from sources import morfeusz
 
 DATA = Path(__file__).parent / "data" / "polish"
@@ -43,7 +42,7 @@ def polish(home: Path) -> Catalog:
 
 
 def test_valid_words_with_scores_and_analyses(polish: Catalog) -> None:
-    rows = [check_word(polish, "osps", w) for w in ("zażółć", "gęślą", "jaźń")]
+    rows = [polish.lexicon("osps").check(w) for w in ("zażółć", "gęślą", "jaźń")]
     assert [r["valid"] for r in rows] == [True, True, True]
     assert [r["score"] for r in rows] == [21, 20, 20]
     assert any(a["lemma"] == "zażółcić" for a in rows[0]["analyses"])
@@ -67,27 +66,27 @@ def test_valid_words_with_scores_and_analyses(polish: Catalog) -> None:
     ("nieolibanowy", "unsupported_listing", "the negation of olibanowy"),
 ])
 def test_rejections_carry_reasons(polish: Catalog, word: str, code: str, text: str) -> None:
-    r = check_word(polish, "osps", word)
+    r = polish.lexicon("osps").check(word)
     assert not r["valid"]
     assert r["reason"]["code"] == code
     assert text in r["reason"]["detail"]
 
 
 def test_hunspell_second_path_and_merging(polish: Catalog) -> None:
-    kota = check_word(polish, "osps", "kota")
+    kota = polish.lexicon("osps").check("kota")
     assert kota["valid"] and kota["sources"] == ["hunspell-pl", "wpolish"]
-    domem = check_word(polish, "osps", "domem")  # only hunspell-pl, but Morfeusz knows it
+    domem = polish.lexicon("osps").check("domem")  # only hunspell-pl, but Morfeusz knows it
     assert domem["valid"] and domem["sources"] == ["hunspell-pl"]
-    bog = check_word(polish, "osps", "Bóg")  # "Bóg" and "bóg" share a key: valid wins
+    bog = polish.lexicon("osps").check("Bóg")  # "Bóg" and "bóg" share a key: valid wins
     assert bog["valid"] and bog["word"] == "bóg"
 
 
 def test_remik_shares_the_vocabulary_with_its_own_limits(polish: Catalog) -> None:
-    kot = check_word(polish, "remik", "kot")
+    kot = polish.lexicon("remik").check("kot")
     assert kot["valid"] and kot["score"] == 3 and kot["opening_score"] == 3
-    jazn = check_word(polish, "remik", "jaźń")
+    jazn = polish.lexicon("remik").check("jaźń")
     assert jazn["score"] == 4 and jazn["opening_score"] == 8
-    assert check_word(polish, "osps", "np")["reason"]["code"] == "abbreviation"
+    assert polish.lexicon("osps").check("np")["reason"]["code"] == "abbreviation"
     rel, osps = polish.release("remik"), polish.release("osps")
     assert rel.manifest["vocabulary"] == {
         "game": "osps", "release": osps.id, "content_sha256": osps.manifest["content_sha256"],
@@ -99,9 +98,9 @@ def test_remik_shares_the_vocabulary_with_its_own_limits(polish: Catalog) -> Non
 def test_remik_has_no_maximum_length_osps_keeps_fifteen(polish: Catalog) -> None:
     """Remik's words lie on the table (seed 004); Scrabble's on a 15x15 board (seed 002)."""
     word = "pięćdziesięcioro"  # 16 letters
-    remik = check_word(polish, "remik", word)
+    remik = polish.lexicon("remik").check(word)
     assert remik["valid"] and remik["score"] == 16 and remik["reason"] is None
-    osps = check_word(polish, "osps", word)
+    osps = polish.lexicon("osps").check(word)
     assert not osps["valid"] and osps["reason"]["code"] == "too_long"
     assert polish.profile("remik").max_length >= 64 > polish.profile("osps").max_length
 
@@ -127,36 +126,36 @@ def test_smoke_limit_samples_across_the_alphabet(home: Path) -> None:
 def test_generation_admits_the_paradigm_of_a_listed_lemma(polish: Catalog) -> None:
     """The list has only "pachnąć"; SGJP's paradigm gives the forms sjp.pl leaves out."""
     for word in ("pachnęłoś", "pachnęłom", "pachnęłobyś", "niepachnięć"):
-        r = check_word(polish, "osps", word)
+        r = polish.lexicon("osps").check(word)
         assert r["valid"], word
         assert r["sources"] == [GENERATED]
         assert r["evidence"][0] == "grade:generated"
         assert all(a["lemma"] == "pachnąć" for a in r["analyses"])
-    assert not check_word(polish, "osps", "pachnąco")["valid"]   # pacta: not generated
+    assert not polish.lexicon("osps").check("pachnąco")["valid"]   # pacta: not generated
 
 
 def test_a_verb_sgjp_lacks_gets_its_neuter_person_forms_from_the_lists(polish: Catalog) -> None:
     """The list has zgonowało, zgonowałoby, zgonowałaś (slang, unknown to Morfeusz)."""
     for word in ("zgonowałoś", "zgonowałom", "zgonowałobyś", "zgonowałobym"):
-        r = check_word(polish, "osps", word)
+        r = polish.lexicon("osps").check(word)
         assert r["valid"] and r["sources"] == [COMPLETED], word
         assert r["evidence"][0] == "grade:completed"
-    assert check_word(polish, "osps", "kotałoś")["reason"]["code"] == "unknown"
+    assert polish.lexicon("osps").check("kotałoś")["reason"]["code"] == "unknown"
 
 
 def test_names_get_no_generated_paradigm(polish: Catalog) -> None:
     """The list has "Kraków" (only capitalised): no paradigm slot of it is generated."""
-    assert check_word(polish, "osps", "krakowie")["reason"]["code"] == "unknown"
+    assert polish.lexicon("osps").check("krakowie")["reason"]["code"] == "unknown"
 
 
 def test_only_the_slots_the_lists_leave_out_are_generated(polish: Catalog) -> None:
     """From listed "pachnąć": the neuter past, the conditional and the negated gerund, not
     the rest of the paradigm; from listed "kot": nothing (no noun slot is generated)."""
     for word in ("pachnęło", "pachnęłoś", "pachnąłbym", "pachnęłybyście", "niepachnięcie"):
-        r = check_word(polish, "osps", word)
+        r = polish.lexicon("osps").check(word)
         assert r["valid"] and r["sources"] in ([GENERATED], ["wpolish"]), word
     for word in ("pachnęłam", "pachnę", "pachnij", "pachnięcie", "kotach", "kotom"):
-        assert check_word(polish, "osps", word)["reason"]["code"] == "unknown", word
+        assert polish.lexicon("osps").check(word)["reason"]["code"] == "unknown", word
     stats = polish.release("osps").manifest["policy"]["stats"]
     assert stats["generated_slot_praet:sg:n"] >= 3 and stats["generated_slot_cond"] >= 20
     assert stats["generated_slot_ger:neg"] >= 1
@@ -194,23 +193,23 @@ def test_one_list_negation_needs_a_supported_base(polish: Catalog) -> None:
     """"olibanowy" and "nieolibanowy" are listed by wpolish only and unknown to Morfeusz: the
     base stays (its own listing), its negation does not; "niekotowy" (wpolish only) negates
     "kotowy", which both lists have, and stays."""
-    base = check_word(polish, "osps", "olibanowy")
+    base = polish.lexicon("osps").check("olibanowy")
     assert base["valid"] and base["evidence"][0] == "grade:one_list"
-    neg = check_word(polish, "osps", "niekotowy")
+    neg = polish.lexicon("osps").check("niekotowy")
     assert neg["valid"] and neg["evidence"][0] == "grade:one_list"
-    assert check_word(polish, "osps", "kotowy")["evidence"][0] == "grade:two_lists"
+    assert polish.lexicon("osps").check("kotowy")["evidence"][0] == "grade:two_lists"
     stats = polish.release("osps").manifest["policy"]["stats"]
     assert stats["one_list_negation_of_one_list_rejected"] == 1
     assert stats["one_list_negation_of_two_lists_admitted"] == 1
 
 
 def test_abbreviation_only_when_every_reading_is_one(polish: Catalog) -> None:
-    al = check_word(polish, "osps", "al")          # on the abbreviation list AND a short word
+    al = polish.lexicon("osps").check("al")          # on the abbreviation list AND a short word
     assert al["valid"] and al["evidence"][0] == "grade:one_list"
     assert any("short-word" in e for e in al["evidence"])
-    ha = check_word(polish, "osps", "ha")          # brev (hektar) but also an interjection
+    ha = polish.lexicon("osps").check("ha")          # brev (hektar) but also an interjection
     assert ha["valid"] and ha["evidence"][0] == "grade:morfeusz"
-    assert check_word(polish, "osps", "np")["reason"]["code"] == "abbreviation"
+    assert polish.lexicon("osps").check("np")["reason"]["code"] == "abbreviation"
 
 
 def test_grades_and_the_named_listing_only_policy() -> None:

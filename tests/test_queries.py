@@ -15,7 +15,7 @@ from lexicon.queries import queries, search
 from lexicon.queries.patterns import parse
 from lexicon.queries.search import Budget
 from lexicon.store.indexes import NoIndex
-from lexicon.verdicts import checker, fastcheck
+from lexicon.verdicts import fastcheck
 from tests.query_data import POLISH, publish_all
 
 
@@ -30,7 +30,7 @@ def words(result: dict) -> list[str]:
 
 
 def test_blanks_krizemkrazem_example(cat: Catalog) -> None:
-    r = queries.blanks(cat, "krizemkrazem", "KA?IN")
+    r = cat.lexicon("krizemkrazem").blanks("KA?IN")
     assert words(r) == ["Kacin", "kalin", "Kanin", "Karin"]
     assert r["results"][0]["jokers"] == [{"position": 3, "letter": "C"}]
     assert r["results"][0]["score"] == 11      # as_letter: the joker is worth C (4)
@@ -38,62 +38,62 @@ def test_blanks_krizemkrazem_example(cat: Catalog) -> None:
 
 
 def test_krizemkrazem_joker_may_be_w(cat: Catalog) -> None:
-    r = queries.blanks(cat, "krizemkrazem", "KI?I")
+    r = cat.lexicon("krizemkrazem").blanks("KI?I")
     assert {(x["word"], x["jokers"][0]["letter"]) for x in r["results"]} == {
         ("kivi", "V"), ("kiwi", "W")}
     # typed W is a joker too: only a joker can play it
-    r = queries.blanks(cat, "krizemkrazem", "kiwi")
+    r = cat.lexicon("krizemkrazem").blanks("kiwi")
     assert r["results"][0]["jokers"] == [{"position": 3, "letter": "W"}]
 
 
 def test_kvizovka_joker_is_one_tile_even_lj(cat: Catalog) -> None:
-    r = queries.blanks(cat, "kvizovka", "?ubav")
+    r = cat.lexicon("kvizovka").blanks("?ubav")
     got = {x["word"]: x["jokers"][0]["letter"] for x in r["results"]}
     assert got == {"ljubav": "LJ", "lubav": "L"}
-    assert queries.blanks(cat, "kvizovka", "?UBAV")["count"] == 2
-    assert queries.blanks(cat, "kvizovka", "?убав")["count"] == 2
+    assert cat.lexicon("kvizovka").blanks("?UBAV")["count"] == 2
+    assert cat.lexicon("kvizovka").blanks("?убав")["count"] == 2
 
 
 def test_polish_joker_scores_zero_and_joker_count_is_enforced(cat: Catalog) -> None:
-    r = queries.blanks(cat, "osps", "ko?")
+    r = cat.lexicon("osps").blanks("ko?")
     assert words(r) == ["kot"] and r["results"][0]["score"] == 3   # k2 + o1 + blank 0
     with pytest.raises(LexiconError) as caught:
-        queries.blanks(cat, "osps", "???")
+        cat.lexicon("osps").blanks("???")
     assert caught.value.code == "too_many_jokers"
 
 
 def test_pattern_search_counts_pages_and_sorts(cat: Catalog) -> None:
-    r = queries.pattern(cat, "osps", "kot*", limit=2)
+    r = cat.lexicon("osps").pattern("kot*", limit=2)
     assert r["count"] == 5 and words(r) == ["kot", "kota"]
-    r = queries.pattern(cat, "osps", "kot*", limit=2, offset=2)
+    r = cat.lexicon("osps").pattern("kot*", limit=2, offset=2)
     assert words(r) == ["kotek", "kotka"]       # kot kota kotek kotka koty
-    r = queries.pattern(cat, "osps", "kot*", sort="score")
+    r = cat.lexicon("osps").pattern("kot*", sort="score")
     assert [x["score"] for x in r["results"]] == sorted(
         [x["score"] for x in r["results"]], reverse=True)
-    assert words(queries.pattern(cat, "osps", "*owy")) == ["domowy", "nowy"]
-    assert words(queries.pattern(cat, "osps", "?o?a")) == ["kota"]
-    assert words(queries.pattern(cat, "osps", "kot*", min_length=5, max_length=5)) == [
+    assert words(cat.lexicon("osps").pattern("*owy")) == ["domowy", "nowy"]
+    assert words(cat.lexicon("osps").pattern("?o?a")) == ["kota"]
+    assert words(cat.lexicon("osps").pattern("kot*", min_length=5, max_length=5)) == [
         "kotek", "kotka"]
-    assert words(queries.pattern(cat, "osps", "[kt]o?")) == ["kot", "tok"]
-    assert "ok" not in words(queries.pattern(cat, "osps", "?k"))   # rejected words never
+    assert words(cat.lexicon("osps").pattern("[kt]o?")) == ["kot", "tok"]
+    assert "ok" not in words(cat.lexicon("osps").pattern("?k"))   # rejected words never
 
 
 def test_polish_alphabet_order(cat: Catalog) -> None:
-    r = queries.pattern(cat, "osps", "*", max_length=4)
+    r = cat.lexicon("osps").pattern("*", max_length=4)
     listed = words(r)
     assert listed.index("jaźń") < listed.index("kot")      # not code-point order
 
 
 def test_pathological_pattern_over_a_release(cat: Catalog) -> None:
-    r = queries.pattern(cat, "osps", "*a*a*a*a*a*a*a*b")
+    r = cat.lexicon("osps").pattern("*a*a*a*a*a*a*a*b")
     assert r["count"] == 0
-    assert queries.pattern(cat, "osps", "*a*a*a*a*a*a*a*a")["count"] == 1
+    assert cat.lexicon("osps").pattern("*a*a*a*a*a*a*a*a")["count"] == 1
 
 
 def test_too_many_matches_is_refused(cat: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(queries, "MAX_MATCHES", 3)
     with pytest.raises(LexiconError) as caught:
-        queries.pattern(cat, "osps", "*")
+        cat.lexicon("osps").pattern("*")
     assert caught.value.code == "too_many_matches"
 
 
@@ -104,41 +104,41 @@ def test_too_many_matches_is_refused(cat: Catalog, monkeypatch: pytest.MonkeyPat
 ])
 def test_query_limits(cat: Catalog, kwargs: dict, code: str) -> None:
     with pytest.raises(LexiconError) as caught:
-        queries.pattern(cat, "osps", "k*", **kwargs)
+        cat.lexicon("osps").pattern("k*", **kwargs)
     assert caught.value.code == code
 
 
 def test_anagrams_exact_sub_and_jokers(cat: Catalog) -> None:
-    r = queries.anagrams(cat, "osps", "tko", sort="length")
+    r = cat.lexicon("osps").anagrams("tko", sort="length")
     assert sorted(words(r)) == ["kot", "kto", "tok"]       # 'ok' is rejected, never offered
     assert all(x["uses_all_tiles"] for x in r["results"])
-    r = queries.anagrams(cat, "osps", "tkoa")
+    r = cat.lexicon("osps").anagrams("tkoa")
     assert set(words(r)) == {"kot", "kto", "tok", "kota"}
-    r = queries.anagrams(cat, "osps", "tkoa", exact=True)
+    r = cat.lexicon("osps").anagrams("tkoa", exact=True)
     assert words(r) == ["kota"]
-    r = queries.anagrams(cat, "osps", "otk?", exact=True)
+    r = cat.lexicon("osps").anagrams("otk?", exact=True)
     assert {x["word"]: x["jokers"] for x in r["results"]} == {
         "kota": [{"position": 4, "letter": "A"}], "koty": [{"position": 4, "letter": "Y"}]}
     assert all(x["score"] == 5 for x in r["results"])      # the blank is worth 0
 
 
 def test_anagrams_with_board_letters(cat: Catalog) -> None:
-    r = queries.anagrams(cat, "osps", "tka", board="o")
+    r = cat.lexicon("osps").anagrams("tka", board="o")
     assert set(words(r)) == {"kot", "kto", "tok", "kota"}
     assert all(x["board"] == ["O"] for x in r["results"])
-    r = queries.anagrams(cat, "osps", "ktoe", board="k")   # kotek needs the board's K
+    r = cat.lexicon("osps").anagrams("ktoe", board="k")   # kotek needs the board's K
     assert set(words(r)) == {"kotek", "kot", "kto", "tok"}
-    assert words(queries.anagrams(cat, "osps", "toe", board="kk")) == ["kotek"]
-    r = queries.anagrams(cat, "osps", "kot", board="ne")   # no word holds N and E
+    assert words(cat.lexicon("osps").anagrams("toe", board="kk")) == ["kotek"]
+    r = cat.lexicon("osps").anagrams("kot", board="ne")   # no word holds N and E
     assert r["count"] == 0
 
 
 def test_anagrams_kvizovka_and_krizemkrazem(cat: Catalog) -> None:
-    r = queries.anagrams(cat, "kvizovka", "v a b u lj")
+    r = cat.lexicon("kvizovka").anagrams("v a b u lj")
     assert words(r) == ["ljubav"]
-    r = queries.anagrams(cat, "kvizovka", "vabu?")
+    r = cat.lexicon("kvizovka").anagrams("vabu?")
     assert {x["word"] for x in r["results"]} == {"ljubav", "lubav"}
-    r = queries.anagrams(cat, "krizemkrazem", "iik?")
+    r = cat.lexicon("krizemkrazem").anagrams("iik?")
     assert {x["word"] for x in r["results"]} == {"kivi", "kiwi"}
 
 
@@ -152,40 +152,40 @@ def test_anagrams_kvizovka_and_krizemkrazem(cat: Catalog) -> None:
 ])
 def test_anagram_limits(cat: Catalog, game: str, rack: str, board: str, code: str) -> None:
     with pytest.raises(LexiconError) as caught:
-        queries.anagrams(cat, game, rack, board=board)
+        cat.lexicon(game).anagrams(rack, board=board)
     assert caught.value.code == code
 
 
 def test_hooks_and_prefix(cat: Catalog) -> None:
-    r = queries.hooks(cat, "osps", "kot")
+    r = cat.lexicon("osps").hooks("kot")
     assert [h["tile"] for h in r["back"]] == ["A", "Y"] and r["front"] == []
     assert r["is_prefix"] and r["next_tiles"] == ["A", "E", "K", "Y"]
-    r = queries.hooks(cat, "osps", "to")
+    r = cat.lexicon("osps").hooks("to")
     assert [h["word"] for h in r["back"]] == ["tok"]
-    r = queries.hooks(cat, "osps", "kto")
+    r = cat.lexicon("osps").hooks("kto")
     assert [h["tile"] for h in r["front"]] == [] and not r["is_prefix"]
-    p = queries.prefix(cat, "osps", "kote")
+    p = cat.lexicon("osps").prefix("kote")
     assert p["is_prefix"] and not p["is_word"] and p["next_tiles"] == ["K"]
-    assert not queries.prefix(cat, "osps", "zz")["is_prefix"]
-    r = queries.hooks(cat, "krizemkrazem", "kivi")
+    assert not cat.lexicon("osps").prefix("zz")["is_prefix"]
+    r = cat.lexicon("krizemkrazem").hooks("kivi")
     assert r["valid"] and r["front"] == []
 
 
 def test_fast_batch_agrees_with_check(cat: Catalog) -> None:
     typed = ["kot", "KOT", "ok", "", "ko\x01t", "zażółć", "zaz\u0307ółć", "qwerty", "kotek ",
              "a" * 100, "k", "aaaaaaaaaaaaaa"]
-    expected = [checker.check_many(cat, "osps", [w])[0]["valid"] for w in typed]
-    assert fastcheck.valid_flags(cat, "osps", typed) == expected
+    expected = [cat.lexicon("osps").check_many([w])[0]["valid"] for w in typed]
+    assert cat.lexicon("osps").valid(typed) == expected
     kv = ["ljubav", "љубав", "kuća", "kući", "konj", "nadživeti", "lјubav", "džep", "сунце",
           "nadživeti ", "njiva", "konjugacija", "kon|j", "lj" * 32, "nj" * 20 + "dž" * 10,
           "ljubavnjdž", "ddžž"]
     for edge in (False, True):
-        expected = [checker.check_many(cat, "kvizovka", [w], edge=edge)[0]["valid"]
+        expected = [cat.lexicon("kvizovka").check_many([w], edge=edge)[0]["valid"]
                     for w in kv]
-        assert fastcheck.valid_flags(cat, "kvizovka", kv, edge=edge) == expected
+        assert cat.lexicon("kvizovka").valid(kv, edge=edge) == expected
     kr = ["Karin", "kiwi", "KIWI", "kivi", "tone pavček"]
-    expected = [checker.check_many(cat, "krizemkrazem", [w])[0]["valid"] for w in kr]
-    assert fastcheck.valid_flags(cat, "krizemkrazem", kr) == expected
+    expected = [cat.lexicon("krizemkrazem").check_many([w])[0]["valid"] for w in kr]
+    assert cat.lexicon("krizemkrazem").valid(kr) == expected
 
 
 @pytest.mark.parametrize(("game", "typed"), [
@@ -197,10 +197,10 @@ def test_fast_batch_agrees_with_check(cat: Catalog) -> None:
 ])
 def test_whole_batch_path_agrees_with_check(cat: Catalog, game: str, typed: list[str],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    expected = [r["valid"] for r in checker.check_many(cat, game, typed)]
-    assert fastcheck.valid_flags(cat, game, typed) == expected
+    expected = [r["valid"] for r in cat.lexicon(game).check_many(typed)]
+    assert cat.lexicon(game).valid(typed) == expected
     monkeypatch.setattr(fastcheck.checker, "check_word", None)   # the batch path only
-    assert fastcheck.valid_flags(cat, game, typed) == expected
+    assert cat.lexicon(game).valid(typed) == expected
 
 
 def test_store_membership_uses_the_index(cat: Catalog) -> None:
@@ -222,7 +222,7 @@ def test_indexes_listed_in_manifest_and_required(home: Path) -> None:
     (rel.path / "manifest.json").write_text(json.dumps(manifest))
     cat.close()
     with pytest.raises(NoIndex) as err:
-        queries.pattern(Catalog(cat.root), "osps", "kot")
+        Catalog(cat.root).lexicon("osps").pattern("kot")
     assert err.value.status == 503 and "lexicon build osps" in err.value.message
 
 
@@ -246,17 +246,17 @@ def test_pattern_work_is_counted_and_refused_past_the_limit(
     assert narrow.spent * 3 < broad.spent
     # the limit is the whole budget: one unit less and the same query is refused
     monkeypatch.setattr(queries, "MAX_PATTERN_WORK", broad.spent)
-    assert queries.pattern(cat, "osps", "*o*", min_length=1, max_length=64)["count"] == 10
+    assert cat.lexicon("osps").pattern("*o*", min_length=1, max_length=64)["count"] == 10
     monkeypatch.setattr(queries, "MAX_PATTERN_WORK", broad.spent - 1)
     with pytest.raises(LexiconError) as caught:
-        queries.pattern(cat, "osps", "*o*", min_length=1, max_length=64)
+        cat.lexicon("osps").pattern("*o*", min_length=1, max_length=64)
     assert caught.value.code == "query_too_broad" and caught.value.status == 422
     assert caught.value.detail == {"max_work": broad.spent - 1, "readings": 1}
-    assert queries.pattern(cat, "osps", "kot")["count"] == 1     # a narrow one still answers
+    assert cat.lexicon("osps").pattern("kot")["count"] == 1     # a narrow one still answers
     # blanks queries are paid from the same budget
     monkeypatch.setattr(queries, "MAX_PATTERN_WORK", 10)
     with pytest.raises(LexiconError) as caught:
-        queries.blanks(cat, "osps", "?o?")
+        cat.lexicon("osps").blanks("?o?")
     assert caught.value.code == "query_too_broad"
 
 
@@ -322,10 +322,10 @@ def test_the_64_readings_reproducer_is_refused(cat: Catalog,
     first, _ = work(cat, "kvizovka", "*љ*њ*џ*љ*њ*џ*")
     monkeypatch.setattr(queries, "MAX_PATTERN_WORK", first.spent * 8)   # 8 of 64 readings
     with pytest.raises(LexiconError) as caught:
-        queries.pattern(cat, "kvizovka", "*lj*nj*dž*lj*nj*dž*")
+        cat.lexicon("kvizovka").pattern("*lj*nj*dž*lj*nj*dž*")
     assert caught.value.code == "query_too_broad"
     assert caught.value.detail["readings"] == 64 and "64 readings" in caught.value.message
-    assert queries.pattern(cat, "kvizovka", "*[lj]*")["count"] == 1      # ljubav
+    assert cat.lexicon("kvizovka").pattern("*[lj]*")["count"] == 1      # ljubav
 
 
 def test_reading_in_chunks_changes_neither_the_answer_nor_the_work(

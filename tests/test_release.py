@@ -191,7 +191,6 @@ def test_build_if_missing_rewrites_a_release_whose_indexes_are_an_older_format(
     """An upgraded machine: `make serve`'s `build --if-missing` keeps a current release,
     but one whose query indexes this code no longer reads is repacked (remik linked
     again), so its queries answer instead of `no_index`; every verdict is kept."""
-    from lexicon.queries import queries
     from tests.conftest import lexicon
 
     publish(home, "osps", POLISH_RECORDS)
@@ -203,7 +202,7 @@ def test_build_if_missing_rewrites_a_release_whose_indexes_are_an_older_format(
         manifest["indexes"]["format"] = 7
         path.write_text(json.dumps(manifest))
     with pytest.raises(LexiconError) as err:
-        queries.anagrams(Catalog(home), "osps", "kota")
+        Catalog(home).lexicon("osps").anagrams("kota")
     assert err.value.code == "no_index" and "lexicon repack" in err.value.message
 
     done = lexicon(home, "build", "--if-missing", "osps", "remik")
@@ -213,7 +212,7 @@ def test_build_if_missing_rewrites_a_release_whose_indexes_are_an_older_format(
     after = {g: cat.release(g).id for g in ("osps", "remik")}
     assert all(after[g] != before[g] for g in after)
     assert cat.release("osps").manifest["repack"]["parent"] == before["osps"]
-    assert queries.anagrams(cat, "osps", "kota")["count"] >= 1
-    assert queries.anagrams(cat, "remik", "kota")["count"] >= 1
+    assert cat.lexicon("osps").anagrams("kota")["count"] >= 1
+    assert cat.lexicon("remik").anagrams("kota")["count"] >= 1
     again = lexicon(home, "build", "--if-missing", "osps", "remik")
     assert again.stdout.count("exists; skipped") == 2

@@ -86,7 +86,7 @@ def _expect(r: dict[str, Any], legal: bool, codes: list[str], points: int, penal
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_library(table: Path, case: tuple) -> None:
     _, before, after, rack, options, *expected = case
-    _expect(remik.rule_move(Catalog(table), before, after, rack, **options), *expected)
+    _expect(Catalog(table).lexicon("remik").move(before, after, rack, **options), *expected)
 
 
 def _cli_args(before: list[str], after: list[str], rack: str, options: dict[str, Any],
@@ -127,7 +127,7 @@ def test_http(table: Path, case: tuple) -> None:
 
 
 def test_the_assignment_is_reported(table: Path) -> None:
-    r = remik.rule_move(Catalog(table), ["kotara", "las"], ["koty", "ara", "lasy"], "yy",
+    r = Catalog(table).lexicon("remik").move(["kotara", "las"], ["koty", "ara", "lasy"], "yy",
                         variant=2, lang="en")
     assert r["valid"] and r["points"] == 8
     assert r["words"] == [
@@ -141,18 +141,18 @@ def test_the_assignment_is_reported(table: Path) -> None:
          "own": ["Y"], "points": 4}]
     assert r["outcome"]["code"] == "move_stands" and r["judge"]["count"] == 3
     # nothing changed, nothing checked: no word to judge, nothing laid
-    same = remik.rule_move(Catalog(table), ["kot"], ["kot"], "a")
+    same = Catalog(table).lexicon("remik").move(["kot"], ["kot"], "a")
     assert [x["code"] for x in same["reasons"]] == ["nothing_laid"]
     assert same["words_valid"] is None and same["words"][0]["kind"] == "kept"
 
 
 def test_a_wrong_word_is_named_only_with_reveal(table: Path) -> None:
     cat = Catalog(table)
-    hidden = remik.rule_move(cat, ["kot", "las"], ["kotu", "lasy"], "uy")
+    hidden = cat.lexicon("remik").move(["kot", "las"], ["kotu", "lasy"], "uy")
     assert hidden["words_valid"] is False and "results" not in hidden["judge"]
     assert hidden["outcome"]["code"] == "move_wrong_word" and hidden["penalty"] == 3
     assert "kotu" not in json.dumps(hidden["reasons"] + [hidden["judge"]])
-    shown = remik.rule_move(cat, ["kot", "las"], ["kotu", "lasy"], "uy", reveal=True)
+    shown = cat.lexicon("remik").move(["kot", "las"], ["kotu", "lasy"], "uy", reveal=True)
     assert [x["valid"] for x in shown["judge"]["results"]] == [False, True]
     assert hidden["outcome"]["message"].startswith("niewłaściwy wyraz")
     logged = rulings.read(rulings.parse_date(None), table)
@@ -175,7 +175,7 @@ def test_a_wrong_word_is_named_only_with_reveal(table: Path) -> None:
 def test_an_unreadable_move_is_refused(table: Path, args: dict[str, Any], code: str) -> None:
     kwargs = {"before": [], "rack": "kot", **args}
     with pytest.raises(InputError) as got:
-        remik.rule_move(Catalog(table), kwargs.pop("before"), kwargs.pop("after"),
+        Catalog(table).lexicon("remik").move(kwargs.pop("before"), kwargs.pop("after"),
                         kwargs.pop("rack"), **kwargs)
     assert got.value.code == code
     assert rulings.read(rulings.parse_date(None), table) == []       # nothing ruled
@@ -184,11 +184,11 @@ def test_an_unreadable_move_is_refused(table: Path, args: dict[str, Any], code: 
 def test_the_search_is_bounded(table: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = ["kotara", "kotek", "kotka", "kot", "tok"]
     after = ["kotary", "kotki", "kotek", "koty", "tako"]
-    r = remik.rule_move(Catalog(table), before, after, "yiakoy", log=False)
+    r = Catalog(table).lexicon("remik").move(before, after, "yiakoy", log=False)
     assert r["words"] and r["reasons"] != []
     monkeypatch.setattr(remik, "MAX_MOVE_STEPS", 20)
     with pytest.raises(remik.MoveTooComplex) as got:
-        remik.rule_move(Catalog(table), before, after, "yiakoy", log=False)
+        Catalog(table).lexicon("remik").move(before, after, "yiakoy", log=False)
     assert got.value.code == "move_too_complex" and got.value.status == 422
 
 

@@ -20,8 +20,7 @@ from build import amend
 from lexicon.catalog import Catalog
 from lexicon.game.profile import load
 from lexicon.game.tiles import Work, speller
-from lexicon.queries import queries
-from lexicon.verdicts import checker, fastcheck
+from lexicon.verdicts import fastcheck
 
 KV = speller(load("kvizovka"))
 
@@ -115,7 +114,7 @@ def _key_of_tiles(tiles: list[str]) -> str:
 
 @pytest.mark.parametrize("word", sorted(CASES))
 def test_the_checker_decides_by_the_resolver(cat: Catalog, word: str) -> None:
-    verdict = checker.check_word(cat, "kvizovka", word)
+    verdict = cat.lexicon("kvizovka").check(word)
     decided, valid_key = CASES[word]
     assert _key_of_tiles(verdict["tiles"]) == decided
     assert verdict["valid"] == (valid_key is not None)
@@ -129,16 +128,16 @@ def test_the_hot_path_decides_alike(cat: Catalog, word: str) -> None:
     _decided, valid_key = CASES[word]
     words, has_prefix = rel.indexes.words, rel.indexes.has_prefix
     assert fastcheck.decided_key(KV, words, has_prefix, word) == valid_key
-    assert fastcheck.valid_flags(cat, "kvizovka", [word]) == [valid_key is not None]
+    assert cat.lexicon("kvizovka").valid([word]) == [valid_key is not None]
 
 
 @pytest.mark.parametrize("word", sorted(CASES))
 def test_the_queries_decide_alike(cat: Catalog, word: str) -> None:
     _decided, valid_key = CASES[word]
     shown = valid_key or KV.preferred(word)      # no word: the hooks of the typed tiling
-    assert queries.hooks(cat, "kvizovka", word)["key"] == shown
-    assert queries.prefix(cat, "kvizovka", word)["key"] == shown
-    assert queries.hooks(cat, "kvizovka", word)["valid"] == (valid_key is not None)
+    assert cat.lexicon("kvizovka").hooks(word)["key"] == shown
+    assert cat.lexicon("kvizovka").prefix(word)["key"] == shown
+    assert cat.lexicon("kvizovka").hooks(word)["valid"] == (valid_key is not None)
 
 
 @pytest.mark.parametrize("word", sorted(CASES))
@@ -154,13 +153,13 @@ def test_removing_ljuba_removes_the_word_the_checker_admits(home: Path, tmp_path
     """The preferred tiling ЉУБА is a rejected form, the word is Л-Ј-УБА: ``remove``
     must reject that word, not re-reject the form."""
     publish(home, "kvizovka", RECORDS)
-    assert checker.check_word(Catalog(home), "kvizovka", "ljuba")["valid"]
+    assert Catalog(home).lexicon("kvizovka").check("ljuba")["valid"]
     amend.derive("kvizovka", overrides=[amend.Override("ljuba", "remove", "ruling 3")],
                  root=home)
     cat = Catalog(home)
-    assert not checker.check_word(cat, "kvizovka", "ljuba")["valid"]
-    word = checker.check_word(cat, "kvizovka", "лјуба")
+    assert not cat.lexicon("kvizovka").check("ljuba")["valid"]
+    word = cat.lexicon("kvizovka").check("лјуба")
     assert not word["valid"] and word["reason"]["code"] == "override"
-    assert checker.check_word(cat, "kvizovka", "љуба")["reason"]["code"] == "inflected_form"
-    assert fastcheck.valid_flags(cat, "kvizovka", ["ljuba", "njiva"]) == [False, True]
+    assert cat.lexicon("kvizovka").check("љуба")["reason"]["code"] == "inflected_form"
+    assert cat.lexicon("kvizovka").valid(["ljuba", "njiva"]) == [False, True]
     cat.close()

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from lexicon.catalog import Catalog
 from lexicon.errors import RulingsUnavailable
-from lexicon.verdicts import judge, rulings
+from lexicon.verdicts import rulings
 from service.app import create_app
 from service.launch import serving
 from tests.conftest import lexicon
@@ -54,7 +54,7 @@ def test_an_unwritable_log_refuses_the_ruling_on_every_face(
         broken: Callable[[Path], Path]) -> None:
     monkeypatch.setenv("LEXICON_RULINGS", str(broken(small_releases)))
     with pytest.raises(RulingsUnavailable) as got:
-        judge.judge(Catalog(small_releases), "osps", ["kot"])
+        Catalog(small_releases).lexicon("osps").judge(["kot"])
     assert got.value.code == "rulings_unavailable" and got.value.status == 503
     # the CLI: exit 3 (never 1, which is "the play falls"), a message, no traceback
     for args in (["judge", "osps", "kot"], ["judge", "osps", "np", "--json"]):
@@ -126,7 +126,7 @@ def test_a_full_disk_leaves_no_half_line(small_releases: Path,
     assert p.returncode == 3 and "No space left" in p.stderr
     assert path.read_bytes() == before          # the partial lines were taken back
     monkeypatch.undo()
-    assert judge.judge(Catalog(small_releases), "osps", ["kot"])["time"]
+    assert Catalog(small_releases).lexicon("osps").judge(["kot"])["time"]
     assert rulings.scan(TODAY, small_releases) == (rulings.read(TODAY, small_releases), [])
 
 
@@ -146,7 +146,7 @@ def test_every_ruling_starts_on_a_fresh_line(small_releases: Path,
     with pytest.raises(RulingsUnavailable):
         rulings.append(ENTRY, root=small_releases)
     monkeypatch.undo()
-    judge.judge(Catalog(small_releases), "osps", ["zażółć", "np"])
+    Catalog(small_releases).lexicon("osps").judge(["zażółć", "np"])
     lines = path.read_bytes().split(b"\n")
     assert lines[-1] == b"" and len(lines) == 5
     assert json.loads(lines[1])["words"] == ["kot"]
@@ -157,7 +157,7 @@ def test_every_ruling_starts_on_a_fresh_line(small_releases: Path,
 
 
 def test_damaged_lines_are_skipped_and_counted(small_releases: Path) -> None:
-    judge.judge(Catalog(small_releases), "osps", ["gęślą"])
+    Catalog(small_releases).lexicon("osps").judge(["gęślą"])
     path = rulings.log_path(TODAY, small_releases)
     good = path.read_bytes()
     cut = good[:good.index("ę".encode()) + 1]        # cut inside the two bytes of 'ę'

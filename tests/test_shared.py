@@ -12,9 +12,7 @@ from build.amend import derive
 from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError
-from lexicon.queries import queries
 from lexicon.store import releases
-from lexicon.verdicts import checker
 from tests.conftest import POLISH_RECORDS, publish, rec
 
 LONG = "pięćdziesięcioro"        # 16 letters: remik plays it, osps (15 at most) does not
@@ -44,13 +42,13 @@ def test_remik_links_the_osps_files_and_writes_no_copy(shared: tuple[Path, Path]
 
 def test_remik_answers_with_its_own_play_rules(shared: tuple[Path, Path], home: Path) -> None:
     cat = Catalog(home)
-    assert checker.check_word(cat, "remik", LONG)["valid"]
-    assert checker.check_word(cat, "osps", LONG)["reason"]["code"] == "too_long"
-    assert checker.check_word(cat, "remik", "ul")["reason"]["code"] == "too_short"
-    assert checker.check_word(cat, "remik", "np")["reason"]["code"] == "abbreviation"
+    assert cat.lexicon("remik").check(LONG)["valid"]
+    assert cat.lexicon("osps").check(LONG)["reason"]["code"] == "too_long"
+    assert cat.lexicon("remik").check("ul")["reason"]["code"] == "too_short"
+    assert cat.lexicon("remik").check("np")["reason"]["code"] == "abbreviation"
     # one index (osps's, 2-15 letters) serves both games, each within its own lengths;
     # remik's manifest says which of its lengths no query lists
-    words = lambda g, p: [r["key"] for r in queries.pattern(cat, g, p)["results"]]  # noqa: E731
+    words = lambda g, p: [r["key"] for r in cat.lexicon(g).pattern(p)["results"]]  # noqa: E731
     assert words("osps", "??") == ["ul"] and words("remik", "??") == []
     assert words("osps", "k??") == words("remik", "k??") == ["kot"]
     entry = cat.release("remik").manifest["indexes"]
@@ -63,12 +61,12 @@ def test_a_new_osps_release_does_not_change_a_published_remik(
     time.sleep(1.1)
     publish(home, "osps", [*POLISH_RECORDS[1:], rec("pies")])     # zażółć gone, pies new
     cat = Catalog(home)
-    assert not checker.check_word(cat, "osps", "zażółć")["valid"]
-    assert checker.check_word(cat, "remik", "zażółć")["valid"]    # still the pinned osps
+    assert not cat.lexicon("osps").check("zażółć")["valid"]
+    assert cat.lexicon("remik").check("zażółć")["valid"]    # still the pinned osps
     assert releases.current_id("remik", home) == remik.name
     newer = build_game("remik", BuildContext(root=home, log=lambda _m: None))
     assert _manifest(newer)["vocabulary"]["release"] == releases.current_id("osps", home)
-    assert checker.check_word(Catalog(home), "remik", "pies")["valid"]
+    assert Catalog(home).lexicon("remik").check("pies")["valid"]
 
 
 def test_remik_is_amended_through_osps(shared: tuple[Path, Path], home: Path) -> None:

@@ -51,10 +51,8 @@ from build.legacy import LegacyRelease, open_parent
 from lexicon.catalog import Catalog
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
-from lexicon.queries import queries
 from lexicon.store.recordfile import RECORDS_DIR
 from lexicon.store.store import OLDER_LAYOUTS, Release
-from lexicon.verdicts import fastcheck
 from service.launch import serving
 
 TARGETS = {
@@ -169,7 +167,7 @@ def inprocess_check(fig: Figures, cat: Catalog, game: str, n: int) -> None:
     members = set(rel.indexes.words.iterkeys())     # the reference: all valid keys in RAM
     fig.emit(
         "inprocess_check", game=game, release=rel.id, words=len(keys),
-        typed_words_per_s=_rate(len(typed), lambda: fastcheck.valid_flags(cat, game, typed)),
+        typed_words_per_s=_rate(len(typed), lambda: cat.lexicon(game).valid(typed)),
         hash_arrays_build_s=arrays_s,
         keys_per_s_marisa=_rate(len(keys), lambda: rel.valid_many(keys)),
         records_per_s_get=_rate(len(keys), lambda: [rel.get(k) for k in keys]),
@@ -257,7 +255,6 @@ def judge_latency(fig: Figures, cat: Catalog, game: str, reps: int) -> None:
     """``POST /v1/games/{game}/judge`` with a 6-word play, in-process through the whole ASGI
     app (rulings logged to a scratch directory), beside the same words through
     ``check_many`` alone."""
-    from lexicon.verdicts import checker
     from service.app import create_app
 
     profile = cat.profile(game)
@@ -277,7 +274,7 @@ def judge_latency(fig: Figures, cat: Catalog, game: str, reps: int) -> None:
 
         stats = _latency(endpoint, reps)
         plain = iter(range(reps))
-        ref = _latency(lambda: checker.check_many(cat, game, plays[next(plain) % 50]), reps)
+        ref = _latency(lambda: cat.lexicon(game).check_many(plays[next(plain) % 50]), reps)
     finally:
         os.environ.pop("LEXICON_RULINGS", None)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -299,9 +296,9 @@ def query_latency(fig: Figures, cat: Catalog, game: str, reps: int) -> None:
     rel = cat.release(game)
     for text in PATTERNS.get(game, ["?A??K"]):
         calls: list[tuple[str, Callable[[], dict]]] = [
-            ("pattern", lambda t=text: queries.pattern(cat, game, t))]
+            ("pattern", lambda t=text: cat.lexicon(game).pattern(t))]
         if "*" not in text:
-            calls.append(("blanks", lambda t=text: queries.blanks(cat, game, t)))
+            calls.append(("blanks", lambda t=text: cat.lexicon(game).blanks(t)))
         for kind, call in calls:
             try:
                 count = call()["count"]
@@ -319,7 +316,7 @@ def query_latency(fig: Figures, cat: Catalog, game: str, reps: int) -> None:
         pending = iter(racks)
 
         def one(pending: Iterator[str] = pending, counts: list[int] = counts) -> None:
-            counts.append(queries.anagrams(cat, game, next(pending))["count"])
+            counts.append(cat.lexicon(game).anagrams(next(pending))["count"])
 
         stats = _latency(one, len(racks))
         fig.emit("query", game=game, release=rel.id, kind="anagram",
@@ -470,7 +467,7 @@ def http_figures(fig: Figures, cat: Catalog, home: Path, game: str, seconds: int
                 r = client.post(f"/v1/games/{game}/{path}", json={"words": words})
                 r.raise_for_status()
             figures[path] = round(reps * len(words) / (time.perf_counter() - t0))
-        inproc = _rate(len(words), lambda: fastcheck.valid_flags(cat, game, words))
+        inproc = _rate(len(words), lambda: cat.lexicon(game).valid(words))
         fig.emit("http_batch", game=game, release=cat.release(game).id,
                  words_per_request=len(words), valid_words_per_s=figures["valid"],
                  check_words_per_s=figures["check"],

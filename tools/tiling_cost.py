@@ -19,7 +19,6 @@ from pathlib import Path
 
 from lexicon.catalog import Catalog
 from lexicon.game.tiles import PrefixOracle, Work, speller
-from lexicon.verdicts import checker, fastcheck
 
 
 def _per_word(read: Callable[[], object], budget: float = 0.3) -> float:
@@ -56,15 +55,15 @@ def main(argv: list[str] | None = None) -> int:
                                   "readings": len(found), "steps": work.steps,
                                   "us_per_word": round(us, 1), "release": rel.id},
                                  ensure_ascii=False))
-            verdict = checker.check_word(catalog, "kvizovka", word)
+            verdict = catalog.lexicon("kvizovka").check(word)
             print(json.dumps({
                 "word": f"{name} x{n}" if name == "lj" else f"a x{2 * n}", "chars": len(word),
                 "check_us_per_word": round(_per_word(
-                    lambda w=word: checker.check_word(catalog, "kvizovka", w)), 1),
+                    lambda w=word: catalog.lexicon("kvizovka").check(w)), 1),
                 "check_alternatives": len(verdict["alternatives"]),
                 "check_body_bytes": len(json.dumps(verdict, ensure_ascii=False)),
                 "valid_us_per_word": round(_per_word(
-                    lambda w=word: fastcheck.valid_flags(catalog, "kvizovka", [w] * 100)) / 100,
+                    lambda w=word: catalog.lexicon("kvizovka").valid([w] * 100)) / 100,
                     1)}, ensure_ascii=False))
     return 0
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from lexicon.errors import InputError
 from lexicon.export import changes
@@ -27,9 +28,6 @@ from lexicon.export.export import valid_keys
 from lexicon.game.profile import Profile
 from lexicon.store import releases
 from lexicon.store.store import Release
-
-if TYPE_CHECKING:  # a type only: the catalog is above the layers
-    from lexicon.catalog import Catalog
 
 SAMPLES = changes.SAMPLES
 # word-shape classes of a language, tried before the verdict classes: (name, test)
@@ -72,21 +70,22 @@ def diff_releases(profile: Profile, old: Release, new: Release) -> dict[str, Any
             "added": _side(added), "removed": _side(removed)}
 
 
-def resolve_pair(catalog: Catalog, game: str, old_id: str | None,
-                 new_id: str | None) -> tuple[Release, Release]:
-    """NEW defaults to the current release, OLD to the release NEW was built after (its
-    manifest's ``previous``), else the newest one published before it."""
-    new = catalog.release(game, new_id)
-    if old_id is None:
-        old_id = new.manifest.get("previous")
-        if old_id is None or not (releases.game_dir(game, catalog.root) / old_id).is_dir():
-            older = [r["release"] for r in releases.list_releases(game, catalog.root)
-                     if (r["built_at"] or "") < (new.manifest.get("built_at") or "")]
-            if not older:
-                raise InputError(f"{game}: {new.id} has no earlier release to compare with; "
-                                 f"name OLD explicitly", code="no_previous_release")
-            old_id = older[0]
-    return catalog.release(game, old_id), new
+def previous_id(root: Path, new: Release, old_id: str | None) -> str:
+    """The release to compare ``new`` with: ``old_id`` when given, else the release ``new``
+    was built after (its manifest's ``previous``) when it is still in ``root``, else the
+    newest one published before it."""
+    if old_id is not None:
+        return old_id
+    game = new.game
+    old_id = new.manifest.get("previous")
+    if old_id is None or not (releases.game_dir(game, root) / old_id).is_dir():
+        older = [r["release"] for r in releases.list_releases(game, root)
+                 if (r["built_at"] or "") < (new.manifest.get("built_at") or "")]
+        if not older:
+            raise InputError(f"{game}: {new.id} has no earlier release to compare with; "
+                             f"name OLD explicitly", code="no_previous_release")
+        old_id = older[0]
+    return old_id
 
 
 def _by_verdict(release: Release) -> dict[str, Any]:

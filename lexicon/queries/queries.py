@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexicon.errors import InputError
 from lexicon.game.inputs import clean_word
@@ -34,9 +34,6 @@ from lexicon.queries.patterns import Compiled, Pattern, parse
 from lexicon.queries.search import Budget, TooManyMatches, find_keys, least_work
 from lexicon.store.indexes import Indexes
 from lexicon.store.store import Release
-
-if TYPE_CHECKING:  # a type only: the catalog is above the layers
-    from lexicon.catalog import Catalog
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500           # results per page
@@ -104,12 +101,6 @@ def _envelope(game: str, rel: Release, query: dict[str, Any], count: int, offset
             "offset": offset, "limit": limit, "results": results}
 
 
-def _open(catalog: Catalog, game: str) -> tuple[Profile, Release, Indexes]:
-    profile = catalog.profile(game)
-    rel = catalog.release(game)
-    return profile, rel, rel.indexes
-
-
 def _ordered(profile: Profile, rules: PlayRules, keys: Collection[str], sort: str,
              jokers_of: Callable[[str], list[str]] = lambda _k: [],
              stop: int | None = None) -> list[str]:
@@ -133,11 +124,11 @@ def _joker_slots(rules: PlayRules, compiled: Compiled, key: str) -> list[int]:
             if slot.joker or key[i] in rules.joker_only]
 
 
-def blanks(catalog: Catalog, game: str, word: str, *, edge: bool = False, sort: str = "alpha",
+def blanks(profile: Profile, rel: Release, word: str, *, edge: bool = False, sort: str = "alpha",
            limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
     """Every admissible word ``word`` can be with its jokers (``?``) filled in."""
     _check_page(limit, offset, sort)
-    profile, rel, index = _open(catalog, game)
+    game, index = profile.id, rel.indexes
     compiled = parse(profile, word, stars=False, sets=False, known=index.has_prefix)
     rules = play_rules(profile)
     for reading in compiled.readings:
@@ -181,12 +172,12 @@ def match_keys(index: Indexes, profile: Profile, compiled: Pattern, low: int, hi
     return keys
 
 
-def pattern(catalog: Catalog, game: str, text: str, *, min_length: int | None = None,
+def pattern(profile: Profile, rel: Release, text: str, *, min_length: int | None = None,
             max_length: int | None = None, sort: str = "alpha", limit: int = DEFAULT_LIMIT,
             offset: int = 0) -> dict[str, Any]:
     """Words matching ``text`` (see :mod:`lexicon.queries.patterns`), counted and paged."""
     _check_page(limit, offset, sort)
-    profile, rel, index = _open(catalog, game)
+    game, index = profile.id, rel.indexes
     low, high = _lengths(profile, min_length, max_length)
     compiled = parse(profile, text, known=index.has_prefix)
     keys = match_keys(index, profile, compiled, low, high,
@@ -200,7 +191,7 @@ def pattern(catalog: Catalog, game: str, text: str, *, min_length: int | None = 
 
 # -- anagrams ----------------------------------------------------------------------------
 
-def anagrams(catalog: Catalog, game: str, rack: str, *, board: str = "", exact: bool = False,
+def anagrams(profile: Profile, rel: Release, rack: str, *, board: str = "", exact: bool = False,
              min_length: int | None = None, max_length: int | None = None,
              sort: str = "score", limit: int = DEFAULT_LIMIT, offset: int = 0
              ) -> dict[str, Any]:
@@ -210,7 +201,7 @@ def anagrams(catalog: Catalog, game: str, rack: str, *, board: str = "", exact: 
     alphagram (all its words score alike), so only the page's words are read.
     """
     _check_page(limit, offset, sort)
-    profile, rel, index = _open(catalog, game)
+    game, index = profile.id, rel.indexes
     low, high = _lengths(profile, min_length, max_length)
     parsed = anagram_engine.parse_rack(profile, rack, board)
     found = anagram_engine.find_alphagrams(index, profile, parsed, low, high, exact)
@@ -257,7 +248,7 @@ def _alphagram_page(profile: Profile, index: Indexes, found: list[anagram_engine
     return total, pairs
 
 
-def extend(catalog: Catalog, game: str, word: str, rack: str, *, sort: str = "alpha",
+def extend(profile: Profile, rel: Release, word: str, rack: str, *, sort: str = "alpha",
            limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
     """Remik's rebuild: every word that uses all the tiles of the table word ``word`` and at
     least one tile of ``rack`` (``?`` = joker where the game has them), with the rack
@@ -267,7 +258,7 @@ def extend(catalog: Catalog, game: str, word: str, rack: str, *, sort: str = "al
     ``MAX_STEPS``, and the table word, which may be longer than a board's letters, to the
     word length."""
     _check_page(limit, offset, sort)
-    profile, rel, index = _open(catalog, game)
+    game, index = profile.id, rel.indexes
     key, tiles = _reading_key(profile, index, word)
     parsed = anagram_engine.parse_rack(profile, rack)
     table = anagram_engine.Rack(parsed.tiles, parsed.jokers, Counter(key))
@@ -302,9 +293,9 @@ def _reading_key(profile: Profile, index: Indexes, text: str) -> tuple[str, tupl
     return chosen.key, chosen.tiles
 
 
-def hooks(catalog: Catalog, game: str, word: str) -> dict[str, Any]:
+def hooks(profile: Profile, rel: Release, word: str) -> dict[str, Any]:
     """Tiles that extend ``word`` at the front or the back into an admissible word."""
-    profile, rel, index = _open(catalog, game)
+    game, index = profile.id, rel.indexes
     key, tiles = _reading_key(profile, index, word)
     rules = play_rules(profile)
 
@@ -325,9 +316,9 @@ def hooks(catalog: Catalog, game: str, word: str) -> dict[str, Any]:
     }
 
 
-def prefix(catalog: Catalog, game: str, text: str) -> dict[str, Any]:
+def prefix(profile: Profile, rel: Release, text: str) -> dict[str, Any]:
     """Does a playable word start with ``text``, and which tiles may come next."""
-    profile, rel, index = _open(catalog, game)
+    game, index = profile.id, rel.indexes
     key, tiles = _reading_key(profile, index, text)
     nxt = hook_engine.next_tiles(index, profile, key)
     return {

@@ -19,7 +19,7 @@ each source and licence (:mod:`lexicon.store.meanings`); ``[]`` when none lists 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexicon.errors import LexiconError
 from lexicon.game.gloss import gloss, language, localized_reason
@@ -30,9 +30,6 @@ from lexicon.game.reasons import describe
 from lexicon.game.tiles import PrefixOracle, Resolution, Speller, Tiling, speller
 from lexicon.store.records import Record
 from lexicon.store.store import Release
-
-if TYPE_CHECKING:  # a type only: the catalog is above the layers
-    from lexicon.catalog import Catalog
 
 MAX_BATCH = 10_000
 
@@ -74,23 +71,15 @@ def _choose(spell: Speller, rel: Release, word: str
     return spell.tiling(decided.key), chosen, alternatives
 
 
-def check_word(catalog: Catalog, game: str, text: str, *, edge: bool = False,
-               lang: str | None = None, release: str | None = None) -> dict[str, Any]:
-    """The full verdict for one word (raises LexiconError for unusable input).
+def check_word(profile: Profile, rel: Release, text: str, *, edge: bool = False,
+               lang: str | None = None) -> dict[str, Any]:
+    """The full verdict for one word from ``rel`` (raises LexiconError for unusable input).
 
     Glosses and reason texts are in ``lang`` (pl, sr, sr-Cyrl, sl, en), by default in the language
-    of the game's players. ``release`` answers from an older published release ("valid as
-    of edition X").
+    of the game's players. Any release object answers: the served one, an older published
+    one ("valid as of edition X"), or one still being staged (canaries).
     """
-    profile = catalog.profile(game)
-    return _verdict(profile, catalog.release(game, release), text, edge,
-                    language(profile.language, lang))
-
-
-def check_in(profile: Profile, rel: Release, text: str, *, edge: bool = False
-             ) -> dict[str, Any]:
-    """The verdict from a given release object, e.g. one still being staged (canaries)."""
-    return _verdict(profile, rel, text, edge, language(profile.language, None))
+    return _verdict(profile, rel, text, edge, language(profile.language, lang))
 
 
 def _analyses(game: str, record: Record, lang: str) -> list[dict[str, Any]]:
@@ -149,16 +138,11 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
     return result
 
 
-def check_many(catalog: Catalog, game: str, texts: Iterable[str], *,
-               edge: bool = False, lang: str | None = None,
-               release: str | None = None) -> list[dict[str, Any]]:
+def check_many(profile: Profile, rel: Release, texts: Iterable[str], *,
+               edge: bool = False, lang: str | None = None) -> list[dict[str, Any]]:
     """Verdicts for many words; a bad item gets an ``error`` object, not a failed batch.
-
-    The profile and release are resolved once, so the whole batch is answered by one
-    release even if a new one is published meanwhile.
-    """
-    profile = catalog.profile(game)
-    rel = catalog.release(game, release)
+    One release answers the whole batch, whatever is published meanwhile."""
+    game = profile.id
     lang = language(profile.language, lang)
     out = []
     for text in texts:

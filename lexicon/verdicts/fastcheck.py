@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Container, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexicon.errors import LexiconError
 from lexicon.game.inputs import EDGE_SPACE
@@ -33,10 +33,8 @@ from lexicon.game.profile import Profile
 from lexicon.game.tiles import Speller, speller
 from lexicon.store import membership
 from lexicon.store.membership import HashedKeys
+from lexicon.store.store import Release
 from lexicon.verdicts import checker
-
-if TYPE_CHECKING:  # a type only: the catalog is above the layers
-    from lexicon.catalog import Catalog
 
 MAX_WORDS = 100_000   # per call / per HTTP request
 
@@ -207,11 +205,9 @@ def latin_spellings(profile: Profile, words: Any) -> tuple[list[str], list[str]]
     return sorted(set(inside)), sorted(set(edge))
 
 
-def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
+def valid_flags(profile: Profile, rel: Release, texts: Iterable[str], *,
                 edge: bool = False) -> list[bool]:
     """``check_word(...)["valid"]`` for each text (an unusable text is simply not valid)."""
-    profile = catalog.profile(game)
-    rel = catalog.release(game)
     words = rel.indexes.words
     has_prefix = rel.indexes.has_prefix
     plan = profile.derived(_Plan)
@@ -254,7 +250,7 @@ def valid_flags(catalog: Catalog, game: str, texts: Iterable[str], *,
                 append(key in words and allows(key, edge=edge))
                 continue
         try:
-            append(bool(checker.check_word(catalog, game, text, edge=edge)["valid"]))
+            append(bool(checker.check_word(profile, rel, text, edge=edge)["valid"]))
         except LexiconError:
             append(False)
     return out

@@ -19,16 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexicon.errors import InputError
 from lexicon.game.gloss import language
 from lexicon.game.inputs import clean_word
+from lexicon.game.profile import Profile
+from lexicon.store.store import Release
 from lexicon.verdicts import rulings
 from lexicon.verdicts.checker import check_many
-
-if TYPE_CHECKING:  # a type only: the catalog is above the layers
-    from lexicon.catalog import Catalog
 
 MAX_PLAY_WORDS = 32   # a move forms one main word plus at most one cross word per tile
 
@@ -67,31 +66,31 @@ def _refuse(codes: set[str]) -> None:
                          f"again: nothing was ruled", code=code)
 
 
-def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = False,
-          reveal: bool = False, lang: str | None = None, release: str | None = None,
-          log_root: Path | None = None, log: bool = True) -> dict[str, Any]:
+def judge(profile: Profile, rel: Release, words: Sequence[object], *, root: Path,
+          edge: bool = False, reveal: bool = False, lang: str | None = None,
+          log: bool = True) -> dict[str, Any]:
     """Rule on a play: ``verdict`` is ``stands`` when every word is valid, else ``falls``.
 
-    ``release`` rules with an older published release ("valid as of edition X"); the log
-    and the answer name the release that ruled. Raises UnknownGame / NoRelease /
-    UnknownRelease / InputError before anything is ruled or logged, and
-    RulingsUnavailable (503) instead of a ruling that cannot be logged.
+    ``rel`` may be an older published release ("valid as of edition X"); the log (in
+    ``root``'s rulings log) and the answer name the release that ruled. Raises InputError
+    before anything is ruled or logged, and RulingsUnavailable (503) instead of a ruling
+    that cannot be logged.
     """
-    answer, entry = rule(catalog, game, words, edge=edge, reveal=reveal, lang=lang,
-                         release=release)
+    answer, entry = rule(profile, rel, words, edge=edge, reveal=reveal, lang=lang)
     if log:
-        record(answer, entry, log_root or catalog.root)
+        record(answer, entry, root)
     return answer
 
 
-def rule(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = False,
-         reveal: bool = False, lang: str | None = None, release: str | None = None
+def rule(profile: Profile, rel: Release, words: Sequence[object], *, edge: bool = False,
+         reveal: bool = False, lang: str | None = None
          ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The ruling, not yet logged, and the log entry :func:`record` must write before the
     ruling may be given (the service writes it off its event loop)."""
-    language(catalog.profile(game).language, lang)     # a bad language is refused first
+    game = profile.id
+    language(profile.language, lang)     # a bad language is refused first
     play = _read_play(words)
-    results = check_many(catalog, game, play, edge=edge, lang=lang, release=release)
+    results = check_many(profile, rel, play, edge=edge, lang=lang)
     # a word clean_word accepts may still not be read as tiles ("[q]", "ko[t")
     _refuse({r["error"]["code"] for r in results if "error" in r})
     release = results[0]["release"]

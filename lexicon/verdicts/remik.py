@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lexicon.errors import InputError, LexiconError
 from lexicon.game.gloss import language, localized_reason
@@ -55,10 +55,8 @@ from lexicon.game.inputs import clean_word, normalise
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
+from lexicon.store.store import Release
 from lexicon.verdicts import judge as judging
-
-if TYPE_CHECKING:  # a type only: the catalog is above the layers
-    from lexicon.catalog import Catalog
 
 MAX_MOVE_WORDS = 32       # words on the table before, or after, one move
 MAX_MOVE_RACK = 60        # tiles on a player's shelves (13, and every draw since)
@@ -492,17 +490,15 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
 
 # -- the ruling ----------------------------------------------------------------------------
 
-def rule_move(catalog: Catalog, before: object, after: object, rack: object, *,
-              opening: bool = False, reopening: bool = False, variant: int = 1,
-              history: object = None, reveal: bool = False, lang: str | None = None,
-              release: str | None = None, log_root: Path | None = None, log: bool = True,
-              game: str = "remik") -> dict[str, Any]:
-    """Rule on one Remik move (see the module docstring). Raises InputError for a move that
-    cannot be read, MoveTooComplex when the search is too long, and the judge's errors
-    (UnknownGame, NoRelease, ...) before anything is ruled or logged."""
-    profile = catalog.profile(game)
+def rule_move(profile: Profile, rel: Release, before: object, after: object, rack: object,
+              *, root: Path, opening: bool = False, reopening: bool = False,
+              variant: int = 1, history: object = None, reveal: bool = False,
+              lang: str | None = None, log: bool = True) -> dict[str, Any]:
+    """Rule on one Remik move (see the module docstring) from ``rel``, logged in ``root``'s
+    rulings log. Raises InputError for a move that cannot be read and MoveTooComplex when
+    the search is too long, before anything is ruled or logged."""
+    game = profile.id
     lang = language(profile.language, lang)
-    catalog.release(game, release)        # NoRelease / UnknownRelease before anything else
     if opening and reopening:
         raise InputError("a move is an opening or a re-opening, not both", code="bad_move")
     if variant not in VARIANTS:
@@ -540,8 +536,8 @@ def rule_move(catalog: Catalog, before: object, after: object, rack: object, *,
                 f"the table after the move is arrangement {n} of the history")
             break
     legal = not faults
-    ruling = (judging.judge(catalog, game, judged, reveal=reveal, lang=lang, release=release,
-                            log_root=log_root, log=log) if judged else None)
+    ruling = (judging.judge(profile, rel, judged, root=root, reveal=reveal, lang=lang,
+                            log=log) if judged else None)
     words_valid = ruling["valid"] if ruling else None
     if words_valid is False:      # which word is wrong only the judge's ``reveal`` says
         faults["wrong_word"] = []
@@ -582,8 +578,7 @@ def rule_move(catalog: Catalog, before: object, after: object, rack: object, *,
     else:
         outcome, penalty = "move_stands", LEFTOVER_PENALTY * left
     answer: dict[str, Any] = {
-        "game": game, "release": ruling["release"] if ruling else catalog.release(
-            game, release).id,
+        "game": game, "release": rel.id,
         "kind": kind, "variant": variant, "legal": legal, "words_valid": words_valid,
         "valid": stands, "verdict": judging.STANDS if stands else judging.FALLS,
         "reasons": reasons, "words": words, "to_shelf": to_shelf,
