@@ -408,7 +408,11 @@ class JudgeRequest(BaseModel):
     words: list[Any] = Field(..., description="every word the play forms (at most "
                                               f"{figure('judge.MAX_PLAY_WORDS')})",
                              examples=[["zażółć", "gęślą"]])
-    edge: bool = Field(False, description="Kvizovka: the play touches the board's edge")
+    # a list is checked by the library (``bad_play``), like the words
+    edge: bool | list[Any] = Field(False, description=(
+        "Kvizovka's board-edge rule: `true` when every word of the play touches the edge, "
+        "or one flag a word, in the order of `words` (`[false, true]`: only the second "
+        "word touches it)"), examples=[[False, True]])
     reveal: bool = Field(False, description="give each word's verdict (settling a dispute)")
     lang: str | None = Field(None, description=LANG_HELP)
     release: str | None = Field(None, description=RELEASE_HELP)

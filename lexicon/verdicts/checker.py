@@ -18,10 +18,10 @@ each source and licence (:mod:`lexicon.store.meanings`); ``[]`` when none lists 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from lexicon.errors import LexiconError
+from lexicon.errors import InputError, LexiconError
 from lexicon.game.gloss import gloss, language, localized_reason
 from lexicon.game.inputs import clean_word, printable
 from lexicon.game.play import play_rules
@@ -149,21 +149,36 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
     return result
 
 
+def edges(edge: object, count: int) -> list[bool]:
+    """One edge flag a word: ``edge`` as one flag for all ``count`` words, or a list of one
+    flag a word (``bad_play`` for anything else: the play cannot be read as it stands)."""
+    if isinstance(edge, bool):
+        return [edge] * count
+    if (not isinstance(edge, (list, tuple)) or len(edge) != count
+            or not all(isinstance(e, bool) for e in edge)):
+        raise InputError(f"edge must be true, false or a list of {count} flags, one a word "
+                         f"in the order of the words", code="bad_play")
+    return list(edge)
+
+
 def check_many(catalog: Catalog, game: str, texts: Iterable[str], *,
-               edge: bool = False, lang: str | None = None,
+               edge: bool | Sequence[bool] = False, lang: str | None = None,
                release: str | None = None) -> list[dict[str, Any]]:
     """Verdicts for many words; a bad item gets an ``error`` object, not a failed batch.
 
+    ``edge`` is one flag for every word, or one a word (Kvizovka's edge rule belongs to the
+    word that touches the edge, not to the whole play; :func:`edges` checks the list).
     The profile and release are resolved once, so the whole batch is answered by one
     release even if a new one is published meanwhile.
     """
     profile = catalog.profile(game)
     rel = catalog.release(game, release)
     lang = language(profile.language, lang)
+    texts = list(texts)
     out = []
-    for text in texts:
+    for text, at_edge in zip(texts, edges(edge, len(texts)), strict=True):
         try:
-            out.append(_verdict(profile, rel, text, edge, lang))
+            out.append(_verdict(profile, rel, text, at_edge, lang))
         except LexiconError as exc:
             out.append({"input": printable(text), "game": game, "valid": False,
                         "error": exc.to_json()})

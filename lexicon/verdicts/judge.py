@@ -25,7 +25,7 @@ from lexicon.errors import InputError
 from lexicon.game.gloss import language
 from lexicon.game.inputs import clean_word
 from lexicon.verdicts import rulings
-from lexicon.verdicts.checker import check_many
+from lexicon.verdicts.checker import check_many, edges
 
 if TYPE_CHECKING:  # a type only: the catalog is above the layers
     from lexicon.catalog import Catalog
@@ -67,7 +67,8 @@ def _refuse(codes: set[str]) -> None:
                          f"again: nothing was ruled", code=code)
 
 
-def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = False,
+def judge(catalog: Catalog, game: str, words: Sequence[object], *,
+          edge: bool | Sequence[bool] = False,
           reveal: bool = False, lang: str | None = None, release: str | None = None,
           log_root: Path | None = None, log: bool = True) -> dict[str, Any]:
     """Rule on a play: ``verdict`` is ``stands`` when every word is valid, else ``falls``.
@@ -84,14 +85,16 @@ def judge(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = 
     return answer
 
 
-def rule(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = False,
-         reveal: bool = False, lang: str | None = None, release: str | None = None
+def rule(catalog: Catalog, game: str, words: Sequence[object], *,
+         edge: bool | Sequence[bool] = False, reveal: bool = False,
+         lang: str | None = None, release: str | None = None
          ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The ruling, not yet logged, and the log entry :func:`record` must write before the
     ruling may be given (the service writes it off its event loop)."""
     language(catalog.profile(game).language, lang)     # a bad language is refused first
     play = _read_play(words)
-    results = check_many(catalog, game, play, edge=edge, lang=lang, release=release)
+    at_edge = edges(edge, len(play))      # one flag a word: the edge is a word's, not a play's
+    results = check_many(catalog, game, play, edge=at_edge, lang=lang, release=release)
     # a word clean_word accepts may still not be read as tiles ("[q]", "ko[t")
     _refuse({r["error"]["code"] for r in results if "error" in r})
     release = results[0]["release"]
@@ -101,7 +104,8 @@ def rule(catalog: Catalog, game: str, words: Sequence[object], *, edge: bool = F
                               "valid": stands, "count": len(play)}
     if reveal:
         answer["results"] = results
-    entry = {"game": game, "release": release, "words": play, "edge": edge,
+    entry = {"game": game, "release": release, "words": play,
+             "edge": edge if isinstance(edge, bool) else at_edge,
              "verdict": verdict, "revealed": reveal}
     return answer, entry
 
