@@ -56,7 +56,7 @@ from lexicon.export import diff as diffing
 from lexicon.export import export as exporting
 from lexicon.export.changes import class_lines
 from lexicon.export.export import identity
-from lexicon.game.gloss import language
+from lexicon.game.gloss import game_name, language
 from lexicon.game.inputs import EDGE_SPACE, MAX_WORD_CHARS
 from lexicon.game.play import PlayRules, play_rules
 from lexicon.game.profile import Profile, game_ids
@@ -82,7 +82,8 @@ __all__ = [
     "MAX_BATCH", "MAX_BOARD_TILES", "MAX_CHARS_PER_TILE", "MAX_LIMIT", "MAX_OFFSET",
     "MAX_PATTERN_CHARS", "MAX_PATTERN_WORK", "MAX_PLAY_WORDS", "MAX_RACK_TILES",
     "MAX_WORDS", "MAX_WORD_CHARS", "Catalog", "InputError", "Lexicon", "LexiconError",
-    "LockHeld", "NotReady", "class_lines", "game_ids", "identity", "language", "limit_table",
+    "LockHeld", "NotReady", "class_lines", "game_ids", "game_name", "identity", "language",
+    "limit_table",
     "limit_value",
     "markdown_cell", "read_history",
 ]

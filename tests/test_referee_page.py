@@ -72,8 +72,7 @@ def ask(driver: webdriver.Chrome, game: str, word: str) -> dict[str, str]:
     box = driver.find_element(By.ID, "word")
     box.clear()
     box.send_keys(word + "\n")
-    WebDriverWait(driver, 10).until(
-        lambda d: d.find_element(By.ID, "verdict").text.strip() != "")
+    wait_verdict(driver)
     return {key: driver.find_element(By.ID, key).text for key in (
         "verdict", "shown-word", "reason", "tiles", "score", "analyses", "alternatives",
         "fillings", "release")}
@@ -143,19 +142,19 @@ def test_language_follows_the_game_then_the_choice(base: str, browser: webdriver
     assert seen["verdict"] == "INVALID" and "an abbreviation or symbol" in seen["reason"]
 
 
-def judge(driver: webdriver.Chrome, game: str, words: list[str], edge: bool = False
-          ) -> dict[str, str]:
+def judge(driver: webdriver.Chrome, game: str, words: list[str],
+          edge: bool | list[bool] = False) -> dict[str, str]:
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     driver.find_element(By.ID, "mode-judge").click()
     box = driver.find_element(By.ID, "play-words")
     box.clear()
     box.send_keys("\n".join(words))
-    check = driver.find_element(By.ID, "play-edge")
-    if check.is_selected() != edge:
-        check.click()
+    marks = [edge] * len(words) if isinstance(edge, bool) else edge
+    for n, mark in enumerate(marks, 1):            # Kvizovka: a box for each word
+        if mark:
+            driver.find_element(By.ID, f"edge-{n}").click()
     driver.find_element(By.ID, "judge-go").click()
-    WebDriverWait(driver, 10).until(
-        lambda d: d.find_element(By.ID, "judge-verdict").text.strip() != "")
+    wait_verdict(driver, "judge-verdict")
     return {"verdict": driver.find_element(By.ID, "judge-verdict").text,
             "ruling": driver.find_element(By.ID, "ruling").text,
             "release": driver.find_element(By.ID, "release").text}
@@ -226,7 +225,9 @@ def fits_and_large(driver: webdriver.Chrome, expected: int = 360) -> None:
 
 
 def wait_verdict(driver: webdriver.Chrome, target: str = "verdict") -> str:
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, target).text.strip())
+    """The verdict once given (not the "checking" the page shows while it asks)."""
+    WebDriverWait(driver, 10).until(lambda d: (e := d.find_element(By.ID, target)).text.strip()
+                                    and "pending" not in (e.get_attribute("class") or ""))
     return driver.find_element(By.ID, target).text
 
 

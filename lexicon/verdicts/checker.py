@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lexicon.errors import InputError, LexiconError
-from lexicon.game.gloss import gloss, language, localized_reason
+from lexicon.game.gloss import gloss, language, localized_reason, localized_text, spelled_in
 from lexicon.game.inputs import clean_word, printable
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
@@ -146,7 +146,24 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
     opening = rules.opening_score(reading.key)
     if opening is not None:
         result["opening_score"] = opening
+    shown = spelled_in(lang, profile.scripts, reading.key)
+    if shown is not None:     # sr-Cyrl: the word, its tiles and lemmas as the reader writes
+        result["script"] = {"word": shown, "tiles": [c.upper() for c in shown],
+                            "lemmas": {a["lemma"]: _lemma_spelled(spell, rel, a["lemma"], lang)
+                                       for a in result["analyses"]}}
     return result
+
+
+def _lemma_spelled(spell: Speller, rel: Release, lemma: str, lang: str) -> str:
+    """A lemma in the reader's script: as the release tiles it when it is a word of the
+    release (its key: the digraph question settled by the lexicon), else letter by letter."""
+    try:
+        reading, record, _ = _choose(spell, rel, lemma)
+    except LexiconError:
+        record = None
+    if record is not None:
+        return spelled_in(lang, ("Cyrl",), reading.key) or lemma
+    return localized_text(lemma, lang)
 
 
 def edges(edge: object, count: int) -> list[bool]:
