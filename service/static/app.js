@@ -294,10 +294,10 @@ function hasEdgeRule() {
 // Kvizovka: one box a word of the play, ticked for each word that touches the board's edge
 // (the rule is a word's, not the play's); ticks stay with their words while the list is edited.
 function showEdgeWords() {
-  const words = playWords();
+  const words = hasEdgeRule() ? playWords() : [];
   const ticked = new Set([...$("edge-words").querySelectorAll("input:checked")]
     .map((box) => box.dataset.word));
-  $("edge-row").hidden = !hasEdgeRule() || !words.length;
+  $("edge-row").hidden = !words.length;
   $("edge-words").replaceChildren(...words.map((w, i) => {
     const box = el("input", { type: "checkbox", id: "edge-" + (i + 1), "data-word": w });
     box.checked = ticked.has(w);
@@ -436,6 +436,7 @@ function showMove(r) {
   list($("move-extra"), extraLines(r));
   $("move-share").hidden = false;
   setRelease(r.release);
+  $("ruling").scrollIntoView({ block: "nearest" });    // below the form on a phone
 }
 
 // Rules on the move in the form (on submit), or again the move shown (the language changed).
