@@ -158,12 +158,17 @@ def test_cyrillic_readers_get_the_word_tiles_and_lemmas_in_cyrillic(home: Path) 
     publish(home, "kvizovka", [
         rec("љубави", word="ljubavi", lemma="ljubav", tags="n.f.pl.nom", category="noun"),
         rec("љубав", word="ljubav", tags="n.f.sg.nom", category="noun"),
+        rec("лубав", word="lubav", tags="test"),      # a word under L: L+J is read too
         rec("надживети", word="nadživeti", lemma="nadživeti", tags="vblex.inf"),
         rec("коњи", word="konji", lemma="konj", tags="n.m.pl.nom", category="noun")])
     cat = Catalog(home)
     r = check_word(cat, "kvizovka", "ljubavi", lang="sr-Cyrl")
     assert r["script"] == {"word": "љубави", "tiles": ["Љ", "У", "Б", "А", "В", "И"],
-                           "lemmas": {"ljubav": "љубав"}}
+                           "lemmas": {"ljubav": "љубав"},
+                           "alternatives": [["Л", "Ј", "У", "Б", "А", "В", "И"]]}
+    other = check_word(cat, "kvizovka", "ljubav", lang="sr-Cyrl")   # lj read as L+J too
+    assert [a["tiles"] for a in other["alternatives"]] == [["L", "J", "U", "B", "A", "V"]]
+    assert other["script"]["alternatives"] == [["Л", "Ј", "У", "Б", "А", "В"]]
     assert r["word"] == "ljubavi" and r["analyses"][0]["lemma"] == "ljubav"   # unchanged
     assert check_word(cat, "kvizovka", "nadživeti", lang="sr-Cyrl")["script"]["lemmas"] == {
         "nadživeti": "надживети"}

@@ -488,6 +488,8 @@ def test_a_remik_move_from_a_deep_link(base: str, browser: webdriver.Chrome) -> 
         assert seen["move-figures"] == "punkty 4 · kara 4 · razem 0"
         assert seen["move-shelf"] == "Wraca na półeczkę: E K"
         assert seen["release"].startswith("remik-") and seen["move-reasons"] == ""
+        assert "KOTY: przebudowany · KOTEK (K O T) + Y · punkty 4" in browser.find_element(
+            By.ID, "move-words").text
         assert browser.find_element(By.ID, "move-after").get_attribute("value") == "koty"
         assert query(browser) == {"game": ["remik"], "mode": ["judge"], "before": ["kotek"],
                                   "after": ["koty"], "rack": ["y"]}
@@ -553,6 +555,7 @@ def test_languages_scripts_and_the_release_above_the_fold(
         assert browser.find_element(By.ID, "shown-word").text == "љубав"
         assert browser.find_element(By.ID, "tiles").text.split()[:2] == ["Љ", "3"]
         assert "љубав — именица" in browser.find_element(By.ID, "analyses").text
+        assert "Л-Ј-У-Б-А-В" in browser.find_element(By.ID, "alternatives").text
         game = Select(browser.find_element(By.ID, "game"))
         WebDriverWait(browser, 10).until(
             lambda d: game.first_selected_option.text == "Квизовка")

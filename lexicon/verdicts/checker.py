@@ -148,9 +148,12 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
         result["opening_score"] = opening
     shown = spelled_in(lang, profile.scripts, reading.key)
     if shown is not None:     # sr-Cyrl: the word, its tiles and lemmas as the reader writes
+        letters = {t.letter: t.canonical.upper() for t in profile.tiles}
         result["script"] = {"word": shown, "tiles": [c.upper() for c in shown],
                             "lemmas": {a["lemma"]: _lemma_spelled(spell, rel, a["lemma"], lang)
-                                       for a in result["analyses"]}}
+                                       for a in result["analyses"]},
+                            "alternatives": [[letters.get(x, x) for x in a["tiles"]]
+                                             for a in alternatives]}
     return result
 
 

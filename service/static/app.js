@@ -226,7 +226,8 @@ function showCheck(g, r) {
     " (" + m.name + ", " + m.license + ")") : [t("noMeaning")]);
   section($("analyses"), t("analyses"), r.analyses.map((a) =>
     lemma(a.lemma) + " — " + (a.gloss ? a.gloss + " · " : "") + a.tags + " (" + a.source + ")"));
-  section($("alternatives"), t("alternatives"), r.alternatives.map((a) => a.tiles.join("-") +
+  section($("alternatives"), t("alternatives"), r.alternatives.map((a, i) =>
+    (script && script.alternatives ? script.alternatives[i] : a.tiles).join("-") +
     ": " + (a.valid ? t("otherValid") : a.known ? t("otherInvalid") : t("otherUnknown"))));
   if (r.jokers_needed && r.jokers_needed.length) {
     section($("fillings"), t("needsJoker"), [r.jokers_needed.join(", ")]);
@@ -322,7 +323,7 @@ function clearRuling() {
   $("ruling").className = "ruling";
   for (const id of ["judge-verdict", "judge-detail", "countdown", "move-figures", "move-shelf",
     "move-copy-status"]) $(id).textContent = "";
-  for (const id of ["move-reasons", "move-extra"]) $(id).replaceChildren();
+  for (const id of ["move-reasons", "move-extra", "move-words"]) $(id).replaceChildren();
   $("move-share").hidden = true;
 }
 
@@ -424,6 +425,19 @@ function extraLines(r) {
   return out;
 }
 
+const WORD_KINDS = { kept: "wordKept", remnant: "wordRemnant", new: "wordNew",
+  rebuilt: "wordRebuilt" };
+
+// "KOTY: rebuilt · KOTEK (K O T) + Y · 4": which table word became which, and its points
+function moveWordLine(w) {
+  const parts = [w.word.toUpperCase() + ": " + (t(WORD_KINDS[w.kind] || "") || w.kind)];
+  const from = (w.from || []).map((f) => f.word.toUpperCase() + " (" + f.letters.join(" ") + ")");
+  const own = (w.own || []).join(" ");
+  if (from.length || own) parts.push(from.concat(own ? [own] : []).join(" + "));
+  if (w.points !== undefined) parts.push(t("points") + " " + w.points);
+  return parts.join(" · ");
+}
+
 function showMove(r) {
   $("ruling").className = "ruling " + (r.valid ? "valid" : "invalid");
   verdict($("judge-verdict"), r.valid ? "valid" : "invalid", r.valid ? t("stands") : t("falls"));
@@ -433,6 +447,7 @@ function showMove(r) {
     r.penalty + " · " + t("total") + " " + r.total;
   $("move-shelf").textContent = r.to_shelf && r.to_shelf.length
     ? t("toShelf") + " " + r.to_shelf.join(" ") : "";
+  section($("move-words"), t("wordsOfMove"), r.words.map(moveWordLine));
   list($("move-extra"), extraLines(r));
   $("move-share").hidden = false;
   setRelease(r.release);

@@ -4,6 +4,11 @@
 
 const UI_TEXT = {
   en: {
+    wordKept: "kept",
+    wordRemnant: "remnant, stays on the table",
+    wordNew: "new, from the shelf",
+    wordRebuilt: "rebuilt",
+    wordsOfMove: "Words on the table after the move",
     checking: "Checking…",
     edgeWords: "Words that touch the board's edge",
     moveHelp: "The words on the table, separated by spaces or commas.",
@@ -45,6 +50,11 @@ const UI_TEXT = {
     noFit: "no admissible word fits the jokers", notBuilt: "(not built)",
   },
   pl: {
+    wordKept: "bez zmian",
+    wordRemnant: "resztka, zostaje na stole",
+    wordNew: "nowy, z półeczki",
+    wordRebuilt: "przebudowany",
+    wordsOfMove: "Wyrazy na stole po ruchu",
     checking: "Sprawdzam…",
     edgeWords: "Słowa dotykające krawędzi planszy",
     moveHelp: "Słowa na stole, oddzielone spacjami lub przecinkami.",
@@ -87,6 +97,11 @@ const UI_TEXT = {
     notBuilt: "(brak wydania)",
   },
   sr: {
+    wordKept: "nepromenjena",
+    wordRemnant: "ostatak, ostaje na stolu",
+    wordNew: "nova, sa police",
+    wordRebuilt: "prepravljena",
+    wordsOfMove: "Reči na stolu posle poteza",
     checking: "Proveravam…",
     edgeWords: "Reči koje dodiruju ivicu table",
     moveHelp: "Reči na stolu, odvojene razmacima ili zarezima.",
@@ -130,6 +145,11 @@ const UI_TEXT = {
   // Serbian in Cyrillic: the "sr" texts above through lexicon.gloss.to_cyrillic (the one
   // transliteration; tests/test_referee_page.py checks that they agree).
   "sr-Cyrl": {
+    wordKept: "непромењена",
+    wordRemnant: "остатак, остаје на столу",
+    wordNew: "нова, са полице",
+    wordRebuilt: "преправљена",
+    wordsOfMove: "Речи на столу после потеза",
     checking: "Проверавам…",
     edgeWords: "Речи које додирују ивицу табле",
     moveHelp: "Речи на столу, одвојене размацима или зарезима.",
@@ -171,6 +191,11 @@ const UI_TEXT = {
     noFit: "ниједна дозвољена реч не одговара", notBuilt: "(није изграђено)",
   },
   sl: {
+    wordKept: "nespremenjena",
+    wordRemnant: "ostanek, ostane na mizi",
+    wordNew: "nova, s poličke",
+    wordRebuilt: "predelana",
+    wordsOfMove: "Besede na mizi po potezi",
     checking: "Preverjam…",
     edgeWords: "Besede, ki se dotikajo roba mreže",
     moveHelp: "Besede na mizi, ločene s presledki ali vejicami.",
