@@ -279,13 +279,26 @@ def _read_history(path: str | None) -> list[list[str]] | None:
     return read_history(text)
 
 
+def _edge_flags(edge: bool, positions: list[int] | None, count: int) -> bool | list[bool]:
+    """``--edge`` for the whole play, or ``--edge-word N`` for the words that touch it."""
+    if not positions:
+        return edge
+    if edge or any(not 1 <= n <= count for n in positions):
+        raise InputError(f"--edge-word takes word numbers 1..{count}, and not with --edge",
+                         code="bad_play")
+    return [n in positions for n in range(1, count + 1)]
+
+
 @app.command()
 def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krizemkrazem")],
           words: Annotated[list[str] | None, typer.Argument(
               help="every word the play forms (not with --after)")] = None,
           edge: Annotated[bool, typer.Option(
-              "--edge", help="Kvizovka: the play touches the board's edge (3 letters allowed)")]
-          = False,
+              "--edge", help="Kvizovka: every word of the play touches the board's edge "
+                             "(3 letters allowed)")] = False,
+          edge_word: Annotated[list[int] | None, typer.Option(
+              "--edge-word", help="Kvizovka: the Nth word (1 = the first) touches the "
+                                  "board's edge; repeat for each such word")] = None,
           reveal: Annotated[bool, typer.Option(
               "--reveal", help="also show each word's verdict (settling a dispute)")] = False,
           as_json: Annotated[bool, typer.Option("--json", help="the ruling as one JSON object")]
@@ -336,13 +349,22 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
         ruling = lex.move(before, after, rack, opening=opening, reopening=reopening,
                           variant=variant, history=earlier, reveal=reveal, lang=lang)
     else:
-        ruling = lex.judge(words or [], edge=edge, reveal=reveal, lang=lang)
+        ruling = lex.judge(words or [], edge=_edge_flags(edge, edge_word, len(words or [])),
+                           reveal=reveal, lang=lang)
     if as_json:
         print(render.dump(ruling))
     else:
         print(render.move_text(ruling) if move else render.ruling_text(ruling))
     sys.stdout.flush()
     raise typer.Exit(0 if ruling["valid"] else EXIT_INVALID)
+
+
+def _edge_note(edge: object) -> str:
+    """A logged play's edge: the whole play, or the numbers of the words that touched it."""
+    if isinstance(edge, list):
+        at = [str(n) for n, flag in enumerate(edge, 1) if flag]
+        return f"  (edge: word {', '.join(at)})" if at else ""
+    return "  (edge)" if edge else ""
 
 
 @app.command("rulings")
@@ -359,7 +381,7 @@ def list_rulings(date: Annotated[str | None, typer.Option(
             print(render.dump(r))
         else:
             print(f"{r['time']}  {r['game']:13} {r['verdict'].upper():6}  "
-                  f"{' '.join(map(str, r['words']))}{'  (edge)' if r.get('edge') else ''}   "
+                  f"{' '.join(map(str, r['words']))}{_edge_note(r.get('edge'))}   "
                   f"release {r['release']}")
     if not log.rulings and not as_json:
         print(f"no rulings on {day.isoformat()}")

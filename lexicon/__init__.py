@@ -34,7 +34,7 @@ PUBLIC: dict[str, str] = {
     **dict.fromkeys(("LIMITS", "Limits", "limit_table", "limit_value", "markdown_cell"),
                     "lexicon.limits"),
     **dict.fromkeys(("EDGE_SPACE", "MAX_WORD_CHARS"), "lexicon.game.inputs"),
-    "language": "lexicon.game.gloss",
+    **dict.fromkeys(("game_name", "language"), "lexicon.game.gloss"),
     "game_ids": "lexicon.game.profile",
     "class_lines": "lexicon.export.changes",
     "identity": "lexicon.export.export",

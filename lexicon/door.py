@@ -124,8 +124,9 @@ class Lexicon:
         is not valid): the engines' check (:mod:`lexicon.verdicts.fastcheck`)."""
         return fastcheck.valid_flags(self.profile, self.release, words, edge=edge)
 
-    def rule(self, words: Sequence[object], *, edge: bool = False, reveal: bool = False,
-             lang: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def rule(self, words: Sequence[object], *, edge: bool | Sequence[bool] = False,
+             reveal: bool = False, lang: str | None = None
+             ) -> tuple[dict[str, Any], dict[str, Any]]:
         """One ruling on a play, not yet logged, and the log entry :meth:`record` must
         write before the ruling may be given (:mod:`lexicon.verdicts.judge`)."""
         return judge.rule(self.profile, self.release, words,
@@ -138,10 +139,12 @@ class Lexicon:
         lock held) when the log cannot take it."""
         return judge.record(ruling, entry, self.root, deadline=deadline)
 
-    def judge(self, words: Sequence[object], *, edge: bool = False, reveal: bool = False,
-              lang: str | None = None, log: bool = True) -> dict[str, Any]:
+    def judge(self, words: Sequence[object], *, edge: bool | Sequence[bool] = False,
+              reveal: bool = False, lang: str | None = None, log: bool = True
+              ) -> dict[str, Any]:
         """Rule on a play as a word judge does: ``stands`` or ``falls``, saying which word
-        failed only with ``reveal``; logged (unless ``log`` is false) before it is given."""
+        failed only with ``reveal``; logged (unless ``log`` is false) before it is given.
+        ``edge``: one flag for the play, or one a word (the words that touch the edge)."""
         return judge.judge(self.profile, self.release, words, root=self.root,
                            edge=edge, reveal=reveal, lang=lang, log=log)
 

@@ -33,6 +33,7 @@ from lexicon import (
     LexiconError,
     LockHeld,
     NotReady,
+    game_name,
     language,
     limit_value,
 )
@@ -155,24 +156,29 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
                 detail=report)
         return report
 
-    def _summary(game: str) -> dict[str, Any]:
+    def _summary(game: str, lang: str | None) -> dict[str, Any]:
         profile = catalog.profile(game)
         summary = profile.summary()
         summary["players_language"] = language(profile.language, None)
+        summary["title"] = game_name(game, profile.name, language(profile.language, lang))
         state = catalog.state(game)
         summary["release"] = state["release"]
         summary["state"] = state["state"]
         return summary
 
+    title_help = ("language of each game's `title` (its name for a reader of that "
+                  "language): pl, sr, sr-Cyrl, sl or en (default: the game's players')")
+
     @app.get("/v1/games", tags=["games"])
-    def games() -> list[dict[str, Any]]:
-        """Every game's profile (tiles, values, limits), its current release and its state
-        (``serving``, ``no_release``, ``damaged``)."""
-        return [_summary(game) for game in catalog.games()]
+    def games(lang: str | None = Query(None, description=title_help)) -> list[dict[str, Any]]:
+        """Every game's profile (tiles, values, limits), its name in ``lang`` (``title``),
+        its current release and its state (``serving``, ``no_release``, ``damaged``)."""
+        return [_summary(game, lang) for game in catalog.games()]
 
     @app.get("/v1/games/{game}", tags=["games"])
-    def game_profile(game: str) -> dict[str, Any]:
-        return _summary(game)
+    def game_profile(game: str, lang: str | None = Query(None, description=title_help)
+                     ) -> dict[str, Any]:
+        return _summary(game, lang)
 
     @app.get("/v1/games/{game}/words/{word}", tags=["check"], response_model=None,
              openapi_extra={"parameters": hotpath.word_parameters(LANG_HELP, RELEASE_HELP)},
@@ -408,7 +414,11 @@ class JudgeRequest(BaseModel):
     words: list[Any] = Field(..., description="every word the play forms (at most "
                                               f"{figure('judge.MAX_PLAY_WORDS')})",
                              examples=[["zażółć", "gęślą"]])
-    edge: bool = Field(False, description="Kvizovka: the play touches the board's edge")
+    # a list is checked by the library (``bad_play``), like the words
+    edge: bool | list[Any] = Field(False, description=(
+        "Kvizovka's board-edge rule: `true` when every word of the play touches the edge, "
+        "or one flag a word, in the order of `words` (`[false, true]`: only the second "
+        "word touches it)"), examples=[[False, True]])
     reveal: bool = Field(False, description="give each word's verdict (settling a dispute)")
     lang: str | None = Field(None, description=LANG_HELP)
     release: str | None = Field(None, description=RELEASE_HELP)

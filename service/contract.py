@@ -136,6 +136,7 @@ _GAME_ERRORS = {
     "503": "the game cannot answer: `no_release`, `release_damaged` (its release failed "
            "its integrity checks; other games are unaffected) or `no_index`",
 }
+_LANG_ERROR = "`bad_lang`: a language other than pl, sr, sr-Cyrl, sl and en"
 _BATCH_ERROR = {"413": "`batch_too_large`: more words than the endpoint takes; "
                        "`body_too_large`: a body over its byte limit, refused before it is "
                        "read (see service/bodies.py: a trickling body is 408 `body_timeout`, "
@@ -187,6 +188,8 @@ def document_errors(app: FastAPI) -> Callable[[], dict[str, Any]]:
                     wanted.update(_GAME_ERRORS)
                 elif any(p.get("name") == "game" for p in op.get("parameters", [])):
                     wanted["404"] = _GAME_ERRORS["404"]
+                if any(p.get("name") == "lang" for p in op.get("parameters", [])):
+                    wanted.setdefault("400", _LANG_ERROR)    # /v1/games?lang=
                 if method == "post" and path.endswith(("/check", "/valid")):
                     wanted.update(_BATCH_ERROR)
                 for status, description in wanted.items():

@@ -148,3 +148,45 @@ def test_serbian_in_cyrillic_is_the_serbian_texts_transliterated(small_releases:
     r = client.post("/v1/games/osps/judge", json={"words": ["np"], "reveal": True,
                                                    "lang": "sr-Cyrl"}).json()
     assert r["results"][0]["reason"]["message"] == "скраћеница или симбол"
+
+
+def test_cyrillic_readers_get_the_word_tiles_and_lemmas_in_cyrillic(home: Path) -> None:
+    """sr-Cyrl: a Kvizovka answer spells the word, its tiles and its lemmas in Cyrillic; a
+    lemma that is a word of the release by its key (the digraph question settled there:
+    nadživeti is надживети, not наџивети), any other letter by letter."""
+    publish(home, "kvizovka", [
+        rec("љубави", word="ljubavi", lemma="ljubav", tags="n.f.pl.nom", category="noun"),
+        rec("љубав", word="ljubav", tags="n.f.sg.nom", category="noun"),
+        rec("лубав", word="lubav", tags="test"),      # a word under L: L+J is read too
+        rec("надживети", word="nadživeti", lemma="nadživeti", tags="vblex.inf"),
+        rec("коњи", word="konji", lemma="konj", tags="n.m.pl.nom", category="noun")])
+    cat = Catalog(home)
+    r = cat.lexicon("kvizovka").check("ljubavi", lang="sr-Cyrl")
+    assert r["script"] == {"word": "љубави", "tiles": ["Љ", "У", "Б", "А", "В", "И"],
+                           "lemmas": {"ljubav": "љубав"},
+                           "alternatives": [["Л", "Ј", "У", "Б", "А", "В", "И"]]}
+    other = cat.lexicon("kvizovka").check("ljubav", lang="sr-Cyrl")   # lj read as L+J too
+    assert [a["tiles"] for a in other["alternatives"]] == [["L", "J", "U", "B", "A", "V"]]
+    assert other["script"]["alternatives"] == [["Л", "Ј", "У", "Б", "А", "В"]]
+    assert r["word"] == "ljubavi" and r["analyses"][0]["lemma"] == "ljubav"   # unchanged
+    assert cat.lexicon("kvizovka").check("nadživeti", lang="sr-Cyrl")["script"]["lemmas"] == {
+        "nadživeti": "надживети"}
+    assert cat.lexicon("kvizovka").check("konji", lang="sr-Cyrl")["script"]["lemmas"] == {
+        "konj": "коњ"}                                  # not a word here: letter by letter
+    for lang in ("sr", "en", "pl"):
+        assert "script" not in cat.lexicon("kvizovka").check("ljubavi", lang=lang)
+
+
+def test_game_names_in_the_readers_language(small_releases: Path) -> None:
+    client = TestClient(create_app(small_releases))
+    titles = {lang: {g["id"]: g["title"] for g in client.get(
+        "/v1/games", params={"lang": lang}).json()} for lang in ("pl", "sr-Cyrl", "en")}
+    assert titles["pl"]["osps"] == "Scrabble (OSPS)"
+    assert titles["sr-Cyrl"]["kvizovka"] == "Квизовка"
+    assert titles["en"]["osps"] == "Polish Scrabble (OSPS)"
+    assert {g["id"]: g["title"] for g in client.get("/v1/games").json()}["kvizovka"] == \
+        "Kvizovka"                                      # the players' language: sr
+    assert client.get("/v1/games/osps", params={"lang": "sl"}).json()["title"] == \
+        "Scrabble v poljščini (OSPS)"
+    r = client.get("/v1/games", params={"lang": "xx"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_lang"

@@ -143,3 +143,33 @@ def test_concurrent_appends_keep_every_line_whole(tmp_path: Path) -> None:
     rows = rulings.read(rulings.parse_date(None), tmp_path)
     assert len(rows) == 400 and not any("unreadable" in r for r in rows)
     assert len({r["words"][0] for r in rows}) == 400
+
+
+def test_the_edge_belongs_to_the_words_that_touch_it(small_releases: Path) -> None:
+    """Kvizovka's edge rule lets a 3-tile word stand only where that word touches the edge:
+    a play may mark which of its words do (library, CLI and HTTP alike)."""
+    cat = Catalog(small_releases)
+    play = ["ljubav", "džep"]                          # džep: 3 tiles (DŽ E P)
+    assert cat.lexicon("kvizovka").judge(play, edge=True)["valid"] is True
+    assert cat.lexicon("kvizovka").judge(play, edge=[True, False])["valid"] is False
+    assert cat.lexicon("kvizovka").judge(play, edge=[False, True])["valid"] is True
+    for bad in ([True], [True, False, True], ["yes", True], "yes"):
+        with pytest.raises(InputError) as err:
+            cat.lexicon("kvizovka").judge(play, edge=bad)   # type: ignore[arg-type]
+        assert err.value.code == "bad_play"
+
+    h = small_releases
+    assert run(h, "judge", "kvizovka", *play, "--edge-word", "1").exit_code == 1
+    assert run(h, "judge", "kvizovka", *play, "--edge-word", "2").exit_code == 0
+    assert run(h, "judge", "kvizovka", *play, "--edge-word", "3").exit_code == 2
+    assert run(h, "judge", "kvizovka", *play, "--edge", "--edge-word", "2").exit_code == 2
+    assert "(edge: word 2)" in run(h, "rulings").stdout
+
+    client = TestClient(create_app(small_releases))
+    url = "/v1/games/kvizovka/judge"
+    assert client.post(url, json={"words": play, "edge": [True, False]}).json()["valid"] is False
+    assert client.post(url, json={"words": play, "edge": [False, True]}).json()["valid"] is True
+    r = client.post(url, json={"words": play, "edge": [False]})
+    assert r.status_code == 400 and r.json()["code"] == "bad_play"
+    r = client.post(url, json={"words": play, "edge": [1, 0]})
+    assert r.status_code == 400 and r.json()["code"] == "bad_play"

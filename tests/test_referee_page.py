@@ -23,6 +23,7 @@ from tests.query_data import POLISH, publish_all, running_server
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+SHOTS = ARTIFACTS / "phone-390"
 
 if not (CHROMIUM and CHROMEDRIVER) and not os.environ.get("CI"):
     pytest.skip("chromium and chromium-driver are not installed (apt-get install chromium "
@@ -33,6 +34,7 @@ if not os.environ.get("CI"):
 from selenium import webdriver  # noqa: E402  (after the skip above)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
 from selenium.webdriver.support.select import Select  # noqa: E402
 from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
@@ -72,8 +74,7 @@ def ask(driver: webdriver.Chrome, game: str, word: str) -> dict[str, str]:
     box = driver.find_element(By.ID, "word")
     box.clear()
     box.send_keys(word + "\n")
-    WebDriverWait(driver, 10).until(
-        lambda d: d.find_element(By.ID, "verdict").text.strip() != "")
+    wait_verdict(driver)
     return {key: driver.find_element(By.ID, key).text for key in (
         "verdict", "shown-word", "reason", "tiles", "score", "analyses", "alternatives",
         "fillings", "release")}
@@ -143,19 +144,19 @@ def test_language_follows_the_game_then_the_choice(base: str, browser: webdriver
     assert seen["verdict"] == "INVALID" and "an abbreviation or symbol" in seen["reason"]
 
 
-def judge(driver: webdriver.Chrome, game: str, words: list[str], edge: bool = False
-          ) -> dict[str, str]:
+def judge(driver: webdriver.Chrome, game: str, words: list[str],
+          edge: bool | list[bool] = False) -> dict[str, str]:
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
     driver.find_element(By.ID, "mode-judge").click()
     box = driver.find_element(By.ID, "play-words")
     box.clear()
     box.send_keys("\n".join(words))
-    check = driver.find_element(By.ID, "play-edge")
-    if check.is_selected() != edge:
-        check.click()
+    marks = [edge] * len(words) if isinstance(edge, bool) else edge
+    for n, mark in enumerate(marks, 1):            # Kvizovka: a box for each word
+        if mark:
+            driver.find_element(By.ID, f"edge-{n}").click()
     driver.find_element(By.ID, "judge-go").click()
-    WebDriverWait(driver, 10).until(
-        lambda d: d.find_element(By.ID, "judge-verdict").text.strip() != "")
+    wait_verdict(driver, "judge-verdict")
     return {"verdict": driver.find_element(By.ID, "judge-verdict").text,
             "ruling": driver.find_element(By.ID, "ruling").text,
             "release": driver.find_element(By.ID, "release").text}
@@ -226,7 +227,9 @@ def fits_and_large(driver: webdriver.Chrome, expected: int = 360) -> None:
 
 
 def wait_verdict(driver: webdriver.Chrome, target: str = "verdict") -> str:
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, target).text.strip())
+    """The verdict once given (not the "checking" the page shows while it asks)."""
+    WebDriverWait(driver, 10).until(lambda d: (e := d.find_element(By.ID, target)).text.strip()
+                                    and "pending" not in (e.get_attribute("class") or ""))
     return driver.find_element(By.ID, target).text
 
 
@@ -408,3 +411,198 @@ def test_the_page_shows_a_meaning_with_its_source(tmp_path_factory: pytest.TempP
             By.ID, "meanings").text
         ask(browser, "osps", "np")                        # not admitted: no meaning line
         assert browser.find_element(By.ID, "meanings").text == ""
+
+
+def at_phone(driver: webdriver.Chrome, width: int = 390, height: int = 844) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+
+
+def shown(driver: webdriver.Chrome, element: str) -> bool:
+    return driver.find_element(By.ID, element).is_displayed()
+
+
+def test_a_verdict_shown_always_belongs_to_the_input_shown(
+        base: str, browser: webdriver.Chrome) -> None:
+    open_page(browser, base, "pl")
+    assert ask(browser, "osps", "zażółc")["verdict"] == "ZŁE"
+    browser.find_element(By.ID, "word").send_keys(Keys.END, Keys.BACK_SPACE, "ć")  # not submitted
+    assert not shown(browser, "answer") and browser.find_element(By.ID, "verdict").text == ""
+    assert query(browser) == {"game": ["osps"], "lang": ["pl"]}
+    Select(browser.find_element(By.ID, "lang")).select_by_value("en")      # no re-check
+    assert not shown(browser, "answer")
+    assert query(browser) == {"game": ["osps"], "lang": ["en"]}
+    assert browser.find_element(By.ID, "word").get_attribute("value") == "zażółć"
+    # a submitted word is shown again in the new language, the address unchanged
+    assert ask(browser, "osps", "ok")["verdict"] == "INVALID"
+    Select(browser.find_element(By.ID, "lang")).select_by_value("pl")
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "verdict").text == "ZŁE")
+    assert browser.find_element(By.ID, "reason").text == "skrót lub symbol [abbreviation]"
+    assert query(browser) == {"game": ["osps"], "word": ["ok"], "lang": ["pl"]}
+
+    # the judge: ticking a word's edge box after a verdict takes the verdict away
+    browser.find_element(By.ID, "mode-judge").click()
+    browser.find_element(By.ID, "reset-seconds").clear()
+    browser.find_element(By.ID, "reset-seconds").send_keys("0")
+    assert judge(browser, "kvizovka", ["ljubav", "džep"])["verdict"] == "RUCH ZŁY"
+    browser.find_element(By.ID, "edge-2").click()
+    assert not shown(browser, "ruling")
+    browser.find_element(By.ID, "judge-go").click()
+    assert wait_verdict(browser, "judge-verdict") == "RUCH DOBRY"
+    browser.find_element(By.ID, "play-words").send_keys("x")
+    assert not shown(browser, "ruling")
+
+
+def test_the_edge_box_is_kvizovkas_and_a_words(base: str, browser: webdriver.Chrome) -> None:
+    open_page(browser, base, "en")
+    browser.find_element(By.ID, "mode-judge").click()
+    for game in ("osps", "krizemkrazem"):
+        Select(browser.find_element(By.ID, "game")).select_by_value(game)
+        browser.find_element(By.ID, "play-words").send_keys("kot")
+        assert not shown(browser, "edge-row") and not browser.find_elements(By.ID, "edge-1")
+        browser.find_element(By.ID, "play-words").clear()
+    assert judge(browser, "kvizovka", ["ljubav", "džep"], [True, False])["verdict"] == \
+        "INVALID PLAY"                                # the edge is ljubav's, not džep's
+    assert judge(browser, "kvizovka", ["ljubav", "džep"], [False, True])["verdict"] == \
+        "VALID PLAY"
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#edge-words label")] == [
+        "LJUBAV", "DŽEP"]
+    Select(browser.find_element(By.ID, "game")).select_by_value("remik")
+    assert not shown(browser, "edge-row") and not shown(browser, "play")
+
+
+def rule_move(driver: webdriver.Chrome) -> dict[str, str]:
+    wait_verdict(driver, "judge-verdict")
+    return {key: driver.find_element(By.ID, key).text for key in (
+        "judge-verdict", "judge-detail", "move-reasons", "move-figures", "move-shelf",
+        "release")}
+
+
+def test_a_remik_move_from_a_deep_link(base: str, browser: webdriver.Chrome) -> None:
+    at_phone(browser)
+    try:
+        fresh(browser, base, "/?game=remik&mode=judge&before=kotek&after=koty&rack=y")
+        seen = rule_move(browser)
+        assert seen["judge-verdict"] == "RUCH DOBRY"
+        assert seen["judge-detail"].startswith("ruch jest prawidłowy")
+        assert seen["move-figures"] == "punkty 4 · kara 4 · razem 0"
+        assert seen["move-shelf"] == "Wraca na półeczkę: E K"
+        assert seen["release"].startswith("remik-") and seen["move-reasons"] == ""
+        assert "KOTY: przebudowany · KOTEK (K O T) + Y · punkty 4" in browser.find_element(
+            By.ID, "move-words").text
+        assert browser.find_element(By.ID, "move-after").get_attribute("value") == "koty"
+        assert query(browser) == {"game": ["remik"], "mode": ["judge"], "before": ["kotek"],
+                                  "after": ["koty"], "rack": ["y"]}
+        assert shown(browser, "move-copy-link") and not shown(browser, "reset-row")
+        fits_and_large(browser, 390)
+        SHOTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "remik-move-390.png"))
+
+        # variant II: an edit takes the ruling away; ruling again gives the new one
+        Select(browser.find_element(By.ID, "move-variant")).select_by_value("2")
+        assert not shown(browser, "ruling")
+        assert query(browser) == {"game": ["remik"], "mode": ["judge"]}
+        browser.find_element(By.ID, "move-go").click()
+        seen = rule_move(browser)
+        assert seen["judge-verdict"] == "RUCH ZŁY" and "[leftover_letters]" in seen["move-reasons"]
+        assert "letters would stay" not in seen["move-reasons"]   # no English detail
+        assert seen["move-figures"] == "punkty 0 · kara 0 · razem 0"
+        assert query(browser)["variant"] == ["2"]
+        Select(browser.find_element(By.ID, "lang")).select_by_value("en")  # ruled again in en
+        WebDriverWait(browser, 10).until(
+            lambda d: d.find_element(By.ID, "judge-verdict").text == "INVALID PLAY")
+        WebDriverWait(browser, 10).until(lambda d: "letters would stay" in d.find_element(
+            By.ID, "move-reasons").text)
+
+        fresh(browser, base, "/?game=remik&mode=judge&after=kota&rack=kota&kind=opening")
+        seen = rule_move(browser)
+        assert seen["judge-verdict"] == "RUCH ZŁY" and "[opening_too_short]" in seen[
+            "move-reasons"]
+        assert Select(browser.find_element(By.ID, "move-kind")).first_selected_option \
+            .get_attribute("value") == "opening"
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_remiks_look_up_shows_an_opening_only_where_one_can_be(
+        base: str, browser: webdriver.Chrome) -> None:
+    open_page(browser, base, "pl")
+    assert ask(browser, "remik", "kot")["score"] == "punkty 3"          # too short to open
+    assert ask(browser, "remik", "kotek")["score"] == "punkty 5 (otwarcie 5)"
+    assert "otwarcie" not in ask(browser, "remik", "ul")["score"]       # not even a word
+
+
+@pytest.mark.parametrize("key", ["__proto__", "constructor", "toString", "hasOwnProperty"])
+def test_a_key_from_the_address_sees_only_the_games(base: str, browser: webdriver.Chrome,
+                                                    key: str) -> None:
+    fresh(browser, base, f"/?game={key}&word=kot&lang={key}")
+    wait_verdict(browser)                 # a verdict of a real game, not an error
+    assert browser.find_element(By.ID, "verdict").get_attribute("class").split()[1] in (
+        "valid", "invalid")
+    chosen = Select(browser.find_element(By.ID, "game")).first_selected_option
+    assert chosen.get_attribute("value") in HINTS
+    fresh(browser, base, f"/?game={key}&mode=judge")
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "judge").is_displayed())
+    assert query(browser)["game"][0] in HINTS
+
+
+def test_languages_scripts_and_the_release_above_the_fold(
+        base: str, browser: webdriver.Chrome) -> None:
+    at_phone(browser)
+    try:
+        fresh(browser, base, "/?game=kvizovka&word=ljubav&lang=sr-Cyrl")
+        assert wait_verdict(browser) == "ИСПРАВНО"
+        assert browser.find_element(By.ID, "shown-word").text == "љубав"
+        assert browser.find_element(By.ID, "tiles").text.split()[:2] == ["Љ", "3"]
+        assert "љубав — именица" in browser.find_element(By.ID, "analyses").text
+        assert "Л-Ј-У-Б-А-В" in browser.find_element(By.ID, "alternatives").text
+        game = Select(browser.find_element(By.ID, "game"))
+        WebDriverWait(browser, 10).until(
+            lambda d: game.first_selected_option.text == "Квизовка")
+        assert "Скребл на пољском (ОСПС)" in [o.text for o in game.options]
+        release = browser.find_element(By.ID, "release")
+        assert release.text.startswith("kvizovka-")
+        top, bottom, height = browser.execute_script("""
+            const r = document.getElementById("release").getBoundingClientRect();
+            return [r.top, r.bottom, window.innerHeight];""")
+        assert top >= 0 and bottom <= height == 844
+        fits_and_large(browser, 390)
+        SHOTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "kvizovka-cyrillic-390.png"))
+
+        fresh(browser, base, "/?game=osps&word=ok")
+        assert wait_verdict(browser) == "ZŁE"
+        assert browser.find_element(By.ID, "reason").text == "skrót lub symbol [abbreviation]"
+        WebDriverWait(browser, 10).until(lambda d: Select(d.find_element(By.ID, "game"))
+                                         .first_selected_option.text == "Scrabble (OSPS)")
+        ask(browser, "osps", "zażółć")
+        browser.save_screenshot(str(SHOTS / "polish-lookup-390.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_an_address_means_what_it_says(base: str, browser: webdriver.Chrome) -> None:
+    fresh(browser, base, "/?game=kvizovka&mode=judge")
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "judge").is_displayed())
+    browser.get(base + "/?game=kvizovka&lang=sr-Cyrl")      # the judge was the last mode
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "lookup").is_displayed())
+    assert not shown(browser, "judge")
+    browser.get(base + "/")                                  # a bare address: as last used
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "hint").text)
+    assert shown(browser, "lookup")        # the last mode was the look-up, just above
+
+
+def test_a_deep_link_says_it_is_checking(base: str, browser: webdriver.Chrome) -> None:
+    fresh(browser, base, "/")
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        browser.get(base + "/?game=kvizovka&word=ljubav")
+        WebDriverWait(browser, 10).until(
+            lambda d: d.find_element(By.ID, "verdict").text == "Proveravam…")
+        assert wait_verdict(browser) == "ISPRAVNO"
+    finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        browser.execute_cdp_cmd("Network.disable", {})

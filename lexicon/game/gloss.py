@@ -147,7 +147,7 @@ def tagsets() -> dict[str, TagSet]:
     """Every tag set in ``lexicon/glosses`` by name."""
     out = {}
     for path in sorted(GLOSS_DIR.glob("*.toml")):
-        if path.stem != "reasons":
+        if path.stem not in ("reasons", "names"):
             ts = TagSet.load(path)
             out[ts.name] = ts
     return out
@@ -162,6 +162,34 @@ def tagset_for(game: str) -> TagSet | None:
 def _reason_texts() -> dict[str, dict[str, str]]:
     with open(GLOSS_DIR / "reasons.toml", "rb") as fh:
         return tomllib.load(fh)["reasons"]
+
+
+@cache
+def _game_names() -> dict[str, dict[str, str]]:
+    with open(GLOSS_DIR / "names.toml", "rb") as fh:
+        return tomllib.load(fh)["games"]
+
+
+def game_name(game: str, name: str, lang: str) -> str:
+    """The game's name in ``lang`` (a referee reads the page in one language), else
+    ``name``, the profile's own."""
+    base, write = _script(lang)
+    found = _game_names().get(game, {}).get(base)
+    if not found:
+        return name
+    return write(found) if write else found
+
+
+def localized_text(text: str, lang: str) -> str:
+    """Serbian Latin ``text`` in the script ``lang`` asks for (sr-Cyrl: Cyrillic)."""
+    return to_cyrillic(text) if lang == CYRILLIC else text
+
+
+def spelled_in(lang: str, scripts: tuple[str, ...], key: str) -> str | None:
+    """A canonical key written in the script ``lang`` asks for, when the game stores its
+    words in that script (Kvizovka: one Cyrillic letter a tile, so the key *is* the
+    Cyrillic spelling, ``nad|živeti`` included); None otherwise."""
+    return key if lang == CYRILLIC and "Cyrl" in scripts else None
 
 
 def language(profile_language: str, lang: str | None) -> str:

@@ -18,11 +18,11 @@ each source and licence (:mod:`lexicon.store.meanings`); ``[]`` when none lists 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from lexicon.errors import LexiconError
-from lexicon.game.gloss import gloss, language, localized_reason
+from lexicon.errors import InputError, LexiconError
+from lexicon.game.gloss import gloss, language, localized_reason, localized_text, spelled_in
 from lexicon.game.inputs import clean_word, printable
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
@@ -135,19 +135,57 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
     opening = rules.opening_score(reading.key)
     if opening is not None:
         result["opening_score"] = opening
+    shown = spelled_in(lang, profile.scripts, reading.key)
+    if shown is not None:     # sr-Cyrl: the word, its tiles and lemmas as the reader writes
+        letters = {t.letter: t.canonical.upper() for t in profile.tiles}
+        result["script"] = {"word": shown, "tiles": [c.upper() for c in shown],
+                            "lemmas": {a["lemma"]: _lemma_spelled(spell, rel, a["lemma"], lang)
+                                       for a in result["analyses"]},
+                            "alternatives": [[letters.get(x, x) for x in a["tiles"]]
+                                             for a in alternatives]}
     return result
 
 
+def _lemma_spelled(spell: Speller, rel: Release, lemma: str, lang: str) -> str:
+    """A lemma in the reader's script: as the release tiles it when it is a word of the
+    release (its key: the digraph question settled by the lexicon), else letter by letter."""
+    try:
+        reading, record, _ = _choose(spell, rel, lemma)
+    except LexiconError:
+        record = None
+    if record is not None:
+        return spelled_in(lang, ("Cyrl",), reading.key) or lemma
+    return localized_text(lemma, lang)
+
+
+def edges(edge: object, count: int) -> list[bool]:
+    """One edge flag a word: ``edge`` as one flag for all ``count`` words, or a list of one
+    flag a word (``bad_play`` for anything else: the play cannot be read as it stands)."""
+    if isinstance(edge, bool):
+        return [edge] * count
+    if (not isinstance(edge, (list, tuple)) or len(edge) != count
+            or not all(isinstance(e, bool) for e in edge)):
+        raise InputError(f"edge must be true, false or a list of {count} flags, one a word "
+                         f"in the order of the words", code="bad_play")
+    return list(edge)
+
+
 def check_many(profile: Profile, rel: Release, texts: Iterable[str], *,
-               edge: bool = False, lang: str | None = None) -> list[dict[str, Any]]:
+               edge: bool | Sequence[bool] = False, lang: str | None = None
+               ) -> list[dict[str, Any]]:
     """Verdicts for many words; a bad item gets an ``error`` object, not a failed batch.
-    One release answers the whole batch, whatever is published meanwhile."""
+
+    ``edge`` is one flag for every word, or one a word (Kvizovka's edge rule belongs to the
+    word that touches the edge, not to the whole play; :func:`edges` checks the list).
+    One release answers the whole batch, whatever is published meanwhile.
+    """
     game = profile.id
     lang = language(profile.language, lang)
+    texts = list(texts)
     out = []
-    for text in texts:
+    for text, at_edge in zip(texts, edges(edge, len(texts)), strict=True):
         try:
-            out.append(_verdict(profile, rel, text, edge, lang))
+            out.append(_verdict(profile, rel, text, at_edge, lang))
         except LexiconError as exc:
             out.append({"input": printable(text), "game": game, "valid": False,
                         "error": exc.to_json()})

@@ -27,7 +27,7 @@ from lexicon.game.inputs import clean_word
 from lexicon.game.profile import Profile
 from lexicon.store.store import Release
 from lexicon.verdicts import rulings
-from lexicon.verdicts.checker import check_many
+from lexicon.verdicts.checker import check_many, edges
 
 MAX_PLAY_WORDS = 32   # a move forms one main word plus at most one cross word per tile
 
@@ -67,7 +67,7 @@ def _refuse(codes: set[str]) -> None:
 
 
 def judge(profile: Profile, rel: Release, words: Sequence[object], *, root: Path,
-          edge: bool = False, reveal: bool = False, lang: str | None = None,
+          edge: bool | Sequence[bool] = False, reveal: bool = False, lang: str | None = None,
           log: bool = True) -> dict[str, Any]:
     """Rule on a play: ``verdict`` is ``stands`` when every word is valid, else ``falls``.
 
@@ -82,15 +82,16 @@ def judge(profile: Profile, rel: Release, words: Sequence[object], *, root: Path
     return answer
 
 
-def rule(profile: Profile, rel: Release, words: Sequence[object], *, edge: bool = False,
-         reveal: bool = False, lang: str | None = None
+def rule(profile: Profile, rel: Release, words: Sequence[object], *,
+         edge: bool | Sequence[bool] = False, reveal: bool = False, lang: str | None = None
          ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The ruling, not yet logged, and the log entry :func:`record` must write before the
     ruling may be given (the service writes it off its event loop)."""
     game = profile.id
     language(profile.language, lang)     # a bad language is refused first
     play = _read_play(words)
-    results = check_many(profile, rel, play, edge=edge, lang=lang)
+    at_edge = edges(edge, len(play))      # one flag a word: the edge is a word's, not a play's
+    results = check_many(profile, rel, play, edge=at_edge, lang=lang)
     # a word clean_word accepts may still not be read as tiles ("[q]", "ko[t")
     _refuse({r["error"]["code"] for r in results if "error" in r})
     release = results[0]["release"]
@@ -100,7 +101,8 @@ def rule(profile: Profile, rel: Release, words: Sequence[object], *, edge: bool 
                               "valid": stands, "count": len(play)}
     if reveal:
         answer["results"] = results
-    entry = {"game": game, "release": release, "words": play, "edge": edge,
+    entry = {"game": game, "release": release, "words": play,
+             "edge": edge if isinstance(edge, bool) else at_edge,
              "verdict": verdict, "revealed": reveal}
     return answer, entry
 
