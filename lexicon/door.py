@@ -47,8 +47,10 @@ from lexicon.catalog import Catalog
 from lexicon.errors import (
     CODES,
     EXIT_FAILED,
+    EXIT_INTERNAL,
     EXIT_INVALID,
     InputError,
+    InternalError,
     LexiconError,
     NotReady,
 )
@@ -71,20 +73,47 @@ from lexicon.verdicts import checker, fastcheck, judge, remik
 from lexicon.verdicts.checker import MAX_BATCH
 from lexicon.verdicts.fastcheck import MAX_WORDS
 from lexicon.verdicts.judge import MAX_PLAY_WORDS
-from lexicon.verdicts.remik import read_history
+from lexicon.verdicts.remik import read_history, read_history_file
 from lexicon.verdicts.rulings import LOCK_TIMEOUT, LockHeld
 
 #: what ``from lexicon import X`` gives (``lexicon/__init__.py`` loads this module when one
 #: is first asked for): the door, the catalog, the errors and exit codes, the limits the
 #: faces state, and a few helpers that need no release
 __all__ = [
-    "CODES", "DEFAULT_LIMIT", "EDGE_SPACE", "EXIT_FAILED", "EXIT_INVALID", "LOCK_TIMEOUT",
-    "MAX_BATCH", "MAX_BOARD_TILES", "MAX_CHARS_PER_TILE", "MAX_LIMIT", "MAX_OFFSET",
-    "MAX_PATTERN_CHARS", "MAX_PATTERN_WORK", "MAX_PLAY_WORDS", "MAX_RACK_TILES",
-    "MAX_WORDS", "MAX_WORD_CHARS", "Catalog", "InputError", "Lexicon", "LexiconError",
-    "LockHeld", "NotReady", "class_lines", "game_ids", "identity", "language", "limit_table",
+    "CODES",
+    "DEFAULT_LIMIT",
+    "EDGE_SPACE",
+    "EXIT_FAILED",
+    "EXIT_INTERNAL",
+    "EXIT_INVALID",
+    "LOCK_TIMEOUT",
+    "MAX_BATCH",
+    "MAX_BOARD_TILES",
+    "MAX_CHARS_PER_TILE",
+    "MAX_LIMIT",
+    "MAX_OFFSET",
+    "MAX_PATTERN_CHARS",
+    "MAX_PATTERN_WORK",
+    "MAX_PLAY_WORDS",
+    "MAX_RACK_TILES",
+    "MAX_WORDS",
+    "MAX_WORD_CHARS",
+    "Catalog",
+    "InputError",
+    "InternalError",
+    "Lexicon",
+    "LexiconError",
+    "LockHeld",
+    "NotReady",
+    "class_lines",
+    "game_ids",
+    "identity",
+    "language",
+    "limit_table",
     "limit_value",
-    "markdown_cell", "read_history",
+    "markdown_cell",
+    "read_history",
+    "read_history_file",
 ]
 
 
