@@ -497,11 +497,16 @@ def anagram(game: Game,
 def extend(game: Game,
            word: Annotated[str, typer.Argument(help="the word on the table")],
            rack: Annotated[str, typer.Argument(help="the letters on the player's shelf")],
+           edge: Annotated[bool, typer.Option(
+               "--edge", help="Kvizovka: the new word touches the board's edge (3 tiles "
+                              "allowed)")] = False,
            sort: Sort = "alpha", limit: Limit = 50, offset: Offset = 0,
            as_json: AsJson = False) -> None:
     """Remik's rebuilds: every word using all the letters of a table word plus at least one
-    rack letter, with the rack letters each uses."""
-    _query(lambda: _lexicon(game).extend(word, rack, sort=sort, limit=limit, offset=offset),
+    rack letter, with the rack letters each uses. No word shorter than the game lets a
+    player lay is offered."""
+    _query(lambda: _lexicon(game).extend(word, rack, edge=edge, sort=sort, limit=limit,
+                                         offset=offset),
            as_json, render.rebuilds_listing,
            lambda r: r["count"] > 0)
 
