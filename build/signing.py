@@ -98,10 +98,11 @@ def keygen(output: Path | None = None) -> dict[str, Any]:
             raise LexiconError(f"{exc.filename} exists; not overwriting a key",
                                code="key_exists", detail={"path": str(exc.filename)}) from None
         where = Path(exc.filename or private_path)
-        usage = exc.errno in _PATH_ERRORS
-        raise LexiconError(f"cannot write the key {where} ({exc.strerror or exc}); no key "
-                           f"was written" + (": choose another --output" if usage else ""),
-                           code="key_not_written", status=400 if usage else 500,
+        said = f"cannot write the key {where} ({exc.strerror or exc}); no key was written"
+        if exc.errno in _PATH_ERRORS:   # the path given is wrong: a usage error (exit 2)
+            raise LexiconError(said + ": choose another --output", code="key_not_written",
+                               status=400, detail={"path": str(where)}) from None
+        raise LexiconError(said, code="key_not_written", status=500,   # the machine (exit 3)
                            detail={"path": str(where)}) from None
     return {"private_key": str(private_path), "public_key": str(public_path),
             "key_id": key_id(key.public_key())}
