@@ -14,6 +14,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import stat
 import tarfile
 from collections import namedtuple
@@ -219,7 +220,21 @@ def test_a_replayed_older_bundle_needs_allow_downgrade(homes: dict[str, Path]) -
 def test_key_signature_and_checksum_files_that_are_no_regular_file_are_refused(
         homes: dict[str, Path]) -> None:
     """A FIFO named FILE.sig, FILE.sha256 or *.pub is refused at once (never waited on), and
-    /dev/zero linked as a trusted key is refused before it is read."""
+    /dev/zero linked as a trusted key is refused before it is read. An alarm turns a
+    regression (an install blocked opening a FIFO) into a failure, not a hung run."""
+    def hung(_signum: int, _frame: object) -> None:
+        raise TimeoutError("install blocked on a FIFO")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)
+    try:
+        _refuse_special_files(homes)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _refuse_special_files(homes: dict[str, Path]) -> None:
     server, bundle = homes["server"], signed_bundle(homes)
     sig = bundle.with_name(bundle.name + ".sig")
     sig.unlink()
