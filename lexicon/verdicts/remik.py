@@ -52,12 +52,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from lexicon import atomic
 from lexicon.errors import InputError, LexiconError
 from lexicon.game.gloss import language, localized_reason
-from lexicon.game.inputs import (
-    clean_word,
-    control_error,
-    first_control,
-    normalise,
-)
+from lexicon.game.inputs import clean_word, control_error, first_control, normalise
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
