@@ -232,7 +232,8 @@ def list_releases(game: Annotated[str | None, typer.Argument()] = None,
                   as_json: Annotated[bool, typer.Option(
                "--json", help="one JSON object per game")] = False) -> None:
     """List published releases, newest first; * marks the one being served."""
-    rows = Catalog().releases(game)
+    cat = Catalog()
+    rows = cat.releases(game)
     for r in rows:
         if as_json:
             print(render.dump(r))
@@ -242,7 +243,8 @@ def list_releases(game: Annotated[str | None, typer.Argument()] = None,
                   f"valid {c.get('valid', 0):>9,}  rejected {c.get('rejected', 0):>9,}  "
                   f"{(r['size_bytes'] or 0) / 1e6:8.1f} MB")
     if not rows and not as_json:
-        print("no releases built yet; run `lexicon build GAME`")
+        print(f"no releases built yet in {cat.root} (LEXICON_HOME, else ./data); run "
+              f"`lexicon build GAME`")
 
 
 Lang = Annotated[str | None, typer.Option(

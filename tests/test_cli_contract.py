@@ -115,6 +115,8 @@ def test_no_release_names_the_directory_it_looked_in(tmp_path: Path) -> None:
     p = lexicon_process(elsewhere, "check", "osps", "kot")
     assert p.returncode == 3 and "error [no_release]" in p.stderr
     assert f"{elsewhere} (LEXICON_HOME)" in p.stderr and "Traceback" not in p.stderr
+    p = lexicon(elsewhere, "releases")
+    assert p.returncode == 0 and f"no releases built yet in {elsewhere}" in p.stdout
     env = {k: v for k, v in os.environ.items() if k != "LEXICON_HOME"}
     root = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = root
