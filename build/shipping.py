@@ -46,7 +46,12 @@ from lexicon.errors import BadBundle, LexiconError, UnknownGame
 from lexicon.game import profile as profiles
 from lexicon.paths import home
 from lexicon.store import integrity, releases
-from lexicon.store.integrity import MAX_BUNDLE_BYTES, MAX_BUNDLE_MANIFEST_BYTES, MAX_BUNDLE_MEMBERS
+from lexicon.store.integrity import (
+    MAX_BUNDLE_BYTES,
+    MAX_BUNDLE_MANIFEST_BYTES,
+    MAX_BUNDLE_MEMBERS,
+    read_manifest,
+)
 from lexicon.store.store import MANIFEST
 
 SUFFIX = ".lexbundle.tar"
@@ -125,12 +130,11 @@ def _expected_sha256(path: Path, sha256: str | None) -> str | None:
     if sha256:
         return sha256.strip().lower()
     beside = path.with_name(path.name + ".sha256")
-    try:
-        with open(beside, "rb") as fh:
-            text = fh.read(4096).decode("utf-8")
+    try:   # a regular file (a FIFO would hang), bounded: a sha256sum line is ~100 bytes
+        text = atomic.read_bounded(beside, 4096, regular=True).decode("utf-8")
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:   # UnicodeDecodeError, atomic.TooLarge
         raise BadBundle(f"{beside.name} cannot be read as a sha256sum line ({exc})",
                         detail={"bundle": str(path)}) from exc
     words = text.split()
@@ -380,16 +384,19 @@ def _same_manifest(target: Path, manifest_bytes: bytes) -> bool:
 
 def install(path: Path, *, sha256: str | None = None, make_current: bool = True,
             root: Path | None = None, allow_unsigned: bool = False,
-            signature: Path | None = None, trusted_keys: Path | None = None
-            ) -> dict[str, Any]:
+            signature: Path | None = None, trusted_keys: Path | None = None,
+            allow_downgrade: bool = False) -> dict[str, Any]:
     """Verify a bundle and publish its release on this machine (see the module doc).
 
     ``sha256``: the expected digest (default: ``FILE.sha256`` beside it; with a trusted
     signature, which carries the digest, it may be absent). ``signature``: the signature
     file (default ``FILE.sig``); ``trusted_keys``: the directory of trusted ``*.pub`` keys
     (default ``$LEXICON_HOME/trusted-keys``). ``allow_unsigned`` skips the signature check,
-    and nothing else. Raises :class:`BadBundle` (codes ``bad_bundle``,
-    ``unsigned_bundle``, ``untrusted_key``, ``bad_signature``) with nothing changed.
+    and nothing else. A release built before the one being served does not become current
+    (``older_release``: a replayed old bundle, even one correctly signed, would bring back
+    words the newer edition removed) unless ``allow_downgrade`` says an operator means to
+    roll back. Raises :class:`BadBundle` (codes ``bad_bundle``, ``unsigned_bundle``,
+    ``untrusted_key``, ``bad_signature``, ``older_release``) with nothing changed.
     """
     path = Path(path)
     root = root or home()
@@ -419,7 +426,7 @@ def install(path: Path, *, sha256: str | None = None, make_current: bool = True,
                                               MAX_BUNDLE_BYTES + HEADER_SLACK),
                              mode="r:") as tar:
             scan = _scan(tar)
-            result = _publish(tar, scan, make_current, root)
+            result = _publish(tar, scan, make_current, root, allow_downgrade)
     except tarfile.TarError as exc:   # a damaged stream too: _Bounded says ReadError
         raise BadBundle(f"{path.name} is not a readable bundle: {exc}",
                         detail={"bundle": str(path)}) from exc
@@ -430,8 +437,29 @@ def install(path: Path, *, sha256: str | None = None, make_current: bool = True,
     return {**result, "sha256": actual, "signature": signed, "allow_unsigned": allow_unsigned}
 
 
-def _publish(tar: tarfile.TarFile, scan: _Scan, make_current: bool, root: Path
-             ) -> dict[str, Any]:
+def _refuse_downgrade(game: str, manifest: dict[str, Any], root: Path) -> None:
+    """Refuse to make the bundle's release current when the release being served was
+    built later (:func:`~lexicon.store.releases.built_time`). A current release that cannot
+    be read, or says nothing of its age, has nothing to compare: installing then goes ahead
+    (and replaces it)."""
+    try:
+        current = releases.current_path(game, root)
+        served = releases.built_time(game, read_manifest(current)) if current else None
+    except LexiconError:
+        return
+    offered = releases.built_time(game, manifest)
+    if current is not None and served is not None and offered is not None \
+            and offered < served:
+        release_id = manifest["release"]
+        raise BadBundle(f"{release_id} was built before {current.name}, the release this "
+                        f"server serves; installing it would take the game back to an older "
+                        f"edition. Roll back knowingly with --allow-downgrade, or install "
+                        f"it without serving it (--no-current)", code="older_release",
+                        detail={"release": release_id, "current": current.name})
+
+
+def _publish(tar: tarfile.TarFile, scan: _Scan, make_current: bool, root: Path,
+             allow_downgrade: bool = False) -> dict[str, Any]:
     """Unpack, check as a build's publish does, rename into place, switch CURRENT: under
     the game's build lock, so no build or other install of the game runs meanwhile."""
     manifest, release_id, members = scan.manifest, scan.release_id, scan.members
@@ -459,6 +487,8 @@ def _publish(tar: tarfile.TarFile, scan: _Scan, make_current: bool, root: Path
                            f"nothing was written", code="install_failed", status=500,
                            detail={"need": need, "free": free})
     with build_lock(game, root):
+        if make_current and not allow_downgrade:   # under the lock: CURRENT holds still
+            _refuse_downgrade(game, manifest, root)
         remove_dead_staging(gdir)
         target = gdir / release_id
         try:

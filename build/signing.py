@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import errno
 import hashlib
 import json
 import os
@@ -45,7 +46,7 @@ SIG_SUFFIX = ".sig"
 PUB_SUFFIX = ".pub"
 TRUSTED_DIR = "trusted-keys"
 DEFAULT_KEY = "lexicon-signing.key"
-SIG_FILE_BYTES = 64 << 10     # a signature file is ~400 bytes: more is not one
+SIG_FILE_BYTES = 64 << 10     # a signature or key file is ~400 bytes: more is not one
 
 
 class BadKey(LexiconError):
@@ -76,33 +77,56 @@ def keygen(output: Path | None = None) -> dict[str, Any]:
     ``output.pub``; never overwrites either (``key_exists``)."""
     private_path = Path(output or DEFAULT_KEY)
     public_path = private_path.with_name(private_path.name + PUB_SUFFIX)
-    for path in (private_path, public_path):
-        if path.exists() or path.is_symlink():
-            raise LexiconError(f"{path} exists; not overwriting a key (choose another "
-                               f"--output or move it away)", code="key_exists",
-                               detail={"path": str(path)})
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                             serialization.NoEncryption())
-    # O_EXCL: created here, with its final mode, whatever the umask: never world-readable
-    fd = os.open(private_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(pem)
-    os.chmod(private_path, 0o600)
-    fd = os.open(public_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(public_pem(key.public_key()))
+    written: list[Path] = []
+    try:
+        for path in (private_path, public_path):
+            if path.exists() or path.is_symlink():   # OSError: a name too long
+                raise LexiconError(f"{path} exists; not overwriting a key (choose another "
+                                   f"--output or move it away)", code="key_exists",
+                                   detail={"path": str(path)})
+        # O_EXCL: created here, with its final mode, whatever the umask: never world-readable
+        _create(private_path, pem, 0o600, written)
+        os.chmod(private_path, 0o600)
+        _create(public_path, public_pem(key.public_key()), 0o644, written)
+    except OSError as exc:   # no half pair: a private key without its .pub is removed
+        for path in written:
+            path.unlink(missing_ok=True)
+        if isinstance(exc, FileExistsError):   # made meanwhile by someone else
+            raise LexiconError(f"{exc.filename} exists; not overwriting a key",
+                               code="key_exists", detail={"path": str(exc.filename)}) from None
+        where = Path(exc.filename or private_path)
+        said = f"cannot write the key {where} ({exc.strerror or exc}); no key was written"
+        if exc.errno in _PATH_ERRORS:   # the path given is wrong: a usage error (exit 2)
+            raise LexiconError(said + ": choose another --output", code="key_not_written",
+                               status=400, detail={"path": str(where)}) from None
+        raise LexiconError(said, code="key_not_written", status=500,   # the machine (exit 3)
+                           detail={"path": str(where)}) from None
     return {"private_key": str(private_path), "public_key": str(public_path),
             "key_id": key_id(key.public_key())}
 
 
+#: errors that say the path given is wrong (a usage error, exit 2), not the machine
+_PATH_ERRORS = {errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.EISDIR, errno.ELOOP}
+
+
+def _create(path: Path, data: bytes, mode: int, written: list[Path]) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    written.append(path)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
 def _load(path: Path, *, private: bool) -> Ed25519PrivateKey | Ed25519PublicKey:
     kind, want = ("private", Ed25519PrivateKey) if private else ("public", Ed25519PublicKey)
-    try:
-        raw = Path(path).read_bytes()
+    try:   # a regular file, bounded: a FIFO or /dev/zero named *.pub is refused, not read
+        raw = atomic.read_bounded(path, SIG_FILE_BYTES, regular=True)
         key = (serialization.load_pem_private_key(raw, password=None) if private
                else serialization.load_pem_public_key(raw))
     except (OSError, ValueError, TypeError) as exc:   # TypeError: a passphrase-protected key
+        # (ValueError: also atomic.TooLarge)
         raise BadKey(f"{path}: not a readable ed25519 {kind} key (PEM) ({exc})",
                      detail={"path": str(path)}) from exc
     if not isinstance(key, want):
@@ -161,9 +185,8 @@ def verify(bundle: Path, sha256: str, signature: Path | None, trusted_dir: Path
     name = Path(bundle).name
     sig_path = Path(signature) if signature else Path(bundle).with_name(name + SIG_SUFFIX)
     where = {"signature": str(sig_path)}
-    try:
-        with open(sig_path, "rb") as fh:
-            raw = fh.read(SIG_FILE_BYTES + 1)
+    try:   # a regular file only (a FIFO would hang the install), read bounded
+        raw = atomic.read_bounded(sig_path, SIG_FILE_BYTES, regular=True)
     except FileNotFoundError:
         raise BadBundle(f"{name} is not signed: no {sig_path.name} beside it. Sign bundles "
                         f"with `lexicon bundle GAME --sign KEY`, or install an unsigned one "
@@ -172,9 +195,10 @@ def verify(bundle: Path, sha256: str, signature: Path | None, trusted_dir: Path
     except OSError as exc:
         raise BadBundle(f"{sig_path} cannot be read ({exc.strerror})", code="bad_signature",
                         detail=_about(bundle, **where)) from exc
+    except atomic.TooLarge as exc:
+        raise BadBundle(f"{sig_path.name} is not a bundle signature ({exc})",
+                        code="bad_signature", detail=_about(bundle, **where)) from None
     try:
-        if len(raw) > SIG_FILE_BYTES:
-            raise ValueError("too large")
         sig = json.loads(raw.decode("utf-8"))
         if not isinstance(sig, dict) or sig.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} object")

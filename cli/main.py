@@ -6,20 +6,23 @@ Like the service, it only parses arguments and prints what the library returns. 
 are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage error (unknown
 game, empty word, unreadable input), 3 a failed fetch or build, a damaged release or a
 refused bundle, 4 a build or install refused because another one of the same game is
-running. Which error is which is said once, by each error class's ``exit_code``
-(:mod:`lexicon.errors`), and applied once, by :func:`_contract`, around every command;
-how a result is shown to a person is :mod:`cli.render`.
+running, 5 an internal error (an exception nothing expected: a bug, or memory exhausted),
+so that no crash is read as a verdict. Which error is which is said once, by each error
+class's ``exit_code`` (:mod:`lexicon.errors`), and applied once, by :func:`_contract`,
+around every command; how a result is shown to a person is :mod:`cli.render`.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
+import click
 import typer
 
 from cli import render
@@ -29,28 +32,52 @@ from lexicon import (
     EXIT_INVALID,
     Catalog,
     InputError,
+    InternalError,
     Lexicon,
     LexiconError,
     identity,
     language,
-    read_history,
+    read_history_file,
 )
+
+#: set (to anything but empty) to let an unexpected exception's traceback through, for a
+#: bug report; by default the CLI prints one line and exits 5
+TRACEBACK_ENV = "LEXICON_TRACEBACK"
+
+
+def _internal(exc: BaseException) -> InternalError:
+    """An unexpected exception as one line: its type and the first line of its message."""
+    text = (str(exc).strip().splitlines() or [""])[0][:200]
+    return InternalError(f"internal error, not a verdict: {type(exc).__name__}"
+                         f"{': ' + text if text else ''} (a bug, or the machine ran out of "
+                         f"memory; {TRACEBACK_ENV}=1 shows the traceback)",
+                         detail={"exception": type(exc).__name__})
 
 
 def _contract(command: Callable[..., Any]) -> Callable[..., Any]:
     """The CLI's one error handler: a :class:`LexiconError` leaving a command prints
     ``error [code]: message`` on stderr (and, under ``--json``, ``{"error": ...}`` on
-    stdout) and exits with the error's own ``exit_code``. Never a traceback."""
+    stdout) and exits with the error's own ``exit_code``; any other exception (a bug, a
+    ``MemoryError``) is ``internal_error``, exit 5, never 1 (a word not valid). Never a
+    traceback, unless :data:`TRACEBACK_ENV` asks for one."""
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
         except LexiconError as exc:
-            if kwargs.get("as_json"):
-                print(json.dumps({"error": exc.to_json()}, ensure_ascii=False))
-            sys.stdout.flush()
-            typer.echo(f"error [{exc.code}]: {exc.message}", err=True)
-            raise typer.Exit(exc.exit_code or EXIT_FAILED) from None
+            error = exc
+        except (typer.Exit, typer.Abort, click.exceptions.Exit, click.exceptions.Abort,
+                click.ClickException):
+            raise   # the verdicts' exit codes, Ctrl-C, usage errors: not failures
+        except Exception as exc:
+            if os.environ.get(TRACEBACK_ENV):
+                raise
+            error = _internal(exc)
+        if kwargs.get("as_json"):
+            print(json.dumps({"error": error.to_json()}, ensure_ascii=False))
+        sys.stdout.flush()
+        typer.echo(f"error [{error.code}]: {error.message}", err=True)
+        raise typer.Exit(error.exit_code or EXIT_FAILED) from None
     return run
 
 
@@ -71,7 +98,12 @@ class _Typer(typer.Typer):
 # tags and dropped them; the README's CLI reference is this help, generated (tools/docs.py)
 app = _Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
              help="Lexicon compiler and word checker for Kvizovka, Križemkražem, "
-                  "Polish Scrabble (osps) and Remik słowny (remik).")
+                  "Polish Scrabble (osps) and Remik słowny (remik).\n\n"
+                  "Exit codes: 0 valid (found), 1 not valid (nothing found), 2 a usage "
+                  "error, 3 a failed or refused operation (fetch, build, damaged or missing "
+                  "release, bundle), 4 busy (another build or install of the game), 5 an "
+                  "internal error (a bug or memory exhausted; one line on stderr, "
+                  f"{TRACEBACK_ENV}=1 for the traceback).")
 
 
 @app.command()
@@ -200,7 +232,8 @@ def list_releases(game: Annotated[str | None, typer.Argument()] = None,
                   as_json: Annotated[bool, typer.Option(
                "--json", help="one JSON object per game")] = False) -> None:
     """List published releases, newest first; * marks the one being served."""
-    rows = Catalog().releases(game)
+    cat = Catalog()
+    rows = cat.releases(game)
     for r in rows:
         if as_json:
             print(render.dump(r))
@@ -210,7 +243,8 @@ def list_releases(game: Annotated[str | None, typer.Argument()] = None,
                   f"valid {c.get('valid', 0):>9,}  rejected {c.get('rejected', 0):>9,}  "
                   f"{(r['size_bytes'] or 0) / 1e6:8.1f} MB")
     if not rows and not as_json:
-        print("no releases built yet; run `lexicon build GAME`")
+        print(f"no releases built yet in {cat.root} (LEXICON_HOME, else ./data); run "
+              f"`lexicon build GAME`")
 
 
 Lang = Annotated[str | None, typer.Option(
@@ -266,17 +300,6 @@ def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | No
         out.write(text + (render.meaning_lines(r) if meaning and not as_json else "") + "\n")
     out.flush()
     raise typer.Exit(0 if all(r["valid"] for r in results) else EXIT_INVALID)
-
-
-def _read_history(path: str | None) -> list[list[str]] | None:
-    if path is None:
-        return None
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the history file {path}: {exc}",
-                         code="bad_move") from None
-    return read_history(text)
 
 
 def _edge_flags(edge: bool, positions: list[int] | None, count: int) -> bool | list[bool]:
@@ -341,7 +364,8 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
         if after is None:
             raise InputError("a move needs --after: the table's words after it",
                              code="bad_move")
-        earlier = _read_history(history)
+        earlier = (None if history is None else
+                   read_history_file(sys.stdin.buffer if history == "-" else history))
     cat = Catalog()
     language(cat.profile(game).language, lang)   # a bad --lang before a missing release
     lex = cat.lexicon(game, release)            # one release rules the play
@@ -497,11 +521,16 @@ def anagram(game: Game,
 def extend(game: Game,
            word: Annotated[str, typer.Argument(help="the word on the table")],
            rack: Annotated[str, typer.Argument(help="the letters on the player's shelf")],
+           edge: Annotated[bool, typer.Option(
+               "--edge", help="Kvizovka: the new word touches the board's edge (3 tiles "
+                              "allowed)")] = False,
            sort: Sort = "alpha", limit: Limit = 50, offset: Offset = 0,
            as_json: AsJson = False) -> None:
     """Remik's rebuilds: every word using all the letters of a table word plus at least one
-    rack letter, with the rack letters each uses."""
-    _query(lambda: _lexicon(game).extend(word, rack, sort=sort, limit=limit, offset=offset),
+    rack letter, with the rack letters each uses. No word shorter than the game lets a
+    player lay is offered."""
+    _query(lambda: _lexicon(game).extend(word, rack, edge=edge, sort=sort, limit=limit,
+                                         offset=offset),
            as_json, render.rebuilds_listing,
            lambda r: r["count"] > 0)
 
@@ -617,7 +646,12 @@ def install(path: Annotated[str, typer.Argument(metavar="BUNDLE", help="a .lexbu
                      "release are still checked)")] = False,
             current: Annotated[bool, typer.Option(
                 "--current/--no-current", help="serve it (switch CURRENT) once installed")]
-            = True) -> None:
+            = True,
+            allow_downgrade: Annotated[bool, typer.Option(
+                "--allow-downgrade",
+                help="serve it even if it was built before the release being served (a "
+                     "rollback); without it such a bundle is refused (older_release)")]
+            = False) -> None:
     """Verify a bundle (sha256, a signature by a key in $LEXICON_HOME/trusted-keys/, its
     contents, then the release as a build's publish does) and publish it atomically."""
     from pathlib import Path
@@ -625,6 +659,7 @@ def install(path: Annotated[str, typer.Argument(metavar="BUNDLE", help="a .lexbu
     from build import shipping
     print(render.dump(shipping.install(Path(path), sha256=sha256, make_current=current,
                                        allow_unsigned=allow_unsigned,
+                                       allow_downgrade=allow_downgrade,
                                        signature=Path(signature) if signature else None)))
 
 

@@ -29,8 +29,8 @@ __version__ = "0.1.0"
 PUBLIC: dict[str, str] = {
     "Lexicon": "lexicon.door",
     **dict.fromkeys(("Catalog", "open"), "lexicon.catalog"),
-    **dict.fromkeys(("CODES", "EXIT_FAILED", "EXIT_INVALID", "InputError", "LexiconError",
-                     "NotReady"), "lexicon.errors"),
+    **dict.fromkeys(("CODES", "EXIT_FAILED", "EXIT_INTERNAL", "EXIT_INVALID", "InputError",
+                     "InternalError", "LexiconError", "NotReady"), "lexicon.errors"),
     **dict.fromkeys(("LIMITS", "Limits", "limit_table", "limit_value", "markdown_cell"),
                     "lexicon.limits"),
     **dict.fromkeys(("EDGE_SPACE", "MAX_WORD_CHARS"), "lexicon.game.inputs"),
@@ -46,7 +46,7 @@ PUBLIC: dict[str, str] = {
     "MAX_BATCH": "lexicon.verdicts.checker",
     "MAX_WORDS": "lexicon.verdicts.fastcheck",
     "MAX_PLAY_WORDS": "lexicon.verdicts.judge",
-    "read_history": "lexicon.verdicts.remik",
+    **dict.fromkeys(("read_history", "read_history_file"), "lexicon.verdicts.remik"),
     **dict.fromkeys(("LOCK_TIMEOUT", "LockHeld"), "lexicon.verdicts.rulings"),
 }
 __all__ = sorted(PUBLIC)

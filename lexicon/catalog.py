@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lexicon import paths
 from lexicon.door import Lexicon
 from lexicon.errors import LexiconError, NoRelease, ReleaseDamaged
 from lexicon.game import profile as profiles
@@ -122,8 +123,9 @@ class Catalog:
         path = releases.current_path(game, self.root)
         if path is None:
             raise NoRelease(
-                f"no release of {game!r} has been built; run `lexicon build {game}`",
-                detail={"game": game},
+                f"no release of {game!r} has been built in {paths.where(self.root)}; run "
+                f"`lexicon build {game}`, or set LEXICON_HOME to the data directory that "
+                f"holds the releases", detail={"game": game},
             )
         return self._open_path(game, path)
 

@@ -185,10 +185,11 @@ class Lexicon:
                                 max_length=max_length, sort=sort, limit=limit,
                                 offset=offset)
 
-    def extend(self, word: str, rack: str, *, sort: str = "alpha",
+    def extend(self, word: str, rack: str, *, edge: bool = False, sort: str = "alpha",
                limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
-        """Remik's rebuilds of a table word with at least one rack tile."""
-        return queries.extend(self.profile, self.release, word, rack,
+        """Remik's rebuilds of a table word with at least one rack tile (none shorter than
+        the game's minimum; ``edge``: Kvizovka's 3-tile words at the board's edge)."""
+        return queries.extend(self.profile, self.release, word, rack, edge=edge,
                               sort=sort, limit=limit, offset=offset)
 
     def hooks(self, word: str) -> dict[str, Any]:

@@ -8,7 +8,9 @@ Each class also carries the CLI's exit code beside its HTTP status, so the two f
 an error in one place each (``cli.main`` has a single handler that reads ``exit_code``):
 2 a usage error (the input, the game or the release asked for), 3 a failed or refused
 operation (a fetch, a build, a damaged or missing release, a bundle), 4 busy (another
-build or install of the game holds its lock: retry later). 0 and 1 are the verdicts.
+build or install of the game holds its lock: retry later), 5 an internal error (an
+exception the code did not expect: a bug, or the machine out of memory). 0 and 1 are the
+verdicts, so a script reading 1 as "the word is not valid" never mistakes a crash for one.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ EXIT_INVALID = 1   # a word, play or query that is not valid / found nothing (no
 EXIT_USAGE = 2
 EXIT_FAILED = 3
 EXIT_BUSY = 4
+EXIT_INTERNAL = 5   # an unexpected exception: never 1, which says "not valid"
 
 
 class LexiconError(Exception):
@@ -134,6 +137,16 @@ class BadBundle(LexiconError):
     exit_code = EXIT_FAILED
 
 
+class InternalError(LexiconError):
+    """An exception no code path expected (a bug, ``MemoryError``), as a face reports it: the
+    CLI prints one line and exits :data:`EXIT_INTERNAL`, the service answers 500; never a
+    verdict's exit code, never a traceback."""
+
+    code = "internal_error"
+    status = 500
+    exit_code = EXIT_INTERNAL
+
+
 class BuildBusy(BuildError):
     """Another build of the same game holds its build lock (CLI exit 4: try again later)."""
 
@@ -216,10 +229,15 @@ CODES: dict[str, str] = {
                   "oversized contents, or a release that fails publish's checks",
     "unsigned_bundle": "`lexicon install` of a bundle with no signature (`FILE.sig`) "
                        "without `--allow-unsigned`",
+    "older_release": "`lexicon install` of a release built before the one being served, "
+                     "without `--allow-downgrade` (or `--no-current`); nothing changed",
     "untrusted_key": "a bundle signed by a key that is not in `$LEXICON_HOME/trusted-keys/`",
     "bad_signature": "a bundle signature that does not verify, or is of another bundle",
     "bad_key": "a signing or trusted key file that is not an ed25519 key",
     "key_exists": "`lexicon keygen` would overwrite an existing key file",
+    "key_not_written": "`lexicon keygen` could not write the key pair (a missing directory, a "
+                       "name too long: exit 2; permissions, a full disk: exit 3); no key is "
+                       "left behind",
     "install_failed": "`lexicon install` could not write the release (disk full, "
                       "permissions); nothing changed",
     "canary_failed": "a build flipped a profile's canary word; the release is not published",
@@ -231,5 +249,6 @@ CODES: dict[str, str] = {
     # the catch-alls: never expected, documented so that a client can still branch on them
     "lexicon_error": "a library error without a more specific code",
     "http_error": "an HTTP-level refusal without a more specific code",
-    "internal_error": "a bug: the server failed (reported, never by design)",
+    "internal_error": "a bug: the server or the command failed (reported, never by design; "
+                      "CLI exit 5, never the exit code of a verdict)",
 }

@@ -50,6 +50,8 @@ LIMITS: Limits = {
                                         "move_too_large"),
     ("lexicon.verdicts.remik", "MAX_HISTORY"):
         ("earlier arrangements a Remik move is compared with", "move_too_large"),
+    ("lexicon.verdicts.remik", "MAX_HISTORY_BYTES"):
+        ("bytes of a `judge --history` file (read no further)", "move_too_large"),
     ("lexicon.verdicts.remik", "MAX_MOVE_STEPS"):
         ("search steps assigning table words to new words", "move_too_complex"),
     ("lexicon.queries.queries", "MAX_PATTERN_WORK"):

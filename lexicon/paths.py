@@ -15,6 +15,18 @@ def home() -> Path:
     return Path(os.environ.get("LEXICON_HOME", "data")).resolve()
 
 
+def where(root: Path | None = None) -> str:
+    """The data directory as a person should be told it, saying where it came from: a
+    command run outside the repository finds no ``./data`` and must say which directory
+    it looked in, not only that nothing was there."""
+    path = root or home()
+    if root is not None and root != home():
+        return str(path)
+    if os.environ.get("LEXICON_HOME"):
+        return f"{path} (LEXICON_HOME)"
+    return f"{path} (./data: LEXICON_HOME is not set)"
+
+
 def cache_dir(root: Path | None = None) -> Path:
     return (root or home()) / "cache"
 

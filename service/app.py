@@ -350,20 +350,23 @@ def _add_queries(app: FastAPI, catalog: Catalog) -> None:
     @app.get("/v1/games/{game}/extend", tags=["queries"], description=(
         "Remik's rebuilds: every word that uses all the tiles of the table word `word` and "
         "at least one tile of `rack`, with the rack tiles each uses (`rack_letters`), "
-        "counted and paged. `/v1/games/remik/extend?word=KOT&rack=ARS`.\n" + QUERY_LIMITS))
+        "counted and paged; no word shorter than the game lets a player lay (Kvizovka's "
+        "3-tile words only with `edge`). `/v1/games/remik/extend?word=KOT&rack=ARS`.\n"
+        + QUERY_LIMITS))
     async def extend_query(
         game: str,
         word: str = Query(..., description="the word on the table",
                           openapi_examples=_examples(word="KOT")),
         rack: str = Query(..., description="the letters on the player's shelf",
                           openapi_examples=_examples(rack="ARS")),
+        edge: bool = Query(False, description="Kvizovka board-edge rule (3 tiles)"),
         sort: str = Query("alpha", description=sort_help),
         limit: int = Query(DEFAULT_LIMIT, description=page_help),
         offset: int = Query(0, description="skip this many results"),
     ) -> dict[str, Any]:
         def run() -> dict[str, Any]:
             return catalog.lexicon(game, every_file=True).extend(   # one release
-                word, rack, sort=sort, limit=limit, offset=offset)
+                word, rack, edge=edge, sort=sort, limit=limit, offset=offset)
         return await on_pool(run)
 
     @app.get("/v1/games/{game}/hooks", tags=["queries"], description=(

@@ -33,12 +33,13 @@ def lexicon(home: Path, *args: str, stdin: str | None = None) -> subprocess.Comp
 
     What is tested is the command's mapping of library answers to output and exit codes;
     a process adds only start-up time. An exception the command did not turn into an exit
-    code is re-raised, so a traceback cannot pass for an exit status.
+    code is re-raised (``LEXICON_TRACEBACK``: not exit 5, ``internal_error``), so a bug
+    cannot pass for an exit status.
     """
     from cli.main import app
 
     result = CliRunner().invoke(app, list(args), input=stdin,
-                                env={"LEXICON_HOME": str(home)})
+                                env={"LEXICON_HOME": str(home), "LEXICON_TRACEBACK": "1"})
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     done = subprocess.CompletedProcess(list(args), result.exit_code, result.stdout,

@@ -16,8 +16,8 @@ the file.
 
 Run as a script to check a real export word for word:
 ``python tests/kwg_reader.py FILE.kbwg WORDS.txt ALPHABET.txt`` (``WORDS.txt`` from
-``lexicon export GAME --format tiles``, tile letters separated by spaces, or for a game of
-one-letter tiles the plain ``--format words``).
+``lexicon export GAME --format tiles``, tile letters separated by spaces, or the plain
+``--format words``, read as wolges' word-list reader reads it: :class:`WordListReader`).
 """
 
 from __future__ import annotations
@@ -108,21 +108,64 @@ class Reader:
                 stack.append((path, self.siblings(arc), 0))
 
 
+class WordListReader:
+    """wolges' word-list reader (``AlphabetReader::new_for_words``, ``src/alphabet.rs``),
+    written from its published behaviour: every tile's label, its alias labels, its blank
+    label and its alias blank labels are candidates; at each position the candidates that
+    share the first byte are tried longest first (then by tile number) and the first whose
+    bytes match is taken, never going back. Alphabet file columns: label, blank label,
+    count, score, vowel, N alias labels, N alias blank labels (tile 0, the joker, is not a
+    letter of a word)."""
+
+    def __init__(self, alphabet_text: str) -> None:
+        labels: list[tuple[int, bytes]] = []
+        for tile, line in enumerate(alphabet_text.splitlines()):
+            cols = line.split()
+            n_alias = int(cols[5])
+            n_blank = int(cols[6 + n_alias])
+            if tile:
+                for label in [cols[0], *cols[6:6 + n_alias], cols[1],
+                              *cols[7 + n_alias:7 + n_alias + n_blank]]:
+                    labels.append((tile, label.encode("utf-8")))
+                assert len(cols) == 7 + n_alias + n_blank, f"too many columns: {line!r}"
+        labels.sort(key=lambda tl: (tl[1][0], -len(tl[1]), tl[0]))
+        self.by_first: dict[int, list[tuple[int, bytes]]] = {}
+        for tile, label in labels:
+            self.by_first.setdefault(label[0], []).append((tile, label))
+
+    def word(self, text: str) -> bytes:
+        """The tile numbers of ``text``; ValueError where no label matches."""
+        raw, out, i = text.encode("utf-8"), bytearray(), 0
+        while i < len(raw):
+            for tile, label in self.by_first.get(raw[i], ()):
+                if raw.startswith(label, i):
+                    out.append(tile)
+                    i += len(label)
+                    break
+            else:
+                raise ValueError(f"invalid tile after {bytes(out)!r} in {text!r}")
+        return bytes(out)
+
+
 def check_file(kwg: Path, words_file: Path, alphabet_file: Path) -> dict[str, object]:
     """Walk ``kwg`` and compare with a `--format tiles` export: the DAWG must give exactly
     the words, in order; the GADDAG exactly one path per (word, anchor)."""
     t0 = time.monotonic()
-    rows = [ln.split("\t") for ln in alphabet_file.read_text(encoding="utf-8").splitlines()]
+    text = alphabet_file.read_text(encoding="utf-8")
+    rows = [ln.split("\t") for ln in text.splitlines()]
     number = {row[0]: i for i, row in enumerate(rows) if i}
     number.update({row[1]: i for i, row in enumerate(rows) if i})   # lower case too
+    reader_of_words = WordListReader(text)
 
-    def tiles(line: str) -> list[str]:
-        # `--format tiles` separates tiles by spaces; `--format words` of a game whose
-        # tiles are one letter each (osps) is read letter by letter
-        return line.split() if " " in line else list(line.strip())
+    def tiles(line: str) -> bytes:
+        # `--format tiles` separates tiles by spaces; a word list (`--format words`, one
+        # word a line) is read as wolges reads it, longest tile first
+        if " " in line.strip():
+            return bytes(number[t] for t in line.split())
+        return reader_of_words.word(line.strip())
 
     with open(words_file, encoding="utf-8") as fh:
-        expected = [bytes(number[t] for t in tiles(line)) for line in fh if line.strip()]
+        expected = [tiles(line) for line in fh if line.strip()]
     expected.sort()
     reader = Reader.open(kwg)
     dawg = list(reader.dawg_words(reader.root(0)))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 from conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish, rec
-from kwg_reader import Reader
+from kwg_reader import Reader, WordListReader
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -37,7 +37,9 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     publish(root, "osps", [*POLISH_RECORDS, rec("akt"), rec("kat")])
     publish(root, "remik", [])
     publish(root, "kvizovka", [*KVIZOVKA_RECORDS, rec("бор", word="bor", category="noun"),
-                               rec("тон", word="ton", category="noun")])
+                               rec("тон", word="ton", category="noun"),
+                               rec("инјекција", word="injekcija", category="noun"),
+                               rec("анјон", word="anjon", category="noun")])
     publish(root, "krizemkrazem", [rec("whisky", category="noun"), rec("hiša"),
                                    rec("qwxyw")])
     return root
@@ -121,12 +123,41 @@ def test_kvizovka_edge_words_are_apart(home: Path, tmp_path: Path) -> None:
     assert at_edge and all(len(w) == 3 for w in at_edge)
     assert len(list(edge.gaddag_paths(edge.root(1)))) == 3 * len(at_edge)
     assert (out / "kvizovka-edge.txt").read_text(encoding="utf-8").splitlines() == \
-        ["B O R", "T O N", "DŽ E P"]       # džep: three tiles, the edge only
+        ["бор", "тон", "џеп"]       # džep: three tiles, the edge only; as `words` writes it
     assert meta["lexicons"]["kvizovka-edge.kwg"]["lengths"] == [3, 3]
     assert meta["lexicons"]["kvizovka.kwg"]["lengths"] == [4, 17]
     assert any("Edge words" in r and "vertically" in r for r in meta["rules"])
     assert ["LJ", "lj", "2", "3", "0"] in distribution(out, "kvizovka")   # one row a tile
     assert order.index("LJ") == order.index("L") + 1
+
+
+def test_a_longest_tile_first_reader_gets_exactly_the_kvizovka_words(
+        home: Path, tmp_path: Path) -> None:
+    """wolges reads a word list longest tile first, never going back: with the pack's
+    alphabet file (Cyrillic and one-code-point digraphs as alias labels) the `words`
+    export and the pack's edge list read back as exactly the words of its two KWGs; the
+    Latin spelling, which the pack never ships, is misread for N+J and D+Ž."""
+    out, meta = pack(home, tmp_path, "kvizovka")
+    alphabet = (out / "kvizovka.alphabet.txt").read_text(encoding="utf-8")
+    reader = WordListReader(alphabet)
+    main = Reader.open(out / "kvizovka.kwg")
+    edge = Reader.open(out / "kvizovka-edge.kwg")
+    in_graphs = set(main.dawg_words(main.root(0))) | set(edge.dawg_words(edge.root(0)))
+    listed = words(home, "kvizovka")
+    assert {reader.word(w) for w in listed} == in_graphs and len(listed) == len(in_graphs)
+    edge_list = (out / "kvizovka-edge.txt").read_text(encoding="utf-8").splitlines()
+    assert {reader.word(w) for w in edge_list} == set(edge.dawg_words(edge.root(0)))
+    number = {letter: i for i, letter in enumerate(meta["tile_order"], 1)}
+    assert reader.word("инјекција") == bytes(number[t] for t in
+                                             ["I", "N", "J", "E", "K", "C", "I", "J", "A"])
+    assert reader.word("ǉubav") == reader.word("љубав") == reader.word("ǇUBAV")
+    # the trap the alias labels avoid: Latin N+J and D+Ž read as the tiles NJ and DŽ
+    assert reader.word("injekcija") != reader.word("инјекција")
+    assert reader.word("nadživeti") != reader.word("надживети")
+    assert reader.word("nadživeti") not in in_graphs
+    readme = (out / "README.txt").read_text(encoding="utf-8")
+    assert "longest label first" in readme and "alias" in readme
+    assert "wolges' own decoder" in readme and "never" not in readme.split("KWG files")[1][:80]
 
 
 def test_pack_names_its_release_and_hashes(home: Path, tmp_path: Path) -> None:
@@ -143,7 +174,8 @@ def test_pack_names_its_release_and_hashes(home: Path, tmp_path: Path) -> None:
     for name, f in meta["files"].items():
         data = (out / name).read_bytes()
         assert f["bytes"] == len(data) and f["sha256"] == hashlib.sha256(data).hexdigest()
-    assert set(meta["files"]) | {"pack.json", "README.txt"} == {p.name for p in out.iterdir()}
+    assert set(meta["files"]) | {"pack.json"} == {p.name for p in out.iterdir()}
+    assert "README.txt" in meta["files"]
     assert meta["release"] in (out / "README.txt").read_text(encoding="utf-8")
 
 

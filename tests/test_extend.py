@@ -42,6 +42,7 @@ def brute(word: str, rack: str) -> dict[str, list[str]]:
 @pytest.mark.parametrize("word, rack", [
     ("kot", "ars"), ("kot", "aeky"), ("kot", "akkrsi"), ("tok", "ia"), ("ok", "tnoa"),
     ("kota", "rsik"), ("kot", ""), ("kotarski", "a"), ("las", "kot"),
+    ("o", "kt"), ("k", "o"),     # `ok` is an osps word, 2 letters: never a Remik rebuild
 ])
 def test_extend_is_the_brute_force(home: Path, word: str, rack: str) -> None:
     cat = Catalog(home)
@@ -94,3 +95,35 @@ def test_extend_faces(home: Path) -> None:
     assert r.status_code == 400 and r.json()["code"] == "bad_rack"
     r = client.get("/v1/games/osps/extend", params={"word": "kot", "rack": "a"})  # any game
     assert r.status_code == 200 and [x["word"] for x in r.json()["results"]] == ["kota"]
+
+
+def test_extend_offers_no_word_the_game_rejects_as_too_short(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Kvizovka admits 3 tiles only at the board's edge: `extend` offers them with `edge`
+    (as `check` and `blanks` do), never by default; 4 tiles always."""
+    root = tmp_path_factory.mktemp("extend-kvizovka")
+    publish(root, "kvizovka", [rec("циљ", word="cilj"), rec("даљ", word="dalj"),
+                               rec("даље", word="dalje"), rec("љубав", word="ljubav")])
+    cat = Catalog(root)
+    try:
+        def words(**kw: bool) -> list[str]:
+            return [x["word"] for x in cat.lexicon("kvizovka").extend("lj", "??", **kw)[
+                "results"]]
+
+        assert words() == []                                   # cilj, dalj: 3 tiles
+        assert sorted(words(edge=True)) == ["cilj", "dalj"]
+        assert [x["word"] for x in cat.lexicon("kvizovka").extend("lj", "dae")["results"]
+                ] == ["dalje"]
+        r = cat.lexicon("kvizovka").extend("lj", "??")
+        assert r["query"]["min_length"] == 4 and r["query"]["edge"] is False
+    finally:
+        cat.close()
+    client = TestClient(create_app(root))
+    got = client.get("/v1/games/kvizovka/extend", params={"word": "lj", "rack": "??"}).json()
+    assert got["count"] == 0
+    got = client.get("/v1/games/kvizovka/extend",
+                     params={"word": "lj", "rack": "??", "edge": "true"}).json()
+    assert sorted(x["word"] for x in got["results"]) == ["cilj", "dalj"]
+    p = lexicon(root, "extend", "kvizovka", "lj", "??", "--edge", "--json")
+    assert sorted(x["word"] for x in json.loads(p.stdout)["results"]) == ["cilj", "dalj"]
+    assert lexicon(root, "extend", "kvizovka", "lj", "??").returncode == 1

@@ -16,6 +16,7 @@ from lexicon.catalog import Catalog
 from lexicon.errors import ReleaseDamaged
 from lexicon.store import integrity, releases
 from lexicon.store.meanings import MEANINGS_FILE
+from lexicon.store.records import Analysis, Record
 from lexicon.store.store import Release
 from service.app import create_app
 from sources import fetch as fetching
@@ -176,3 +177,88 @@ def test_amend_keeps_the_meanings(home: Path, polish: Path, tmp_path: Path) -> N
     assert cat.lexicon("osps").check("zażółć")["meanings"][0]["translations"] == [
         "to yellow"]
     cat.close()
+
+
+def _record(key: str, word: str, *analyses: tuple[str, str]) -> Record:
+    return Record(key=key, word=word, valid=True, sources=["test"], category="noun",
+                  evidence=["test list"],
+                  analyses=[Analysis(lemma, tags, "test") for lemma, tags in analyses])
+
+
+def test_a_word_rejected_for_its_length_alone_has_no_meanings(home: Path,
+                                                              tmp_path: Path) -> None:
+    """The record admits it, the move does not (Remik's 3 letters, Križemkražem's 4,
+    Kvizovka's 3 off the edge): the verdict rejects it, so `meanings: []` on every face."""
+    pol = write_dictd(tmp_path / "pol", "freedict-pol-eng", [*POL_ENG, (
+        "ul", "ul /ul/ <n>\nbeehive\nul pszczeli\n")])
+    _build(home, "osps", POLISH_RECORDS, {POL: pol})
+    build_game("remik", BuildContext(root=home, log=lambda _m: None))
+    slv = write_dictd(tmp_path / "slv", "freedict-slv-eng", [
+        ("pot", "pot /pˈɔːt/ <n, f, sg>\npath, way\n")])
+    _build(home, "krizemkrazem", [rec("pot", tags="n.f.sg.nom", category="noun"),
+                                  rec("hiša", category="noun")],
+           {"dict-freedict-slv-eng": slv})
+    hrv = write_dictd(tmp_path / "hrv", "freedict-hrv-eng", [("dan", "dan /dˈan/\nday\n")])
+    _build(home, "kvizovka", [_record("дан", "dan", ("dan", "n.m.sg.nom"))],
+           {"dict-freedict-hrv-eng": hrv})
+    cat = Catalog(home)
+    try:
+        assert cat.lexicon("osps").check("ul")["meanings"][0]["translations"] == [
+            "beehive"]                                            # admitted here: meant
+        for game, word, edge in (("remik", "ul", False), ("krizemkrazem", "pot", False),
+                                 ("kvizovka", "dan", False)):
+            got = cat.lexicon(game).check(word, edge=edge)
+            assert not got["valid"] and got["reason"]["code"] == "too_short", (game, got)
+            assert got["meanings"] == [], game
+        dan = cat.lexicon("kvizovka").check("dan", edge=True)   # at the edge: a word
+        assert dan["valid"] and dan["meanings"][0]["translations"] == ["day"]
+    finally:
+        cat.close()
+    with TestClient(create_app(home)) as client:
+        body = client.get("/v1/games/remik/words/ul").json()
+        assert body["valid"] is False and body["meanings"] == []
+        batch = client.post("/v1/games/kvizovka/check", json={"words": ["dan"]}).json()
+        assert batch["results"][0]["meanings"] == []
+    out = lexicon(home, "check", "krizemkrazem", "pot", "--meaning")
+    assert out.returncode == 1 and "meaning: none" in out.stdout
+
+
+def test_meanings_only_of_the_admitted_readings(home: Path, tmp_path: Path) -> None:
+    """Križemkražem `roka` is the nominative of *roka*, also the genitive and dual of *rok*
+    (apertium's analyses, all stored): only *roka* is shown. Kvizovka `more` is the
+    headword *more*, also the nominative plural of *mora*: the word's own entry. A plural
+    that is no headword (Škoti) shows the lemma of its admitted reading."""
+    slv = write_dictd(tmp_path / "slv", "freedict-slv-eng", [
+        ("roka", "roka /rˈɔːka/ <n, f, sg>\nhand, arm\n"),
+        ("rok", "rok /rˈɔːk/ <n, m, sg>\ndeadline, term\n"),
+        ("reka", "reka /rˈɛːka/ <n, f, sg>\nriver\n"),
+        ("rek", "rek /rˈɛːk/ <n, m, sg>\nproverb\n"),
+        ("Škot", "Škot /ʃkˈɔːt/ <n, m, sg>\nScot\n")])
+    _build(home, "krizemkrazem", [
+        _record("roka", "roka", ("roka", "n.f.sg.nom"), ("rok", "n.mi.sg.gen"),
+                ("rok", "n.mi.du.nom"), ("rok", "n.mi.du.acc")),
+        _record("reka", "reka", ("reka", "n.f.sg.nom"), ("rek", "n.mi.sg.gen"),
+                ("rek", "n.mi.du.nom")),
+        _record("rokah", "rokah", ("rok", "n.mi.du.loc"), ("roka", "n.f.du.loc")),
+        _record("škoti", "Škoti", ("Škot", "np.ant.m.pl.nom")),
+        rec("hiša", category="noun")], {"dict-freedict-slv-eng": slv})
+    hrv = write_dictd(tmp_path / "hrv", "freedict-hrv-eng", [
+        ("more", "more /mˈore/\nsea\n"), ("mora", "mora /mˈora/\nnightmare\n")])
+    _build(home, "kvizovka", [
+        _record("море", "more", ("more", "n.nt.sg.nom"), ("mora", "n.f.pl.nom")),
+        _record("мора", "mora", ("mora", "n.f.sg.nom"))], {"dict-freedict-hrv-eng": hrv})
+    cat = Catalog(home)
+    try:
+        def lemmas(game: str, word: str) -> list[str]:
+            return [m["lemma"] for m in cat.lexicon(game).check(word)["meanings"]]
+
+        assert lemmas("krizemkrazem", "roka") == ["roka"]
+        assert lemmas("krizemkrazem", "reka") == ["reka"]
+        assert lemmas("krizemkrazem", "Škoti") == ["Škot"]
+        assert lemmas("krizemkrazem", "rokah") == []      # no admitted reading: itself
+        assert lemmas("kvizovka", "more") == ["more"]
+        assert lemmas("kvizovka", "mora") == ["mora"]
+        roka = cat.lexicon("krizemkrazem").check("roka")
+        assert [a["lemma"] for a in roka["analyses"]] == ["roka", "rok", "rok", "rok"]
+    finally:
+        cat.close()

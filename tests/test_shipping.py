@@ -14,6 +14,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import stat
 import tarfile
 from collections import namedtuple
@@ -50,9 +51,9 @@ def homes(tmp_path: Path) -> dict[str, Path]:
     builder, server, keys = tmp_path / "builder", tmp_path / "server", tmp_path / "keys"
     for d in (builder, server, keys):
         d.mkdir()
+    publish(server, "osps", POLISH_RECORDS)          # what the server serves meanwhile
     publish(builder, "osps", [rec("kot"), rec("ul")])
     build(builder, OSPS_OK, canaries=True)
-    publish(server, "osps", POLISH_RECORDS)          # what the server serves meanwhile
     made = signing.keygen(keys / "builder.key")
     (server / "trusted-keys").mkdir()
     (server / "trusted-keys" / "builder.pub").write_bytes(Path(made["public_key"]).read_bytes())
@@ -186,6 +187,77 @@ def test_an_older_release_ships_without_becoming_current(homes: dict[str, Path])
     got = shipping.install(bundle, make_current=False, root=server)
     assert got["release"] == old and got["installed"]
     assert releases.current_id("osps", server) == before
+
+
+def test_a_replayed_older_bundle_needs_allow_downgrade(homes: dict[str, Path]) -> None:
+    """The server serves the builder's newest release; the older one, correctly signed,
+    replayed, is refused (CURRENT stays, its words keep their verdicts) until an operator
+    rolls back with --allow-downgrade."""
+    server = homes["server"]
+    newest = releases.current_id("osps", homes["builder"])
+    old = [r["release"] for r in releases.list_releases("osps", homes["builder"])][-1]
+    assert old != newest
+    assert lexicon(server, "install", str(signed_bundle(homes, "new.tar"))).returncode == 0
+    assert releases.current_id("osps", server) == newest
+    replay = signed_bundle(homes, "old.tar", old)
+    p = lexicon(server, "install", str(replay))
+    assert p.returncode == 3 and "error [older_release]" in p.stderr, p.stderr
+    assert newest in p.stderr and old in p.stderr and "--allow-downgrade" in p.stderr
+    assert not (server / "releases" / "osps" / old).exists()      # nothing unpacked
+    assert "older_release" not in json.dumps(shipping.install(      # not served: no downgrade
+        replay, make_current=False, root=server))
+    assert releases.current_id("osps", server) == newest
+    assert lexicon(server, "check", "osps", "zażółć").returncode == 0
+    p = lexicon(server, "install", str(replay), "--allow-downgrade")
+    assert p.returncode == 0, p.stderr
+    assert releases.current_id("osps", server) == old
+    assert lexicon(server, "check", "osps", "zażółć").returncode == 1   # the old edition's
+    # forward again needs nothing
+    assert lexicon(server, "install", str(signed_bundle(homes, "new.tar"))).returncode == 0
+    assert releases.current_id("osps", server) == newest
+
+
+def test_key_signature_and_checksum_files_that_are_no_regular_file_are_refused(
+        homes: dict[str, Path]) -> None:
+    """A FIFO named FILE.sig, FILE.sha256 or *.pub is refused at once (never waited on), and
+    /dev/zero linked as a trusted key is refused before it is read. An alarm turns a
+    regression (an install blocked opening a FIFO) into a failure, not a hung run."""
+    def hung(_signum: int, _frame: object) -> None:
+        raise TimeoutError("install blocked on a FIFO")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)
+    try:
+        _refuse_special_files(homes)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _refuse_special_files(homes: dict[str, Path]) -> None:
+    server, bundle = homes["server"], signed_bundle(homes)
+    sig = bundle.with_name(bundle.name + ".sig")
+    sig.unlink()
+    os.mkfifo(sig)
+    refused(server, bundle, "bad_signature", text="not a regular file")
+    sig.unlink()
+    bundle = signed_bundle(homes)
+    checksum = bundle.with_name(bundle.name + ".sha256")
+    checksum.unlink()
+    os.mkfifo(checksum)
+    refused(server, bundle, "bad_bundle", text="not a regular file")
+    checksum.unlink()
+    bundle = signed_bundle(homes)
+    trusted = server / "trusted-keys"
+    (trusted / "zero.pub").symlink_to("/dev/zero")
+    refused(server, bundle, "bad_key", text="not a regular file")
+    (trusted / "zero.pub").unlink()
+    os.mkfifo(trusted / "fifo.pub")
+    refused(server, bundle, "bad_key", text="not a regular file")
+    (trusted / "fifo.pub").unlink()
+    big = trusted / "big.pub"        # a regular file, read no further than a key may be long
+    big.write_bytes(b"-" * (signing.SIG_FILE_BYTES + 1))
+    refused(server, bundle, "bad_key", text="more than")
 
 
 def test_a_disk_too_small_is_refused_before_writing(homes: dict[str, Path],

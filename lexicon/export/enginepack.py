@@ -7,17 +7,20 @@ The pack writes all of it from the release and the game's profile:
 * ``GAME.kwg`` (or ``GAME.kbwg``, wolges' big KWG, when the KWG's 22-bit arc index cannot
   address the graph: the Polish GADDAG) with the words a move on the board's inside lays;
 * for a game with edge words (Kvizovka: 3 tiles, only vertically against the board's edge)
-  ``GAME-edge.kwg`` and ``GAME-edge.txt`` with those words apart, so an engine that loads
-  the main KWG alone never plays them in the middle of the board;
-* ``GAME.alphabet.txt`` (wolges' alphabet columns) and ``GAME.csv`` (the letter
+  ``GAME-edge.kwg`` and ``GAME-edge.txt`` (a word list, one word a line in the canonical
+  letters, as the ``words`` export writes them) with those words apart, so an engine that
+  loads the main KWG alone never plays them in the middle of the board;
+* ``GAME.alphabet.txt`` (wolges' alphabet columns, with alias labels that make a word list
+  unambiguous, :func:`lexicon.export.kwg.aliases`) and ``GAME.csv`` (the letter
   distribution as wolges and MAGPIE lay it out: ``UPPER,lower,count,score,is_vowel``, the
   joker ``?`` first, then the tiles in KWG order, multi-letter tiles such as LJ as one
   row), both from :func:`lexicon.export.kwg.alphabet_rows`;
 * ``board.json`` (size, start square, premium squares where the rule book or the standard
   board fixes them, marked provisional where it does not);
 * ``pack.json`` (release id, the release's content hash and each lexicon file's, every
-  file's sha256, the rules the files cannot carry, which data is provisional) and a
-  ``README.txt`` saying the same for a person.
+  file's sha256, README.txt's included, the rules the files cannot carry, which data is
+  provisional, how to spell a word list) and a ``README.txt`` saying the same for a
+  person.
 
 Tile numbers are the profile's (``Profile.alphabet``, :class:`lexicon.game.profile.Alphabet`),
 which follow the stock wolges alphabet where one exists for the same letters (Polish,
@@ -38,7 +41,6 @@ from lexicon import atomic
 from lexicon.export import kwg
 from lexicon.export.playable import Identity, valid_keys
 from lexicon.game.profile import Profile
-from lexicon.game.tiles import speller
 from lexicon.store.store import Release
 
 PACK_FORMAT = 1
@@ -112,9 +114,10 @@ def export_engine(profile: Profile, release: Release, output: Path,
         edge_low = profile.edge_min_length
         lexicons[name] = {"role": "edge", "format": fmt, "lengths": [edge_low, low - 1],
                           **info}
-        tiles_of = speller(profile).tiles_of
-        files[f"{profile.id}-edge.txt"] = "".join(
-            " ".join(tiles_of(k)) + "\n" for k in edge).encode()
+        # the word-list format engines read (the `words` export: one word a line, canonical
+        # letters, Kvizovka's Cyrillic): one letter a tile, so wolges' longest-tile-first
+        # reader, with the alphabet's alias columns, reads each word exactly
+        files[f"{profile.id}-edge.txt"] = "".join(k + "\n" for k in edge).encode()
     files[f"{profile.id}.alphabet.txt"] = kwg.alphabet_text(profile).encode()
     files[f"{profile.id}.csv"] = "".join(
         f"{a},{b},{c},{s},{v}\n" for a, b, c, s, v in rows).encode()
@@ -123,7 +126,7 @@ def export_engine(profile: Profile, release: Release, output: Path,
     whole = Identity()
     for k in keys:
         whole.add(k)
-    pack = {
+    pack: dict[str, Any] = {
         "pack_format": PACK_FORMAT,
         "game": profile.id, "name": profile.name, "rules_version": profile.rules_version,
         "rule_book": profile.rule_book,
@@ -144,10 +147,11 @@ def export_engine(profile: Profile, release: Release, output: Path,
         "counts_provisional": profile.engine.counts_provisional,
         "counts_note": profile.engine.counts_note,
         "rules": list(profile.engine.rules),
-        "files": {name: {"bytes": len(b), "sha256": _sha256(b)} for name, b in files.items()},
+        "word_lists": _word_lists(profile),
     }
+    files["README.txt"] = _readme(profile, pack).encode()     # says nothing of the hashes
+    pack["files"] = {name: {"bytes": len(b), "sha256": _sha256(b)} for name, b in files.items()}
     files["pack.json"] = (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode()
-    files["README.txt"] = _readme(profile, pack).encode()
     for name, data in files.items():
         atomic.write_bytes(out / name, data)
     return {"format": "engine", "output": str(out), "release": release.id,
@@ -155,6 +159,24 @@ def export_engine(profile: Profile, release: Release, output: Path,
                                                  if k != "counts_by_length"}
                                              for n, lx in lexicons.items()},
             "files": sorted(files), "seconds": round(time.monotonic() - t0, 1)}
+
+
+def _word_lists(profile: Profile) -> str:
+    """How an engine must spell words for wolges' word-list reader (``AlphabetReader``,
+    longest tile first): said in pack.json and the README, because a Latin Kvizovka word
+    list is ambiguous to it and nothing in the files would say so."""
+    digraphs = [t.letter for t in profile.alphabet.engine if len(t.letter) > 1]
+    if not digraphs:
+        return ("one letter a tile: any word list in the labels of the alphabet file is "
+                "read exactly")
+    shown = "/".join(digraphs)
+    return (f"{shown} are one tile each and also two letters ({' '.join(digraphs)} as two "
+            f"tiles occur in words: Latin injekcija is N+J, nadživeti D+Ž). wolges' "
+            f"word-list reader takes the longest label first and never goes back, so a "
+            f"Latin word list is misread. Spell words in the canonical letters, one a "
+            f"tile (the `words` export, {profile.id}-edge.txt; the alphabet file lists them "
+            f"as alias labels), or with the one-code-point digraphs (Ǉ ǉ Ǌ ǌ Ǆ ǆ, also "
+            f"aliases): then every word is read exactly.")
 
 
 def _readme(profile: Profile, pack: dict[str, Any]) -> str:
@@ -173,11 +195,24 @@ def _readme(profile: Profile, pack: dict[str, Any]) -> str:
                "bits 8-31)" if lx["format"] == "kbwg" else "wolges' KWG")
         lines.append(f"  {name}: {lx['words']:,} {what}, {lo}-{hi} tiles; {fmt}, "
                      f"{lx['nodes']:,} nodes, DAWG at node 0, GADDAG at node 1")
-    lines += ["", f"Tiles are numbered 1-{len(order)} in {stock}: {' '.join(order)}; "
+    edge = [n for n, lx in pack["lexicons"].items() if lx["role"] == "edge"]
+    if edge:
+        lines.append(f"  {profile.id}-edge.txt: the same edge words as a word list, one a "
+                     "line, in the canonical letters (as `lexicon export "
+                     f"{profile.id}` writes them).")
+    lines += ["", "The KWG files are wolges' formats: wolges' own decoder (src/kwg.rs) reads "
+              "them, DAWG and GADDAG, and its builders make the same graphs from the same "
+              "words.",
+              "", f"Tiles are numbered 1-{len(order)} in {stock}: {' '.join(order)}; "
               "0 is the joker on a rack and the GADDAG separator.",
-              f"{profile.id}.alphabet.txt: wolges' alphabet columns; {profile.id}.csv: "
-              "UPPER,lower,count,score,is_vowel (the joker first).",
-              "board.json: size, start square, premium squares.", ""]
+              f"{profile.id}.alphabet.txt: wolges' alphabet columns (label, blank label, "
+              "count, score, vowel, then the alias labels and the alias blank labels, each "
+              f"counted first); {profile.id}.csv: UPPER,lower,count,score,is_vowel (the "
+              "joker first).",
+              f"Word lists: {pack['word_lists']}",
+              "board.json: size, start square, premium squares.",
+              "pack.json: the release, the hashes, every file's sha256 (this README's too).",
+              ""]
     if pack["values_provisional"]:
         lines.append("PROVISIONAL: tile values are estimated (the rule book prints no table).")
     if pack["counts_provisional"]:

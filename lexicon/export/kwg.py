@@ -42,6 +42,7 @@ from __future__ import annotations
 import gzip
 import sys
 import time
+import unicodedata
 from array import array
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -332,9 +333,45 @@ def alphabet_rows(profile: Profile) -> list[tuple[str, str, int, int, int]]:
     return rows
 
 
+#: the one-code-point digraph letters (Ǉ ǉ Ǌ ǌ Ǆ ǆ, DZ dz too), by the two letters they
+#: stand for: an alias no longest-tile-first reader can split or join wrongly
+_DIGRAPHS = {unicodedata.normalize("NFKC", c): c
+             for c in map(chr, [*range(0x01C4, 0x01CD), *range(0x01F1, 0x01F4)])}
+
+
+def aliases(profile: Profile) -> dict[str, tuple[list[str], list[str]]]:
+    """Each tile's alias labels for wolges' alphabet file (upper case, lower case): its
+    canonical letter where that is not its label (Kvizovka's Cyrillic: Љ љ for LJ, А а for
+    A) and, for a Latin digraph tile, the one-code-point digraph (Ǉ ǉ).
+
+    wolges reads a word list longest tile first, without going back (``AlphabetReader``
+    in ``src/alphabet.rs``), so Latin ``injekcija`` (N, J) is misread with the tile NJ, and
+    ``nadživeti`` (D, Ž) with DŽ. Cyrillic has one letter per tile, and so have the
+    digraph code points: a word written with them is read exactly."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for t in profile.alphabet.engine:
+        upper, lower = [], []
+        if t.canonical != t.letter.lower():
+            upper.append(t.canonical.upper())
+            lower.append(t.canonical)
+        if len(t.letter) > 1 and t.letter in _DIGRAPHS:
+            upper.append(_DIGRAPHS[t.letter])
+            lower.append(_DIGRAPHS[t.letter.lower()])
+        out[t.letter] = (upper, lower)
+    return out
+
+
 def alphabet_text(profile: Profile) -> str:
-    """wolges' alphabet columns: label, blank label, count, score, vowel, 0, 0."""
-    return "".join(f"{a}\t{b}\t{c}\t{s}\t{v}\t0\t0\n" for a, b, c, s, v in alphabet_rows(profile))
+    """wolges' alphabet columns: label, blank label, count, score, vowel, then the number
+    of alias labels and those, the number of alias blank labels and those
+    (:func:`aliases`; ``0 0`` for a tile that has none)."""
+    alias = aliases(profile)
+    lines = []
+    for a, b, c, s, v in alphabet_rows(profile):
+        upper, lower = alias.get(a, ([], []))
+        lines.append("\t".join(map(str, [a, b, c, s, v, len(upper), *upper, len(lower),
+                                          *lower])) + "\n")
+    return "".join(lines)
 
 
 def export_kwg(profile: Profile, release: Release, output: Path,

@@ -99,6 +99,9 @@ class Profile:
     scripts: tuple[str, ...] = ("Latn",)
     options: dict[str, Any] = field(default_factory=dict)
     admissible: tuple[str, ...] = ()
+    #: the analyses that are readings the game admits, as sets of tags (an analysis is one
+    #: when its tags hold every tag of some set); empty: every stored analysis is one
+    readings: tuple[frozenset[str], ...] = ()
     notes: str = ""
     # words whose verdict must never change: a build that flips one is not published
     canaries: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -106,6 +109,16 @@ class Profile:
     by_canonical: dict[str, Tile] = field(default_factory=dict, repr=False, compare=False)
     by_spelling: dict[str, Tile] = field(default_factory=dict, repr=False, compare=False)
     _derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def admits_reading(self, tags: str) -> bool:
+        """Is an analysis with these tags (``n.f.sg.nom``, ``subst:sg:nom:m2``) a reading the
+        game admits (:attr:`readings`)? A builder may store every analysis of a form (the
+        genitive *rok* of Slovenian ``roka`` beside its nominative *roka*); only the
+        admitted ones say what the word laid means."""
+        if not self.readings:
+            return True
+        have = set(tags.replace(":", ".").split("."))
+        return any(need <= have for need in self.readings)
 
     @property
     def multi_letter_tiles(self) -> tuple[Tile, ...]:
@@ -308,6 +321,7 @@ def _parse(data: dict[str, Any]) -> Profile:
         scripts=tuple(data.get("scripts", ("Latn",))),
         options=dict(data.get("options", {})),
         admissible=tuple(data.get("admissible", ())),
+        readings=tuple(frozenset(r) for r in data.get("readings", ())),
         notes=data.get("notes", ""),
         canaries={k: tuple(v) for k, v in data.get("canaries", {}).items()},
         engine=engine,

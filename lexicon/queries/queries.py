@@ -248,23 +248,30 @@ def _alphagram_page(profile: Profile, index: Indexes, found: list[anagram_engine
     return total, pairs
 
 
-def extend(profile: Profile, rel: Release, word: str, rack: str, *, sort: str = "alpha",
-           limit: int = DEFAULT_LIMIT, offset: int = 0) -> dict[str, Any]:
+def extend(profile: Profile, rel: Release, word: str, rack: str, *, edge: bool = False,
+           sort: str = "alpha", limit: int = DEFAULT_LIMIT, offset: int = 0
+           ) -> dict[str, Any]:
     """Remik's rebuild: every word that uses all the tiles of the table word ``word`` and at
     least one tile of ``rack`` (``?`` = joker where the game has them), with the rack
     tiles each uses. The alphagram walk (:mod:`lexicon.queries.anagrams`) takes the table word's
     tiles as board letters that must all be used and the rack's as the rest, so it visits
     only supersets of the word; the rack is held to the anagram limits, the walk to
     ``MAX_STEPS``, and the table word, which may be longer than a board's letters, to the
-    word length."""
+    word length.
+
+    Only words the game admits as laid are offered: none shorter than its minimum (Remik's
+    3, whatever the vocabulary game lists), so ``a`` with ``a`` on the shelf gives no
+    ``aa``. A word shorter than the minimum only at Kvizovka's board edge (3 tiles) is
+    offered with ``edge``, as ``check`` and ``blanks`` admit it, never by default."""
     _check_page(limit, offset, sort)
     game, index = profile.id, rel.indexes
     key, tiles = _reading_key(profile, index, word)
     parsed = anagram_engine.parse_rack(profile, rack)
     table = anagram_engine.Rack(parsed.tiles, parsed.jokers, Counter(key))
     rules = play_rules(profile)
-    found = anagram_engine.find_alphagrams(index, profile, table, len(key) + 1,
-                                           rules.lengths()[1], False)
+    low, high = rules.lengths(edge=edge)
+    found = anagram_engine.find_alphagrams(index, profile, table, max(len(key) + 1, low),
+                                           high, False)
     total, pairs = _alphagram_page(profile, index, found, sort, offset + limit)
     page = []
     for longer, hit in pairs[offset:offset + limit]:
@@ -274,7 +281,8 @@ def extend(profile: Profile, rel: Release, word: str, rack: str, *, sort: str = 
         item["rack_letters"] = [profile.by_canonical[c].letter for c in sorted(
             added.elements(), key=_alphabet_order(profile))]
         page.append(item)
-    query = {"word": word, "key": key, "tiles": list(tiles), "rack": rack, "sort": sort}
+    query = {"word": word, "key": key, "tiles": list(tiles), "rack": rack, "edge": edge,
+             "min_length": max(len(key) + 1, low), "sort": sort}
     return _envelope(game, rel, query, total, offset, limit, page)
 
 

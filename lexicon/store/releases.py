@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,20 @@ def is_release_id(game: str, name: str) -> bool:
     of this form, so ``evil``, ``osps-evil`` or a path is never published."""
     return (isinstance(name, str) and name.startswith(game + "-")
             and RELEASE_ID_TAIL.fullmatch(name, len(game) + 1) is not None)
+
+
+def built_time(game: str, manifest: dict[str, Any]) -> datetime | None:
+    """When a release was built, which orders the releases of a game by age: the
+    manifest's ``built_at`` (to the microsecond), else the UTC second its id carries; None
+    for a release that says neither (a directory made by hand)."""
+    try:
+        stamp = datetime.fromisoformat(str(manifest.get("built_at")))
+        return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+    except ValueError:
+        rid = str(manifest.get("release", ""))
+        if not is_release_id(game, rid):
+            return None
+        return datetime.strptime(rid[len(game) + 1:][:16], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
 
 
 def current_id(game: str, root: Path | None = None) -> str | None:

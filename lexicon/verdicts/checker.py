@@ -12,8 +12,10 @@ For a Latin Kvizovka word the tilings the release may hold are looked up (see
 :mod:`lexicon.game.tiles`): the one the lexicon holds decides, the others are reported as
 ``alternatives``.
 
-An admitted word's ``meanings`` are what the release's dictionaries say of its lemmas, with
-each source and licence (:mod:`lexicon.store.meanings`); ``[]`` when none lists them.
+An admitted word's ``meanings`` are what the release's dictionaries say of the lemmas of
+its admitted readings (:func:`meaning_lemmas`), with each source and licence
+(:mod:`lexicon.store.meanings`); ``[]`` when none lists them, and for every word the
+verdict rejects, whatever the reason (its length too).
 """
 
 from __future__ import annotations
@@ -91,12 +93,28 @@ def _analyses(game: str, record: Record, lang: str) -> list[dict[str, Any]]:
     return out
 
 
-def _meanings(rel: Release, record: Record | None) -> list[dict[str, Any]]:
-    """What the release's dictionaries say of an admitted word's lemmas (its word when it
-    has no analysis, as ``build.meanings`` keys them); [] for any other word."""
-    if record is None or not record.valid:
+def meaning_lemmas(profile: Profile, record: Record) -> list[str]:
+    """The lemmas whose meanings an admitted word shows: those of its readings the game
+    admits (:meth:`~lexicon.game.profile.Profile.admits_reading`: Križemkražem ``roka`` is
+    the nominative of *roka*, not the genitive of *rok*). When the word is itself the
+    citation form of one of them, that lemma alone: the referee asks what the word laid
+    means, and a headword means what its entry says (Kvizovka ``more`` is *more*, the
+    sea, though it is also the nominative plural of *mora*). A word with no analysis, or
+    none admitted, is looked up as itself, as ``build.meanings`` keys it."""
+    lemmas = list(dict.fromkeys(a.lemma for a in record.analyses
+                                if profile.admits_reading(a.tags)))
+    own = [lemma for lemma in lemmas if lemma.casefold() == record.word.casefold()]
+    return own or lemmas or [record.word]
+
+
+def _meanings(profile: Profile, rel: Release, record: Record | None, valid: bool
+              ) -> list[dict[str, Any]]:
+    """What the release's dictionaries say of the word (:func:`meaning_lemmas`); [] for a
+    word the game does not admit, also one its record admits but the move does not (too
+    short, Kvizovka's 3 letters off the edge), as the verdict says."""
+    if record is None or not record.valid or not valid:
         return []
-    return rel.meanings_for([a.lemma for a in record.analyses] or [record.word])
+    return rel.meanings_for(meaning_lemmas(profile, record))
 
 
 def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
@@ -127,7 +145,7 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
         "category": record.category if record else None,
         "sources": record.sources if record else [],
         "evidence": record.evidence if record else [],
-        "meanings": _meanings(rel, record),
+        "meanings": _meanings(profile, rel, record, reason is None),
         "alternatives": alternatives,
         "jokers_needed": rules.joker_letters(reading.key),
         "release": rel.id,

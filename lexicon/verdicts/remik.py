@@ -47,11 +47,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from lexicon import atomic
 from lexicon.errors import InputError, LexiconError
 from lexicon.game.gloss import language, localized_reason
-from lexicon.game.inputs import clean_word, normalise
+from lexicon.game.inputs import clean_word, control_error, first_control, normalise
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
@@ -61,6 +62,9 @@ from lexicon.verdicts import judge as judging
 MAX_MOVE_WORDS = 32       # words on the table before, or after, one move
 MAX_MOVE_RACK = 60        # tiles on a player's shelves (13, and every draw since)
 MAX_HISTORY = 2000        # earlier arrangements a repeated-arrangement check compares with
+#: a history file's bytes (8 MiB): room for MAX_HISTORY tables of MAX_MOVE_WORDS words,
+#: each of MAX_WORD_CHARS letters of up to 2 UTF-8 bytes and a separator
+MAX_HISTORY_BYTES = 8_388_608
 MAX_MOVE_STEPS = 40_000   # search steps finding which table word became which new word
 LAY_STEPS = 10            # laying out one choice, in steps (~0.25 ms: the bound stays ~1 s)
 
@@ -118,6 +122,8 @@ def _rack(profile: Profile, text: object) -> Counter[str]:
     if not isinstance(text, str):
         raise InputError("the rack must be text (its letters)", code="bad_rack")
     letters = "".join(normalise(text).lower().replace(",", " ").split())
+    if (bad := first_control(letters)) is not None:   # NUL, U+200B: not a mistyped tile
+        raise control_error(letters, bad, " of the rack")
     if len(letters) > MAX_MOVE_RACK:
         raise InputError(f"the rack has {len(letters)} letters; at most {MAX_MOVE_RACK}",
                          code="move_too_large", detail={"max_rack": MAX_MOVE_RACK})
@@ -147,6 +153,29 @@ def read_history(text: str) -> list[list[str]]:
     blank lines and lines starting with ``#`` are skipped."""
     return [line.replace(",", " ").split() for line in text.splitlines()
             if line.strip() and not line.lstrip().startswith("#")]
+
+
+def read_history_file(source: str | Path | BinaryIO) -> list[list[str]]:
+    """:func:`read_history` of a file (or stdin) read at most ``MAX_HISTORY_BYTES`` bytes:
+    a bigger one (``/dev/zero``) is ``move_too_large`` before it fills memory; one that
+    cannot be read, or is not UTF-8, is ``bad_move``."""
+    name = source if isinstance(source, (str, Path)) else "stdin"
+    try:
+        raw = atomic.read_bounded(source, MAX_HISTORY_BYTES)
+    except atomic.TooLarge:
+        raise InputError(f"the history file {name} holds more than {MAX_HISTORY_BYTES:,} "
+                         f"bytes ({MAX_HISTORY} tables of {MAX_MOVE_WORDS} words at most)",
+                         code="move_too_large",
+                         detail={"max_bytes": MAX_HISTORY_BYTES}) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the history file {name}: {exc.strerror or exc}",
+                         code="bad_move") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the history file {name} is not UTF-8 text ({exc.reason} at byte "
+                         f"{exc.start})", code="bad_move") from None
+    return read_history(text)
 
 
 # -- the assignment ------------------------------------------------------------------------
