@@ -59,6 +59,8 @@ LIMITS: dict[tuple[str, str], tuple[str, str]] = {
     ("service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
     ("service.querypool", "MAX_QUERY_WAIT_SECONDS"): ("seconds a query may wait for a worker",
                                                       "busy"),
+    ("lexicon.export.audit.draw", "MAX_PER_CLASS"):
+        ("words `lexicon audit draw` takes from each evidence class", "bad_input"),
     ("lexicon.export.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
                                    "kwg_too_large"),
     ("service.bodies", "MAX_BODY_BYTES"): ("bytes of a request body, batches aside",
