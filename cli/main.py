@@ -762,13 +762,16 @@ def audit_score(sheets: Annotated[list[str], typer.Argument(
                 population: Annotated[str | None, typer.Option(
                     "--population", help="weigh by this word list's words instead of the "
                                          "release's")] = None,
+                doubtful: Annotated[str, typer.Option(
+                    help="a '?' label: left out of the counts (out) or counted as half "
+                         "(half)")] = "out",
                 release: AuditRelease = None, as_json: AuditJson = False) -> None:
     """Precision, missed share and recall of a release (any release: labels belong to
     words) by class and overall, class-size weighted, with 95% Wilson intervals; classes
     ranked by the wrong verdicts they are estimated to hold."""
     game = Catalog().audit_game(sheets)
     out = Lexicon.open(game, release).audit_score(
-        sheets, population=Path(population) if population else None)
+        sheets, population=Path(population) if population else None, doubtful=doubtful)
     print(render.dump(out) if as_json else render.audit_score(out))
 
 

@@ -208,7 +208,9 @@ def audit_score(r: dict[str, Any]) -> str:
     """The estimates, then the classes, the likeliest wrong verdicts first."""
     lines = [f"{r['release']} ({r['population']}), from {', '.join(r['sheets'])}: "
              f"{r['labelled']:,} labelled words read"
-             + (f", {r['not_read']:,} not in the release" if r["not_read"] else ""),
+             + (f", {r['not_read']:,} not in the release" if r["not_read"] else "")
+             + (f"; {r['doubtful']['labels']:,} doubtful, counted {r['doubtful']['counted']}"
+                if r["doubtful"]["labels"] else ""),
              _estimate("precision (admitted words the game admits)", r["precision"]),
              _estimate("missed (rejected words the game admits)", r["missed"]),
              _estimate("recall", r["recall"]), "",

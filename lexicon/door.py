@@ -298,18 +298,19 @@ class Lexicon:
                           seed=seed, words=words, exclude_labelled=exclude_labelled,
                           name=name)
 
-    def audit_score(self, sheets: Sequence[str | Path], *, population: Path | None = None
-                    ) -> dict[str, Any]:
+    def audit_score(self, sheets: Sequence[str | Path], *, population: Path | None = None,
+                    doubtful: str = "out") -> dict[str, Any]:
         """Precision, missed share and recall of this release, by class and overall, with
         95% intervals, from the labels of ``sheets`` (weighted by the release's class
-        sizes, or by those of the word list ``population``)."""
+        sizes, or by those of the word list ``population``); a ``?`` label left ``out``
+        or counted as ``half``."""
         from lexicon.export.audit import sheets as sheet_files
         from lexicon.export.audit.estimate import score
 
         read = self._audit_sheets(sheets)
         words = sheet_files.word_list(population) if population else None
         return score(self.profile, self.release, read, population=words,
-                     list_name=population.name if population else "")
+                     list_name=population.name if population else "", doubtful=doubtful)
 
     def audit_compare(self, words: Path, *, samples: int = diffing.SAMPLES) -> dict[str, Any]:
         """This release against a reference list: each class's share in the list, the

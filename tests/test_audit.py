@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from build.amend import derive, read_overrides
-from lexicon import Lexicon
+from lexicon import InputError, Lexicon
 from lexicon.export.audit import sheets
 from lexicon.export.audit.classes import evidence_class
 from lexicon.export.audit.draw import draw
@@ -110,7 +110,7 @@ def test_draw_from_a_list_leaves_out_labelled_words(osps: Lexicon, home: Path,
 # -- score -----------------------------------------------------------------------------------
 
 def _labels() -> dict[str, tuple[str, str]]:
-    """morfeusz 9 Y 1 N; one_list 2 Y, 1 N, 1 ? (2.5 of 4); abbreviation 1 Y 3 N;
+    """morfeusz 9 Y 1 N; one_list 2 Y, 1 N, 1 ?; abbreviation 1 Y 3 N;
     hyphenated: none; and an unlabelled row."""
     out = {w: ("Y", "") for w in MORFEUSZ[:9]}
     out[MORFEUSZ[9]] = ("N", "not a word")
@@ -129,41 +129,59 @@ def test_wilson_is_the_textbook_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
 
 
+Z = 1.959963984540054
+
+
+def wilson_by_hand(p: float, n: float) -> list[float]:
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z / (1 + Z * Z / n) * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
+    return [round(centre - half, 4), round(centre + half, 4)]
+
+
 def test_score_matches_a_hand_computation(osps: Lexicon, home: Path) -> None:
     _sheet(home, "hand", _labels())
     r = osps.audit_score(["hand"])
-    assert r["labelled"] == 18 and r["population"] == "release"
+    # 18 labels, the ? left out: 17 read
+    assert r["labelled"] == 17 and r["population"] == "release"
+    assert r["doubtful"] == {"labels": 1, "counted": "out"}
 
-    z = 1.959963984540054
-
-    def wilson_by_hand(p: float, n: float) -> list[float]:
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-        return [round(centre - half, 4), round(centre + half, 4)]
-
-    # precision: W = 30/40 and 10/40; p = .75 * .9 + .25 * .625
-    p = 0.75 * 0.9 + 0.25 * 0.625
-    var = 0.75 ** 2 * 0.9 * 0.1 / 10 + 0.25 ** 2 * 0.625 * 0.375 / 4
+    # precision: W = 30/40 and 10/40; morfeusz 9 of 10, one_list 2 of 3
+    p = 0.75 * 0.9 + 0.25 * 2 / 3
+    var = 0.75 ** 2 * 0.9 * 0.1 / 10 + 0.25 ** 2 * (2 / 3) * (1 / 3) / 3
     n_eff = p * (1 - p) / var
     assert r["precision"]["estimate"] == round(p, 4)
+    assert r["precision"]["n_eff"] == round(n_eff, 1)
     assert r["precision"]["interval"] == wilson_by_hand(p, n_eff)
-    assert r["precision"]["coverage"] == 1.0 and r["precision"]["labelled"] == 14
+    assert r["precision"]["coverage"] == 1.0 and r["precision"]["labelled"] == 13
     # missed: only abbreviation is labelled (5 of the 8 rejected): 1 of 4, n_eff = 4
     assert r["missed"]["estimate"] == 0.25 and r["missed"]["coverage"] == 0.625
     assert r["missed"]["interval"] == wilson_by_hand(0.25, 4)
-    # recall: 40 p / (40 p + 8 m)
+    # recall: 40 p / (40 p + 8 m); its interval from the bounds of p and m
     assert r["recall"]["estimate"] == round(40 * p / (40 * p + 8 * 0.25), 4)
-    low, high = r["recall"]["interval"]
-    assert low < r["recall"]["estimate"] < high
-    # classes, the most wrong verdicts first: one_list 10 * .375, morfeusz 30 * .1,
+    (plow, phigh), (mlow, mhigh) = r["precision"]["interval"], r["missed"]["interval"]
+    assert r["recall"]["interval"] == pytest.approx(
+        [40 * plow / (40 * plow + 8 * mhigh), 40 * phigh / (40 * phigh + 8 * mlow)], abs=2e-4)
+    # classes, the most wrong verdicts first: one_list 10 * 1/3, morfeusz 30 * .1,
     # abbreviation 5 * .25, then the unlabelled
     classes = [(c["class"], c.get("wrong")) for c in r["classes"]]
-    assert classes == [("admitted:grade:one_list", 3.8), ("admitted:grade:morfeusz", 3.0),
+    assert classes == [("admitted:grade:one_list", 3.3), ("admitted:grade:morfeusz", 3.0),
                        ("rejected:abbreviation", 1.2),
                        ("rejected:hyphen_or_apostrophe", None)]
     morfeusz = r["classes"][1]
     assert morfeusz["error_interval"] == [round(1 - 0.9821, 4), round(1 - 0.5958, 4)]
     assert morfeusz["wrong_interval"] == [round(30 * 0.0179, 1), round(30 * 0.4042, 1)]
+
+
+def test_a_doubtful_label_may_count_half(osps: Lexicon, home: Path) -> None:
+    _sheet(home, "hand", _labels())
+    r = osps.audit_score(["hand"], doubtful="half")
+    assert r["labelled"] == 18
+    p = 0.75 * 0.9 + 0.25 * 2.5 / 4          # one_list: 2 Y, 1 N, 1 ? = 2.5 of 4
+    var = 0.75 ** 2 * 0.9 * 0.1 / 10 + 0.25 ** 2 * 0.625 * 0.375 / 4
+    assert r["precision"]["estimate"] == round(p, 4)
+    assert r["precision"]["interval"] == wilson_by_hand(p, p * (1 - p) / var)
+    with pytest.raises(InputError):
+        osps.audit_score(["hand"], doubtful="twice")
 
 
 def test_score_weighs_by_a_word_list(osps: Lexicon, home: Path, tmp_path: Path) -> None:
@@ -172,7 +190,7 @@ def test_score_weighs_by_a_word_list(osps: Lexicon, home: Path, tmp_path: Path) 
     words.write_text("\n".join([*MORFEUSZ[:12], *ONE_LIST[:4], "nieznany"]) + "\n")
     r = osps.audit_score(["hand"], population=words)
     assert r["precision"]["size"] == 16       # the list's admitted words only
-    assert r["precision"]["estimate"] == round(12 / 16 * 0.9 + 4 / 16 * 0.625, 4)
+    assert r["precision"]["estimate"] == round(12 / 16 * 0.9 + 4 / 16 * 2 / 3, 4)
     assert {c["class"]: c["size"] for c in r["classes"]}["absent"] == 1
 
 
@@ -180,7 +198,7 @@ def test_score_on_the_cli(osps: Lexicon, home: Path) -> None:
     path = _sheet(home, "hand", _labels())
     done = lexicon(home, "audit", "score", str(path))
     assert done.returncode == 0, done.stderr
-    assert "precision (admitted words the game admits): 83.1%" in done.stdout
+    assert "precision (admitted words the game admits): 84.2%" in done.stdout
     lines = done.stdout.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("class"))
     assert lines[first + 1].startswith("admitted:grade:one_list")
@@ -283,3 +301,26 @@ def test_apply_output_is_amend_input(osps: Lexicon, home: Path, tmp_path: Path) 
 ])
 def test_evidence_classes(vocabulary: str, record: Record | None, expected: str) -> None:
     assert evidence_class(vocabulary, record) == expected
+
+
+# -- the labelled samples of tests/data as sheets (tools/audit_sheets.py) --------------------
+
+def test_committed_sheets_are_the_converted_samples(tmp_path: Path) -> None:
+    from tools import audit_sheets
+
+    assert audit_sheets.main(["--out", str(tmp_path)]) == 0
+    made = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.tsv"))
+    committed = audit_sheets.OUT
+    assert made == sorted(p.relative_to(committed) for p in committed.rglob("*.tsv"))
+    for rel in made:
+        assert (tmp_path / rel).read_text() == (committed / rel).read_text(), rel
+    # every label kept: Križemkražem's samples hold 434 admit, 1,332 reject, 34 doubt
+    counts = {"Y": 0, "N": 0, "?": 0}
+    for path in (committed / "krizemkrazem").glob("*.tsv"):
+        for r in sheets.read(path).rows:
+            counts[r.label] += 1
+    assert counts == {"Y": 434, "N": 1332, "?": 34}
+    # issue 17 labels a verdict change: a right loss is N, a wrong loss is Y
+    rows = {r.word: r for r in sheets.read(committed / "kvizovka" /
+                                           "changed-verdicts-issue17.tsv").rows}
+    assert rows["varajući"].label == "N" and rows["nemisleći"].label == "?"

@@ -2,7 +2,9 @@
 
 Each class *c* of the population (the release's keys, or a word list's words as the
 release reads them) has a size ``N_c`` in the release being scored and ``n_c`` labelled
-words in it, ``x_c`` of which the game admits (``Y`` counts 1, ``?`` one half, ``N`` 0).
+words in it, ``x_c`` of which the game admits (``Y`` counts 1, ``N`` 0; a doubtful ``?``
+is left out, a word a referee could rule either way being no error either way, or on
+request counted as one half).
 Labels belong to words, so the labelled words are classified by the release scored, not
 the one they were drawn from: a sheet scores any later release.
 
@@ -40,12 +42,15 @@ from dataclasses import dataclass
 from math import sqrt
 from typing import Any
 
+from lexicon.errors import InputError
 from lexicon.export.audit.classes import admitted, evidence_class
 from lexicon.export.audit.sheets import Sheet, labels
 from lexicon.export.audit.words import lookup
 from lexicon.game.profile import Profile
 from lexicon.store.store import Release
 
+#: how a ``?`` label counts: left out of every count, or as half an admissible word
+DOUBTFUL = ("out", "half")
 Z = 1.959963984540054   # the 97.5% quantile of the standard normal: a two-sided 95%
 
 
@@ -133,9 +138,14 @@ def _public(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def score(profile: Profile, release: Release, sheets: list[Sheet], *,
-          population: list[str] | None = None, list_name: str = "") -> dict[str, Any]:
+          population: list[str] | None = None, list_name: str = "",
+          doubtful: str = "out") -> dict[str, Any]:
     """The release's precision, missed share and recall, overall and by class, from the
-    sheets' labels; ``population``: a word list to weigh by instead of the release."""
+    sheets' labels; ``population``: a word list to weigh by instead of the release;
+    ``doubtful``: a ``?`` label is left ``out`` of the counts, or counted as ``half``."""
+    if doubtful not in DOUBTFUL:
+        raise InputError(f"doubtful labels are counted {' or '.join(DOUBTFUL)}, not "
+                         f"{doubtful!r}", detail={"doubtful": doubtful})
     vocabulary = profile.vocabulary
     sizes: Counter[str] = Counter()
     if population is None:
@@ -150,6 +160,9 @@ def score(profile: Profile, release: Release, sheets: list[Sheet], *,
     by_key = {}
     unread = 0
     label_of = labels(sheets)
+    doubts = sum(r.label == "?" for r in label_of.values())
+    if doubtful == "out":
+        label_of = {w: r for w, r in label_of.items() if r.label != "?"}
     for word, key, rec in lookup(profile, release, label_of):
         if key is None or (rec is None and population is None):
             unread += 1      # no spelling of the game, or not in the release scored
@@ -172,6 +185,7 @@ def score(profile: Profile, release: Release, sheets: list[Sheet], *,
         "population": f"list {list_name} ({len(population):,} words)" if population is not None
         else "release",
         "sheets": [s.name for s in sheets], "labelled": len(by_key), "not_read": unread,
+        "doubtful": {"labels": doubts, "counted": doubtful},
         "precision": _public(precision), "missed": _public(missed),
         "recall": recall(precision["size"], precision, missed["size"], missed),
         "classes": [s.to_json() for s in ranked],
