@@ -745,6 +745,9 @@ def audit_draw(game: Annotated[str, typer.Argument(help="the game whose release 
                exclude_labelled: Annotated[bool, typer.Option(
                    "--exclude-labelled", help="leave out words labelled in the game's "
                                               "sheets")] = False,
+               exclude: Annotated[list[str] | None, typer.Option(
+                   "--exclude", metavar="SHEET", help="leave out the words labelled in this "
+                                                      "sheet (repeatable)")] = None,
                name: Annotated[str | None, typer.Option(
                    help="the sheet's name (default: release, list and seed)")] = None,
                release: AuditRelease = None, as_json: AuditJson = False) -> None:
@@ -752,7 +755,7 @@ def audit_draw(game: Annotated[str, typer.Argument(help="the game whose release 
     labelling sheet under $LEXICON_HOME/audits/GAME/."""
     out = Lexicon.open(game, release).audit_draw(
         per_class=per_class, seed=seed, words=Path(words) if words else None,
-        exclude_labelled=exclude_labelled, name=name)
+        exclude_labelled=exclude_labelled, exclude=exclude or (), name=name)
     print(render.dump(out) if as_json else render.audit_drawn(out))
 
 

@@ -288,15 +288,17 @@ class Lexicon:
     # -- the maintainer's audit (:mod:`lexicon.export.audit`) -------------------------------
 
     def audit_draw(self, *, per_class: int = 20, seed: int = 0, words: Path | None = None,
-                   exclude_labelled: bool = False, name: str | None = None
-                   ) -> dict[str, Any]:
+                   exclude_labelled: bool = False, exclude: Sequence[str | Path] = (),
+                   name: str | None = None) -> dict[str, Any]:
         """A seeded stratified sample of this release (or of the word list ``words``) by
-        evidence class, written as a labelling sheet under ``audits/GAME/``."""
+        evidence class, written as a labelling sheet under ``audits/GAME/``; the words
+        labelled in the sheets ``exclude`` (all the game's: ``exclude_labelled``) left
+        out."""
         from lexicon.export.audit.draw import draw_sheet
 
         return draw_sheet(self.root, self.profile, self.release, per_class=per_class,
                           seed=seed, words=words, exclude_labelled=exclude_labelled,
-                          name=name)
+                          exclude=exclude, name=name)
 
     def audit_score(self, sheets: Sequence[str | Path], *, population: Path | None = None,
                     doubtful: str = "out") -> dict[str, Any]:

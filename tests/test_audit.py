@@ -5,6 +5,7 @@ right shares, and ``apply`` + ``amend`` give a release whose verdicts follow the
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -105,6 +106,13 @@ def test_draw_from_a_list_leaves_out_labelled_words(osps: Lexicon, home: Path,
     rows = sheets.read(Path(out["sheet"])).rows
     assert {r.word for r in rows} == {*MORFEUSZ[2:5], ONE_LIST[0], "nieznany"}
     assert next(r.verdict for r in rows if r.word == "nieznany") == "absent"
+    # a sheet kept elsewhere (a path) is left out the same way
+    elsewhere = tmp_path / "kept.tsv"
+    elsewhere.write_text(f"# game: osps\nword\tlabel\n{MORFEUSZ[2]}\tN\n{MORFEUSZ[3]}\t\n")
+    done = lexicon(home, "audit", "draw", "osps", "--from-list", str(words), "--exclude",
+                   str(elsewhere), "--name", "freq2", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["classes"]["admitted:grade:morfeusz"] == 4
 
 
 # -- score -----------------------------------------------------------------------------------

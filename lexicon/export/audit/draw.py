@@ -106,25 +106,31 @@ def draw(profile: Profile, release: Release, *, per_class: int = 20, seed: int =
     return Sheet(meta, pool.rows()), dict(sorted(pool.seen.items()))
 
 
-def labelled_keys(root: Path, profile: Profile, release: Release) -> frozenset[str]:
-    """The keys of every word labelled in the game's sheets (what a new draw leaves out)."""
-    words = [r.word for s in sheets.listing(root, profile.id) if "error" not in s
-             for r in sheets.read(Path(s["path"])).labelled()]
+def labelled_keys(root: Path, profile: Profile, release: Release, *,
+                  every: bool = False, names: Iterable[str | Path] = ()) -> frozenset[str]:
+    """The keys of the words labelled in the sheets ``names`` and, with ``every``, in all
+    of the game's sheets under the home: what a new draw leaves out."""
+    paths = [sheets.locate(root, n) for n in names]
+    if every:
+        paths += [Path(s["path"]) for s in sheets.listing(root, profile.id) if "error" not in s]
+    words = [r.word for p in paths for r in sheets.read(p).labelled()]
     return frozenset(k for _w, k, _r in lookup(profile, release, words) if k)
 
 
 def draw_sheet(root: Path, profile: Profile, release: Release, *, per_class: int = 20,
                seed: int = 0, words: Path | None = None, exclude_labelled: bool = False,
-               name: str | None = None) -> dict[str, Any]:
+               exclude: Iterable[str | Path] = (), name: str | None = None) -> dict[str, Any]:
     """Draw (:func:`draw`) and write the sheet under ``audits/GAME/`` of ``root``: named
-    ``name``, else for the release, the list and the seed. Never overwrites a sheet."""
+    ``name``, else for the release, the list and the seed; the words labelled in the
+    sheets ``exclude`` (and with ``exclude_labelled`` in all the game's) left out. Never
+    overwrites a sheet."""
     listed = sheets.word_list(words) if words else None
-    exclude = labelled_keys(root, profile, release) if exclude_labelled else frozenset()
+    left_out = labelled_keys(root, profile, release, every=exclude_labelled, names=exclude)
     sheet, sizes = draw(profile, release, per_class=per_class, seed=seed, word_list=listed,
-                        list_name=words.name if words else "", exclude=exclude)
+                        list_name=words.name if words else "", exclude=left_out)
     default = f"{release.id}-{words.stem + '-' if words else ''}seed{seed}"
     stem = sheets.cell(name or default).replace("/", "_")
     path = sheet.write(sheets.directory(root, profile.id) / f"{stem}{sheets.SUFFIX}")
     return {"sheet": str(path), "name": sheet.name, "game": profile.id,
             "release": release.id, "population": sheet.meta["population"],
-            "rows": len(sheet.rows), "excluded": len(exclude), "classes": sizes}
+            "rows": len(sheet.rows), "excluded": len(left_out), "classes": sizes}
