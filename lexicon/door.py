@@ -41,7 +41,7 @@ import weakref
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from lexicon.catalog import Catalog
 from lexicon.errors import (
@@ -73,6 +73,9 @@ from lexicon.verdicts.fastcheck import MAX_WORDS
 from lexicon.verdicts.judge import MAX_PLAY_WORDS
 from lexicon.verdicts.remik import read_history
 from lexicon.verdicts.rulings import LOCK_TIMEOUT, LockHeld
+
+if TYPE_CHECKING:
+    from lexicon.export.audit.sheets import Sheet
 
 #: what ``from lexicon import X`` gives (``lexicon/__init__.py`` loads this module when one
 #: is first asked for): the door, the catalog, the errors and exit codes, the limits the
@@ -332,7 +335,9 @@ class Lexicon:
         return write(self.root, self.profile, self.release, self._audit_sheets([sheet])[0],
                      reviewer=reviewer, date=date, output=output)
 
-    def _audit_sheets(self, names: Sequence[str | Path]) -> list[Any]:
+    def _audit_sheets(self, names: Sequence[str | Path]) -> list[Sheet]:
+        """The sheets named (paths or names under ``audits/``): of this game, else
+        ``bad_audit_sheet``."""
         from lexicon.export.audit.sheets import SheetError, load
 
         read = load(self.root, list(names))

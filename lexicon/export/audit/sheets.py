@@ -16,6 +16,7 @@ drawn from said, for the reviewer's eyes.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,7 +167,7 @@ def locate(root: Path, name: str | Path) -> Path:
     raise SheetError(f"{name}: {why} in {Path(root) / AUDITS_DIR}", detail={"sheet": str(name)})
 
 
-def load(root: Path, names: list[str] | list[Path]) -> list[Sheet]:
+def load(root: Path, names: Sequence[str | Path]) -> list[Sheet]:
     """The sheets named (paths or names), all of one game."""
     if not names:
         raise SheetError("no sheet given")
