@@ -306,6 +306,11 @@ def test_apply_output_is_amend_input(osps: Lexicon, home: Path, tmp_path: Path) 
                             evidence=["sl_full_names.txt: a place"]),
      "admitted:list:sl_full_names.txt"),
     ("osps", None, "absent"),
+    ("osps", Record("kotłoby", "kotłoby", True, evidence=["grade:generated", "x"],
+                    analyses=[Analysis("kotłować", "cond:sg:n:ter:imperf", "morfeusz2")]),
+     "admitted:grade:generated:cond"),
+    ("osps", Record("kot", "kot", True, evidence=["grade:generated"]),
+     "admitted:grade:generated:other"),
 ])
 def test_evidence_classes(vocabulary: str, record: Record | None, expected: str) -> None:
     assert evidence_class(vocabulary, record) == expected
@@ -332,3 +337,14 @@ def test_committed_sheets_are_the_converted_samples(tmp_path: Path) -> None:
     rows = {r.word: r for r in sheets.read(committed / "kvizovka" /
                                            "changed-verdicts-issue17.tsv").rows}
     assert rows["varajući"].label == "N" and rows["nemisleći"].label == "?"
+
+
+def test_generated_slots_are_the_builders() -> None:
+    """The audit names a generated Polish form's slot as the builder does (it may not
+    import the builder: lexicon never imports build)."""
+    from build.games.polish.evidence import GENERATED_SLOTS
+    from lexicon.export.audit.classes import generated_slot
+
+    tags = ["praet:sg:n:pri:perf", "cond:pl:m1:sec:imperf", "ger:sg:nom:n:imperf:neg",
+            "ger:sg:nom:n:imperf:aff", "subst:sg:nom:m3", "praet:sg:f:perf"]
+    assert {generated_slot(t) for t in tags} == {*GENERATED_SLOTS, None}

@@ -10,7 +10,8 @@ by its size in the release. Classes are read from what a record holds, so any re
 * a rejected word: ``rejected:<reason code>``;
 * a word an override admitted: ``admitted:override``;
 * Polish (osps and the remik games that play its vocabulary): the evidence grade the
-  builder stores as ``grade:<name>`` (``admitted:grade:morfeusz``);
+  builder stores as ``grade:<name>`` (``admitted:grade:morfeusz``), a generated form also
+  by its paradigm slot (``admitted:grade:generated:praet:sg:n``);
 * Kvizovka: the reading that decided (``apertium`` tags or a learned hunspell ``slot``)
   and the combination of sources that have the form
   (``admitted:apertium:apertium-hbs-slv+hunspell-hr``);
@@ -59,10 +60,29 @@ def _head(text: str) -> str:
     return text.split(":", 1)[0].strip() or "evidence"
 
 
+def generated_slot(tags: str) -> str | None:
+    """The paradigm slot a generated Polish form fills, as the builder names it
+    (``GENERATED_SLOTS`` of ``build/games/polish/evidence.py``): the slots the word lists
+    leave out by policy, which agree with the official list to different degrees."""
+    parts = tags.split(":")
+    if parts[0] == "praet" and parts[1:3] == ["sg", "n"]:
+        return "praet:sg:n"
+    if parts[0] == "cond":
+        return "cond"
+    if parts[0] == "ger" and parts[-1] == "neg":
+        return "ger:neg"
+    return None
+
+
 def polish(rec: Record) -> str:
-    """The evidence grade (``grade:morfeusz``, ``grade:one_list``, ...)."""
-    return next((e for e in rec.evidence if e.startswith("grade:")),
-                _head(rec.evidence[0]) if rec.evidence else "no evidence")
+    """The evidence grade (``grade:morfeusz``, ``grade:one_list``, ...); a generated form
+    also by the slot it fills (``grade:generated:cond``)."""
+    grade = next((e for e in rec.evidence if e.startswith("grade:")),
+                 _head(rec.evidence[0]) if rec.evidence else "no evidence")
+    if grade != "grade:generated":
+        return grade
+    slot = next((s for a in rec.analyses if (s := generated_slot(a.tags))), "other")
+    return f"{grade}:{slot}"
 
 
 def kvizovka(rec: Record) -> str:
