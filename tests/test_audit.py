@@ -343,7 +343,7 @@ def test_generated_slots_are_the_builders() -> None:
     """The audit names a generated Polish form's slot as the builder does (it may not
     import the builder: lexicon never imports build)."""
     from build.games.polish.evidence import GENERATED_SLOTS
-    from lexicon.export.audit.classes import generated_slot
+    from lexicon.game.slots import generated_slot
 
     tags = ["praet:sg:n:pri:perf", "cond:pl:m1:sec:imperf", "ger:sg:nom:n:imperf:neg",
             "ger:sg:nom:n:imperf:aff", "subst:sg:nom:m3", "praet:sg:f:perf"]

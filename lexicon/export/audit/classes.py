@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from lexicon.game.slots import generated_slot
 from lexicon.store.records import Record
 
 ADMITTED = "admitted:"
@@ -58,20 +59,6 @@ _PLURAL = frozenset(("plurale_tantum", "established_plural"))
 def _head(text: str) -> str:
     """What an unrecognised evidence text is about: the part before its first colon."""
     return text.split(":", 1)[0].strip() or "evidence"
-
-
-def generated_slot(tags: str) -> str | None:
-    """The paradigm slot a generated Polish form fills, as the builder names it
-    (``GENERATED_SLOTS`` of ``build/games/polish/evidence.py``): the slots the word lists
-    leave out by policy, which agree with the official list to different degrees."""
-    parts = tags.split(":")
-    if parts[0] == "praet" and parts[1:3] == ["sg", "n"]:
-        return "praet:sg:n"
-    if parts[0] == "cond":
-        return "cond"
-    if parts[0] == "ger" and parts[-1] == "neg":
-        return "ger:neg"
-    return None
 
 
 def polish(rec: Record) -> str:
