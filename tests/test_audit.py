@@ -200,6 +200,10 @@ def test_score_weighs_by_a_word_list(osps: Lexicon, home: Path, tmp_path: Path) 
     assert r["precision"]["size"] == 16       # the list's admitted words only
     assert r["precision"]["estimate"] == round(12 / 16 * 0.9 + 4 / 16 * 2 / 3, 4)
     assert {c["class"]: c["size"] for c in r["classes"]}["absent"] == 1
+    # a sheet stands for the list it was drawn from: its own words are the population
+    own = osps.audit_score(["hand"], population=home / "audits" / "osps" / "hand.tsv")
+    assert own["population"] == "list hand.tsv (19 words)"     # the unlabelled row too
+    assert own["precision"]["size"] == 15 and own["missed"]["size"] == 4
 
 
 def test_score_on_the_cli(osps: Lexicon, home: Path) -> None:

@@ -208,10 +208,10 @@ def listing(root: Path, game: str | None = None) -> list[dict[str, Any]]:
 def word_list(path: Path) -> list[str]:
     """A word list a maintainer supplies (a reference list, a corpus's frequent words): one
     word a line, the first tab-separated field; ``#`` lines and blank lines skipped; order
-    kept, repeats dropped."""
-    words: dict[str, None] = {}
-    for raw in read_utf8(path, SheetError, "a word list").splitlines():
-        word = raw.split("\t", 1)[0].strip()
-        if word and not word.startswith("#"):
-            words[word] = None
-    return list(words)
+    kept, repeats dropped. A sheet is a list too: its words (a sheet drawn uniformly from a
+    list stands for that list when the list itself is not at hand)."""
+    lines = [raw for raw in read_utf8(path, SheetError, "a word list").splitlines()
+             if raw.strip() and not raw.startswith("#")]
+    if lines and {"word", "label"} <= {c.strip() for c in lines[0].split("\t")}:
+        return list(dict.fromkeys(r.word for r in read(path).rows))
+    return list(dict.fromkeys(w for raw in lines if (w := raw.split("\t", 1)[0].strip())))
