@@ -41,7 +41,7 @@ from build.release import Changed, ReleaseWriter, StoreWriter, read_release_over
 from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
 from lexicon.export.export import Identity
 from lexicon.game import profile as profiles
-from lexicon.game.inputs import clean_word
+from lexicon.game.inputs import clean_word, read_utf8
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
@@ -76,18 +76,7 @@ class OverridesError(InputError):
 
 def read_overrides(path: Path) -> list[Override]:
     """Parse an overrides TSV; every problem is reported with its line number."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise OverridesError(f"cannot read overrides file {path}: {exc.strerror}",
-                             detail={"file": str(path)}) from exc
-    try:
-        text = data.decode("utf-8").removeprefix("\ufeff")   # a BOM is no part of a word
-    except UnicodeDecodeError as exc:   # a binary file, or another encoding
-        n = data.count(b"\n", 0, exc.start) + 1
-        raise OverridesError(f"{path}:{n}: not UTF-8 text (byte {exc.start:,}); an "
-                             "overrides file is UTF-8 TSV", detail={"file": str(path),
-                                                                    "line": n}) from exc
+    text = read_utf8(path, OverridesError, "an overrides file (TSV)")
     out = []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()

@@ -191,3 +191,72 @@ def source_update(name: str, out: dict[str, Any]) -> str:
     if not out["changed"]:
         lines.append(f"{name}: already pinned there; nothing changed")
     return "\n".join(lines)
+
+
+# -- the maintainer's audit ------------------------------------------------------------------
+
+def _estimate(name: str, e: dict[str, Any]) -> str:
+    if e.get("estimate") is None:
+        return f"{name}: no labelled word"
+    low, high = e["interval"]
+    more = (f"  ({e['labelled']:g} labelled, {e['coverage']:.0%} of {e['size']:,} words "
+            "in labelled classes)") if "coverage" in e else ""
+    return f"{name}: {e['estimate']:.1%}  [{low:.1%}, {high:.1%}]{more}"
+
+
+def audit_score(r: dict[str, Any]) -> str:
+    """The estimates, then the classes, the likeliest wrong verdicts first."""
+    lines = [f"{r['release']} ({r['population']}), from {', '.join(r['sheets'])}: "
+             f"{r['labelled']:,} labelled words read"
+             + (f", {r['not_read']:,} not in the release" if r["not_read"] else "")
+             + (f"; {r['doubtful']['labels']:,} doubtful, counted {r['doubtful']['counted']}"
+                if r["doubtful"]["labels"] else ""),
+             _estimate("precision (admitted words the game admits)", r["precision"]),
+             _estimate("missed (rejected words the game admits)", r["missed"]),
+             _estimate("recall", r["recall"]), "",
+             f"{'class':<48} {'size':>10} {'labelled':>8} {'error':>7} "
+             f"{'95% interval':>15} {'wrong':>9}"]
+    for c in r["classes"]:
+        if not c["labelled"]:
+            lines.append(f"{c['class']:<48} {c['size']:>10,} {0:>8}")
+            continue
+        low, high = c["error_interval"]
+        lines.append(f"{c['class']:<48} {c['size']:>10,} {c['labelled']:>8g} "
+                     f"{c['error_rate']:>7.1%} {f'{low:.1%}-{high:.1%}':>15} {c['wrong']:>9,.0f}")
+    return "\n".join(lines)
+
+
+def audit_compare(r: dict[str, Any]) -> str:
+    lines = [f"{r['release']} against {r['list']} ({r['list_words']:,} words)",
+             "release classes found in the list:"]
+    for c in r["classes"]:
+        lines.append(f"  {c['class']}: {c['in_list']:,} of {c['size']:,} ({c['share']:.1%})")
+        if c["samples_in_list"]:
+            lines.append(f"    in the list, e.g. {', '.join(c['samples_in_list'])}")
+        if c["samples_not_in_list"]:
+            lines.append(f"    not in it, e.g. {', '.join(c['samples_not_in_list'])}")
+    lines.append("the list's words in the release:")
+    for c in r["list_by_verdict"]:
+        lines.append(f"  {c['class']}: {c['count']:,} ({c['share']:.1%})")
+        lines.append(f"    e.g. {', '.join(c['samples'])}")
+    return "\n".join(lines)
+
+
+def audit_sheet_row(s: dict[str, Any]) -> str:
+    if "error" in s:
+        return f"{s['game']}\t{s['name']}\tunreadable: {s['error']}"
+    return (f"{s['game']}\t{s['name']}\t{s['rows']} words, {s['labelled']} labelled\t"
+            f"from {s['release']}\t{s['population']}")
+
+
+def audit_drawn(r: dict[str, Any]) -> str:
+    """The sheet's path first (what a script reads), then what it holds."""
+    return (f"{r['sheet']}\n{r['rows']} words from {len(r['classes'])} classes of "
+            f"{r['release']} ({r['population']})")
+
+
+def audit_applied(r: dict[str, Any]) -> str:
+    """The overrides file's path first, then what it holds and the command that uses it."""
+    return (f"{r['overrides']}\n{r['add']} to add, {r['remove']} to remove, of "
+            f"{r['labelled']} labelled; then: lexicon amend {r['game']} --overrides "
+            f"{r['overrides']}")

@@ -206,6 +206,24 @@ class Catalog:
             return {"game": game, "state": "no_release"}
         return {"state": "ok", **verify_release(path)}
 
+    def audit_sheets(self, game: str | None = None) -> list[dict[str, Any]]:
+        """The audit sheets under ``audits/`` (of ``game``): size, labels, the release
+        each was drawn from (:mod:`lexicon.export.audit.sheets`)."""
+        from lexicon.export.audit import sheets
+
+        if game is not None:
+            self.profile(game)
+        return sheets.listing(self.root, game)
+
+    def audit_game(self, names: list[str]) -> str:
+        """The game of the audit sheets named (paths, or names under ``audits/``): they
+        must be of one; ``bad_audit_sheet`` otherwise."""
+        from lexicon.export.audit import sheets
+
+        game = sheets.load(self.root, names)[0].game
+        self.profile(game)
+        return game
+
     def readiness(self) -> dict[str, Any]:
         """May a load balancer send requests? (:func:`lexicon.readiness.readiness`)"""
         return readiness(self)

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from lexicon.export import diff as diffing
 from lexicon.export import export as exporting
@@ -53,6 +53,10 @@ from lexicon.queries import queries
 from lexicon.queries.queries import DEFAULT_LIMIT
 from lexicon.store.store import Release
 from lexicon.verdicts import checker, fastcheck, judge, remik
+
+if TYPE_CHECKING:
+    from lexicon.export.audit.sheets import Sheet
+
 
 
 class Lexicon:
@@ -199,6 +203,64 @@ class Lexicon:
     def prefix(self, text: str) -> dict[str, Any]:
         """Does a playable word start with ``text``, and which tiles may come next."""
         return queries.prefix(self.profile, self.release, text)
+
+    # -- the maintainer's audit (:mod:`lexicon.export.audit`) -------------------------------
+
+    def audit_draw(self, *, per_class: int = 20, seed: int = 0, words: Path | None = None,
+                   exclude_labelled: bool = False, exclude: Sequence[str | Path] = (),
+                   name: str | None = None) -> dict[str, Any]:
+        """A seeded stratified sample of this release (or of the word list ``words``) by
+        evidence class, written as a labelling sheet under ``audits/GAME/``; the words
+        labelled in the sheets ``exclude`` (all the game's: ``exclude_labelled``) left
+        out."""
+        from lexicon.export.audit.draw import draw_sheet
+
+        return draw_sheet(self.root, self.profile, self.release, per_class=per_class,
+                          seed=seed, words=words, exclude_labelled=exclude_labelled,
+                          exclude=exclude, name=name)
+
+    def audit_score(self, sheets: Sequence[str | Path], *, population: Path | None = None,
+                    doubtful: str = "out") -> dict[str, Any]:
+        """Precision, missed share and recall of this release, by class and overall, with
+        95% intervals, from the labels of ``sheets`` (weighted by the release's class
+        sizes, or by those of the word list ``population``); a ``?`` label left ``out``
+        or counted as ``half``."""
+        from lexicon.export.audit import sheets as sheet_files
+        from lexicon.export.audit.estimate import score
+
+        read = self._audit_sheets(sheets)
+        words = sheet_files.word_list(population) if population else None
+        return score(self.profile, self.release, read, population=words,
+                     list_name=population.name if population else "", doubtful=doubtful)
+
+    def audit_compare(self, words: Path, *, samples: int = diffing.SAMPLES) -> dict[str, Any]:
+        """This release against a reference list: each class's share in the list, the
+        list's words by verdict and reason, with ``samples`` of each."""
+        from lexicon.export.audit.compare import compare
+        from lexicon.export.audit.sheets import word_list
+
+        return compare(self.profile, self.release, word_list(words), list_name=words.name,
+                       samples=samples)
+
+    def audit_apply(self, sheet: str | Path, *, reviewer: str | None = None,
+                    date: str | None = None, output: Path | None = None) -> dict[str, Any]:
+        """The sheet's labels this release disagrees with, as an overrides file for
+        ``lexicon amend`` (reason: the sheet, the reviewer, the date)."""
+        from lexicon.export.audit.overrides import write
+
+        return write(self.root, self.profile, self.release, self._audit_sheets([sheet])[0],
+                     reviewer=reviewer, date=date, output=output)
+
+    def _audit_sheets(self, names: Sequence[str | Path]) -> list[Sheet]:
+        """The sheets named (paths or names under ``audits/``): of this game, else
+        ``bad_audit_sheet``."""
+        from lexicon.export.audit.sheets import SheetError, load
+
+        read = load(self.root, list(names))
+        if read[0].game != self.game:
+            raise SheetError(f"the sheets are of {read[0].game}, not {self.game}",
+                             detail={"game": read[0].game})
+        return read
 
     # -- the whole list --------------------------------------------------------------------
 

@@ -246,6 +246,10 @@ CODES: dict[str, str] = {
     "bad_import": "`lexicon import` of a list that is not UTF-8 or holds a line that can be "
                   "no word of the game (control character, too long, no tile of the game, "
                   "ambiguous Latin Kvizovka tiles); nothing is stored",
+    "bad_audit_sheet": "an audit sheet or word list (`lexicon audit`) that cannot be read: not "
+                       "UTF-8, no header row, a label other than Y, N, ?, sheets of several "
+                       "games, no reviewer for `audit apply`",
+    "audit_sheet_exists": "`lexicon audit draw` would overwrite an existing sheet (and its labels)",
     # the catch-alls: never expected, documented so that a client can still branch on them
     "lexicon_error": "a library error without a more specific code",
     "http_error": "an HTTP-level refusal without a more specific code",

@@ -411,3 +411,19 @@ def test_analyser_nominative_the_paradigm_contradicts_is_no_evidence(
     assert not r["valid"] and r["reason"]["code"] == "inflected_form"
     assert r["reason"]["detail"].startswith("genitive singular of osel"), r["reason"]
     assert check(built, "osel")["valid"]
+
+
+def test_audit_classes_are_the_deciding_rules(built: tuple[Catalog, KrizemkrazemBuilder]
+                                              ) -> None:
+    """The audit reads each admitted record's deciding rule back from its evidence text
+    (lexicon.export.audit.classes): the counts are the builder's own."""
+    from collections import Counter
+
+    from lexicon.export.audit.classes import ADMITTED, evidence_class
+
+    rel = built[0].release("krizemkrazem")
+    classes = Counter(evidence_class("krizemkrazem", r).removeprefix(ADMITTED)
+                      for r in rel.records() if r.valid)
+    decided = rel.manifest["policy"]["admitted_by_deciding_evidence"]
+    assert dict(classes) == decided
+    assert len(decided) >= 5

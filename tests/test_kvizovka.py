@@ -335,3 +335,24 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())
+
+
+def test_audit_classes_are_the_builders_admitted_by(catalog: Catalog) -> None:
+    """The audit's class of an admitted form (lexicon.export.audit.classes: the deciding
+    reading and the sources) is the builder's own ``valid_admitted_by`` count, renamed."""
+    from collections import Counter
+
+    from lexicon.export.audit.classes import ADMITTED, APERTIUM, evidence_class
+
+    def builders_name(cls: str) -> str:
+        decided, sources = cls.removeprefix(ADMITTED).split(":")
+        if decided == "apertium":
+            return "apertium tags, attested by " + "+".join(
+                s for s in sources.split("+") if s != APERTIUM)
+        return "learned hunspell slot, " + sources
+
+    rel = catalog.release("kvizovka")
+    classes = Counter(builders_name(evidence_class("kvizovka", r))
+                      for r in rel.records() if r.valid)
+    assert dict(classes) == rel.manifest["policy"]["measured"]["valid_admitted_by"]
+    assert len(classes) >= 2

@@ -239,3 +239,19 @@ def test_negation_base() -> None:
     assert negation_base("niebo") is None and negation_base("nic") is None
     with pytest.raises(ValueError):
         make_rules({}, {}, "no such policy")
+
+
+def test_audit_classes_are_the_builders_grades(polish: Catalog) -> None:
+    """The audit's class of an admitted Polish word is the grade the builder counts
+    (``admitted_grade_*``), a generated one split by its slot."""
+    from collections import Counter
+
+    from lexicon.export.audit.classes import evidence_class
+
+    rel = polish.release("osps")
+    classes = Counter(evidence_class("osps", r).removeprefix("admitted:grade:").split(":")[0]
+                      for r in rel.records() if r.valid)
+    stats = rel.manifest["policy"]["stats"]
+    assert dict(classes) == {k.removeprefix("admitted_grade_"): n for k, n in stats.items()
+                             if k.startswith("admitted_grade_")}
+    assert len(classes) >= 2

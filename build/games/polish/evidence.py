@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 
+from lexicon.game.slots import generated_slot as tags_slot
 from sources import morfeusz
 
 MAX_ANALYSES = 8
@@ -103,17 +104,8 @@ def grade(c: Candidate) -> str:
 
 def generated_slot(analyses: list[morfeusz.Interpretation]) -> str | None:
     """The :data:`GENERATED_SLOTS` entry one of the accepted readings fills, or None."""
-    for a in analyses:
-        if not accepted_reading(a):
-            continue
-        parts = a.tags.split(":")
-        if parts[0] == "praet" and parts[1:3] == ["sg", "n"]:
-            return "praet:sg:n"
-        if parts[0] == "cond":
-            return "cond"
-        if parts[0] == "ger" and parts[-1] == "neg":
-            return "ger:neg"
-    return None
+    return next((slot for a in analyses if accepted_reading(a)
+                 if (slot := tags_slot(a.tags)) is not None), None)
 
 
 def left_out_slot(analyses: list[morfeusz.Interpretation]) -> str:

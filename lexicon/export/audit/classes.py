@@ -1,0 +1,121 @@
+"""The evidence class of a record: what an audit draws from and weighs by.
+
+A release's words differ in how well they are attested, and so in how often they are
+wrong: a Polish form with a Morfeusz reading is almost always right, a one-list form much
+less often. An estimate that mixes them is only as good as the mix drawn, so the audit
+stratifies by class: every class is drawn from, and every class's error rate is weighted
+by its size in the release. Classes are read from what a record holds, so any release
+(older ones too) can be classified without rebuilding it:
+
+* a rejected word: ``rejected:<reason code>``;
+* a word an override admitted: ``admitted:override``;
+* Polish (osps and the remik games that play its vocabulary): the evidence grade the
+  builder stores as ``grade:<name>`` (``admitted:grade:morfeusz``), a generated form also
+  by its paradigm slot (``admitted:grade:generated:praet:sg:n``);
+* Kvizovka: the reading that decided (``apertium`` tags or a learned hunspell ``slot``)
+  and the combination of sources that have the form
+  (``admitted:apertium:apertium-hbs-slv+hunspell-hr``);
+* Križemkražem: the rule whose evidence admitted it, recognised from the first evidence
+  text (:data:`KRIZEMKRAZEM_RULES`; the builder counts the same rules in its manifest,
+  ``admitted_by_deciding_evidence``);
+* a word of a reference list the release has no record of: ``absent``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from lexicon.game.slots import generated_slot
+from lexicon.store.records import Record
+
+ADMITTED = "admitted:"
+REJECTED = "rejected:"
+ABSENT = "absent"
+OVERRIDE = "override"
+APERTIUM = "apertium-hbs-slv"
+
+#: Križemkražem's admission rules as their evidence text starts (first match wins; the
+#: texts are written by ``build/games/krizemkrazem/rules.py``). A plural reading of a
+#: paradigm or dictionary entry is told by the record's category.
+KRIZEMKRAZEM_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern)) for name, pattern in (
+        ("list", r"^(sl_\w+\.txt): "),
+        ("apertium_plural_lemma", r"^apertium-hbs-slv: plural-only lemma "),
+        ("apertium", r"^apertium-hbs-slv: "),
+        ("freedict", r"^FreeDict: "),
+        ("thesaurus", r"^mythes-sl: "),
+        ("paradigm_own_forms", r"^hunspell-sl forms, .*; also a case form of "),
+        ("paradigm+lemmagen", r"^hunspell-sl forms, .*; LemmaGen: its own lemma$"),
+        ("paradigm_name", r"^hunspell-sl forms, .*; a capitalised masculine "),
+        ("paradigm", r"^hunspell-sl forms, "),
+        ("name_entry", r"^hunspell-sl: capitalised entry "),
+        ("inhabitant_plural", r"^nominative plural of "),
+        ("lemmagen", r"^LemmaGen: its own lemma$"),
+    ))
+_PLURAL = frozenset(("plurale_tantum", "established_plural"))
+
+
+def _head(text: str) -> str:
+    """What an unrecognised evidence text is about: the part before its first colon."""
+    return text.split(":", 1)[0].strip() or "evidence"
+
+
+def polish(rec: Record) -> str:
+    """The evidence grade (``grade:morfeusz``, ``grade:one_list``, ...); a generated form
+    also by the slot it fills (``grade:generated:cond``)."""
+    grade = next((e for e in rec.evidence if e.startswith("grade:")),
+                 _head(rec.evidence[0]) if rec.evidence else "no evidence")
+    if grade != "grade:generated":
+        return grade
+    slot = next((s for a in rec.analyses if (s := generated_slot(a.tags))), "other")
+    return f"{grade}:{slot}"
+
+
+def kvizovka(rec: Record) -> str:
+    """The deciding reading (apertium's tags, or a hunspell slot) and the sources that
+    have the form: the pair the builder counts as ``admitted_by``."""
+    decided = ("apertium" if rec.analyses and rec.analyses[0].source == APERTIUM
+               else "slot" if rec.analyses else "no analysis")
+    return f"{decided}:{'+'.join(sorted(rec.sources)) or 'no source'}"
+
+
+def krizemkrazem(rec: Record) -> str:
+    """The rule whose evidence admitted the word (:data:`KRIZEMKRAZEM_RULES`)."""
+    text = rec.evidence[0] if rec.evidence else ""
+    for name, pattern in KRIZEMKRAZEM_RULES:
+        found = pattern.match(text)
+        if found is None:
+            continue
+        if name == "list":
+            return f"list:{found.group(1)}"
+        if name in ("freedict", "paradigm") and rec.category in _PLURAL:
+            return "freedict_plural" if name == "freedict" else "plural_paradigm"
+        return name
+    return _head(text) if text else "no evidence"
+
+
+#: the admitted-word classifier of each vocabulary (a game playing another's vocabulary,
+#: remik, is classified as that one); a game not listed is classified by its first
+#: evidence text's head
+BY_VOCABULARY: dict[str, Callable[[Record], str]] = {
+    "osps": polish, "kvizovka": kvizovka, "krizemkrazem": krizemkrazem,
+}
+
+
+def evidence_class(vocabulary: str, rec: Record | None) -> str:
+    """The class of ``rec`` in a release of ``vocabulary`` (None: no record, ``absent``)."""
+    if rec is None:
+        return ABSENT
+    if not rec.valid:
+        return REJECTED + (rec.reason_code or "unknown")
+    if rec.evidence and rec.evidence[0].startswith("added by override"):
+        return ADMITTED + OVERRIDE
+    classify = BY_VOCABULARY.get(vocabulary)
+    if classify is None:
+        return ADMITTED + (_head(rec.evidence[0]) if rec.evidence else "no evidence")
+    return ADMITTED + classify(rec)
+
+
+def admitted(cls: str) -> bool:
+    return cls.startswith(ADMITTED)
