@@ -75,6 +75,7 @@ def move_text(r: dict) -> str:
         sources = " + ".join(f"{f['word']} ({' '.join(f['letters'])})" for f in w.get("from", []))
         own = " ".join(w.get("own", []))
         what = {"kept": f"kept ({sources})", "remnant": f"remnant of {sources}",
+                "leftover": f"leftover of {sources}: no word, back to the shelf",
                 "new": f"new from the shelf: {own}",
                 "rebuilt": f"rebuilt from {sources} + own {own or 'nothing'}"}[w["kind"]]
         points = f"   {w['points']} points" if "points" in w else ""

@@ -24,7 +24,7 @@ from service.app import create_app
 from tests.conftest import lexicon, publish, rec
 
 WORDS = ["kot", "koty", "kotek", "tok", "dom", "domy", "ara", "kotara", "las", "lasy",
-         "zażółć", "kotka"]
+         "zażółć", "kotka", "kota", "kotlet", "kotlety", "pasta", "pasy", "do"]
 
 
 @pytest.fixture()
@@ -65,8 +65,28 @@ CASES: list[tuple[str, list[str], list[str], str, dict[str, Any], bool, list[str
      False, ["tiles_not_conserved"], 0, 0, []),
     ("a new word and a rebuild", ["kot", "las"], ["koty", "las", "dom"], "ydomz", {},
      True, [], 7, 0, []),
-    ("a new word of 2 letters (no word either: the judge's 3 points)", ["kot"],
-     ["kot", "do"], "do", {}, False, ["too_short", "wrong_word"], 0, 3, []),
+    # a length rule is a rule of form: taken back without points, like a short opening
+    ("a new word of 2 letters: taken back, no penalty", ["kot"],
+     ["kot", "do"], "do", {}, False, ["too_short"], 0, 0, []),
+    ("an opening of 4 letters: taken back, no penalty", [], ["kota"], "kota",
+     {"opening": True}, False, ["opening_too_short"], 0, 0, []),
+    ("a short opening that is no word either: the wrong word's 3 points", [], ["kotu"],
+     "kotu", {"opening": True}, False, ["opening_too_short", "wrong_word"], 0, 3, []),
+    # leftovers typed as they lie: a group of table tiles only that is no word
+    ("leftovers typed as they lie, variant I", ["kotek"], ["koty", "ek"], "y", {},
+     True, [], 4, 4, ["E", "K"]),
+    ("leftovers typed as they lie, variant II", ["kotek"], ["koty", "ek"], "y",
+     {"variant": 2}, False, ["leftover_letters"], 0, 0, []),
+    ("a 3-letter leftover typed as it lies", ["kotlet"], ["koty", "let"], "y", {},
+     True, [], 4, 6, ["E", "L", "T"]),
+    ("pasta: pasy and the leftover ta", ["pasta"], ["pasy", "ta"], "y", {},
+     True, [], 4, 4, ["A", "T"]),
+    ("a leftover typed in another order", ["kotek"], ["koty", "ke"], "y", {},
+     True, [], 4, 4, ["E", "K"]),
+    ("a leftover the shelf could have laid is still table tiles", ["kotek"],
+     ["koty", "ek"], "yek", {}, True, [], 4, 4, ["E", "K"]),
+    ("a laid word of own letters that is no word is a wrong word", ["kotlet"],
+     ["kotlety", "kel"], "ykel", {}, True, ["wrong_word"], 0, 3, []),
     ("a wrong word: restored, one tile drawn, 3 points lost", ["kot"], ["kotu"], "u", {},
      True, ["wrong_word"], 0, 3, []),
 ]
@@ -226,7 +246,9 @@ def _brute_cost(before: list[str], after: list[str], rack: str, variant: int
                 ) -> tuple[int, int, int, int] | None:
     """The best cost over every tile-level assignment (each letter of each word after the
     move from the shelf or from one table word), scored by the rule book independently of
-    lexicon.verdicts.remik: faults, leftovers, own letters, pieces."""
+    lexicon.verdicts.remik: faults, leftovers, own letters, pieces. Every word is taken for
+    a word of the language: a group of table tiles only is a leftover when it is too short
+    to be one."""
     kept_b, rest_a = list(before), []
     for w in after:
         if w in kept_b:
@@ -241,14 +263,17 @@ def _brute_cost(before: list[str], after: list[str], rack: str, variant: int
         if any(n > (Counter(rack)[c] if i < 0 else Counter(kept_b[i])[c])
                for (i, c), n in use.items()):
             continue
-        faults = 0
+        faults = groups = 0
         given = Counter(i for i in pick if i >= 0)
         for j, w in enumerate(rest_a):
             mine = [i for (jj, _), i in zip(slots, pick, strict=True) if jj == j]
+            if all(i >= 0 for i in mine) and len(w) < 3:
+                groups += len(w)     # table tiles only and no word: a leftover
+                continue
             faults += len(w) < 3
             faults += bool(mine) and all(i >= 0 for i in mine)
         faults += sum(1 for i in range(len(kept_b)) if not given[i])
-        left = sum(len(kept_b[i]) - given[i] for i in range(len(kept_b)) if given[i])
+        left = groups + sum(len(kept_b[i]) - given[i] for i in range(len(kept_b)) if given[i])
         faults += variant == 2 and left > 0
         own = sum(1 for i in pick if i < 0)
         faults += own == 0
