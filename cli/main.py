@@ -358,9 +358,7 @@ def list_rulings(date: Annotated[str | None, typer.Option(
         if as_json:
             print(render.dump(r))
         else:
-            print(f"{r['time']}  {r['game']:13} {r['verdict'].upper():6}  "
-                  f"{' '.join(map(str, r['words']))}{'  (edge)' if r.get('edge') else ''}   "
-                  f"release {r['release']}")
+            print(render.ruling_line(r))
     if not log.rulings and not as_json:
         print(f"no rulings on {day.isoformat()}")
     if log.damaged:

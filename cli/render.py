@@ -68,6 +68,21 @@ def ruling_text(r: dict) -> str:
     return line
 
 
+def ruling_line(r: dict) -> str:
+    """One line of ``lexicon rulings``: a play's words, or a Remik move as it was ruled."""
+    what = f"{' '.join(map(str, r['words']))}{'  (edge)' if r.get('edge') else ''}"
+    move = r.get("move")
+    if isinstance(move, dict):
+        def table(words: object) -> str:
+            return " ".join(map(str, words)) if isinstance(words, list) and words else "-"
+        codes = move.get("reasons") or []
+        what = (f"{move.get('kind')} (variant {move.get('variant')}): {table(move.get('before'))}"
+                f" -> {table(move.get('after'))}, rack {''.join(map(str, move.get('rack', [])))}"
+                f": points {move.get('points')}, penalty {move.get('penalty')}"
+                f"{' [' + ', '.join(map(str, codes)) + ']' if codes else ''}")
+    return f"{r['time']}  {r['game']:13} {r['verdict'].upper():6}  {what}   release {r['release']}"
+
+
 def move_text(r: dict) -> str:
     head = "STANDS" if r["valid"] else "FALLS"
     lines = [f"{head}  {r['kind']} (variant {'I' * r['variant']})   release {r['release']}"]
