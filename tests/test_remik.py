@@ -26,6 +26,7 @@ from lexicon.verdicts import remik, rulings
 from service.app import create_app
 from service.querypool import QueryPool
 from tests.conftest import lexicon, publish, rec
+from tools.remik_flood import heavy_move
 
 WORDS = ["kot", "koty", "kotek", "tok", "dom", "domy", "ara", "kotara", "las", "lasy",
          "zażółć", "kotka", "kota", "kotlet", "kotlety", "pasta", "pasy", "do"]
@@ -217,17 +218,6 @@ def test_the_search_is_bounded(table: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert got.value.code == "move_too_complex" and got.value.status == 422
 
 
-def _heavy_move(seed: int = 1) -> tuple[list[str], list[str], str]:
-    """32 words of 64 random letters, each shuffled after the move, and a full shelf: the
-    largest move a request may carry (5.5 KB as JSON)."""
-    rng = random.Random(seed)
-    letters = "aąbcćdeęfghijklłmnńoóprsśtuwyzźż"
-    before = ["".join(rng.choice(letters) for _ in range(64))
-              for _ in range(remik.MAX_MOVE_WORDS)]
-    after = ["".join(rng.sample(w, len(w))) for w in before]
-    return before, after, "".join(rng.choice(letters) for _ in range(remik.MAX_MOVE_RACK))
-
-
 @pytest.mark.parametrize("kind", [remik.OPENING, remik.MOVE])
 def test_the_bound_counts_what_each_step_costs(kind: str, monkeypatch: pytest.MonkeyPatch
                                                ) -> None:
@@ -235,7 +225,7 @@ def test_the_bound_counts_what_each_step_costs(kind: str, monkeypatch: pytest.Mo
     out one choice of 32 words of 64 letters is charged for its letters, so the refused
     search did at most MAX_MOVE_STEPS units of real work (not 40,000 layings of ~3 ms)."""
     profile = profiles.load("remik")
-    before, after, rack = _heavy_move()
+    before, after, rack = heavy_move().values()
     lays: list[int] = []
     real_lay = remik._lay
 
@@ -265,7 +255,7 @@ def test_the_largest_move_is_refused_over_http_on_the_query_pool(
     """The 5.5 KB move answers 422 ``move_too_complex`` (the bound is lowered here to keep
     the test short: the real bound is measured by tools.remik_flood), and a move waits
     for the queries' workers like a pattern: with every worker taken it is 503 ``busy``."""
-    before, after, rack = _heavy_move()
+    before, after, rack = heavy_move().values()
     monkeypatch.setattr(remik, "MAX_MOVE_STEPS", 100_000)
     with TestClient(create_app(table), raise_server_exceptions=False) as client:
         body = {"before": before, "after": after, "rack": rack, "opening": True}
