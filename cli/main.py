@@ -384,14 +384,6 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
     raise typer.Exit(0 if ruling["valid"] else EXIT_INVALID)
 
 
-def _edge_note(edge: object) -> str:
-    """A logged play's edge: the whole play, or the numbers of the words that touched it."""
-    if isinstance(edge, list):
-        at = [str(n) for n, flag in enumerate(edge, 1) if flag]
-        return f"  (edge: word {', '.join(at)})" if at else ""
-    return "  (edge)" if edge else ""
-
-
 @app.command("rulings")
 def list_rulings(date: Annotated[str | None, typer.Option(
                      help="the UTC day, YYYY-MM-DD (default: today)")] = None,
@@ -405,9 +397,7 @@ def list_rulings(date: Annotated[str | None, typer.Option(
         if as_json:
             print(render.dump(r))
         else:
-            print(f"{r['time']}  {r['game']:13} {r['verdict'].upper():6}  "
-                  f"{' '.join(map(str, r['words']))}{_edge_note(r.get('edge'))}   "
-                  f"release {r['release']}")
+            print(render.ruling_line(r))
     if not log.rulings and not as_json:
         print(f"no rulings on {day.isoformat()}")
     if log.damaged:

@@ -68,6 +68,29 @@ def ruling_text(r: dict) -> str:
     return line
 
 
+def _edge_note(edge: object) -> str:
+    """A logged play's edge: the whole play, or the numbers of the words that touched it."""
+    if isinstance(edge, list):
+        at = [str(n) for n, flag in enumerate(edge, 1) if flag]
+        return f"  (edge: word {', '.join(at)})" if at else ""
+    return "  (edge)" if edge else ""
+
+
+def ruling_line(r: dict) -> str:
+    """One line of ``lexicon rulings``: a play's words, or a Remik move as it was ruled."""
+    what = f"{' '.join(map(str, r['words']))}{_edge_note(r.get('edge'))}"
+    move = r.get("move")
+    if isinstance(move, dict):
+        def table(words: object) -> str:
+            return " ".join(map(str, words)) if isinstance(words, list) and words else "-"
+        codes = move.get("reasons") or []
+        what = (f"{move.get('kind')} (variant {move.get('variant')}): {table(move.get('before'))}"
+                f" -> {table(move.get('after'))}, rack {''.join(map(str, move.get('rack', [])))}"
+                f": points {move.get('points')}, penalty {move.get('penalty')}"
+                f"{' [' + ', '.join(map(str, codes)) + ']' if codes else ''}")
+    return f"{r['time']}  {r['game']:13} {r['verdict'].upper():6}  {what}   release {r['release']}"
+
+
 def move_text(r: dict) -> str:
     head = "STANDS" if r["valid"] else "FALLS"
     lines = [f"{head}  {r['kind']} (variant {'I' * r['variant']})   release {r['release']}"]
@@ -75,6 +98,7 @@ def move_text(r: dict) -> str:
         sources = " + ".join(f"{f['word']} ({' '.join(f['letters'])})" for f in w.get("from", []))
         own = " ".join(w.get("own", []))
         what = {"kept": f"kept ({sources})", "remnant": f"remnant of {sources}",
+                "leftover": f"leftover of {sources}: no word, back to the shelf",
                 "new": f"new from the shelf: {own}",
                 "rebuilt": f"rebuilt from {sources} + own {own or 'nothing'}"}[w["kind"]]
         points = f"   {w['points']} points" if "points" in w else ""

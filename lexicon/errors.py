@@ -200,8 +200,8 @@ CODES: dict[str, str] = {
     "query_too_broad": "a query that would do more work than the limits below: an anagram walk "
                        "past its trie steps, a pattern or blanks search (every reading of "
                        "its Latin digraphs counted) past its work units",
-    "move_too_complex": "a Remik move whose assignment search needs more steps than the limit "
-                        "below",
+    "move_too_complex": "a Remik move whose assignment search needs more units of work "
+                        "(letters its steps handle) than the limit below",
     # what was asked for does not exist
     "unknown_game": "no such game",
     "unknown_release": "a `release=` id that was never published for the game",

@@ -53,7 +53,9 @@ LIMITS: Limits = {
     ("lexicon.verdicts.remik", "MAX_HISTORY_BYTES"):
         ("bytes of a `judge --history` file (read no further)", "move_too_large"),
     ("lexicon.verdicts.remik", "MAX_MOVE_STEPS"):
-        ("search steps assigning table words to new words", "move_too_complex"),
+        ("units of work (a letter or tile a step handles; ~0.25 µs each on a quiet core, "
+         "~1 µs under heavy load) a Remik move's search, assigning table words to new "
+         "words, may spend", "move_too_complex"),
     ("lexicon.queries.queries", "MAX_PATTERN_WORK"):
         ("work units (~0.5 µs each: trie probe 4, key enumerated 1, regex run 1) a pattern "
          "or blanks query may spend over all its readings", "query_too_broad"),

@@ -500,18 +500,25 @@ def _add_remik(app: FastAPI, catalog: Catalog) -> None:
         "`leftover_letters` (variant II), `nothing_laid`, `repeated_arrangement`), whether "
         "its words are correct (`words_valid`, the judge's verdict; a wrong word is named "
         "only with `reveal`: `wrong_word`), the `points`, the `penalty` (2 a letter sent "
-        "back to the shelf in variant I, `to_shelf`; 3 for a wrong word) and the `outcome`."),
+        "back to the shelf in variant I, `to_shelf`; 3 for a wrong word) and the `outcome`. "
+        "A group of table tiles only that is no word is a leftover (`words[].kind` "
+        "`leftover`), never a wrong word. The search is bounded (`move_too_complex`) and runs "
+        "on the queries' workers (503 `busy` when they are all taken)."),
         responses={200: {"content": {"application/json": {"example": {
             "game": "remik", "release": "osps-…", "kind": "move", "variant": 1,
             "legal": True, "words_valid": True, "valid": True, "verdict": "stands",
             "reasons": [], "words": [{"word": "koty", "kind": "rebuilt", "from": [
                 {"word": "kotek", "letters": ["K", "O", "T"]}], "own": ["Y"], "points": 4}],
             "to_shelf": ["E", "K"], "points": 4, "penalty": 4, "total": 0}}}}})
-    def remik_move(req: MoveRequest) -> dict[str, Any]:
-        lex = catalog.lexicon("remik", req.release, every_file=True)  # rules the whole move
-        return lex.move(req.before, req.after, req.rack, opening=req.opening,
-                        reopening=req.reopening, variant=req.variant, history=req.history,
-                        reveal=req.reveal, lang=req.lang)
+    async def remik_move(req: MoveRequest) -> dict[str, Any]:
+        def run() -> dict[str, Any]:
+            lex = catalog.lexicon("remik", req.release, every_file=True)  # the whole move
+            return lex.move(req.before, req.after, req.rack, opening=req.opening,
+                            reopening=req.reopening, variant=req.variant,
+                            history=req.history, reveal=req.reveal, lang=req.lang)
+        # a move's search is bounded work (about a second at most) in pure Python: it runs
+        # on the queries' own workers, never in the shared pool beside /healthz and lookups
+        return await app.state.query_pool.run(run)
 
 
 STATIC_DIR = Path(__file__).parent / "static"

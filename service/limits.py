@@ -8,7 +8,8 @@ from lexicon import LIMITS, Limits
 
 SERVICE_LIMITS: Limits = {
     ("service.querypool", "MAX_QUERY_WORKERS"):
-        ("queries (pattern, blanks, anagrams, extend, hooks, prefix) running at once", "—"),
+        ("queries (pattern, blanks, anagrams, extend, hooks, prefix) and Remik moves "
+         "running at once", "—"),
     ("service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
     ("service.querypool", "MAX_QUERY_WAIT_SECONDS"): ("seconds a query may wait for a worker",
                                                       "busy"),

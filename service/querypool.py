@@ -4,7 +4,9 @@ A pattern, blanks or anagram query is bounded in work (about a second at most, s
 :class:`lexicon.queries.search.Budget` and ``anagrams.MAX_STEPS``), but it is pure Python holding
 the GIL: run in FastAPI's shared thread pool (40 threads), 24 broad queries at once took
 24 threads and starved everything else of the interpreter (``/healthz`` 12.6 s, a single
-word 5 s). So ``pattern``, ``blanks``, ``anagrams``, ``hooks`` and ``prefix`` run here:
+word 5 s). So ``pattern``, ``blanks``, ``anagrams``, ``extend``, ``hooks``, ``prefix`` and
+the Remik move (``POST /v1/games/remik/move``, whose search is bounded the same way:
+``remik.MAX_MOVE_STEPS``) run here:
 
 * at most :data:`MAX_QUERY_WORKERS` at a time, in threads of their own; the single-word
   lookups (on the event loop) and the other routes (in the shared pool) compete with at

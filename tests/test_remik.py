@@ -6,9 +6,12 @@ links the osps release the fixture publishes) and must give the same ruling.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import random
+import threading
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,10 +24,12 @@ from lexicon.errors import InputError
 from lexicon.game import profile as profiles
 from lexicon.verdicts import remik, rulings
 from service.app import create_app
+from service.querypool import QueryPool
 from tests.conftest import lexicon, publish, rec
+from tools.remik_flood import heavy_move
 
 WORDS = ["kot", "koty", "kotek", "tok", "dom", "domy", "ara", "kotara", "las", "lasy",
-         "zażółć", "kotka"]
+         "zażółć", "kotka", "kota", "kotlet", "kotlety", "pasta", "pasy", "do"]
 
 
 @pytest.fixture()
@@ -65,8 +70,28 @@ CASES: list[tuple[str, list[str], list[str], str, dict[str, Any], bool, list[str
      False, ["tiles_not_conserved"], 0, 0, []),
     ("a new word and a rebuild", ["kot", "las"], ["koty", "las", "dom"], "ydomz", {},
      True, [], 7, 0, []),
-    ("a new word of 2 letters (no word either: the judge's 3 points)", ["kot"],
-     ["kot", "do"], "do", {}, False, ["too_short", "wrong_word"], 0, 3, []),
+    # a length rule is a rule of form: taken back without points, like a short opening
+    ("a new word of 2 letters: taken back, no penalty", ["kot"],
+     ["kot", "do"], "do", {}, False, ["too_short"], 0, 0, []),
+    ("an opening of 4 letters: taken back, no penalty", [], ["kota"], "kota",
+     {"opening": True}, False, ["opening_too_short"], 0, 0, []),
+    ("a short opening that is no word either: the wrong word's 3 points", [], ["kotu"],
+     "kotu", {"opening": True}, False, ["opening_too_short", "wrong_word"], 0, 3, []),
+    # leftovers typed as they lie: a group of table tiles only that is no word
+    ("leftovers typed as they lie, variant I", ["kotek"], ["koty", "ek"], "y", {},
+     True, [], 4, 4, ["E", "K"]),
+    ("leftovers typed as they lie, variant II", ["kotek"], ["koty", "ek"], "y",
+     {"variant": 2}, False, ["leftover_letters"], 0, 0, []),
+    ("a 3-letter leftover typed as it lies", ["kotlet"], ["koty", "let"], "y", {},
+     True, [], 4, 6, ["E", "L", "T"]),
+    ("pasta: pasy and the leftover ta", ["pasta"], ["pasy", "ta"], "y", {},
+     True, [], 4, 4, ["A", "T"]),
+    ("a leftover typed in another order", ["kotek"], ["koty", "ke"], "y", {},
+     True, [], 4, 4, ["E", "K"]),
+    ("a leftover the shelf could have laid is still table tiles", ["kotek"],
+     ["koty", "ek"], "yek", {}, True, [], 4, 4, ["E", "K"]),
+    ("a laid word of own letters that is no word is a wrong word", ["kotlet"],
+     ["kotlety", "kel"], "ykel", {}, True, ["wrong_word"], 0, 3, []),
     ("a wrong word: restored, one tile drawn, 3 points lost", ["kot"], ["kotu"], "u", {},
      True, ["wrong_word"], 0, 3, []),
 ]
@@ -169,6 +194,7 @@ def test_a_wrong_word_is_named_only_with_reveal(table: Path) -> None:
     ({"after": ["kot"], "variant": 3}, "bad_move"),
     ({"after": ["kot"], "opening": True, "reopening": True}, "bad_move"),
     ({"after": ["kot"], "history": "kot"}, "bad_move"),
+    ({"after": ["kot"], "history": [["las"], None]}, "bad_move"),     # never an empty table
     ({"after": [""]}, "empty_word"),
     ({"after": ["kot"], "lang": "de"}, "bad_lang"),
 ])
@@ -190,6 +216,74 @@ def test_the_search_is_bounded(table: Path, monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(remik.MoveTooComplex) as got:
         Catalog(table).lexicon("remik").move(before, after, "yiakoy", log=False)
     assert got.value.code == "move_too_complex" and got.value.status == 422
+
+
+@pytest.mark.parametrize("kind", [remik.OPENING, remik.MOVE])
+def test_the_bound_counts_what_each_step_costs(kind: str, monkeypatch: pytest.MonkeyPatch
+                                               ) -> None:
+    """The work of the largest move is counted by the letters each step handles: laying
+    out one choice of 32 words of 64 letters is charged for its letters, so the refused
+    search did at most MAX_MOVE_STEPS units of real work (not 40,000 layings of ~3 ms)."""
+    profile = profiles.load("remik")
+    before, after, rack = heavy_move().values()
+    lays: list[int] = []
+    real_lay = remik._lay
+
+    def counted(s: remik._Search, *args: Any) -> bool:
+        lays.append(sum(len(s.letters[j]) for j in args[5]))      # the formed words' letters
+        return real_lay(s, *args)
+
+    monkeypatch.setattr(remik, "_lay", counted)
+    s = remik._Search(remik._words(profile, before, "before"),
+                      remik._words(profile, after, "after"), remik._rack(profile, rack), kind,
+                      1, 3, 5)
+    with pytest.raises(remik.MoveTooComplex):
+        remik._search(s)
+    assert lays and min(lays) > 500                  # each laying handles ~900 letter counts
+    assert sum(lays) <= remik.MAX_MOVE_STEPS < s.steps <= remik.MAX_MOVE_STEPS + 10 * max(lays)
+
+
+def test_many_remnant_readings_are_bounded_too(table: Path) -> None:
+    """32 copies of ``kot`` read out of 32 words ``kotkot…``: millions of ways to choose
+    remnants, produced one at a time and each paid for."""
+    with pytest.raises(remik.MoveTooComplex):
+        Catalog(table).lexicon("remik").move(["kot" * 21] * 32, ["kot"] * 32, "y" * 60, log=False)
+
+
+def test_the_largest_move_is_refused_over_http_on_the_query_pool(
+        table: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 5.5 KB move answers 422 ``move_too_complex`` (the bound is lowered here to keep
+    the test short: the real bound is measured by tools.remik_flood), and a move waits
+    for the queries' workers like a pattern: with every worker taken it is 503 ``busy``."""
+    before, after, rack = heavy_move().values()
+    monkeypatch.setattr(remik, "MAX_MOVE_STEPS", 100_000)
+    with TestClient(create_app(table), raise_server_exceptions=False) as client:
+        body = {"before": before, "after": after, "rack": rack, "opening": True}
+        assert len(json.dumps(body, ensure_ascii=False).encode()) > 5000
+        r = client.post("/v1/games/remik/move", json=body)
+        assert r.status_code == 422 and r.json()["code"] == "move_too_complex"
+        pool = QueryPool(workers=1, queued=0)
+        client.app.state.query_pool = pool                 # type: ignore[attr-defined]
+        release = threading.Event()
+        holder = threading.Thread(target=lambda: asyncio.run(pool.run(
+            lambda: release.wait(10))))
+        holder.start()
+        try:
+            for _ in range(500):
+                if pool.admitted:
+                    break
+                time.sleep(0.01)
+            move = {"before": ["kotek"], "after": ["koty", "ek"], "rack": "y"}
+            r = client.post("/v1/games/remik/move", json=move)
+            assert r.status_code == 503 and r.json()["code"] == "busy"
+            assert r.headers["retry-after"] == "1"
+            assert client.get("/healthz").status_code == 200
+        finally:
+            release.set()
+            holder.join()
+        r = client.post("/v1/games/remik/move", json=move)
+        assert r.status_code == 200 and r.json()["total"] == 0
+        pool.close()
 
 
 def test_faces_refuse_and_keep_the_plain_judge(table: Path) -> None:
@@ -226,7 +320,9 @@ def _brute_cost(before: list[str], after: list[str], rack: str, variant: int
                 ) -> tuple[int, int, int, int] | None:
     """The best cost over every tile-level assignment (each letter of each word after the
     move from the shelf or from one table word), scored by the rule book independently of
-    lexicon.verdicts.remik: faults, leftovers, own letters, pieces."""
+    lexicon.verdicts.remik: faults, leftovers, own letters, pieces. Every word is taken for
+    a word of the language: a group of table tiles only is a leftover when it is too short
+    to be one."""
     kept_b, rest_a = list(before), []
     for w in after:
         if w in kept_b:
@@ -241,14 +337,17 @@ def _brute_cost(before: list[str], after: list[str], rack: str, variant: int
         if any(n > (Counter(rack)[c] if i < 0 else Counter(kept_b[i])[c])
                for (i, c), n in use.items()):
             continue
-        faults = 0
+        faults = groups = 0
         given = Counter(i for i in pick if i >= 0)
         for j, w in enumerate(rest_a):
             mine = [i for (jj, _), i in zip(slots, pick, strict=True) if jj == j]
+            if all(i >= 0 for i in mine) and len(w) < 3:
+                groups += len(w)     # table tiles only and no word: a leftover
+                continue
             faults += len(w) < 3
             faults += bool(mine) and all(i >= 0 for i in mine)
         faults += sum(1 for i in range(len(kept_b)) if not given[i])
-        left = sum(len(kept_b[i]) - given[i] for i in range(len(kept_b)) if given[i])
+        left = groups + sum(len(kept_b[i]) - given[i] for i in range(len(kept_b)) if given[i])
         faults += variant == 2 and left > 0
         own = sum(1 for i in pick if i < 0)
         faults += own == 0
@@ -285,3 +384,67 @@ def test_the_search_finds_the_best_assignment_a_brute_force_finds() -> None:
         else:                                       # an illegal move: as few faults
             assert found.cost[0] == expected[0], case
         checked += 1
+
+
+def test_the_rulings_log_records_the_move(table: Path) -> None:
+    """Each face logs the move itself: before, after, rack, variant, kind, the verdict of the
+    move (a 4-letter opening falls though its word is correct), points, penalty, reasons."""
+    lib = Catalog(table).lexicon("remik").move([], ["kota"], "kota", opening=True)
+    assert lib["verdict"] == "falls" and lib["time"] == lib["judge"]["time"]
+    p = lexicon(table, "judge", "remik", "--before", "kotek", "--after", "koty ek",
+                "--rack", "y", "--variant", "1")
+    assert p.returncode == 0
+    client = TestClient(create_app(table))
+    r = client.post("/v1/games/remik/move", json={"before": ["kot", "las"],
+                                                  "after": ["kotu", "lasy"], "rack": "uy",
+                                                  "variant": 2})
+    assert r.status_code == 200 and r.json()["outcome"]["code"] == "move_wrong_word"
+    opening, leftovers, wrong = rulings.read(rulings.parse_date(None), table)
+    assert opening["verdict"] == "falls" and opening["words"] == ["kota"]
+    assert opening["time"] == lib["time"]
+    assert opening["move"] == {
+        "kind": "opening", "variant": 1, "before": [], "after": ["kota"],
+        "rack": ["A", "K", "O", "T"], "legal": False, "words_valid": True,
+        "outcome": "move_taken_back", "points": 0, "penalty": 0, "total": 0, "to_shelf": [],
+        "reasons": ["opening_too_short"]}
+    assert leftovers["verdict"] == "stands" and leftovers["words"] == ["koty"]
+    assert {k: leftovers["move"][k] for k in ("kind", "before", "after", "rack", "outcome",
+                                              "points", "penalty", "to_shelf", "reasons")} \
+        == {"kind": "move", "before": ["kotek"], "after": ["koty", "ek"], "rack": ["Y"],
+            "outcome": "move_stands", "points": 4, "penalty": 4, "to_shelf": ["E", "K"],
+            "reasons": []}
+    assert wrong["verdict"] == "falls" and wrong["move"]["variant"] == 2
+    assert (wrong["move"]["penalty"], wrong["move"]["reasons"]) == (3, ["wrong_word"])
+    listing = lexicon(table, "rulings").stdout.splitlines()
+    assert len(listing) == 3 and "opening" in listing[0] and "FALLS" in listing[0]
+    assert "opening_too_short" in listing[0] and "koty ek" in listing[1]
+
+
+@pytest.mark.parametrize("lang, bank", [("pl", "bierze z banku jedną kostkę"),
+                                        ("sr", "vuče jednu pločicu iz banke"),
+                                        ("sr-Cyrl", "вуче једну плочицу из банке"),
+                                        ("sl", "vzame eno ploščico iz banke"),
+                                        ("en", "draws one tile from the bank")])
+def test_a_move_taken_back_says_the_player_draws_a_tile(table: Path, lang: str,
+                                                        bank: str) -> None:
+    """The rule book: lay the tiles back as they lay "i wziąć z banku jedną kostkę"."""
+    r = Catalog(table).lexicon("remik").move([], ["kota"], "kota", opening=True, lang=lang,
+                        log=False)
+    assert r["outcome"]["code"] == "move_taken_back" and bank in r["outcome"]["message"]
+    http = TestClient(create_app(table)).post("/v1/games/remik/move", json={
+        "after": ["kota"], "rack": "kota", "opening": True, "lang": lang})
+    assert bank in http.json()["outcome"]["message"]
+    p = lexicon(table, "judge", "remik", "--after", "kota", "--rack", "kota", "--opening",
+                "--lang", lang)
+    assert p.returncode == 1 and bank in p.stdout
+
+
+def test_a_null_history_item_is_refused_by_every_face(table: Path) -> None:
+    client = TestClient(create_app(table))
+    r = client.post("/v1/games/remik/move", json={"before": ["kotek"], "after": ["koty"],
+                                                  "rack": "y", "history": [["las"], None]})
+    assert r.status_code == 400 and r.json()["code"] == "bad_move"
+    assert r.json()["detail"] == {"history_item": 2}
+    r = client.post("/v1/games/remik/move", json={"before": ["kotek"], "after": ["koty"],
+                                                  "rack": "y", "history": [[]]})
+    assert r.status_code == 200 and r.json()["valid"]      # an empty table is []

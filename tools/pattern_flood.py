@@ -27,6 +27,7 @@ and its answer, for the queries engines use and for the broad ones that are refu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -35,6 +36,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,8 @@ COST_CASES = [
     ("kvizovka", "*lj*nj*dž*lj*nj*dž*", None, None), ("kvizovka", "[^ž]*lj*nj*dž*", None, None),
 ]
 REQUEST_TIMEOUT = 120.0     # seconds: the slowest answer before the change was 76 s
+#: one flood request: (client, base URL) -> the answer
+Request = Callable[[httpx.Client, str], httpx.Response]
 GRACE = 15.0                # seconds the flood's last answers are waited for after the window
 
 
@@ -114,14 +118,26 @@ def _probe(base: str, stop: threading.Event, every: float,
             stop.wait(every)
 
 
-def _flood_client(base: str, game: str, pattern: str, deadline: float, honour: bool,
-                  answers: Counter[str], times_ms: list[float], lock: threading.Lock) -> None:
-    """One engine asking a broad pattern again and again until ``deadline``."""
+def pattern_request(game: str, pattern: str) -> Request:
+    def send(client: httpx.Client, base: str) -> httpx.Response:
+        return client.get(f"{base}/v1/games/{game}/pattern", params={"pattern": pattern})
+    return send
+
+
+def _flood_client(base: str, send: Request, deadline: float, honour: bool,
+                  answers: Counter[str], times_ms: list[float], lock: threading.Lock,
+                  budget: list[int]) -> None:
+    """One engine sending its heavy request again and again until ``deadline``, or until
+    the flood's ``budget`` of requests (shared by every client) is spent."""
     with httpx.Client(timeout=REQUEST_TIMEOUT) as client:
         while time.monotonic() < deadline:
+            with lock:
+                if budget[0] <= 0:
+                    return
+                budget[0] -= 1
             started = time.perf_counter()
             try:
-                r = client.get(f"{base}/v1/games/{game}/pattern", params={"pattern": pattern})
+                r = send(client, base)
             except httpx.HTTPError as exc:
                 with lock:
                     answers[type(exc).__name__] += 1
@@ -140,8 +156,12 @@ def _flood_client(base: str, game: str, pattern: str, deadline: float, honour: b
 
 
 def phase(base: str, pid: int, *, seconds: float, clients: int, probe_every: float,
-          honour: bool, patterns: list[tuple[str, str]] = PATTERNS) -> dict[str, Any]:
-    """One measured phase: probes for ``seconds``, with ``clients`` flooders (0: none).
+          honour: bool, patterns: list[tuple[str, str]] = PATTERNS,
+          flood: list[tuple[str, Request]] | None = None, name: str = "pattern_flood",
+          listed: str = "flood_patterns", max_requests: int | None = None) -> dict[str, Any]:
+    """One measured phase: probes for ``seconds``, with ``clients`` flooders (0: none), each
+    sending one of ``flood`` (label, request; default: ``patterns``) again and again, at
+    most ``max_requests`` in all.
 
     The flood's answers are counted until :data:`GRACE` seconds after the window; requests
     still unanswered then are counted as such (the server is stopped after the phase, which
@@ -151,6 +171,9 @@ def phase(base: str, pid: int, *, seconds: float, clients: int, probe_every: flo
     answers: Counter[str] = Counter()
     flood_ms: list[float] = []
     lock = threading.Lock()
+    if flood is None:
+        flood = [(f"{g} {p}", pattern_request(g, p)) for g, p in patterns]
+    budget = [max_requests if max_requests is not None else sys.maxsize]
     rss_start = _status_kb(pid, "VmRSS")
     peak = [rss_start]
     stop = threading.Event()
@@ -164,7 +187,7 @@ def phase(base: str, pid: int, *, seconds: float, clients: int, probe_every: flo
     started = time.monotonic()
     deadline = started + seconds
     flooders = [threading.Thread(target=_flood_client, daemon=True, args=(
-        base, *patterns[i % len(patterns)], deadline, honour, answers, flood_ms, lock))
+        base, flood[i % len(flood)][1], deadline, honour, answers, flood_ms, lock, budget))
         for i in range(clients)]
     sampler.start()
     prober.start()
@@ -181,7 +204,7 @@ def phase(base: str, pid: int, *, seconds: float, clients: int, probe_every: flo
         flood_ms = list(flood_ms)
     sampler.join()
     figure: dict[str, Any] = {
-        "figure": "pattern_flood", "flood": clients > 0, "seconds": seconds,
+        "figure": name, "flood": clients > 0, "seconds": seconds,
         "load_average": [round(x, 1) for x in os.getloadavg()],
         "healthz": _summary(probes["healthz"]), "word": _summary(probes["word"]),
         "probe_failures": dict(failures),
@@ -190,7 +213,7 @@ def phase(base: str, pid: int, *, seconds: float, clients: int, probe_every: flo
     }
     if clients:
         figure["flood_clients"] = clients
-        figure["flood_patterns"] = [f"{g} {p}" for g, p in patterns]
+        figure[listed] = [label for label, _ in flood]
         figure["flood_answers"] = dict(sorted(answers.items()))
         figure["flood_unanswered_after_grace"] = unanswered
         figure["flood_latency"] = _summary(flood_ms)
@@ -228,17 +251,38 @@ def pattern_costs(home: Path, games: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+@contextlib.contextmanager
+def running(home: Path, code: Path | None, warm: list[tuple[str, str, Any]]
+            ) -> Iterator[tuple[str, int]]:
+    """The real server on ``home`` (from the checkout ``code``, default this one), its
+    releases opened by the ``warm`` requests (method, path, JSON body) before measuring:
+    (base URL, server pid)."""
+    if code is not None:
+        os.chdir(code)         # `python -m uvicorn` in the child imports from its cwd
+    with serving("service.app:create_app", home.resolve()) as (base, pid):
+        for method, path, body in warm:
+            httpx.request(method, f"{base}{path}", json=body, timeout=60)
+        yield base, pid
+
+
+def flood_arguments(doc: str, *, seconds: float, reference: float, clients: int
+                    ) -> argparse.ArgumentParser:
+    """The options every flood figure takes (the server, the phases, the probes)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--home", type=Path, required=True, help="LEXICON_HOME to serve")
-    parser.add_argument("--seconds", type=float, default=30.0, help="flood duration")
-    parser.add_argument("--reference-seconds", type=float, default=10.0,
+    parser.add_argument("--seconds", type=float, default=seconds, help="flood duration")
+    parser.add_argument("--reference-seconds", type=float, default=reference,
                         help="duration of the no-flood reference")
-    parser.add_argument("--clients", type=int, default=24, help="concurrent flooders")
+    parser.add_argument("--clients", type=int, default=clients, help="concurrent flooders")
     parser.add_argument("--probe-every", type=float, default=0.05,
                         help="seconds between probes")
     parser.add_argument("--code", type=Path, default=None,
                         help="start the server from this checkout's code")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = flood_arguments(__doc__, seconds=30.0, reference=10.0, clients=24)
     parser.add_argument("--ignore-retry-after", action="store_true",
                         help="flooders ask again at once after a 503")
     parser.add_argument("--costs", action="store_true",
@@ -250,13 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.costs:
         for figure in pattern_costs(args.home, args.games):
             print(json.dumps(figure, ensure_ascii=False), flush=True)
-    if args.code is not None:
-        os.chdir(args.code)    # `python -m uvicorn` in the child imports from its cwd
-    with serving("service.app:create_app", args.home.resolve()) as (base, pid):
-        for game in args.games:     # open the releases before measuring
-            httpx.get(f"{base}/v1/games/{game}/words/kot", timeout=60)
-            httpx.get(f"{base}/v1/games/{game}/pattern", params={"pattern": "ka?a"},
-                      timeout=60)
+    warm = [(method, f"/v1/games/{game}/{path}", None) for game in args.games
+            for method, path in (("GET", "words/kot"), ("GET", "pattern?pattern=ka%3Fa"))]
+    with running(args.home, args.code, warm) as (base, pid):
         code = str(args.code or Path(__file__).resolve().parents[1])
         for clients, seconds in ((0, args.reference_seconds), (args.clients, args.seconds)):
             figure = phase(base, pid, seconds=seconds, clients=clients,

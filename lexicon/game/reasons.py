@@ -80,7 +80,8 @@ REASONS: dict[str, str] = {
     "move_wrong_word": "a word of the move is wrong: the table is restored, the player draws "
                        "one tile and loses 3 points",
     "move_taken_back": "the move breaks the rule book: the table is restored as it lay before "
-                       "the move (the rule book sets no penalty points for this)",
+                       "the move and the player draws one tile from the bank (the rule book "
+                       "sets no penalty points for this)",
 }
 
 

@@ -15,16 +15,25 @@ new word. This module finds that out and applies the rule book:
   in the same move; every rebuilt word has at least 3 letters;
 * **leftovers**: a table word broken by a rebuild may leave pieces on the table. A piece
   that is a word and is still listed after the move is a *remnant* (it lies where it lay:
-  its letters are a run of the old word, and it needs no own letter). Pieces listed as no
-  word go back to the player's shelf: variant I at 2 penalty points a letter, variant II
-  refuses them (``leftover_letters``). A table word none of whose tiles went into any new
-  word and which is gone from the table was taken and not laid again
+  its letters are a run of the old word, and it needs no own letter). A group after the
+  move made only of table tiles that is no word of the game (too short for one, or not a
+  correct word) is a *leftover* ("zbitki liter nie stanowiące poprawnych wyrazów"), whether
+  the players left it out of the table after the move or typed it as it lies: the player
+  laid no tile of it, so it is never a wrong word the player laid. Leftovers go back to the
+  player's shelf: variant I at 2 penalty points a letter, variant II refuses them
+  (``leftover_letters``). Which tiles of a group came from the shelf and which from the
+  table is what the search finds (below); a group that could be either is read as table
+  tiles, which lays fewer own letters. A table word none of whose tiles went into any
+  group and which is gone from the table was taken and not laid again
   (``table_tile_not_relaid``);
 * **arrangements** used earlier in the game may not be repeated: a table after the move
   equal (as a multiset of words) to one in the history is refused;
 * **a wrong word**: the table is restored, the player draws one tile and loses 3 points.
-  Word validity is the judge's (:mod:`lexicon.verdicts.judge`): one release for the whole move, and
-  which word failed is named only with ``reveal``.
+  Word validity is the judge's (:mod:`lexicon.verdicts.judge`): one release for the whole
+  move, and which word failed is named only with ``reveal``. A word refused only for its
+  length is not a wrong word: the length rules ("co najmniej trzech liter", an opening's
+  five, a re-opening's four) are rules of form, and a 2-letter word is taken back without
+  points exactly like a 4-letter opening (see the penalty paragraph below).
 
 The assignment of table tiles to new words is a small search (:func:`_search`): identical
 words before and after are kept; each remaining word after the move is a remnant of some
@@ -35,16 +44,28 @@ faults, then the fewest leftovers, then the fewest own letters (tests/test_remik
 this against a brute force over every tile), then, as a preference, few pieces (a word
 drawing on two table words is two pieces). Whether one exists at all is a count
 per letter: when some letter is needed more often than the table and the shelf hold it,
-"no assignment exists" (``tiles_not_conserved``). The search is bounded by
-``MAX_MOVE_STEPS``.
+"no assignment exists" (``tiles_not_conserved``). Whether each word after the move is a
+correct word is read once, before the search, since it decides which groups of table tiles
+are leftovers. The search is bounded by ``MAX_MOVE_STEPS`` units of work, each step charged
+for the letters it handles, so a move of 32 words of 64 letters is refused
+(``move_too_complex``) as soon as a small one would be.
 
-A move the rule book forbids for its form (not for a word) is taken back; the rule book sets
-penalty points only for a wrong word and for leftovers, so the ruling gives none for it.
+A move the rule book forbids for its form (not for a word) is taken back: the tiles return
+as they lay and the player draws one tile from the bank, as when the time runs out during a
+rebuild ("ułożyć kostki tak, jak leżały przed jego ruchem i wziąć z banku jedną kostkę").
+The rule book sets penalty points only for a wrong word (3) and for leftovers (2 a letter),
+so the ruling gives none for a breach of form. Length is such a rule: the rule book states
+the 3-letter minimum beside "poprawnie zbudowany" (how a word is built), and the opening's
+five letters the same way; the 3 penalty points belong to "niewłaściwy wyraz", a word the
+dictionary does not have, which is what a challenge asks. So a word too short for the move
+and an opening too short are taken back alike; a word that is also not in the dictionary
+(a 4-letter opening ``kotu``) is still a wrong word.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -58,6 +79,7 @@ from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.store import Release
 from lexicon.verdicts import judge as judging
+from lexicon.verdicts import rulings
 
 MAX_MOVE_WORDS = 32       # words on the table before, or after, one move
 MAX_MOVE_RACK = 60        # tiles on a player's shelves (13, and every draw since)
@@ -65,13 +87,22 @@ MAX_HISTORY = 2000        # earlier arrangements a repeated-arrangement check co
 #: a history file's bytes (8 MiB): room for MAX_HISTORY tables of MAX_MOVE_WORDS words,
 #: each of MAX_WORD_CHARS letters of up to 2 UTF-8 bytes and a separator
 MAX_HISTORY_BYTES = 8_388_608
-MAX_MOVE_STEPS = 40_000   # search steps finding which table word became which new word
-LAY_STEPS = 10            # laying out one choice, in steps (~0.25 ms: the bound stays ~1 s)
+# Work units the search finding which table word became which new word may spend. A unit is
+# one letter (or tile) a step of the search handles: each step is charged what it touches
+# (laying out one choice of 32 words of 64 letters is ~2,000 units, not one), so the bound
+# holds whatever the move's size. Measured 0.24-0.28 us of CPU a unit over every shape of
+# move tried (long shuffled words, many short remnants, openings): half a second of CPU at
+# most, 1-2 s of wall time when the 2 cores are shared by 9 busy processes. Counted, not
+# timed: a move is refused alike on any machine, under any load.
+MAX_MOVE_STEPS = 2_000_000
 
+#: the judge's reasons that refuse a word for its length alone: rules of form, not wrong words
+LENGTH_CODES = ("too_short", "too_long")
 LEFTOVER_PENALTY = 2      # points per letter sent back to the shelf (variant I)
 WRONG_WORD_PENALTY = 3    # points lost for a wrong word (and one tile drawn)
 VARIANTS = (1, 2)
 OPENING, REOPENING, MOVE = "opening", "reopening", "move"
+LEFTOVER = "leftover"     # a group of table tiles only that is no word (a placement's kind)
 NAMES = {OPENING: "an opening", REOPENING: "a re-opening", MOVE: "a move"}
 
 #: the order reasons are listed in (stable, whatever order the faults were found in)
@@ -144,6 +175,11 @@ def _history(profile: Profile, value: object) -> list[Counter[str]]:
     if len(value) > MAX_HISTORY:
         raise InputError(f"{len(value)} earlier arrangements; at most {MAX_HISTORY}",
                          code="move_too_large", detail={"max_history": MAX_HISTORY})
+    for n, table in enumerate(value, 1):
+        if table is None:     # never an empty table: that is [] (an unfilled slot, a bug)
+            raise InputError(f"earlier arrangement {n} of the history is null; an empty "
+                             f"table is [], each earlier table a list of words",
+                             code="bad_move", detail={"history_item": n})
     return [Counter(w.key for w in _words(profile, table, "in the history of"))
             for table in value]
 
@@ -185,7 +221,7 @@ class Placement:
     """Where one word after the move came from."""
 
     after: int                                   # index in the after-table
-    kind: str                                    # kept | remnant | new | rebuilt
+    kind: str                                    # kept | remnant | new | rebuilt | leftover
     taken: dict[int, Counter[str]] = field(default_factory=dict)  # before index -> letters
     own: Counter[str] = field(default_factory=Counter)
 
@@ -210,15 +246,20 @@ class _Search:
     opening_length: int
     steps: int = 0
     letters: dict[int, dict[str, int]] = field(default_factory=dict)   # after word -> counts
+    #: after word -> is it a correct word of the game (the judge's verdict, read before the
+    #: search): a group of table tiles only that is none is a leftover (unknown: a word)
+    valid: dict[int, bool] = field(default_factory=dict)
     least: tuple[int, int, int, int] = (0, 0, 0, 0)
     best: Assignment | None = None
 
     def step(self, cost: int = 1) -> None:
+        """Charge ``cost`` units of work (letters or tiles handled); past the bound the move
+        is refused, before the work is done."""
         self.steps += cost
         if self.steps > MAX_MOVE_STEPS:
             raise MoveTooComplex(f"finding which table word became which new word needs "
-                                 f"more than {MAX_MOVE_STEPS:,} steps; rule on fewer "
-                                 f"words at a time", detail={"max_steps": MAX_MOVE_STEPS})
+                                 f"more than {MAX_MOVE_STEPS:,} units of work; rule on "
+                                 f"fewer words at a time", detail={"max_steps": MAX_MOVE_STEPS})
 
 
 def _kept(before: list[Word], after: list[Word]) -> tuple[dict[int, int], list[int], list[int]]:
@@ -236,36 +277,40 @@ def _kept(before: list[Word], after: list[Word]) -> tuple[dict[int, int], list[i
 
 
 def _remnant_choices(s: _Search, rest_b: list[int], rest_a: list[int]
-                     ) -> list[dict[int, tuple[int, int]]]:
-    """Every way of reading some after-words as remnants: after -> (before, start). The
-    reading with no remnant comes first."""
+                     ) -> Iterator[dict[int, tuple[int, int]]]:
+    """Every way of reading some after-words as remnants: after -> (before, start), one at
+    a time (a move with many short words has millions, never all held at once). The reading
+    with no remnant comes first."""
+    s.step(len(rest_a) * sum(len(s.before[i].key) for i in rest_b))
     options = {j: [(i, k) for i in rest_b
                    for k in range(len(s.before[i].key) - len(s.after[j].key) + 1)
                    if len(s.after[j].key) < len(s.before[i].key)
                    and s.before[i].key.startswith(s.after[j].key, k)]
                for j in rest_a}
-    out: list[dict[int, tuple[int, int]]] = []
     spans: dict[int, list[tuple[int, int]]] = {}
 
-    def choose(n: int, chosen: dict[int, tuple[int, int]]) -> None:
-        s.step()
+    def choose(n: int, chosen: dict[int, tuple[int, int]]
+               ) -> Iterator[dict[int, tuple[int, int]]]:
         if n == len(rest_a):
-            out.append(dict(chosen))
+            s.step(1 + len(chosen))
+            yield dict(chosen)
             return
         j = rest_a[n]
-        choose(n + 1, chosen)
+        s.step()
+        yield from choose(n + 1, chosen)
         width = len(s.after[j].key)
         for i, k in options[j]:
-            if any(k < e and b < k + width for b, e in spans.get(i, [])):
+            held = spans.setdefault(i, [])
+            s.step(2 + len(held))
+            if any(k < e and b < k + width for b, e in held):
                 continue
-            spans.setdefault(i, []).append((k, k + width))
+            held.append((k, k + width))
             chosen[j] = (i, k)
-            choose(n + 1, chosen)
+            yield from choose(n + 1, chosen)
             del chosen[j]
-            spans[i].pop()
+            held.pop()
 
-    choose(0, {})
-    return out
+    yield from choose(0, {})
 
 
 def _missing(s: _Search, rest_b: list[int], formed: list[int]) -> Counter[str]:
@@ -299,13 +344,15 @@ def _spread(s: _Search, kept: dict[int, int], rest_b: list[int], rest_a: list[in
     adds nothing, which the rules refuse but a ruling must be able to find). Given those
     choices, taking as many tiles from the table as fit is always best (fewer own letters,
     fewer leftovers), so the rest is counting (:func:`_lay`). True: nothing can be better."""
+    formed = [j for j in rest_a if j not in remnants]
+    s.step(sum(len(s.before[i].key) for i in rest_b)
+           + 2 * sum(len(s.after[j].key) for j in formed))
     avail: dict[int, Counter[str]] = {}
     for i in rest_b:
         key = s.before[i].key
         covered = {k + d for j, (b, k) in remnants.items() if b == i
                    for d in range(len(s.after[j].key))}
         avail[i] = Counter(c for n, c in enumerate(key) if n not in covered)
-    formed = [j for j in rest_a if j not in remnants]
     on_table: Counter[str] = Counter()
     for c in avail.values():
         on_table += c
@@ -328,12 +375,12 @@ def _spread(s: _Search, kept: dict[int, int], rest_b: list[int], rest_a: list[in
     def choose(n: int) -> bool:
         s.step()
         if n == len(formed):
-            s.step(LAY_STEPS)
             return _lay(s, kept, rest_b, remnants, avail, on_table, formed, chosen, gives_for)
         word = s.after[formed[n]].key
         for option in options[n]:
             rebuilt, named = option
             own = word if not rebuilt else named or ""
+            s.step(1 + len(own))
             forced.update(own)
             if all(forced[c] <= s.rack[c] for c in own):
                 chosen.append(option)
@@ -356,6 +403,8 @@ def _lay(s: _Search, kept: dict[int, int], rest_b: list[int],
     """Lay the formed words as ``chosen`` says: the table gives every letter it can, the
     shelf the rest; then which table word gave which tile (``gives_for`` keeps that per
     letter totals: many choices take the same totals from the table)."""
+    # every pass below walks each formed word's letters: about 8 passes in all
+    s.step(8 * sum(len(s.letters[j]) for j in formed) + len(on_table))
     room: dict[int, dict[str, int]] = {}
     for j, (rebuilt, named) in zip(formed, chosen, strict=True):
         r = dict(s.letters[j]) if rebuilt else {}
@@ -376,7 +425,7 @@ def _lay(s: _Search, kept: dict[int, int], rest_b: list[int],
     key = tuple(sorted(table.items()))
     gives = gives_for.get(key)
     if gives is None:
-        gives = gives_for[key] = _gives(rest_b, avail, table)
+        gives = gives_for[key] = _gives(s, rest_b, avail, table)
     # words: first one table tile to each rebuilt word, then as many as fit
     parts: dict[int, dict[str, int]] = {j: {} for j in formed}
     left = dict(table)
@@ -396,8 +445,8 @@ def _lay(s: _Search, kept: dict[int, int], rest_b: list[int],
     return _leaf(s, kept, rest_b, remnants, avail, gives, parts, own)
 
 
-def _gives(rest_b: list[int], avail: dict[int, Counter[str]], table: dict[str, int]
-           ) -> dict[int, Counter[str]]:
+def _gives(s: _Search, rest_b: list[int], avail: dict[int, Counter[str]],
+           table: dict[str, int]) -> dict[int, Counter[str]]:
     """How many tiles of each letter each table word gives, ``table`` in all. Each table
     word should give one (else it was taken and not laid again); the table words that can
     give one form a matroid, so taking them smallest first leaves the fewest letters over
@@ -405,12 +454,14 @@ def _gives(rest_b: list[int], avail: dict[int, Counter[str]], table: dict[str, i
     holders: dict[str, list[int]] = {c: [] for c in table}
 
     def augment(i: int, seen: set[str]) -> bool:
+        s.step(len(avail[i]))
         for c in avail[i]:
             if c in holders and c not in seen:
                 seen.add(c)
                 if len(holders[c]) < table[c]:
                     holders[c].append(i)
                     return True
+                s.step(len(holders[c]))
                 for n, h in enumerate(holders[c]):
                     if augment(h, seen):
                         holders[c][n] = i
@@ -423,6 +474,7 @@ def _gives(rest_b: list[int], avail: dict[int, Counter[str]], table: dict[str, i
     for c, held in holders.items():
         for i in held:
             gives[i][c] += 1
+    s.step(2 * len(table) * len(rest_b))
     for c in sorted(table):
         extra = table[c] - sum(g[c] for g in gives.values())
         for i in sorted(rest_b, key=lambda i: (not gives[i], i)):
@@ -433,9 +485,10 @@ def _gives(rest_b: list[int], avail: dict[int, Counter[str]], table: dict[str, i
     return gives
 
 
-def _taken(rest_b: list[int], gives: dict[int, Counter[str]],
+def _taken(s: _Search, rest_b: list[int], gives: dict[int, Counter[str]],
            parts: dict[int, dict[str, int]]) -> dict[int, dict[int, Counter[str]]]:
     """Which word got which table word's tiles."""
+    s.step(sum(sum(g.values()) for g in gives.values()) + len(parts))
     taken: dict[int, dict[int, Counter[str]]] = {j: {} for j in parts}
     pool = {c: [i for i in rest_b for _ in range(gives[i][c])]
             for c in {c for g in gives.values() for c in g}}
@@ -451,7 +504,12 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
           remnants: dict[int, tuple[int, int]], avail: dict[int, Counter[str]],
           gives: dict[int, Counter[str]], parts: dict[int, dict[str, int]],
           own: dict[int, dict[str, int]]) -> bool:
-    """Score one complete assignment; True stops the search (nothing can be better)."""
+    """Score one complete assignment; True stops the search (nothing can be better).
+
+    A group after the move made only of table tiles (a remnant, or a group the table alone
+    gave) that is no word of the game is a leftover (:func:`_leftover`): its letters go back
+    to the shelf like the letters no group lists, and it is never a word the player laid."""
+    s.step(sum(len(avail[i]) for i in rest_b) + len(parts) + len(remnants))
     faults: dict[str, list[str]] = {}
 
     def fault(code: str, detail: str) -> None:
@@ -468,10 +526,12 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
                       f"{''.join(sorted(rest.elements()))} taken and not laid again")
         elif rest:
             leftovers[i] = rest
-    n_left = sum(sum(c.values()) for c in leftovers.values())
+    groups = {j: Counter(s.after[j].key) for j in remnants if _leftover(s, j)}
+    groups.update({j: Counter(parts[j]) for j in parts if not own[j] and _leftover(s, j)})
+    n_left = sum(sum(c.values()) for c in (*leftovers.values(), *groups.values()))
     if n_left and s.variant == 2:
         fault("leftover_letters", f"{n_left} letters would stay on the table as no word")
-    formed = list(parts)
+    formed = [j for j in parts if j not in groups]
     n_own = sum(sum(c.values()) for c in own.values())
     if s.kind == MOVE:
         for j in formed:
@@ -480,19 +540,15 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
                 fault("too_short", f"{w.text}: {len(w.key)} letters; {s.min_length} required")
             if parts[j] and not own[j]:
                 fault("no_own_letter_added", f"{w.text}: rebuilt from table tiles only")
-        for j in remnants:
-            w = s.after[j]
-            if len(w.key) < s.min_length:
-                fault("too_short", f"{w.text}: {len(w.key)} letters; {s.min_length} required")
         if not n_own:
             fault("nothing_laid", "no letter from the player's shelf was laid")
     else:
-        if rest_b or any(parts[j] for j in formed):
+        if rest_b or any(parts[j] for j in parts):
             fault("opening_not_own_tiles", f"{NAMES[s.kind]} lays its word from the "
                   "player's own tiles only and leaves the table as it lay")
-        if len(formed) + len(remnants) != 1:
+        if len(parts) + len(remnants) != 1:
             fault("opening_one_word", f"{NAMES[s.kind]} lays one word; this move lays "
-                  f"{len(formed) + len(remnants)}")
+                  f"{len(parts) + len(remnants)}")
         for j in formed:
             w = s.after[j]
             if len(w.key) < s.opening_length:
@@ -501,23 +557,62 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
     head = (sum(len(v) for v in faults.values()), n_left, n_own)
     if s.best is not None and head > s.best.cost[:3]:
         return False                         # the pieces cannot make up for it
-    taken = _taken(rest_b, gives, parts)
+    taken = _taken(s, rest_b, gives, parts)
     pieces = sum(len(t) for t in taken.values())
     cost = (*head, pieces)
     if s.best is None or cost < s.best.cost:
         placements = [Placement(j, "kept", {i: Counter(s.before[i].key)})
                       for j, i in kept.items()]
-        placements += [Placement(j, "remnant", {i: Counter(s.after[j].key)})
+        placements += [Placement(j, LEFTOVER if j in groups else "remnant",
+                                 {i: Counter(s.after[j].key)})
                        for j, (i, _k) in remnants.items()]
-        placements += [Placement(j, "rebuilt" if taken[j] else "new", taken[j],
-                                 Counter(own[j]))
-                       for j in formed]
+        placements += [Placement(j, LEFTOVER if j in groups else
+                                 "rebuilt" if taken[j] else "new", taken[j], Counter(own[j]))
+                       for j in parts]
         placements.sort(key=lambda p: p.after)
         s.best = Assignment(placements, leftovers, not_relaid, faults, cost)
     return cost == s.least
 
 
+def _leftover(s: _Search, j: int) -> bool:
+    """Is the group ``j``, made only of table tiles, no word of the game (too short for one,
+    or not a correct word)? Then it is a leftover, not a word."""
+    return len(s.after[j].key) < s.min_length or not s.valid.get(j, True)
+
+
 # -- the ruling ----------------------------------------------------------------------------
+
+def _checked(profile: Profile, rel: Release, words: list[Word], rest_a: list[int], *,
+             lang: str) -> dict[int, dict[str, Any]]:
+    """Every word the move may lay or leave (after -> its full verdict), checked once before
+    the search, which needs to know which groups of table tiles are words. Not logged: the
+    move is (:func:`_record`). A word that cannot be read as tiles refuses the whole move
+    without naming it, as the judge does."""
+    if not rest_a:
+        return {}
+    checked, _entry = judging.rule(profile, rel, [words[j].text for j in rest_a],
+                                   reveal=True, lang=lang)
+    return dict(zip(rest_a, checked["results"], strict=True))
+
+
+def _length_only(result: dict[str, Any]) -> bool:
+    """The judge refused the word for its length alone: a rule of form (``too_short``,
+    ``opening_too_short``), which takes the move back, not a wrong word that costs 3."""
+    reason = result.get("reason") or {}
+    return not result["valid"] and reason.get("code") in LENGTH_CODES
+
+
+def _record(answer: dict[str, Any], entry: dict[str, Any], root: Path) -> None:
+    """Log the move before it is ruled (a ruling that cannot be logged is not given) and
+    stamp the answer, and its judge's part, with the line's time."""
+    line = rulings.append(entry, root=root)
+    answer["time"] = line["time"]
+    if "judge" in answer:
+        results = answer["judge"].pop("results", None)
+        answer["judge"]["time"] = line["time"]
+        if results is not None:      # the per-word verdicts stay last, as the judge gives them
+            answer["judge"]["results"] = results
+
 
 def rule_move(profile: Profile, rel: Release, before: object, after: object, rack: object,
               *, root: Path, opening: bool = False, reopening: bool = False,
@@ -525,9 +620,11 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
               lang: str | None = None, log: bool = True) -> dict[str, Any]:
     """Rule on one Remik move (see the module docstring) from ``rel``, logged in ``root``'s
     rulings log. Raises InputError for a move that cannot be read and MoveTooComplex when
-    the search is too long, before anything is ruled or logged."""
+    the search is too long, before anything is ruled or logged; RulingsUnavailable instead
+    of a ruling that cannot be logged."""
     game = profile.id
     lang = language(profile.language, lang)
+    release_id = rel.id
     if opening and reopening:
         raise InputError("a move is an opening or a re-opening, not both", code="bad_move")
     if variant not in VARIANTS:
@@ -542,22 +639,23 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
     earlier = _history(profile, history)
     opening_length = (profile.reopening_min_length if reopening else None) or \
         profile.opening_min_length
+    _, rest_b, rest_a = _kept(table_before, table_after)
+    checked = _checked(profile, rel, table_after, rest_a, lang=lang)
     search = _Search(table_before, table_after, shelf, kind, variant, profile.min_length,
-                     opening_length)
+                     opening_length, valid={j: r["valid"] for j, r in checked.items()})
     found = _search(search)
     faults: dict[str, list[str]]
     if found is None:
-        _, rest_b, rest_a = _kept(table_before, table_after)
         missing = _missing(search, rest_b, rest_a)
         letters = ", ".join(profile.by_canonical[c].letter if c in profile.by_canonical
                             else c for c in sorted(missing.elements()))
         faults = {"tiles_not_conserved": [f"no assignment exists: the table after the move "
                                           f"needs {letters} beyond the table tiles and the "
                                           f"rack"]}
-        judged = [table_after[j].text for j in rest_a]
+        laid = rest_a
     else:
         faults = dict(found.faults)
-        judged = [table_after[p.after].text for p in found.placements if p.kind != "kept"]
+        laid = [p.after for p in found.placements if p.kind not in ("kept", LEFTOVER)]
     after_set = Counter(w.key for w in table_after)
     for n, table in enumerate(earlier, 1):
         if table == after_set:
@@ -565,9 +663,8 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
                 f"the table after the move is arrangement {n} of the history")
             break
     legal = not faults
-    ruling = (judging.judge(profile, rel, judged, root=root, reveal=reveal, lang=lang,
-                            log=log) if judged else None)
-    words_valid = ruling["valid"] if ruling else None
+    judged = [j for j in laid if not _length_only(checked[j])]
+    words_valid = all(checked[j]["valid"] for j in judged) if judged else None
     if words_valid is False:      # which word is wrong only the judge's ``reveal`` says
         faults["wrong_word"] = []
     reasons = [localized_reason(code, "; ".join(faults[code]) or None, lang)
@@ -579,8 +676,8 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
         return list(spell.tiles_of("".join(sorted(c.elements()))))
 
     words: list[dict[str, Any]] = []
-    points = left = 0
-    to_shelf: list[str] = []
+    points = 0
+    back: Counter[str] = Counter()          # tiles back to the shelf
     if found is not None:
         for p in found.placements:
             w = table_after[p.after]
@@ -593,10 +690,12 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
                 score = (rules.opening_score(w.key) if kind != MOVE else rules.score(w.key))
                 item["points"] = score or 0
                 points += item["points"]
+            elif p.kind == LEFTOVER:
+                back.update(w.key)
             words.append(item)
         for c in found.leftovers.values():
-            to_shelf += letters_of(c)
-        left = len(to_shelf)
+            back.update(c)
+    to_shelf = letters_of(back)
     stands = legal and words_valid is not False
     if words_valid is False:
         outcome, points, penalty = "move_wrong_word", 0, WRONG_WORD_PENALTY
@@ -605,18 +704,32 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
         outcome, points, penalty = "move_taken_back", 0, 0
         to_shelf = []
     else:
-        outcome, penalty = "move_stands", LEFTOVER_PENALTY * left
+        outcome, penalty = "move_stands", LEFTOVER_PENALTY * len(to_shelf)
+    verdict = judging.STANDS if stands else judging.FALLS
     answer: dict[str, Any] = {
-        "game": game, "release": rel.id,
+        "game": game, "release": release_id,
         "kind": kind, "variant": variant, "legal": legal, "words_valid": words_valid,
-        "valid": stands, "verdict": judging.STANDS if stands else judging.FALLS,
+        "valid": stands, "verdict": verdict,
         "reasons": reasons, "words": words, "to_shelf": to_shelf,
         "points": points, "penalty": penalty, "total": points - penalty,
         "outcome": localized_reason(outcome, None, lang),
     }
     if found is None:
         answer["assignment"] = None
-    if ruling is not None:
-        answer["judge"] = {k: v for k, v in ruling.items() if k not in ("game", "release")}
+    if judged:
+        answer["judge"] = {"verdict": judging.STANDS if words_valid else judging.FALLS,
+                           "valid": words_valid, "count": len(judged)}
+        if reveal:
+            answer["judge"]["results"] = [checked[j] for j in judged]
+    if log:
+        entry = {"game": game, "release": release_id,
+                 "words": [table_after[j].text for j in judged], "edge": False,
+                 "verdict": verdict, "revealed": reveal,
+                 "move": {"kind": kind, "variant": variant,
+                          "before": [w.text for w in table_before],
+                          "after": [w.text for w in table_after], "rack": letters_of(shelf),
+                          "legal": legal, "words_valid": words_valid, "outcome": outcome,
+                          "points": points, "penalty": penalty, "total": points - penalty,
+                          "to_shelf": to_shelf, "reasons": [r["code"] for r in reasons]}}
+        _record(answer, entry, root)
     return answer
-
