@@ -140,15 +140,19 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
         degraded = any(s["state"] == "damaged" or s.get("queries", "ok") != "ok"
                        for s in states.values())
         return {"status": "degraded" if degraded else "ok",
-                "releases": {g: s["release"] for g, s in states.items()}, "games": states}
+                "releases": {g: s["release"] for g, s in states.items()}, "games": states,
+                "metrics": metrics.write_state()}
 
     @app.get("/readyz", tags=["service"], responses={
         503: {"model": contract.ErrorBody, "description": "`not_ready`: `detail` says which"}})
     def readyz() -> dict[str, Any]:
         """Readiness, for a load balancer: 200 only when every configured game serves a
         release that passed its sha256 check in this process (``lexicon.readiness``);
-        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason."""
-        report = catalog.readiness()
+        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason.
+        ``metrics`` says whether this process can write its counters (``unwritable``: a
+        full or read-only metrics directory); it serves either way, so readiness does not
+        depend on it (every replica sharing the full filesystem would be drained)."""
+        report = {**catalog.readiness(), "metrics": metrics.write_state()}
         if not report["ready"]:
             raise NotReady("not ready: " + ", ".join(
                 f"{g} ({report['games'][g]['reason']})" for g in report["not_ready"]),
