@@ -308,6 +308,22 @@ def prepare_multiprocess() -> Path:
     return path
 
 
+def remove_orphaned_dir() -> None:
+    """A worker leaving after its manager died (``service.launch.follow_parent``): the
+    metrics directory ``serve`` made for itself is removed (the manager would have), the
+    last worker out removing the directory; a directory the operator gave is left."""
+    given = os.environ.get(MULTIPROC_ENV)
+    if not given or os.environ.get(OWNED_ENV) != "1":
+        return
+    try:
+        for entry in os.scandir(given):
+            if METRICS_FILE.fullmatch(entry.name):
+                os.unlink(entry.path)
+        os.rmdir(given)
+    except OSError:
+        pass   # a sibling is still writing (or already removed it): the last one out does
+
+
 def _empty_metrics_dir(path: Path) -> None:
     try:
         path.mkdir(parents=True, exist_ok=True)
