@@ -14,15 +14,18 @@ and blocks; ``lexicon.lmdb/``, JSON values) is not served: ``lexicon repack`` mi
 
 from __future__ import annotations
 
+import functools
 import os
+import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import lmdb
 
+from lexicon.errors import ReleaseDamaged
 from lexicon.store import integrity
 from lexicon.store.indexes import FORMAT as INDEX_FORMAT
 from lexicon.store.indexes import Indexes, open_indexes
@@ -32,6 +35,30 @@ from lexicon.store.recordfile import RECORDS_DIR, RecordStore, Split
 from lexicon.store.records import REJECTED, VALID, Record
 
 OLDER_LAYOUTS = ("records", "lexicon.lmdb")
+
+
+#: What reading a damaged store raises: LMDB's own errors (``lmdb.CorruptedError``,
+#: ``PageNotFoundError``) and a record that no longer decodes.
+READ_ERRORS = (lmdb.Error, ValueError, IndexError, KeyError, struct.error)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _reads(method: F) -> F:
+    """A read of the store: what a damaged store raises there condemns the release
+    (:meth:`Release.condemn`) and is ReleaseDamaged (503 ``release_damaged`` for its game),
+    never an arbitrary exception (500)."""
+
+    @functools.wraps(method)
+    def guarded(self: Release, *args: Any) -> Any:
+        try:
+            return method(self, *args)
+        except (lmdb.BadValsizeError, UnicodeEncodeError):
+            raise                      # of the key asked for (too long), not of the store
+        except READ_ERRORS as exc:
+            raise self.condemn([f"{RECORDS_DIR}: cannot be read "
+                                f"({type(exc).__name__}: {exc})"]) from exc
+    return guarded  # type: ignore[return-value]
 
 
 class Named:
@@ -60,6 +87,9 @@ class Release(Named):
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.manifest: dict[str, Any] = integrity.read_manifest(self.path)
+        self._condemned: list[str] = integrity.known_damage(self.path)
+        if self._condemned:          # found damaged before, and its files have not changed
+            raise integrity.damaged(self.path, self._condemned, self.manifest)
         if not (self.path / RECORDS_DIR).is_dir():
             older = [d for d in OLDER_LAYOUTS if (self.path / d).is_dir()]
             why = (f"its records are in the older layout ({older[0]}/); `lexicon repack "
@@ -94,6 +124,8 @@ class Release(Named):
         does the short check on every use and the full one for batches and queries and at
         least every ``FULL_CHECK_EVERY`` seconds: ten stats per single-word request would
         cost more than the lookup itself."""
+        if self._condemned:
+            raise integrity.damaged(self.path, self._condemned, self.manifest)
         problems = []
         for path, size in (self._watched if full else self._watched[:1]):
             try:
@@ -108,9 +140,19 @@ class Release(Named):
         if problems:
             raise integrity.damaged(self.path, problems, self.manifest)
 
+    def condemn(self, problems: list[str]) -> ReleaseDamaged:
+        """Stop serving this release: its sha256 check failed, or a read of it did. Every
+        later use raises ReleaseDamaged (:meth:`check_sizes`, which the catalog calls on
+        every use), and so does a reopening until its files change."""
+        self._condemned = list(problems)
+        integrity.remember_damage(self.path, self._condemned)
+        return integrity.damaged(self.path, self._condemned, self.manifest)
+
+    @_reads
     def get(self, key: str) -> Record | None:
         return self.store.get(key)
 
+    @_reads
     def has_prefix(self, prefix: str) -> bool:
         """Does some key of the release (valid or not) start with ``prefix``?
 
@@ -119,6 +161,7 @@ class Release(Named):
         """
         return self.store.has_prefix(prefix)
 
+    @_reads
     def is_valid(self, key: str) -> bool:
         return self.store.is_valid(key)
 
@@ -152,6 +195,7 @@ class Release(Named):
                             self.manifest) from exc
         return self._meanings.of(lemmas)
 
+    @_reads
     def valid_many(self, keys: list[str]) -> list[bool]:
         """Membership for many keys (the batch hot path).
 
