@@ -66,6 +66,7 @@ from lexicon.queries import queries
 from lexicon.queries.anagrams import MAX_BOARD_TILES, MAX_CHARS_PER_TILE, MAX_RACK_TILES
 from lexicon.queries.patterns import MAX_PATTERN_CHARS
 from lexicon.queries.queries import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_PATTERN_WORK
+from lexicon.store.leases import enable as lease_releases
 from lexicon.store.store import Release
 from lexicon.verdicts import checker, fastcheck, judge, remik
 from lexicon.verdicts.checker import MAX_BATCH
@@ -82,8 +83,8 @@ __all__ = [
     "MAX_BATCH", "MAX_BOARD_TILES", "MAX_CHARS_PER_TILE", "MAX_LIMIT", "MAX_OFFSET",
     "MAX_PATTERN_CHARS", "MAX_PATTERN_WORK", "MAX_PLAY_WORDS", "MAX_RACK_TILES",
     "MAX_WORDS", "MAX_WORD_CHARS", "Catalog", "InputError", "Lexicon", "LexiconError",
-    "LockHeld", "NotReady", "class_lines", "game_ids", "identity", "language", "limit_table",
-    "limit_value",
+    "LockHeld", "NotReady", "class_lines", "game_ids", "identity", "language",
+    "lease_releases", "limit_table", "limit_value",
     "markdown_cell", "read_history",
 ]
 

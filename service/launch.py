@@ -98,12 +98,10 @@ def follow_parent() -> None:
 
     A manager killed by SIGKILL runs no handler: without this its workers went on holding
     the port (a restarted service could not bind it) and the metrics directory that only
-    the manager removes. The kernel sends the signal (``PR_SET_PDEATHSIG``); a thread that
-    watches the parent pid removes the manager's own metrics directory
-    (:func:`service.metrics.remove_orphaned_dir`) and sends the signal itself where
-    ``prctl`` is missing or the manager died before the call."""
-    from service import metrics
-
+    the manager removes (the workers now remove it at their shutdown:
+    :func:`service.metrics.remove_orphaned_dir`). The kernel sends the signal
+    (``PR_SET_PDEATHSIG``); a thread watching the parent pid sends it where ``prctl`` is
+    missing or the manager died before the call."""
     manager = multiprocessing.parent_process()
     manager_pid = manager.pid if manager is not None else os.getppid()
     try:
@@ -115,7 +113,6 @@ def follow_parent() -> None:
     def watch() -> None:
         while os.getppid() == manager_pid:
             time.sleep(ORPHAN_POLL_SECONDS)
-        metrics.remove_orphaned_dir()
         os.kill(os.getpid(), signal.SIGTERM)   # again, harmlessly, when prctl sent it
 
     threading.Thread(target=watch, name="manager-watch", daemon=True).start()

@@ -78,6 +78,7 @@ from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lexicon import EXIT_FAILED, Catalog, LexiconError, game_ids
+from service import inflight
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 ACCESS_LOG_ENV = "LEXICON_ACCESS_LOG"
@@ -273,6 +274,7 @@ def exposition(catalog: Catalog) -> bytes:
 #: The files prometheus-client writes in ``PROMETHEUS_MULTIPROC_DIR`` (type, writer pid).
 METRICS_FILE = re.compile(r"(?:counter|histogram|summary|gauge_[a-z]+)_\d+\.db")
 OWNED_ENV = "LEXICON_METRICS_DIR_OWNED"   # "1": the directory is serve's own (a temp dir)
+MANAGER_ENV = "LEXICON_SERVE_PID"         # the process that spawned the workers
 
 
 def _unusable(path: Path, why: str) -> LexiconError:
@@ -305,15 +307,19 @@ def prepare_multiprocess() -> Path:
         if exc.errno != errno.ENOSPC:
             raise _unusable(path, f"cannot be written ({exc.strerror})") from None
     os.environ[MULTIPROC_ENV] = str(path)
+    os.environ[MANAGER_ENV] = str(os.getpid())
     return path
 
 
 def remove_orphaned_dir() -> None:
-    """A worker leaving after its manager died (``service.launch.follow_parent``): the
-    metrics directory ``serve`` made for itself is removed (the manager would have), the
-    last worker out removing the directory; a directory the operator gave is left."""
+    """At a worker's shutdown, once its requests are done: when its manager has died
+    (``service.launch.follow_parent``: a SIGKILLed manager removes nothing), the metrics
+    directory ``serve`` made for itself is removed, files and all; the last worker to shut
+    down removes what the others wrote meanwhile. A directory the operator gave is left."""
     given = os.environ.get(MULTIPROC_ENV)
-    if not given or os.environ.get(OWNED_ENV) != "1":
+    manager = os.environ.get(MANAGER_ENV, "")
+    if (not given or os.environ.get(OWNED_ENV) != "1" or not manager.isdigit()
+            or os.getppid() == int(manager)):
         return
     try:
         for entry in os.scandir(given):
@@ -321,7 +327,7 @@ def remove_orphaned_dir() -> None:
                 os.unlink(entry.path)
         os.rmdir(given)
     except OSError:
-        pass   # a sibling is still writing (or already removed it): the last one out does
+        pass   # a sibling still serving wrote again: it removes the directory at its end
 
 
 def _empty_metrics_dir(path: Path) -> None:
@@ -406,6 +412,7 @@ class Observability:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        serial = inflight.enter()     # a read lease waits for it (service.inflight)
         start = time.perf_counter()
         root_path = scope.get("root_path", "")
         status = 500
@@ -425,6 +432,7 @@ class Observability:
         try:
             await self.app(scope, receive, observed)
         finally:
+            inflight.leave(serial)
             seconds = time.perf_counter() - start
             route, game = self._route(scope, root_path)
             if game not in self.games:
@@ -468,5 +476,6 @@ def install(app: FastAPI, catalog: Catalog) -> None:
         (summed over every worker process)."""
         return Response(exposition(catalog), media_type=CONTENT_TYPE_LATEST)
 
+    app.router.on_shutdown.append(remove_orphaned_dir)   # a worker, its requests done
     app.add_middleware(Observability, routes=app.router.routes,
                        access_log=os.environ.get(ACCESS_LOG_ENV, "") == "1")

@@ -5,14 +5,21 @@ until its files change. Small real releases, real LMDB, the real app."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from lexicon.store import integrity, releases
 from service.app import create_app
+from service.launch import free_port
 
 DATA = "records.lmdb/data.mdb"
 PAGE = 4096
@@ -114,3 +121,63 @@ def test_the_hash_verdict_is_kept_until_a_file_changes(small_releases: Path,
     assert len(hashed) == 2 * once             # changed: hashed again
     assert any("sha256" in p for p in problems)
     assert integrity.hashed_problems(rel) == problems and len(hashed) == 2 * once
+
+
+def test_a_store_truncated_during_batches_never_kills_the_server(small_releases: Path) -> None:
+    """``data.mdb`` cut to nothing while 10,000-word batches read it, under a real server:
+    the truncation waits for the batches under way (a read lease), the process lives, the
+    game answers 503 ``release_damaged`` and the other game goes on answering."""
+    env = {**os.environ, "LEXICON_HOME": str(small_releases),
+           "LEXICON_GAMES": "osps,kvizovka"}
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port),
+                             "--no-access-log"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    statuses: list[int] = []
+    failures: list[str] = []
+    stop = threading.Event()
+
+    def batches() -> None:
+        words = ["kot", "np", "zażółć", "gęślą", "nic"] * 2000
+        with httpx.Client(base_url=base, timeout=30) as http:
+            while not stop.is_set():
+                try:
+                    r = http.post("/v1/games/osps/check", json={"words": words})
+                except httpx.TransportError as exc:
+                    failures.append(repr(exc))
+                    return
+                statuses.append(r.status_code)
+                if r.status_code != 200:
+                    assert r.json()["code"] == "release_damaged", r.text
+
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                health = httpx.get(base + "/healthz", timeout=1).json()
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        assert health["guards"]["osps"] == "lease"
+        clients = [threading.Thread(target=batches) for _ in range(3)]
+        for t in clients:
+            t.start()
+        while len(statuses) < 3:
+            time.sleep(0.01)
+        time.sleep(0.05)                            # batches in the middle of their reads
+        os.truncate(_data(small_releases, "osps"), 0)
+        time.sleep(0.5)
+        stop.set()
+        for t in clients:
+            t.join(60)
+        assert proc.poll() is None, proc.stderr.read().decode()[-2000:] if proc.stderr else ""
+        assert failures == []
+        assert 200 in statuses and set(statuses) <= {200, 503}
+        r = httpx.get(base + "/v1/games/osps/words/kot", timeout=10)
+        assert r.status_code == 503 and r.json()["code"] == "release_damaged"
+        assert httpx.get(base + "/v1/games/kvizovka/words/kuća", timeout=10).status_code == 200
+    finally:
+        stop.set()
+        proc.terminate()
+        proc.wait(30)

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import lmdb
 
 from lexicon.errors import ReleaseDamaged
-from lexicon.store import integrity
+from lexicon.store import integrity, leases
 from lexicon.store.indexes import FORMAT as INDEX_FORMAT
 from lexicon.store.indexes import Indexes, open_indexes
 from lexicon.store.integrity import MANIFEST as MANIFEST  # re-exported: readers name it here
@@ -96,15 +96,18 @@ class Release(Named):
                    f"{self.manifest.get('game', 'GAME')}` migrates it" if older
                    else f"{RECORDS_DIR}: missing")
             raise integrity.damaged(self.path, [why], self.manifest)
+        mapped = integrity.mapped_sizes(self.path, self.manifest)
+        data = os.fspath(self.path / RECORDS_DIR / "data.mdb")
+        # leased before the sizes are checked: nothing can shrink from the check on
+        self._lease = leases.hold([p for p, _ in mapped] or [data], self._lease_broken)
         problems = integrity.size_problems(self.path, self.manifest)
         if problems:
+            self._let_go()
             raise integrity.damaged(self.path, problems, self.manifest)
-        mapped = integrity.mapped_sizes(self.path, self.manifest)
         self._index_lock = threading.Lock()
         self.checked_at = time.monotonic()   # of the last full size check (open is one)
         self._indexes: Indexes | None = None
         self._meanings: Meanings | None = None
-        data = os.fspath(self.path / RECORDS_DIR / "data.mdb")
         # Re-checked in use (check_sizes): the store on every use, all mapped files for
         # batches and queries; index files join the list once the indexes are mapped.
         self._watched = [(p, n) for p, n in mapped if p == data] or [
@@ -113,6 +116,7 @@ class Release(Named):
         try:
             self.store = RecordStore(self.path / RECORDS_DIR)
         except (lmdb.Error, OSError, ValueError, KeyError) as exc:
+            self._let_go()
             raise integrity.damaged(self.path, [f"{RECORDS_DIR}: cannot be read ({exc})"],
                                     self.manifest) from exc
 
@@ -139,6 +143,20 @@ class Release(Named):
             self.checked_at = time.monotonic()
         if problems:
             raise integrity.damaged(self.path, problems, self.manifest)
+
+    @property
+    def guard(self) -> str:
+        """How a file shrinking under this release is kept from faulting a read: ``lease``
+        (:mod:`lexicon.store.leases`) or ``size_checks`` (:meth:`check_sizes` alone)."""
+        return "lease" if self._lease is not None else "size_checks"
+
+    def _lease_broken(self, path: str) -> None:
+        self.condemn([f"{os.path.relpath(path, self.path)}: opened for writing or truncated "
+                      f"while served (a published release is never rewritten in place)"])
+
+    def _let_go(self) -> None:
+        if self._lease is not None:
+            self._lease.release()
 
     def condemn(self, problems: list[str]) -> ReleaseDamaged:
         """Stop serving this release: its sha256 check failed, or a read of it did. Every
@@ -229,6 +247,7 @@ class Release(Named):
         return self.store.splits()
 
     def close(self) -> None:
+        self._let_go()
         if self._meanings is not None:
             self._meanings.close()
             self._meanings = None
