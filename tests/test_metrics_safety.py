@@ -185,6 +185,8 @@ def test_a_made_up_method_is_one_label_value(osps_home: Path,
 # -- what serve does to PROMETHEUS_MULTIPROC_DIR --------------------------------------------
 
 def _prepare(path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in (metrics.MANAGER_ENV, metrics.OWNED_ENV):   # restored after the test
+        monkeypatch.setenv(name, "")
     monkeypatch.setenv(metrics.MULTIPROC_ENV, str(path))
     return metrics.prepare_multiprocess()
 
