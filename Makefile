@@ -82,6 +82,7 @@ bench: build
 	$(BIN)/python -m tools.publish_load
 	$(BIN)/python -m tools.pattern_flood --home $(LEXICON_HOME) --costs
 	$(BIN)/python -m tools.remik_flood --home $(LEXICON_HOME) --costs
+	$(BIN)/python -m tools.label_flood --home $(LEXICON_HOME)
 
 # Three replicas behind Debian's nginx on 127.0.0.1, wrk load through it, a rolling upgrade
 # to a second bundle, a rollback and the readiness gate (deploy/fleet_drill.py: small

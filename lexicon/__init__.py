@@ -48,6 +48,7 @@ PUBLIC: dict[str, str] = {
     "MAX_PLAY_WORDS": "lexicon.verdicts.judge",
     **dict.fromkeys(("read_history", "read_history_file"), "lexicon.verdicts.remik"),
     **dict.fromkeys(("LOCK_TIMEOUT", "LockHeld"), "lexicon.verdicts.rulings"),
+    "lease_releases": "lexicon.store.leases",
 }
 __all__ = sorted(PUBLIC)
 

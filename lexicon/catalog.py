@@ -179,6 +179,13 @@ class Catalog:
             out["error"] = exc.to_json()
         return out
 
+    def guard(self, game: str) -> str | None:
+        """How a file of the game's served release shrinking under this process is kept
+        from faulting a read (:attr:`Release.guard`: ``lease`` or ``size_checks``); None
+        when it serves none."""
+        rel = self.release_or_none(game) if game in self._current else None
+        return rel.guard if rel is not None else None
+
     # -- what a face asks of the home, not of one release -----------------------------------
 
     def current_id(self, game: str) -> str | None:

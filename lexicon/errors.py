@@ -218,6 +218,8 @@ CODES: dict[str, str] = {
             "taken and the queue full, or waited too long for one; `Retry-After` says when "
             "to try again (lookups, batches and `/healthz` never get it)",
     # building and shipping
+    "metrics_dir_unusable": "`lexicon serve`: `PROMETHEUS_MULTIPROC_DIR` is no directory, cannot "
+                            "be written, or holds files other than metrics files (exit 3)",
     "build_failed": "a build failed; the previous release keeps serving",
     "build_in_progress": "another build of the same game holds its lock (CLI exit 4)",
     "source_unavailable": "a source could not be fetched or failed its checksum",

@@ -7,11 +7,13 @@ readiness is all-or-nothing over the configured games.
 
 "Verified" means the release the game serves now passed the full check of
 :func:`lexicon.store.integrity.verify_release` (every file's sha256 against the manifest) in this
-process, once, and its sizes still match on every probe (:meth:`Catalog.state`, a few
-``stat`` calls). Hashing a real release reads all of it (osps: 142 MB, about a second), so a
-release is hashed once per process and remembered by its path: releases are immutable, and
-a new release (a publish or ``lexicon install`` switching ``CURRENT``) is a new path, hashed
-on the first probe that sees it.
+process, and its sizes still match on every probe (:meth:`Catalog.state`, a few ``stat``
+calls). Hashing a real release reads all of it (osps: 142 MB, about a second), so the
+verdict, good or bad, is remembered by the release's path and its files' stamp (inode,
+size, mtime: :func:`lexicon.store.integrity.hashed_problems`) and hashed again only when a
+file changes; a new release (a publish or ``lexicon install`` switching ``CURRENT``) is a
+new path, hashed on the first probe that sees it. A release that fails is not served at
+all from then on: every route answers 503 ``release_damaged`` for its game.
 
 The configured games are every game with a profile, or the comma-separated ids in
 ``LEXICON_GAMES`` for a replica that serves only some of them.
@@ -20,7 +22,6 @@ The configured games are every game with a profile, or the comma-separated ids i
 from __future__ import annotations
 
 import os
-import threading
 from typing import Any, Protocol
 
 from lexicon.errors import LexiconError, UnknownGame
@@ -30,6 +31,7 @@ from lexicon.store.store import Release
 
 GAMES_ENV = "LEXICON_GAMES"
 
+
 class Catalog(Protocol):
     """What readiness reads of a home: the catalog (:mod:`lexicon.catalog`, which asks this
     module, so it is named by what it does, not imported)."""
@@ -37,10 +39,6 @@ class Catalog(Protocol):
     def games(self) -> list[str]: ...
     def release(self, game: str) -> Release: ...
     def state(self, game: str) -> dict[str, Any]: ...
-
-
-_verified: set[str] = set()      # release directories whose sha256 table matched
-_lock = threading.Lock()         # one hashing at a time: probes arrive concurrently
 
 
 def configured_games(catalog: Catalog) -> list[str]:
@@ -58,21 +56,16 @@ def configured_games(catalog: Catalog) -> list[str]:
 
 
 def _verified_once(catalog: Catalog, game: str) -> str | None:
-    """None when the served release is hash-verified, else the error code."""
+    """None when the served release is hash-verified, else the error code. A release that
+    fails is condemned (:meth:`lexicon.store.store.Release.condemn`): it then stops
+    answering everywhere, not only here."""
     try:
         rel = catalog.release(game)
     except LexiconError as exc:
         return exc.code
-    key = os.fspath(rel.path)
-    if key in _verified:
-        return None
-    with _lock:
-        if key not in _verified:
-            try:
-                integrity.verify_release(rel.path)
-            except LexiconError as exc:
-                return exc.code
-            _verified.add(key)
+    problems = integrity.hashed_problems(rel.path)
+    if problems:
+        return rel.condemn(problems).code
     return None
 
 

@@ -35,9 +35,10 @@ from lexicon import (
     NotReady,
     game_name,
     language,
+    lease_releases,
     limit_value,
 )
-from service import apidocs, bodies, contract, hotpath, metrics, querypool
+from service import apidocs, bodies, contract, hotpath, inflight, metrics, querypool
 from service.apidocs import figure
 from service.contract import error
 from service.querypool import QueryPool
@@ -112,6 +113,9 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     """The app over the releases in ``root`` (or over ``catalog``, to share one process's
     open releases: LMDB opens an environment once per process)."""
     catalog = catalog or Catalog(root)
+    # release files held by read leases: one truncated under the server waits for the reads
+    # under way (service.inflight) instead of faulting them (lexicon.store.leases)
+    lease_releases(inflight.quiesce)
     app = FastAPI(title="Lexicon", version="0.1.0",
                   description=apidocs.api_description(API_DESCRIPTION),
                   dependencies=[Depends(_decodable_url)])
@@ -136,20 +140,28 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
         """Liveness, and each game's state on its own: one game's damaged release never
         hides the others. ``status`` is ``ok``, or ``degraded`` when some game's release
         is damaged or its query indexes cannot be read (always HTTP 200: the process is
-        alive); ``games[g].state`` is ``serving``, ``no_release`` or ``damaged``."""
+        alive); ``games[g].state`` is ``serving``, ``no_release`` or ``damaged``;
+        ``guards[g]`` how a release file shrinking under the server is kept from faulting a
+        read: ``lease`` (the shrinking waits until no read is under way) or ``size_checks``
+        (where the kernel refuses leases); ``metrics`` whether counters can be written."""
         states = {game: catalog.state(game) for game in catalog.games()}
         degraded = any(s["state"] == "damaged" or s.get("queries", "ok") != "ok"
                        for s in states.values())
         return {"status": "degraded" if degraded else "ok",
-                "releases": {g: s["release"] for g, s in states.items()}, "games": states}
+                "releases": {g: s["release"] for g, s in states.items()}, "games": states,
+                "guards": {g: catalog.guard(g) for g in states},
+                "metrics": metrics.write_state()}
 
     @app.get("/readyz", tags=["service"], responses={
         503: {"model": contract.ErrorBody, "description": "`not_ready`: `detail` says which"}})
     def readyz() -> dict[str, Any]:
         """Readiness, for a load balancer: 200 only when every configured game serves a
         release that passed its sha256 check in this process (``lexicon.readiness``);
-        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason."""
-        report = catalog.readiness()
+        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason.
+        ``metrics`` says whether this process can write its counters (``unwritable``: a
+        full or read-only metrics directory); it serves either way, so readiness does not
+        depend on it (every replica sharing the full filesystem would be drained)."""
+        report = {**catalog.readiness(), "metrics": metrics.write_state()}
         if not report["ready"]:
             raise NotReady("not ready: " + ", ".join(
                 f"{g} ({report['games'][g]['reason']})" for g in report["not_ready"]),

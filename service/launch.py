@@ -6,10 +6,14 @@ beside a bare Starlette app started the same way, so the comparison is fair.
 
 from __future__ import annotations
 
+import ctypes
+import multiprocessing
 import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from uvicorn.supervisors.multiprocess import Multiprocess
 
 
 def free_port() -> int:
@@ -67,13 +72,63 @@ def serving(target: str, home: Path, *, ready_path: str = "/healthz",
 
 class NoDelayConfig(uvicorn.Config):
     """uvicorn's config, its listening socket with TCP_NODELAY (see :func:`run`); at module
-    level: the worker processes unpickle it."""
+    level: the worker processes unpickle it. In a worker process, loading it also ties the
+    worker's life to its manager's (:func:`follow_parent`)."""
 
     def bind_socket(self) -> socket.socket:
         sock = super().bind_socket()
         if sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return sock
+
+    def load(self) -> None:
+        if not self.loaded and multiprocessing.parent_process() is not None:
+            follow_parent()
+        super().load()
+
+
+PR_SET_PDEATHSIG = 1   # linux/prctl.h
+
+
+ORPHAN_POLL_SECONDS = 0.25
+
+
+def follow_parent() -> None:
+    """In a worker: SIGTERM (a drain, then exit) when the manager dies, however it dies.
+
+    A manager killed by SIGKILL runs no handler: without this its workers went on holding
+    the port (a restarted service could not bind it) and the metrics directory that only
+    the manager removes (the workers now remove it at their shutdown:
+    :func:`service.metrics.remove_orphaned_dir`). The kernel sends the signal
+    (``PR_SET_PDEATHSIG``); a thread watching the parent pid sends it where ``prctl`` is
+    missing or the manager died before the call."""
+    manager = multiprocessing.parent_process()
+    manager_pid = manager.pid if manager is not None else os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):   # not Linux: the watcher below signals
+        pass
+
+    def watch() -> None:
+        while os.getppid() == manager_pid:
+            time.sleep(ORPHAN_POLL_SECONDS)
+        os.kill(os.getpid(), signal.SIGTERM)   # again, harmlessly, when prctl sent it
+
+    threading.Thread(target=watch, name="manager-watch", daemon=True).start()
+
+
+class DrainingMultiprocess(Multiprocess):
+    """uvicorn's process manager, closing its own copy of the listening socket as the drain
+    starts: the workers close theirs on SIGTERM, but while the manager held one the kernel
+    went on queueing new connections that no process would accept (they waited out the
+    drain and were then reset). Closed, new connections are refused at once, as with one
+    process."""
+
+    def terminate_all(self) -> None:
+        for sock in self.sockets:
+            sock.close()
+        super().terminate_all()
 
 
 def run(app: str, *, host: str, port: int, workers: int, **options: Any) -> None:
@@ -86,12 +141,10 @@ def run(app: str, *, host: str, port: int, workers: int, **options: Any) -> None
     Starlette alike). Set on the listening socket, Linux gives TCP_NODELAY to every accepted
     connection.
     """
-    from uvicorn.supervisors import Multiprocess
-
     config = NoDelayConfig(app, factory=True, host=host, port=port, workers=workers,
                            **options)
     if config.workers > 1:
-        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        DrainingMultiprocess(config, sockets=[config.bind_socket()]).run()
     else:
         server = uvicorn.Server(config)
         server.run()

@@ -12,7 +12,9 @@ What ``GET /metrics`` shows (Prometheus text format):
 
 * ``lexicon_http_requests_total{method, route, status}``: ``route`` is the route template
   (``/v1/games/{game}/words/{word}``), never the path: a path holds the word, and labels
-  must stay a bounded set (an unknown path is ``unmatched``);
+  must stay a bounded set (an unknown path is ``unmatched``, a method outside HTTP's
+  standard ones ``other``: each distinct label value is a series kept in memory and in the
+  metrics files for the life of the process);
 * ``lexicon_http_request_duration_seconds{route}``: latency histogram;
 * ``lexicon_verdicts_total{game, valid, reason}``: word verdicts of ``/words``, ``/check``
   and ``/valid`` by reason code (the lean ``/valid`` gives none: ``unexplained``);
@@ -20,7 +22,18 @@ What ``GET /metrics`` shows (Prometheus text format):
   rulings log);
 * ``lexicon_release_info{game, release}`` and ``lexicon_game_state{game, state}`` (1 for the
   state the game is in: ``serving``, ``no_release``, ``damaged``), plus
-  ``lexicon_games_not_serving``: read from the catalog at scrape time.
+  ``lexicon_games_not_serving``: read from the catalog at scrape time;
+* ``lexicon_metrics_writable``: 0 while this process cannot write its counters (below).
+
+Counting never takes a request down. In multi-process mode prometheus-client keeps each
+worker's counters in a memory-mapped file that it grows by ``truncate``: a sparse file,
+whose pages are given disk blocks only when first written through the mapping, and a
+write through a mapping to a full filesystem is a SIGBUS, not an error (the shipped unit
+puts the directory on the ``/run`` tmpfs). :class:`ReservedMmapedDict` reserves the blocks
+with ``posix_fallocate`` before any page is mapped, so a full filesystem is an ``OSError``
+at the growth instead; every write is done in :func:`counting`, which turns that error
+into "metrics unwritable" (``/healthz``, ``/readyz``, the gauge above), skips counting for
+:data:`RETRY_SECONDS` and tries again, while the request is answered as usual.
 
 With several worker processes (``lexicon serve --workers N``) the counters live in
 prometheus-client's multi-process files (``PROMETHEUS_MULTIPROC_DIR``, set and emptied by
@@ -33,13 +46,17 @@ worker pid; never a word, a query string or a body, so a hidden judge ruling sta
 from __future__ import annotations
 
 import atexit
+import errno
+import functools
 import json
 import os
 import re
 import shutil
+import struct
+import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -53,19 +70,100 @@ from prometheus_client import (
     disable_created_metrics,
     generate_latest,
 )
+from prometheus_client import values as prometheus_values
 from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily
+from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.multiprocess import MultiProcessCollector
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from lexicon import Catalog, game_ids
+from lexicon import EXIT_FAILED, Catalog, LexiconError, game_ids
+from service import inflight
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 ACCESS_LOG_ENV = "LEXICON_ACCESS_LOG"
 WORD_ROUTE = "/v1/games/{game}/words/{word}"
 STATES = ("serving", "no_release", "damaged")
-_SAFE = re.compile(r"[A-Za-z0-9_.:+-]+")   # release ids and methods: no JSON escaping
+_SAFE = re.compile(r"[A-Za-z0-9_.:+-]+")   # release ids: no JSON escaping
 _KEEP = 512          # bytes kept from each end of a body: the answer's release label
+#: The ``method`` label's values; any other method string is counted as ``other``.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE",
+                     "CONNECT"})
+RETRY_SECONDS = 1.0   # after a failed write, counting is skipped this long, then retried
+#: What a write to the metrics files raises when it cannot be done: a full or read-only
+#: filesystem, a removed directory (OSError), a damaged file (RuntimeError, struct.error).
+WRITE_ERRORS = (OSError, ValueError, RuntimeError, struct.error)
+
+
+class ReservedMmapedDict(MmapedDict):
+    """prometheus-client's counter file, with its disk blocks reserved before they are
+    mapped (see the module doc): a full filesystem is an OSError here, never a SIGBUS."""
+
+    def __init__(self, filename: str, read_mode: bool = False) -> None:
+        if not read_mode:
+            fd = os.open(filename, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                os.posix_fallocate(fd, 0, max(os.fstat(fd).st_size, _INITIAL_SIZE))
+            finally:
+                os.close(fd)
+        super().__init__(filename, read_mode)
+
+    def _init_value(self, key: str) -> None:
+        encoded = len(key.encode("utf-8"))
+        need = 4 + encoded + (8 - (encoded + 4) % 8) + 16   # the parent's record size
+        capacity = self._capacity
+        while self._used + need > capacity:
+            capacity *= 2                                 # as the parent grows it
+        if capacity != self._capacity:
+            os.posix_fallocate(self._f.fileno(), 0, capacity)
+        super()._init_value(key)
+
+
+_INITIAL_SIZE = 1 << 16   # prometheus-client's first size of a counter file
+# prometheus-client opens its files through this module global when a value is first made
+prometheus_values.MmapedDict = ReservedMmapedDict   # type: ignore[attr-defined]
+
+_unwritable: dict[str, Any] = {}   # {"error", "since"} while this process cannot count
+_retry_at = 0.0
+
+
+def write_state() -> dict[str, Any]:
+    """``{"state": "ok"}``, or ``"unwritable"`` with the error and since when (UTC), for
+    ``/healthz`` and ``/readyz``: requests are served either way, uncounted meanwhile."""
+    return {"state": "unwritable", **_unwritable} if _unwritable else {"state": "ok"}
+
+
+def _write_failed(exc: BaseException) -> None:
+    global _retry_at
+    if not _unwritable:
+        _unwritable["since"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        print(json.dumps({"metrics": "unwritable", "error": f"{type(exc).__name__}: {exc}",
+                          "pid": os.getpid()}), file=sys.stderr, flush=True)
+    _unwritable["error"] = f"{type(exc).__name__}: {exc}"
+    _retry_at = time.monotonic() + RETRY_SECONDS
+
+
+def counting(write: Callable[..., None]) -> Callable[..., None]:
+    """``write`` (a function that counts) made harmless: a failure to write the metrics
+    files is reported (:func:`write_state`), never raised into the request."""
+
+    @functools.wraps(write)
+    def guarded(*args: Any) -> None:
+        if _unwritable and time.monotonic() < _retry_at:
+            return
+        try:
+            write(*args)
+        except WRITE_ERRORS as exc:
+            _write_failed(exc)
+            return
+        if _unwritable:
+            _unwritable.clear()     # written again (space freed): counting resumes
+    return guarded
+
+
+def method_label(method: str) -> str:
+    """The ``method`` label: the method itself when it is a standard one, else ``other``."""
+    return method if method in METHODS else "other"
 
 disable_created_metrics()          # no ``*_created`` series: half the exposition, no use here
 _REGISTRY = CollectorRegistry()   # this process's own metrics (one-process mode)
@@ -93,6 +191,7 @@ def _child(metric: Any, *values: str) -> Any:
     return child
 
 
+@counting
 def count_verdict(game: str, result: dict[str, Any]) -> None:
     """One word verdict (a :func:`lexicon.verdicts.checker.check_word` answer)."""
     reason = result.get("reason")
@@ -100,6 +199,7 @@ def count_verdict(game: str, result: dict[str, Any]) -> None:
            reason["code"] if reason else "").inc()
 
 
+@counting
 def count_verdicts(game: str, results: Iterable[dict[str, Any]]) -> None:
     """A batch's verdicts, counted per (validity, reason) first: one increment per kind."""
     kinds: dict[tuple[str, str], int] = {}
@@ -114,6 +214,7 @@ def count_verdicts(game: str, results: Iterable[dict[str, Any]]) -> None:
         _child(VERDICTS, game, valid, reason).inc(n)
 
 
+@counting
 def count_flags(game: str, flags: list[bool]) -> None:
     """The lean ``/valid`` batch: booleans, no reasons."""
     valid = sum(flags)
@@ -146,6 +247,10 @@ class CatalogState:
         yield state
         yield GaugeMetricFamily("lexicon_games_not_serving", "games damaged or without a "
                                 "release", value=down)
+        yield GaugeMetricFamily("lexicon_metrics_writable", "0 while this process cannot "
+                                "write its counters (a full or read-only metrics directory): "
+                                "requests are served, not counted", value=0 if _unwritable
+                                else 1)
 
 
 def exposition(catalog: Catalog) -> bytes:
@@ -158,21 +263,97 @@ def exposition(catalog: Catalog) -> bytes:
         for metric in _OWN:
             registry.register(metric)
     registry.register(CatalogState(catalog))
-    return generate_latest(registry)
+    try:
+        return generate_latest(registry)
+    except WRITE_ERRORS:    # a counter file cut short (its disk filled): the states still
+        registry = CollectorRegistry()
+        registry.register(CatalogState(catalog))
+        return generate_latest(registry)
+
+
+#: The files prometheus-client writes in ``PROMETHEUS_MULTIPROC_DIR`` (type, writer pid).
+METRICS_FILE = re.compile(r"(?:counter|histogram|summary|gauge_[a-z]+)_\d+\.db")
+OWNED_ENV = "LEXICON_METRICS_DIR_OWNED"   # "1": the directory is serve's own (a temp dir)
+MANAGER_ENV = "LEXICON_SERVE_PID"         # the process that spawned the workers
+
+
+def _unusable(path: Path, why: str) -> LexiconError:
+    return LexiconError(f"the metrics directory {path} ({MULTIPROC_ENV}) {why}",
+                        code="metrics_dir_unusable", status=500, exit_code=EXIT_FAILED,
+                        detail={"path": str(path)})
 
 
 def prepare_multiprocess() -> Path:
-    """Before the workers start: the shared metrics directory, emptied (files of an earlier
-    run would add their counts). ``PROMETHEUS_MULTIPROC_DIR`` if set, else a new one."""
+    """Before the workers start: the shared metrics directory, emptied of the metrics files
+    of an earlier run (they would add their counts). ``PROMETHEUS_MULTIPROC_DIR`` if set,
+    else a new one removed when ``serve`` exits. A directory is only ever emptied of
+    metrics files: one holding anything else is refused (``metrics_dir_unusable``: it is
+    then not a metrics directory but a wrong path, say ``LEXICON_HOME``), and so is a path
+    that is no directory or cannot be written."""
     given = os.environ.get(MULTIPROC_ENV)
-    path = Path(given) if given else Path(tempfile.mkdtemp(prefix="lexicon-metrics-"))
-    if given and path.is_dir():
-        shutil.rmtree(path)
-    if not given:                               # ours: removed when the manager exits
+    if not given:
+        path = Path(tempfile.mkdtemp(prefix="lexicon-metrics-"))
         atexit.register(shutil.rmtree, path, True)
-    path.mkdir(parents=True, exist_ok=True)
+        os.environ[OWNED_ENV] = "1"
+    else:
+        path = Path(given)
+        _empty_metrics_dir(path)
+        os.environ.pop(OWNED_ENV, None)
+    try:   # can it be written? (a full filesystem is not refused: serving goes on uncounted)
+        probe = path / f".lexicon-probe-{os.getpid()}"
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        probe.unlink()
+    except OSError as exc:
+        if exc.errno != errno.ENOSPC:
+            raise _unusable(path, f"cannot be written ({exc.strerror})") from None
     os.environ[MULTIPROC_ENV] = str(path)
+    os.environ[MANAGER_ENV] = str(os.getpid())
     return path
+
+
+def remove_orphaned_dir() -> None:
+    """At a worker's shutdown, once its requests are done: when its manager has died
+    (``service.launch.follow_parent``: a SIGKILLed manager removes nothing), the metrics
+    directory ``serve`` made for itself is removed, files and all; the last worker to shut
+    down removes what the others wrote meanwhile. A directory the operator gave is left."""
+    given = os.environ.get(MULTIPROC_ENV)
+    manager = os.environ.get(MANAGER_ENV, "")
+    if (not given or os.environ.get(OWNED_ENV) != "1" or not manager.isdigit()
+            or os.getppid() == int(manager)):
+        return
+    try:
+        for entry in os.scandir(given):
+            if METRICS_FILE.fullmatch(entry.name):
+                os.unlink(entry.path)
+        os.rmdir(given)
+    except OSError:
+        pass   # a sibling still serving wrote again: it removes the directory at its end
+
+
+def _empty_metrics_dir(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise _unusable(path, "is not a directory") from None
+    except OSError as exc:
+        raise _unusable(path, f"cannot be made ({exc.strerror})") from None
+    try:
+        entries = list(os.scandir(path))
+    except OSError as exc:
+        raise _unusable(path, f"cannot be read ({exc.strerror})") from None
+    others = sorted(e.name for e in entries
+                    if not (METRICS_FILE.fullmatch(e.name) and e.is_file(follow_symlinks=False)))
+    if others:
+        raise _unusable(path, f"holds {len(others)} entries that are not metrics files "
+                        f"({', '.join(others[:5])}); not emptying it: point "
+                        f"{MULTIPROC_ENV} at a directory of its own")
+    for entry in entries:
+        try:
+            os.unlink(entry.path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise _unusable(path, f"cannot be emptied ({exc.strerror})") from None
 
 
 def _field(name: bytes, *parts: bytes) -> str | None:
@@ -184,6 +365,16 @@ def _field(name: bytes, *parts: bytes) -> str | None:
             if end > 0:
                 return part[at + len(name):end].decode("utf-8", "replace")
     return None
+
+
+@counting
+def _count_request(method: str, route: str, status: int, seconds: float, game: str,
+                   head: bytes) -> None:
+    _child(REQUESTS, method, route, str(status)).inc()
+    _child(LATENCY, route).observe(seconds)
+    if status == 200 and route == "/v1/games/{game}/judge":
+        verdict = _field(b'"verdict":"', head)
+        _child(RULINGS, game, verdict if verdict in ("stands", "falls") else "unknown").inc()
 
 
 class Observability:
@@ -221,6 +412,7 @@ class Observability:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        serial = inflight.enter()     # a read lease waits for it (service.inflight)
         start = time.perf_counter()
         root_path = scope.get("root_path", "")
         status = 500
@@ -240,25 +432,23 @@ class Observability:
         try:
             await self.app(scope, receive, observed)
         finally:
+            inflight.leave(serial)
             seconds = time.perf_counter() - start
             route, game = self._route(scope, root_path)
             if game not in self.games:
                 game = ""    # a label only for known games: labels stay a bounded set
-            _child(REQUESTS, scope["method"], route, str(status)).inc()
-            _child(LATENCY, route).observe(seconds)
-            if status == 200 and route == "/v1/games/{game}/judge":
-                verdict = _field(b'"verdict":"', head)
-                _child(RULINGS, game, verdict if verdict in ("stands", "falls")
-                       else "unknown").inc()
+            method = method_label(scope["method"])
+            _count_request(method, route, status, seconds, game, head)
             if self.access_log:
-                self._log(scope["method"], route, status, game, seconds,
+                self._log(method, route, status, game, seconds,
                           _field(b'"release":"', head, tail) if game else None)
 
     def _log(self, method: str, route: str, status: int, game: str, seconds: float,
              release: str | None) -> None:
         """One JSON line, written by hand: ``json.dumps`` cost more than the counters and
-        the histogram together. Every field is ours (a route template, a known game id, a
-        release id) or checked here; anything else goes through ``json.dumps``."""
+        the histogram together. Every field is ours (a method label, a route template, a
+        known game id, a release id) or checked here; anything else goes through
+        ``json.dumps``."""
         now = time.time()
         second = int(now)
         if second != self._second:
@@ -268,8 +458,6 @@ class Observability:
             release_json = json.dumps(release)
         else:
             release_json = f'"{release}"'
-        if not _SAFE.fullmatch(method):
-            method = json.dumps(method)[1:-1]
         game_json = f'"{game}"' if game else "null"
         line = (f'{{"time":"{self._stamp}.{int(now * 1000) % 1000:03d}Z","method":"{method}",'
                 f'"route":"{route}","status":{status},'
@@ -288,5 +476,6 @@ def install(app: FastAPI, catalog: Catalog) -> None:
         (summed over every worker process)."""
         return Response(exposition(catalog), media_type=CONTENT_TYPE_LATEST)
 
+    app.router.on_shutdown.append(remove_orphaned_dir)   # a worker, its requests done
     app.add_middleware(Observability, routes=app.router.routes,
                        access_log=os.environ.get(ACCESS_LOG_ENV, "") == "1")

@@ -29,6 +29,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
 from lexicon import LexiconError
+from service import inflight
 
 MAX_QUERY_WORKERS = 2         # the machine's cores; more threads only share one GIL
 MAX_QUEUED_QUERIES = 8        # waiting beyond the workers: at most ~4 s of bounded work
@@ -91,7 +92,11 @@ class QueryPool:
             if waited > self.max_wait:
                 raise self._refuse(f"the query waited {waited:.1f} s for a worker; retry in "
                                    f"{RETRY_AFTER_SECONDS} s")
-            return context.run(fn)
+            serial = inflight.enter()   # a read lease waits for it (service.inflight)
+            try:
+                return context.run(fn)
+            finally:
+                inflight.leave(serial)
 
         def done(_: Future[T]) -> None:   # run, failed or cancelled before it ran
             with self._lock:

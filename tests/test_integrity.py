@@ -183,7 +183,7 @@ def test_live_server_survives_a_truncated_release(tmp_path: Path) -> None:
         os.truncate(osps / "indexes" / "words.marisa", 12288)   # read by batches, queries
         r = http.post("/v1/games/osps/valid", json={"words": ["kot"]})
         assert r.status_code == 503 and r.json()["code"] == "release_damaged", r.text
-        assert "indexes/words.marisa: 12288 bytes" in r.json()["message"]
+        assert "indexes/words.marisa: " in r.json()["message"]   # truncated (or resized)
         os.truncate(osps / DATA, 12288)                          # read by every check
         for path in ("/v1/games/osps/words/kot", "/v1/games/osps/pattern?pattern=k?t"):
             r = http.get(path)

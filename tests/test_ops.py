@@ -79,8 +79,9 @@ def test_readyz_is_503_for_a_release_whose_hash_differs(home: Path, client_for) 
     assert r.status_code == 503
     assert r.json()["detail"]["not_ready"] == ["kvizovka"]
     assert r.json()["detail"]["games"]["kvizovka"]["reason"] == "release_damaged"
-    # the game still answers from its (size-whole) release: readiness is the stricter check
-    assert client.get("/healthz").json()["games"]["kvizovka"]["state"] == "serving"
+    # once its hash has failed the release answers nowhere (tests/test_damaged_release.py)
+    assert client.get("/healthz").json()["games"]["kvizovka"]["state"] == "damaged"
+    assert client.get("/healthz").json()["games"]["osps"]["state"] == "serving"
 
 
 def test_readyz_turns_503_when_a_served_release_is_truncated(home: Path, client_for) -> None:
@@ -126,8 +127,12 @@ def _serve(home: Path, *args: str) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("server did not start: " + proc.communicate()[1].decode()[-2000:])
 
 
-def test_sigterm_drains_the_request_in_flight_then_exits(small_releases: Path) -> None:
-    proc, base = _serve(small_releases, "--drain-seconds", "15")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigterm_drains_the_request_in_flight_then_exits(small_releases: Path,
+                                                         workers: str) -> None:
+    """With one process or several: new connections are refused as the drain starts (the
+    process manager of ``--workers 2`` closes its copy of the listening socket too)."""
+    proc, base = _serve(small_releases, "--drain-seconds", "15", "--workers", workers)
     port = int(base.rsplit(":", 1)[1])
     try:
         body = json.dumps({"words": ["kot", "np", "zażółć"]}).encode()
@@ -158,6 +163,64 @@ def test_sigterm_drains_the_request_in_flight_then_exits(small_releases: Path) -
         # uvicorn re-raises the signal once drained: the status a supervisor expects
         assert proc.wait(15) in (0, -signal.SIGTERM)
     finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
+def _workers(manager: int) -> list[int]:
+    """The worker processes of the uvicorn manager ``manager`` (its spawned children)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == manager and b"spawn" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
+def test_workers_leave_with_a_killed_manager(small_releases: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGKILL of the ``--workers 2`` manager: the workers drain and exit (the port is free
+    again) and the metrics directory ``serve`` made is removed."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))   # where serve makes its metrics directory
+    proc, base = _serve(small_releases, "--workers", "2", "--drain-seconds", "2")
+    port = int(base.rsplit(":", 1)[1])
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(_workers(proc.pid)) < 2:
+            time.sleep(0.1)
+        workers = _workers(proc.pid)
+        assert len(workers) == 2
+        assert len(list(temp.glob("lexicon-metrics-*"))) == 1   # (multiprocessing's pymp-*)
+        httpx.get(base + "/v1/games/osps/words/kot", timeout=10)   # a counted request
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not all(map(_gone, workers)):
+            time.sleep(0.1)
+        assert all(map(_gone, workers))
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1)
+        assert list(temp.glob("lexicon-metrics-*")) == []
+    finally:
+        for pid in workers:
+            if not _gone(pid):
+                os.kill(pid, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
         proc.communicate()

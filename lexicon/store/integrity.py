@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import struct
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -282,6 +283,68 @@ def verify_release(path: Path, *, hashes: bool = True) -> dict[str, Any]:
             "files": None if table is None else len(table),
             "bytes": None if table is None else sum(v["size"] for v in table.values()),
             "hashed": bool(hashes and table is not None)}
+
+
+# -- what this process found of each release's files, remembered until they change --------
+
+Stamp = tuple[tuple[str, int, int, int], ...]
+_verdicts: dict[str, tuple[Stamp, list[str]]] = {}   # release dir -> (stamp, problems)
+_verdicts_lock = threading.Lock()                   # one hashing at a time
+
+
+def stamp(release_dir: Path) -> Stamp:
+    """The release's files as they are now, (name, inode, size, mtime) each: any rewrite of
+    one, in place or by a new file, changes it. A few ``stat`` calls, no reading."""
+    base = Path(release_dir)
+    out = []
+    try:
+        names = [MANIFEST, *content_files(base)]
+    except OSError:
+        return ()
+    for rel in names:
+        try:
+            st = os.stat(base / rel)
+        except OSError:
+            continue
+        out.append((rel, st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+def hashed_problems(release_dir: Path) -> list[str]:
+    """What :func:`verify_release` finds in the release (``[]``: whole), hashed once per
+    version of its files: a probe that asks again (``/readyz``, every few seconds) gets the
+    remembered verdict, the good one and the bad one alike, until a file changes."""
+    key = os.fspath(release_dir)
+    now = stamp(release_dir)
+    known = _verdicts.get(key)
+    if known is not None and known[0] == now:
+        return known[1]
+    with _verdicts_lock:
+        known = _verdicts.get(key)
+        if known is not None and known[0] == now:
+            return known[1]
+        try:
+            verify_release(release_dir)
+            problems: list[str] = []
+        except ReleaseDamaged as exc:
+            problems = list(exc.detail.get("problems") or [exc.message])
+        _verdicts[key] = (now, problems)
+    return problems
+
+
+def remember_damage(release_dir: Path, problems: list[str]) -> None:
+    """A release found damaged in use (an unreadable page): refused until its files
+    change, whatever reopens it."""
+    with _verdicts_lock:
+        _verdicts[os.fspath(release_dir)] = (stamp(release_dir), list(problems))
+
+
+def known_damage(release_dir: Path) -> list[str]:
+    """The problems remembered for the release's files as they are now (``[]``: none)."""
+    known = _verdicts.get(os.fspath(release_dir))
+    if known is None or not known[1] or known[0] != stamp(release_dir):
+        return []
+    return known[1]
 
 
 def mapped_sizes(release_dir: Path, manifest: dict[str, Any]) -> list[tuple[str, int]]:

@@ -14,16 +14,19 @@ and blocks; ``lexicon.lmdb/``, JSON values) is not served: ``lexicon repack`` mi
 
 from __future__ import annotations
 
+import functools
 import os
+import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import lmdb
 
-from lexicon.store import integrity
+from lexicon.errors import ReleaseDamaged
+from lexicon.store import integrity, leases
 from lexicon.store.indexes import FORMAT as INDEX_FORMAT
 from lexicon.store.indexes import Indexes, open_indexes
 from lexicon.store.integrity import MANIFEST as MANIFEST  # re-exported: readers name it here
@@ -32,6 +35,30 @@ from lexicon.store.recordfile import RECORDS_DIR, RecordStore, Split
 from lexicon.store.records import REJECTED, VALID, Record
 
 OLDER_LAYOUTS = ("records", "lexicon.lmdb")
+
+
+#: What reading a damaged store raises: LMDB's own errors (``lmdb.CorruptedError``,
+#: ``PageNotFoundError``) and a record that no longer decodes.
+READ_ERRORS = (lmdb.Error, ValueError, IndexError, KeyError, struct.error)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _reads(method: F) -> F:
+    """A read of the store: what a damaged store raises there condemns the release
+    (:meth:`Release.condemn`) and is ReleaseDamaged (503 ``release_damaged`` for its game),
+    never an arbitrary exception (500)."""
+
+    @functools.wraps(method)
+    def guarded(self: Release, *args: Any) -> Any:
+        try:
+            return method(self, *args)
+        except (lmdb.BadValsizeError, UnicodeEncodeError):
+            raise                      # of the key asked for (too long), not of the store
+        except READ_ERRORS as exc:
+            raise self.condemn([f"{RECORDS_DIR}: cannot be read "
+                                f"({type(exc).__name__}: {exc})"]) from exc
+    return guarded  # type: ignore[return-value]
 
 
 class Named:
@@ -60,21 +87,27 @@ class Release(Named):
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.manifest: dict[str, Any] = integrity.read_manifest(self.path)
+        self._condemned: list[str] = integrity.known_damage(self.path)
+        if self._condemned:          # found damaged before, and its files have not changed
+            raise integrity.damaged(self.path, self._condemned, self.manifest)
         if not (self.path / RECORDS_DIR).is_dir():
             older = [d for d in OLDER_LAYOUTS if (self.path / d).is_dir()]
             why = (f"its records are in the older layout ({older[0]}/); `lexicon repack "
                    f"{self.manifest.get('game', 'GAME')}` migrates it" if older
                    else f"{RECORDS_DIR}: missing")
             raise integrity.damaged(self.path, [why], self.manifest)
+        mapped = integrity.mapped_sizes(self.path, self.manifest)
+        data = os.fspath(self.path / RECORDS_DIR / "data.mdb")
+        # leased before the sizes are checked: nothing can shrink from the check on
+        self._lease = leases.hold([p for p, _ in mapped] or [data], self._lease_broken)
         problems = integrity.size_problems(self.path, self.manifest)
         if problems:
+            self._let_go()
             raise integrity.damaged(self.path, problems, self.manifest)
-        mapped = integrity.mapped_sizes(self.path, self.manifest)
         self._index_lock = threading.Lock()
         self.checked_at = time.monotonic()   # of the last full size check (open is one)
         self._indexes: Indexes | None = None
         self._meanings: Meanings | None = None
-        data = os.fspath(self.path / RECORDS_DIR / "data.mdb")
         # Re-checked in use (check_sizes): the store on every use, all mapped files for
         # batches and queries; index files join the list once the indexes are mapped.
         self._watched = [(p, n) for p, n in mapped if p == data] or [
@@ -83,6 +116,7 @@ class Release(Named):
         try:
             self.store = RecordStore(self.path / RECORDS_DIR)
         except (lmdb.Error, OSError, ValueError, KeyError) as exc:
+            self._let_go()
             raise integrity.damaged(self.path, [f"{RECORDS_DIR}: cannot be read ({exc})"],
                                     self.manifest) from exc
 
@@ -94,6 +128,8 @@ class Release(Named):
         does the short check on every use and the full one for batches and queries and at
         least every ``FULL_CHECK_EVERY`` seconds: ten stats per single-word request would
         cost more than the lookup itself."""
+        if self._condemned:
+            raise integrity.damaged(self.path, self._condemned, self.manifest)
         problems = []
         for path, size in (self._watched if full else self._watched[:1]):
             try:
@@ -108,9 +144,33 @@ class Release(Named):
         if problems:
             raise integrity.damaged(self.path, problems, self.manifest)
 
+    @property
+    def guard(self) -> str:
+        """How a file shrinking under this release is kept from faulting a read: ``lease``
+        (:mod:`lexicon.store.leases`) or ``size_checks`` (:meth:`check_sizes` alone)."""
+        return "lease" if self._lease is not None else "size_checks"
+
+    def _lease_broken(self, path: str) -> None:
+        self.condemn([f"{os.path.relpath(path, self.path)}: opened for writing or truncated "
+                      f"while served (a published release is never rewritten in place)"])
+
+    def _let_go(self) -> None:
+        if self._lease is not None:
+            self._lease.release()
+
+    def condemn(self, problems: list[str]) -> ReleaseDamaged:
+        """Stop serving this release: its sha256 check failed, or a read of it did. Every
+        later use raises ReleaseDamaged (:meth:`check_sizes`, which the catalog calls on
+        every use), and so does a reopening until its files change."""
+        self._condemned = list(problems)
+        integrity.remember_damage(self.path, self._condemned)
+        return integrity.damaged(self.path, self._condemned, self.manifest)
+
+    @_reads
     def get(self, key: str) -> Record | None:
         return self.store.get(key)
 
+    @_reads
     def has_prefix(self, prefix: str) -> bool:
         """Does some key of the release (valid or not) start with ``prefix``?
 
@@ -119,6 +179,7 @@ class Release(Named):
         """
         return self.store.has_prefix(prefix)
 
+    @_reads
     def is_valid(self, key: str) -> bool:
         return self.store.is_valid(key)
 
@@ -152,6 +213,7 @@ class Release(Named):
                             self.manifest) from exc
         return self._meanings.of(lemmas)
 
+    @_reads
     def valid_many(self, keys: list[str]) -> list[bool]:
         """Membership for many keys (the batch hot path).
 
@@ -185,6 +247,7 @@ class Release(Named):
         return self.store.splits()
 
     def close(self) -> None:
+        self._let_go()
         if self._meanings is not None:
             self._meanings.close()
             self._meanings = None
