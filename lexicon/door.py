@@ -54,6 +54,7 @@ from lexicon.errors import (
 )
 from lexicon.export import diff as diffing
 from lexicon.export import export as exporting
+from lexicon.export import offline
 from lexicon.export.changes import class_lines
 from lexicon.export.export import identity
 from lexicon.game.gloss import language
@@ -286,6 +287,11 @@ class Lexicon:
         return queries.prefix(self._pinned, self.game, text)
 
     # -- the whole list --------------------------------------------------------------------
+
+    def offline_pack(self) -> offline.Pack:
+        """The referee page's offline pack of this release (:mod:`lexicon.export.offline`):
+        its rules as JSON and its words as two DAWG-only KWGs, made once per release."""
+        return offline.pack(self.profile, self.release, self.root)
 
     def export(self, fmt: str, output: Path | None = None, *, stdout: IO[str] | None = None,
                dawg_only: bool = False) -> dict[str, Any]:

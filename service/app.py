@@ -36,7 +36,7 @@ from lexicon import (
     language,
     limit_value,
 )
-from service import apidocs, bodies, contract, hotpath, metrics, querypool
+from service import apidocs, bodies, contract, hotpath, metrics, offline, querypool
 from service.apidocs import figure
 from service.contract import error
 from service.querypool import QueryPool
@@ -218,6 +218,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     _add_judge(app, catalog)
     _add_remik(app, catalog)
     _add_referee_page(app)
+    offline.install(app, catalog)   # the page with no network (service/offline.py)
     return app
 
 
