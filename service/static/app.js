@@ -140,6 +140,21 @@ async function getJSON(url, options = {}) {
   return body;
 }
 
+// -- offline hook (offline-page.js, offline.js) -----------------------------------------------
+// When the server cannot be reached (a network failure, not an answer), the word list saved
+// on this device answers instead, marked as offline; `ask` says what was asked.
+async function getOrOffline(url, options, ask) {
+  let r;
+  if (typeof OfflinePage !== "undefined") OfflinePage.shown(null);
+  try {
+    r = await getJSON(url, options);
+  } catch (err) {
+    r = err instanceof TypeError && typeof OfflinePage !== "undefined" ? await OfflinePage.answer(ask) : null;
+    if (!r) throw err;
+  }
+  return r;
+}
+
 function showCheck(game, r) {
   verdict($("verdict"), r.valid ? "valid" : "invalid", r.valid ? t("valid") : t("invalid"));
   $("shown-word").textContent = r.word;
@@ -162,6 +177,7 @@ function showCheck(game, r) {
     section($("fillings"), t("needsJoker"), [r.jokers_needed.join(", ")]);
   }
   setRelease(r.release);
+  if (typeof OfflinePage !== "undefined") OfflinePage.shown(r);       // offline hook
 }
 
 function showBlanks(game, word, r) {
@@ -177,6 +193,7 @@ function showBlanks(game, word, r) {
   section($("fillings"), t("fillings"), r.results.map((w) =>
     w.word + "  — ? = " + w.jokers.map((j) => j.letter).join(", ") + "  (" + t("score") + " " + w.score + ")"));
   setRelease(r.release);
+  if (typeof OfflinePage !== "undefined") OfflinePage.shown(r);       // offline hook
 }
 
 async function lookup(event) {
@@ -190,10 +207,11 @@ async function lookup(event) {
   syncAddress();
   const g = encodeURIComponent(game);
   try {
+    const ask = { kind: word.includes("?") ? "blanks" : "check", game, word, edge: false, lang };
     if (word.includes("?")) {
-      showBlanks(game, word, await getJSON(`/v1/games/${g}/blanks?limit=100&word=${encodeURIComponent(word)}`));
+      showBlanks(game, word, await getOrOffline(`/v1/games/${g}/blanks?limit=100&word=${encodeURIComponent(word)}`, {}, ask));
     } else {
-      showCheck(game, await getJSON(`/v1/games/${g}/words/${encodeURIComponent(word)}?lang=${encodeURIComponent(lang)}`));
+      showCheck(game, await getOrOffline(`/v1/games/${g}/words/${encodeURIComponent(word)}?lang=${encodeURIComponent(lang)}`, {}, ask));
     }
     $("share").hidden = false;     // a look-up's verdict may be linked to (never a judge's)
   } catch (err) {
@@ -249,12 +267,14 @@ async function judgePlay(event) {
   clearRuling();
   const game = $("game").value;
   try {
-    const r = await getJSON(`/v1/games/${encodeURIComponent(game)}/judge`, {
-      method: "POST", body: JSON.stringify({ words, edge: $("play-edge").checked, lang }) });
+    const edge = $("play-edge").checked;
+    const r = await getOrOffline(`/v1/games/${encodeURIComponent(game)}/judge`, {
+      method: "POST", body: JSON.stringify({ words, edge, lang }) }, { kind: "judge", game, words, edge });
     $("ruling").className = "ruling " + (r.valid ? "valid" : "invalid");
     verdict($("judge-verdict"), r.valid ? "valid" : "invalid", r.valid ? t("stands") : t("falls"));
     $("judge-detail").textContent = t("words", r.count);
     setRelease(r.release);
+    if (typeof OfflinePage !== "undefined") OfflinePage.shown(r);     // offline hook
   } catch (err) {
     verdict($("judge-verdict"), "error", t("cannot"));
     $("judge-detail").textContent = (err && err.message) ? err.message + (err.code ? " [" + err.code + "]" : "") : String(err);

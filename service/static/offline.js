@@ -356,7 +356,7 @@ const Offline = (() => {
 
     // -- jokers: the admitted words a word with '?' can be (queries.blanks) ------------------------
     blanks(text, { edge = false, limit = 100 } = {}) {
-      const word = this.cleanWord(text.replaceAll("?", "\u0000")).replaceAll("\u0000", "?");
+      const word = this.cleanWord(text);
       const runs = word.split("?");
       let readings = [[]];
       runs.forEach((run, at) => {
@@ -405,7 +405,7 @@ const Offline = (() => {
       const results = keys.slice(0, limit).map((k) => {
         const at = found.get(k);
         const chars = [...k];
-        return { word: this.toLatin(k), tiles: this.tilesOf(k),
+        return { word: this.toLatin(k), key: k, tiles: this.tilesOf(k),
                  jokers: at.map((j) => ({ position: j + 1, letter: this.letter.get(chars[j]) })),
                  score: this.score(k, at.map((j) => chars[j])) };
       });
