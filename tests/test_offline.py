@@ -4,7 +4,7 @@ The page saves each game for offline use (its own button), the server is then st
 the page answers from the device: every offline verdict, tiling and score (and error, and
 reason code) of ``service/static/offline.js`` must equal the server's answer to the same
 input, taken before the server stopped, over every key of the test releases in both scripts
-and cases plus the tricky inputs of ``tests/offline_inputs.py``. The judge rules offline
+and cases plus the tricky inputs of ``tools/offline_inputs.py``. The judge rules offline
 and keeps its rulings on the device; the joker fillings come from the saved list. Screenshots
 at 390 px of offline verdicts go to test-artifacts/.
 """
@@ -30,9 +30,9 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from lexicon import Catalog
 from tests.conftest import publish
-from tests.offline_inputs import TRICKY, inputs, project
 from tests.query_data import POLISH, publish_all, running_server
 from tests.test_referee_page import ARTIFACTS, browser  # noqa: F401  (a fixture)
+from tools.offline_inputs import TRICKY, inputs, project
 
 GAMES = ("osps", "kvizovka", "krizemkrazem", "remik")
 
@@ -154,9 +154,21 @@ def test_offline_page_answers_as_the_server(home: Path, server: tuple[str, ExitS
         wait.until(lambda d: d.find_element(By.ID, "offline-save").click() or True)
         wait.until(lambda d, g=game: g + "-" in d.find_element(By.ID, "offline-status").text)
     blanks_online = {(game, word): blanks_on_server(base, game, word) for game, word in BLANKS}
-    driver.get(base + "/?game=osps")        # the page again, so the worker controls it
+    driver.get(base + "/?game=osps&lang=en")   # the page again, so the worker controls it
     WebDriverWait(driver, 10).until(lambda d: d.execute_script(
         "return !!navigator.serviceWorker.controller"))
+
+    # a network that neither answers nor fails: the saved list answers after a few seconds
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 30_000, "downloadThroughput": -1, "uploadThroughput": -1})
+    box = driver.find_element(By.ID, "word")
+    box.send_keys("kot\n")
+    WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "verdict").text != "")
+    assert driver.find_element(By.ID, "verdict").text == "VALID"
+    assert "no network" in driver.find_element(By.ID, "offline-note").text
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
     stack.close()                            # the network is gone: the server stopped
     with pytest.raises(OSError):

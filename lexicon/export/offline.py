@@ -29,6 +29,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
@@ -52,7 +53,7 @@ from lexicon.verdicts.judge import MAX_PLAY_WORDS
 #: The pack's layout version: a reader refuses a pack it was not written for.
 FORMAT = 1
 #: The most tile numbers a KWG node holds (8 bits; 0 is no tile).
-MAX_TILE_NUMBER = 255
+TILE_NUMBERS = 255
 #: Where a pack is kept once made: releases never change, so neither does their pack.
 PACK_DIR = "offline"
 
@@ -102,7 +103,7 @@ def _numbering(profile: Profile, others: list[tuple[str, str]]
     the codes. Foreign characters past 255 numbers are left out (their keys too)."""
     numbers = dict(profile.alphabet.numbers)
     codes = sorted({code for _k, code in others})
-    room = MAX_TILE_NUMBER - len(numbers) - len(codes)
+    room = TILE_NUMBERS - len(numbers) - len(codes)
     counts: dict[str, int] = {}
     for key, _code in others:
         for ch in key:
@@ -197,9 +198,27 @@ def make_pack(profile: Profile, release: Release) -> Pack:
     return Pack(rules, words, gzip.compress(words, 9, mtime=0))
 
 
+#: packs made or read in this process, newest last (a read-only data directory cannot keep
+#: them on disk: the rules, the words and the "current" routes must not each make one)
+_KEPT: dict[tuple[str, str, str], Pack] = {}
+_KEPT_PACKS = 8
+_KEPT_LOCK = threading.Lock()
+
+
 def pack(profile: Profile, release: Release, root: Path | None = None) -> Pack:
     """The pack of ``release``, made once and kept under the data directory's cache (a
-    release never changes, so its pack is made once per machine)."""
+    release never changes, so its pack is made once per machine) and in this process."""
+    name = (str(root), profile.id, release.id)
+    with _KEPT_LOCK:        # one maker at a time: two first requests make it once
+        hit = _KEPT.get(name)
+        if hit is None:
+            hit = _KEPT[name] = _pack(profile, release, root)
+            while len(_KEPT) > _KEPT_PACKS:
+                del _KEPT[next(iter(_KEPT))]
+        return hit
+
+
+def _pack(profile: Profile, release: Release, root: Path | None) -> Pack:
     where = cache_dir(root) / PACK_DIR / profile.id
     rules_file = where / f"{release.id}.json"
     words_file = where / f"{release.id}.bin.gz"

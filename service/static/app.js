@@ -141,18 +141,19 @@ async function getJSON(url, options = {}) {
 }
 
 // -- offline hook (offline-page.js, offline.js) -----------------------------------------------
-// When the server cannot be reached (a network failure, not an answer), the word list saved
-// on this device answers instead, marked as offline; `ask` says what was asked.
+// When the server cannot be reached (no network, or no answer within a few seconds once the
+// game is saved on this device), the saved word list answers instead, marked as offline;
+// `ask` says what was asked.
 async function getOrOffline(url, options, ask) {
-  let r;
-  if (typeof OfflinePage !== "undefined") OfflinePage.shown(null);
+  const offline = typeof OfflinePage !== "undefined" ? OfflinePage : null;
+  if (offline) offline.shown(null);
   try {
-    r = await getJSON(url, options);
+    return await getJSON(url, offline ? { ...options, signal: offline.signal(ask.game) } : options);
   } catch (err) {
-    r = err instanceof TypeError && typeof OfflinePage !== "undefined" ? await OfflinePage.answer(ask) : null;
+    const r = offline && offline.unreachable(err) ? await offline.answer(ask) : null;
     if (!r) throw err;
+    return r;
   }
-  return r;
 }
 
 function showCheck(game, r) {

@@ -119,6 +119,17 @@ const OfflinePage = (() => {
     return { ...verdict, analyses: [], meanings: [], sources: [], evidence: [], category: null };
   }
 
+  // A request to the server gives up after this long once the game is saved here: a hall's
+  // poor Wi-Fi that neither answers nor fails is no network either.
+  const SERVER_WAIT_MS = 4000;
+  function signal(gameId) {
+    return Offline.savedPacks()[gameId] && AbortSignal.timeout ? AbortSignal.timeout(SERVER_WAIT_MS) : undefined;
+  }
+  // Did a request fail for want of the server (rather than with the server's answer)?
+  function unreachable(err) {
+    return err instanceof TypeError || (err && (err.name === "TimeoutError" || err.name === "AbortError"));
+  }
+
   // After app.js showed an answer: an offline one says so, and what needs the server.
   function shown(r) {
     for (const id of ["offline-note", "offline-ruling-note"]) { const n = byId(id); if (n) n.remove(); }
@@ -146,5 +157,5 @@ const OfflinePage = (() => {
   }
 
   start();
-  return { answer, shown, render };
+  return { answer, shown, render, signal, unreachable };
 })();
