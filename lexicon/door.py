@@ -82,9 +82,9 @@ __all__ = [
     "CODES", "DEFAULT_LIMIT", "EDGE_SPACE", "EXIT_FAILED", "EXIT_INVALID", "LOCK_TIMEOUT",
     "MAX_BATCH", "MAX_BOARD_TILES", "MAX_CHARS_PER_TILE", "MAX_LIMIT", "MAX_OFFSET",
     "MAX_PATTERN_CHARS", "MAX_PATTERN_WORK", "MAX_PLAY_WORDS", "MAX_RACK_TILES",
-    "MAX_WORDS", "MAX_WORD_CHARS", "Catalog", "InputError", "Lexicon", "LexiconError",
-    "LockHeld", "NotReady", "class_lines", "game_ids", "identity", "language", "limit_table",
-    "limit_value",
+    "MAX_WORDS", "MAX_WORD_CHARS", "OFFLINE_FORMAT", "Catalog", "InputError", "Lexicon",
+    "LexiconError", "LockHeld", "NotReady", "class_lines", "game_ids", "identity", "language",
+    "limit_table", "limit_value",
     "markdown_cell", "read_history",
 ]
 
@@ -118,6 +118,9 @@ class _Pinned:
             raise ValueError(f"a Lexicon of {self._release.id} was asked for {release_id}")
         return self._release
 
+
+#: the layout of the referee page's offline pack (``static/offline.js`` reads this one)
+OFFLINE_FORMAT = offline.FORMAT
 
 #: one Catalog per home for :meth:`Lexicon.open`: one open handle per release per process
 _SHARED: dict[Path, Catalog] = {}
@@ -288,10 +291,11 @@ class Lexicon:
 
     # -- the whole list --------------------------------------------------------------------
 
-    def offline_pack(self) -> offline.Pack:
+    def offline_pack(self, *, make: bool = True) -> offline.Pack | None:
         """The referee page's offline pack of this release (:mod:`lexicon.export.offline`):
-        its rules as JSON and its words as two DAWG-only KWGs, made once per release."""
-        return offline.pack(self.profile, self.release, self.root)
+        its rules as JSON and its words as two DAWG-only KWGs, made once per release
+        (``make=False``: None when it is not made yet)."""
+        return offline.pack(self.profile, self.release, self.root, make=make)
 
     def export(self, fmt: str, output: Path | None = None, *, stdout: IO[str] | None = None,
                dawg_only: bool = False) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 
-from lexicon import Catalog
+from lexicon import OFFLINE_FORMAT, Catalog
 
 STATIC_DIR = Path(__file__).parent / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -43,11 +43,13 @@ def install(app: FastAPI, catalog: Catalog) -> None:
 
     @app.get("/v1/games/{game}/offline", tags=["offline"])
     async def offline_current(game: str) -> Response:
-        """The release a phone should keep for ``game`` and its pack's addresses and sizes
-        (``words_bytes``: what is downloaded, compressed)."""
-        lex, pack = await pack_of(game, None)
+        """The release a phone should keep for ``game``, its pack's addresses and, once the
+        pack is made (the first download of the release makes it), ``words_bytes``: what
+        is downloaded, compressed. Asking never makes a pack."""
+        lex = catalog.lexicon(game)
+        pack = lex.offline_pack(make=False)
         body = {"game": game, "release": lex.release_id, **_links(game, lex.release_id),
-                "words_bytes": len(pack.words_gzip), "format": pack.rules["format"]}
+                "words_bytes": len(pack.words_gzip) if pack else None, "format": OFFLINE_FORMAT}
         return Response(json.dumps(body), media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 

@@ -205,28 +205,41 @@ _KEPT_PACKS = 8
 _KEPT_LOCK = threading.Lock()
 
 
-def pack(profile: Profile, release: Release, root: Path | None = None) -> Pack:
+def pack(profile: Profile, release: Release, root: Path | None = None, *,
+         make: bool = True) -> Pack | None:
     """The pack of ``release``, made once and kept under the data directory's cache (a
-    release never changes, so its pack is made once per machine) and in this process."""
+    release never changes, so its pack is made once per machine) and in this process;
+    ``make=False``: None unless it was made already (asking costs no build)."""
     name = (str(root), profile.id, release.id)
     with _KEPT_LOCK:        # one maker at a time: two first requests make it once
-        hit = _KEPT.get(name)
-        if hit is None:
-            hit = _KEPT[name] = _pack(profile, release, root)
+        hit = _KEPT.get(name) or _read(profile, release, root)
+        if hit is None and make:
+            hit = _made(profile, release, root)
+        if hit is not None:
+            _KEPT[name] = hit
             while len(_KEPT) > _KEPT_PACKS:
                 del _KEPT[next(iter(_KEPT))]
         return hit
 
 
-def _pack(profile: Profile, release: Release, root: Path | None) -> Pack:
+def _files(profile: Profile, release: Release, root: Path | None) -> tuple[Path, Path]:
     where = cache_dir(root) / PACK_DIR / profile.id
-    rules_file = where / f"{release.id}.json"
-    words_file = where / f"{release.id}.bin.gz"
+    return where / f"{release.id}.json", where / f"{release.id}.bin.gz"
+
+
+def _read(profile: Profile, release: Release, root: Path | None) -> Pack | None:
+    rules_file, words_file = _files(profile, release, root)
     if rules_file.exists() and words_file.exists():
         rules = json.loads(rules_file.read_text(encoding="utf-8"))
         if rules.get("format") == FORMAT:
             data = words_file.read_bytes()
             return Pack(rules, gzip.decompress(data), data)
+    return None
+
+
+def _made(profile: Profile, release: Release, root: Path | None) -> Pack:
+    rules_file, words_file = _files(profile, release, root)
+    where = rules_file.parent
     made = make_pack(profile, release)
     try:
         where.mkdir(parents=True, exist_ok=True)
