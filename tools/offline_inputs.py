@@ -28,6 +28,23 @@ TRICKY = [
 ]
 
 
+#: What random inputs are drawn from: letters of every game in both cases and scripts,
+#: Unicode's digraph letters, combining marks, spaces of several kinds, controls and
+#: invisible characters, tile notation, punctuation, digits and astral characters.
+FUZZ_POOL = ("aąbcćčdđeęfghijklłmnńoóprsśštuvwyzźżž" "AĄĆČĐĘŁŃÓŚŠŹŻŽ" "абвгдђежзијклљмнњоп"
+             "рстћуфхцчџш" "ЉЊЏЂЋ" "ǄǅǆǇǈǉǊǋǌǱǲǳ" "\u0301\u0307\u0328\u030c" " \u00a0\u2003\t"
+             "\u0000\u001f\u007f\u0085\u200b\u200d\u2028\ufeff" "|[]?-'’.1x" "😀𝐤ﬁ²ß")
+
+
+def fuzz(n: int, seed: int = 32) -> list[str]:
+    """``n`` random texts of 1 to 20 characters from :data:`FUZZ_POOL`: where two readers of
+    typed text (normalisation, spaces, scripts, notation) would part, a few hundred random
+    texts find it."""
+    rng = random.Random(seed)
+    return ["".join(rng.choice(FUZZ_POOL) for _ in range(rng.randint(1, 20)))
+            for _ in range(n)]
+
+
 def variants(key: str, latin: str) -> list[str]:
     """A key as a referee may type it: Latin and stored forms, upper case, with spaces
     around, with a ``|`` between the first two letters."""
@@ -39,9 +56,10 @@ def variants(key: str, latin: str) -> list[str]:
 
 def inputs(keys: Iterable[str], to_latin: Any, *, lengths: Iterable[int] = (),
            limit: int | None = None, seed: int = 32) -> list[str]:
-    """Every key's :func:`variants`, :data:`TRICKY` and a word of each length around the
-    game's limits (``lengths``: its minimum, edge minimum and maximum), deduplicated in
-    order; ``limit`` samples that many of the keys (the benchmark on a real release)."""
+    """Every key's :func:`variants`, :data:`TRICKY`, :func:`fuzz` texts and a word of each
+    length around the game's limits (``lengths``: its minimum, edge minimum and maximum),
+    deduplicated in order; ``limit`` samples that many of the keys (the benchmark on a
+    real release)."""
     keys = list(keys)
     if limit is not None and len(keys) > limit:
         keys = random.Random(seed).sample(keys, limit)
@@ -50,6 +68,8 @@ def inputs(keys: Iterable[str], to_latin: Any, *, lengths: Iterable[int] = (),
         for v in variants(key, to_latin(key)):
             seen.setdefault(v, None)
     for t in TRICKY:
+        seen.setdefault(t, None)
+    for t in fuzz(300, seed):
         seen.setdefault(t, None)
     for n in lengths:
         for m in (n - 1, n, n + 1):
