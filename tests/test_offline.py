@@ -29,8 +29,8 @@ from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
 from lexicon import Catalog
-from tests.conftest import publish
-from tests.query_data import POLISH, publish_all, running_server
+from tests.conftest import publish, rec
+from tests.query_data import KVIZOVKA, POLISH, publish_all, running_server
 from tests.test_referee_page import ARTIFACTS, browser  # noqa: F401  (a fixture)
 from tools.offline_inputs import TRICKY, inputs, project
 
@@ -245,3 +245,40 @@ def test_offline_page_answers_as_the_server(home: Path, server: tuple[str, ExitS
             "return document.documentElement.scrollWidth") <= 390   # nothing scrolls sideways
         driver.save_screenshot(str(shots / f"offline-{game}.png"))
     driver.set_window_size(420, 900)
+
+
+def test_a_newer_release_is_offered_and_replaces_the_saved_one_whole(
+        tmp_path: Path, browser: webdriver.Chrome) -> None:  # noqa: F811
+    root = tmp_path / "home"
+    root.mkdir()
+    publish(root, "kvizovka", KVIZOVKA)
+    driver = browser
+    with running_server(root) as base:
+        driver.get(base + "/")
+        driver.execute_script("localStorage.clear()")
+        driver.get(base + "/?game=kvizovka&lang=en")
+        wait = WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,))
+        wait.until(lambda d: d.find_element(By.ID, "offline-save").click() or True)
+        wait.until(lambda d: "Saved for offline use: kvizovka-" in d.find_element(
+            By.ID, "offline-status").text)
+        old = driver.execute_script("return Offline.savedPacks().kvizovka.release")
+        publish(root, "kvizovka", [*KVIZOVKA, rec("конац", word="konac")])
+        new = Catalog(root).lexicon("kvizovka").release_id
+        assert new != old
+        driver.get(base + "/?game=kvizovka&lang=en")
+        wait.until(lambda d: f"Newer release on the server: {new}" in d.find_element(
+            By.ID, "offline-bar").text)
+        # until the referee updates, the saved release answers: never a mix of two
+        assert driver.execute_script("return Offline.savedPacks().kvizovka.release") == old
+        wait.until(lambda d: d.find_element(By.ID, "offline-save").text == f"Update to {new}")
+        driver.find_element(By.ID, "offline-save").click()
+        wait.until(lambda d: f"Saved for offline use: {new}" in d.find_element(
+            By.ID, "offline-status").text)
+        kept = driver.execute_async_script(
+            "const done = arguments[0]; caches.open(Offline.CACHE).then((c) => c.keys())"
+            ".then((ks) => done(ks.map((r) => r.url)))")
+        assert kept and all(new in url for url in kept)          # the old one is gone
+        answer = driver.execute_async_script(
+            "const done = arguments[0]; Offline.load('kvizovka').then((p) => "
+            "done(p.answer('konac', {})))")
+        assert answer["valid"] and answer["release"] == new
