@@ -150,9 +150,8 @@ async function getOrOffline(url, options, ask) {
   try {
     return await getJSON(url, offline ? { ...options, signal: offline.signal(ask.game) } : options);
   } catch (err) {
-    const r = offline && offline.unreachable(err) ? await offline.answer(ask) : null;
-    if (!r) throw err;
-    return r;
+    if (!offline || !offline.unreachable(err)) throw err;
+    return offline.answer(ask);
   }
 }
 

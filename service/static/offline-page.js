@@ -12,31 +12,36 @@
 
 const OfflinePage = (() => {
   const TEXT = {
-    en: { save: "Save for offline use", update: "Update to", saved: (r, d) => `Saved for offline use: ${r}, ${d}`,
+    en: { noPack: "No network, and this game is not saved for offline use on this device.",
+          save: "Save for offline use", update: "Update to", saved: (r, d) => `Saved for offline use: ${r}, ${d}`,
           notSaved: "Not saved for offline use", saving: "Saving…", newer: (r) => `Newer release on the server: ${r}`,
           offline: (r, d) => `Answered on this device with no network, from ${r} (saved ${d}).`,
           needsServer: "Analyses, meanings and the detailed reason need the server.",
           rulings: (n) => `${n} offline ruling(s) kept on this device`, export: "Export rulings",
           kept: "Offline ruling, kept on this device.", failed: "Could not save: " },
-    pl: { save: "Zapisz do pracy bez sieci", update: "Zaktualizuj do", saved: (r, d) => `Zapisano do pracy bez sieci: ${r}, ${d}`,
+    pl: { noPack: "Brak sieci, a ta gra nie jest zapisana do pracy bez sieci na tym urządzeniu.",
+          save: "Zapisz do pracy bez sieci", update: "Zaktualizuj do", saved: (r, d) => `Zapisano do pracy bez sieci: ${r}, ${d}`,
           notSaved: "Nie zapisano do pracy bez sieci", saving: "Zapisywanie…", newer: (r) => `Nowsze wydanie na serwerze: ${r}`,
           offline: (r, d) => `Odpowiedź z tego urządzenia, bez sieci, z wydania ${r} (zapisano ${d}).`,
           needsServer: "Analizy, znaczenia i szczegółowy powód wymagają serwera.",
           rulings: (n) => `Orzeczenia bez sieci zapisane na urządzeniu: ${n}`, export: "Eksportuj orzeczenia",
           kept: "Orzeczenie bez sieci, zapisane na tym urządzeniu.", failed: "Nie udało się zapisać: " },
-    sr: { save: "Sačuvaj za rad bez mreže", update: "Ažuriraj na", saved: (r, d) => `Sačuvano za rad bez mreže: ${r}, ${d}`,
+    sr: { noPack: "Nema mreže, a ova igra nije sačuvana za rad bez mreže na ovom uređaju.",
+          save: "Sačuvaj za rad bez mreže", update: "Ažuriraj na", saved: (r, d) => `Sačuvano za rad bez mreže: ${r}, ${d}`,
           notSaved: "Nije sačuvano za rad bez mreže", saving: "Čuvanje…", newer: (r) => `Novije izdanje na serveru: ${r}`,
           offline: (r, d) => `Odgovor sa ovog uređaja, bez mreže, iz izdanja ${r} (sačuvano ${d}).`,
           needsServer: "Analize, značenja i detaljan razlog zahtevaju server.",
           rulings: (n) => `Odluke bez mreže sačuvane na uređaju: ${n}`, export: "Izvezi odluke",
           kept: "Odluka bez mreže, sačuvana na ovom uređaju.", failed: "Čuvanje nije uspelo: " },
-    "sr-Cyrl": { save: "Сачувај за рад без мреже", update: "Ажурирај на", saved: (r, d) => `Сачувано за рад без мреже: ${r}, ${d}`,
+    "sr-Cyrl": { noPack: "Нема мреже, а ова игра није сачувана за рад без мреже на овом уређају.",
+          save: "Сачувај за рад без мреже", update: "Ажурирај на", saved: (r, d) => `Сачувано за рад без мреже: ${r}, ${d}`,
           notSaved: "Није сачувано за рад без мреже", saving: "Чување…", newer: (r) => `Новије издање на серверу: ${r}`,
           offline: (r, d) => `Одговор са овог уређаја, без мреже, из издања ${r} (сачувано ${d}).`,
           needsServer: "Анализе, значења и детаљан разлог захтевају сервер.",
           rulings: (n) => `Одлуке без мреже сачуване на уређају: ${n}`, export: "Извези одлуке",
           kept: "Одлука без мреже, сачувана на овом уређају.", failed: "Чување није успело: " },
-    sl: { save: "Shrani za delo brez omrežja", update: "Posodobi na", saved: (r, d) => `Shranjeno za delo brez omrežja: ${r}, ${d}`,
+    sl: { noPack: "Ni omrežja, ta igra pa na tej napravi ni shranjena za delo brez omrežja.",
+          save: "Shrani za delo brez omrežja", update: "Posodobi na", saved: (r, d) => `Shranjeno za delo brez omrežja: ${r}, ${d}`,
           notSaved: "Ni shranjeno za delo brez omrežja", saving: "Shranjujem…", newer: (r) => `Novejša izdaja na strežniku: ${r}`,
           offline: (r, d) => `Odgovor s te naprave, brez omrežja, iz izdaje ${r} (shranjeno ${d}).`,
           needsServer: "Analize, pomeni in podroben razlog zahtevajo strežnik.",
@@ -64,6 +69,7 @@ const OfflinePage = (() => {
     const status = el("span", { id: "offline-status" }, saved ? tx("saved", saved.release, when(saved.saved_at)) : tx("notSaved"));
     const save = el("button", { type: "button", id: "offline-save" }, tx("save"));
     save.addEventListener("click", () => saveNow(save));
+    save.hidden = !!saved;           // shown again below when the server has a newer one
     const parts = [status, save];
     const n = Offline.rulings().length;
     if (n) {
@@ -77,6 +83,7 @@ const OfflinePage = (() => {
       if (newer) {
         status.after(el("span", { id: "offline-newer" }, " · " + tx("newer", newer)));
         save.textContent = tx("update") + " " + newer;
+        save.hidden = false;
       }
     }
   }
@@ -103,11 +110,11 @@ const OfflinePage = (() => {
   }
 
   // -- answers with no network -------------------------------------------------------------------
-  // `ask`: {kind: "check" | "blanks" | "judge", game, word | words, edge, lang}. null: no pack
-  // saved for the game (the page shows the network error as it would).
+  // `ask`: {kind: "check" | "blanks" | "judge", game, word | words, edge, lang}; with no pack
+  // saved for the game, an error that says so.
   async function answer(ask) {
     const pack = await Offline.load(ask.game);
-    if (!pack) return null;
+    if (!pack) throw new Offline.OfflineError("offline_not_saved", tx("noPack"));
     if (ask.kind === "judge") {
       const ruling = pack.judge(ask.words, { edge: ask.edge });
       Offline.keepRuling(ruling, ask.words, ask.edge);
