@@ -49,6 +49,7 @@ PUBLIC: dict[str, str] = {
     **dict.fromkeys(("read_history", "read_history_file"), "lexicon.verdicts.remik"),
     **dict.fromkeys(("LOCK_TIMEOUT", "LockHeld"), "lexicon.verdicts.rulings"),
     "lease_releases": "lexicon.store.leases",
+    "OFFLINE_FORMAT": "lexicon.export.offline",
 }
 __all__ = sorted(PUBLIC)
 

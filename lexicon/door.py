@@ -45,6 +45,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from lexicon.export import diff as diffing
 from lexicon.export import export as exporting
+from lexicon.export import offline
 from lexicon.game.gloss import language
 from lexicon.game.play import PlayRules, play_rules
 from lexicon.game.profile import Profile
@@ -263,6 +264,12 @@ class Lexicon:
         return read
 
     # -- the whole list --------------------------------------------------------------------
+
+    def offline_pack(self, *, make: bool = True) -> offline.Pack | None:
+        """The referee page's offline pack of this release (:mod:`lexicon.export.offline`):
+        its rules as JSON and its words as two DAWG-only KWGs, made once per release
+        (``make=False``: None when it is not made yet)."""
+        return offline.pack(self.profile, self.release, self.root, make=make)
 
     def export(self, fmt: str, output: Path | None = None, *, stdout: IO[str] | None = None,
                dawg_only: bool = False) -> dict[str, Any]:

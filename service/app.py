@@ -38,7 +38,7 @@ from lexicon import (
     lease_releases,
     limit_value,
 )
-from service import apidocs, bodies, contract, hotpath, inflight, metrics, querypool
+from service import apidocs, bodies, contract, hotpath, inflight, metrics, offline, querypool
 from service.apidocs import figure
 from service.contract import error
 from service.querypool import QueryPool
@@ -236,6 +236,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     _add_judge(app, catalog)
     _add_remik(app, catalog)
     _add_referee_page(app)
+    offline.install(app, catalog)   # the page with no network (service/offline.py)
     return app
 
 

@@ -193,6 +193,21 @@ async function getJSON(url, options = {}) {
   return body;
 }
 
+// -- offline hook (offline-page.js, offline.js) -----------------------------------------------
+// When the server cannot be reached (no network, or no answer within a few seconds once the
+// game is saved on this device), the saved word list answers instead, marked as offline;
+// `ask` says what was asked.
+async function getOrOffline(url, options, ask) {
+  const offline = typeof OfflinePage !== "undefined" ? OfflinePage : null;
+  if (offline) offline.shown(null);
+  try {
+    return await getJSON(url, offline ? { ...options, signal: offline.signal(ask.game) } : options);
+  } catch (err) {
+    if (!offline || !offline.unreachable(err)) throw err;
+    return offline.answer(ask);
+  }
+}
+
 function errorText(err) {
   return (err && err.message) ? err.message + (err.code ? " [" + err.code + "]" : "") : String(err);
 }
@@ -233,6 +248,7 @@ function showCheck(g, r) {
     section($("fillings"), t("needsJoker"), [r.jokers_needed.join(", ")]);
   }
   setRelease(r.release);
+  if (typeof OfflinePage !== "undefined") OfflinePage.shown(r);       // offline hook
 }
 
 function showBlanks(g, word, r) {
@@ -248,6 +264,7 @@ function showBlanks(g, word, r) {
   section($("fillings"), t("fillings"), r.results.map((w) =>
     w.word + "  — ? = " + w.jokers.map((j) => j.letter).join(", ") + "  (" + t("score") + " " + w.score + ")"));
   setRelease(r.release);
+  if (typeof OfflinePage !== "undefined") OfflinePage.shown(r);       // offline hook
 }
 
 // Checks the word in the box (on submit), or again the word shown (the language changed).
@@ -266,9 +283,11 @@ async function lookup(event) {
   const current = () => lastLookup === asked.word && $("game").value === asked.id &&
     lang === asked.lang;
   try {
+    const ask = { kind: word.includes("?") ? "blanks" : "check", game: id, word, edge: false,
+      lang };
     const r = word.includes("?")
-      ? await getJSON(`/v1/games/${g}/blanks?limit=100&word=${encodeURIComponent(word)}`)
-      : await getJSON(`/v1/games/${g}/words/${encodeURIComponent(word)}?lang=${encodeURIComponent(lang)}`);
+      ? await getOrOffline(`/v1/games/${g}/blanks?limit=100&word=${encodeURIComponent(word)}`, {}, ask)
+      : await getOrOffline(`/v1/games/${g}/words/${encodeURIComponent(word)}?lang=${encodeURIComponent(lang)}`, {}, ask);
     if (!current()) return;        // another word, game or language was asked meanwhile
     if (word.includes("?")) showBlanks(games.get(id), word, r);
     else showCheck(games.get(id), r);
@@ -360,10 +379,12 @@ async function judgePlay(event) {
   const id = $("game").value;
   const edge = hasEdgeRule() ? edgeFlags() : false;
   try {
-    const r = await getJSON(`/v1/games/${encodeURIComponent(id)}/judge`, {
-      method: "POST", body: JSON.stringify({ words, edge, lang }) });
+    const r = await getOrOffline(`/v1/games/${encodeURIComponent(id)}/judge`, {
+      method: "POST", body: JSON.stringify({ words, edge, lang }) },
+      { kind: "judge", game: id, words, edge });
     showRuling(r);
     setRelease(r.release);
+    if (typeof OfflinePage !== "undefined") OfflinePage.shown(r);     // offline hook
   } catch (err) {
     verdict($("judge-verdict"), "error", t("cannot"));
     $("judge-detail").textContent = errorText(err);

@@ -1,0 +1,254 @@
+"""The referee page's offline pack: what a phone needs to check a game's words with no network.
+
+A pack is two files per game and release, both derived from the library's own data so the
+browser has no second table of rules:
+
+* the *rules* (JSON): the game's profile (tiles, values, jokers, lengths, as ``/v1/games``
+  gives it) plus the speller's and the play rules' tables as :class:`~lexicon.game.tiles.Speller`
+  and :class:`~lexicon.game.play.PlayRules` derive them, the input limits and character
+  classes of :mod:`lexicon.game.inputs` (as code-point ranges taken from this Python's
+  Unicode database, so the browser's own Unicode version cannot make it read differently),
+  and the reason codes' texts in every language of the page;
+* the *words* (binary): two DAWG-only KWGs one after the other. The first is exactly what
+  ``lexicon export GAME --format kwg --dawg-only`` writes (the playable admitted words); the
+  second holds every other key the release has a record of, each followed by one extra
+  "tile" naming its reason code (an admitted key no move can lay has the code ``""``). The
+  second is what lets the browser tile a Latin Kvizovka word the way the server does (the
+  first reading with a valid record, else with any record: :func:`lexicon.verdicts.checker.decide`)
+  and name the reason of a rejected spelling. Its keys may hold characters that are no tile
+  (``e-mail``): those are numbered after the tiles (``foreign`` in the rules), the codes
+  after them.
+
+What the pack cannot carry (analyses, the specific reason messages, meanings, sources) the
+page shows as needing the server. ``static/offline.js`` reads the pack; the test
+``tests/test_offline.py`` runs it in Chromium against the server's verdicts.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from lexicon import atomic
+from lexicon.export.kwg import MAX_NODES, Graph, encode_words
+from lexicon.export.playable import valid_keys
+from lexicon.game import inputs
+from lexicon.game.gloss import LANGUAGES, PLAYERS_LANGUAGE, reason_text
+from lexicon.game.play import play_rules
+from lexicon.game.profile import Profile
+from lexicon.game.reasons import REASONS
+from lexicon.game.tiles import BREAK, JOIN_CLOSE, JOIN_OPEN, MAX_READINGS, speller
+from lexicon.paths import cache_dir
+from lexicon.store.records import VALID
+from lexicon.store.store import Release
+from lexicon.verdicts.judge import MAX_PLAY_WORDS
+
+#: The pack's layout version: a reader refuses a pack it was not written for.
+FORMAT = 1
+OFFLINE_FORMAT = FORMAT   # the name the package exports it under
+#: The most tile numbers a KWG node holds (8 bits; 0 is no tile).
+TILE_NUMBERS = 255
+#: Where a pack is kept once made: releases never change, so neither does their pack.
+PACK_DIR = "offline"
+
+
+@dataclass(frozen=True)
+class Pack:
+    """One game's offline pack for one release (see the module docstring)."""
+
+    rules: dict[str, Any]
+    words: bytes          # the two KWGs, uncompressed
+    words_gzip: bytes     # the same, gzip -9: what is sent
+
+
+def _ranges(test: Any) -> list[list[int]]:
+    """Code-point ranges ``[first, last]`` (inclusive) of the characters ``test`` admits."""
+    out: list[list[int]] = []
+    for cp in range(0x110000):
+        if test(chr(cp)):
+            if out and out[-1][1] == cp - 1:
+                out[-1][1] = cp
+            else:
+                out.append([cp, cp])
+    return out
+
+
+@cache
+def character_classes() -> dict[str, Any]:
+    """The character classes :mod:`lexicon.game.inputs` reads typed text with, as ranges:
+    refused (controls, invisible, unassigned ...), letters of each script, and the white
+    space Python's ``str.split`` collapses (which is what ``clean_word`` collapses)."""
+    return {
+        "unicode_version": unicodedata.unidata_version,
+        "refused": _ranges(lambda c: inputs.first_control(c) is not None),
+        "scripts": {s: _ranges(lambda c, s=s: inputs.script_of(c) == s)
+                    for s in ("Latn", "Cyrl", "Other")},
+        "space": _ranges(str.isspace),
+        "edge_space": inputs.EDGE_SPACE,
+        "digraph_letters": {chr(k): v for k, v in inputs._DIGRAPH_LETTERS.items()},
+        "max_word_chars": inputs.MAX_WORD_CHARS,
+    }
+
+
+def _numbering(profile: Profile, others: list[tuple[str, str]]
+               ) -> tuple[dict[str, int], list[str], list[str]]:
+    """(character -> tile number, foreign characters, reason codes): the tiles in the
+    KWG's numbering, then the foreign characters of ``others``' keys by frequency, then
+    the codes. Foreign characters past 255 numbers are left out (their keys too)."""
+    numbers = dict(profile.alphabet.numbers)
+    codes = sorted({code for _k, code in others})
+    room = TILE_NUMBERS - len(numbers) - len(codes)
+    counts: dict[str, int] = {}
+    for key, _code in others:
+        for ch in key:
+            if ch not in numbers:
+                counts[ch] = counts.get(ch, 0) + 1
+    foreign = sorted(counts, key=lambda c: (-counts[c], c))[:max(room, 0)]
+    for ch in foreign:
+        numbers[ch] = len(numbers) + 1
+    return numbers, foreign, codes
+
+
+def _others(profile: Profile, release: Release) -> list[tuple[str, str]]:
+    """(key, reason code) of every record that is not a playable admitted word: rejected
+    records with their code, admitted records no move can lay with ``""``."""
+    playable = play_rules(profile).is_playable
+    out: list[tuple[str, str]] = []
+    for key, raw in release.iter_records():
+        if raw[:1] == VALID and playable(key):
+            continue
+        if raw[:1] == VALID:
+            out.append((key, ""))
+        else:
+            record = release.get(key)
+            out.append((key, (record.reason_code if record else None) or "unknown"))
+    return out
+
+
+def _kwg(words: list[bytes]) -> tuple[bytes, str]:
+    """A DAWG-only KWG of sorted unique byte strings, in the big layout if it must be."""
+    graph = Graph(words, gaddag=False)
+    big = graph.size > MAX_NODES
+    return graph.encode(big=big), "kbwg" if big else "kwg"
+
+
+def rules_json(profile: Profile) -> dict[str, Any]:
+    """The release-independent part of the rules: profile, speller, play rules, inputs."""
+    spell, rules = speller(profile), play_rules(profile)
+    reasons = sorted({*REASONS, "unknown"})
+    return {
+        "format": FORMAT,
+        "game": profile.id,
+        "profile": profile.summary(),
+        "players_language": PLAYERS_LANGUAGE.get(profile.language, "en"),
+        "speller": {
+            "canonical": dict(spell._canonical),
+            "multi": [list(pair) for pair in spell._multi],
+            "latin": {t.canonical: t.spelling for t in profile.tiles},
+            "letter": {t.canonical: t.letter for t in profile.tiles},
+            "phrases": profile.phrases,
+            "max_readings": MAX_READINGS,
+            "notation": {"open": JOIN_OPEN, "close": JOIN_CLOSE, "break": BREAK},
+        },
+        "play": {
+            "min_length": rules.min_length, "max_length": rules.max_length,
+            "edge_min_length": rules.edge_min_length, "jokers": rules.jokers,
+            "joker_only": sorted(rules.joker_only), "values": rules.values,
+            "letter_count": rules.letter_count,
+            "opening_double_letters": list(profile.opening_double_letters),
+        },
+        "inputs": character_classes(),
+        "max_play_words": MAX_PLAY_WORDS,
+        "reasons": {lang: {code: reason_text(code, lang) for code in reasons}
+                    for lang in LANGUAGES},
+    }
+
+
+def make_pack(profile: Profile, release: Release) -> Pack:
+    """The pack of ``release`` for ``profile`` (see the module docstring)."""
+    admitted = encode_words(profile, valid_keys(profile, release))
+    first, first_fmt = _kwg(admitted)
+    del admitted
+    others = _others(profile, release)
+    numbers, foreign, codes = _numbering(profile, others)
+    base = len(numbers)
+    code_number = {code: base + 1 + i for i, code in enumerate(codes)}
+    entries = sorted({
+        bytes([*(numbers[c] for c in key), code_number[code]])
+        for key, code in others if all(c in numbers for c in key)})
+    left_out = len(others) - len(entries)
+    second, second_fmt = _kwg(entries)
+    words = first + second
+    rules = rules_json(profile)
+    rules.update({
+        "release": release.id,
+        "words": {"admitted": {"offset": 0, "bytes": len(first), "layout": first_fmt},
+                  "others": {"offset": len(first), "bytes": len(second),
+                             "layout": second_fmt, "keys": len(entries),
+                             "left_out": left_out},
+                  "numbers": numbers, "foreign": foreign, "codes": codes,
+                  "sha256": hashlib.sha256(words).hexdigest()},
+    })
+    return Pack(rules, words, gzip.compress(words, 9, mtime=0))
+
+
+#: packs made or read in this process, newest last (a read-only data directory cannot keep
+#: them on disk: the rules, the words and the "current" routes must not each make one)
+_KEPT: dict[tuple[str, str, str], Pack] = {}
+_KEPT_PACKS = 8
+_KEPT_LOCK = threading.Lock()
+
+
+def pack(profile: Profile, release: Release, root: Path | None = None, *,
+         make: bool = True) -> Pack | None:
+    """The pack of ``release``, made once and kept under the data directory's cache (a
+    release never changes, so its pack is made once per machine) and in this process;
+    ``make=False``: None unless it was made already (asking costs no build)."""
+    name = (str(root), profile.id, release.id)
+    with _KEPT_LOCK:        # one maker at a time: two first requests make it once
+        hit = _KEPT.get(name) or _read(profile, release, root)
+        if hit is None and make:
+            hit = _made(profile, release, root)
+        if hit is not None:
+            _KEPT[name] = hit
+            while len(_KEPT) > _KEPT_PACKS:
+                del _KEPT[next(iter(_KEPT))]
+        return hit
+
+
+def _files(profile: Profile, release: Release, root: Path | None) -> tuple[Path, Path]:
+    where = cache_dir(root) / PACK_DIR / profile.id
+    return where / f"{release.id}.json", where / f"{release.id}.bin.gz"
+
+
+def _read(profile: Profile, release: Release, root: Path | None) -> Pack | None:
+    rules_file, words_file = _files(profile, release, root)
+    if rules_file.exists() and words_file.exists():
+        rules = json.loads(rules_file.read_text(encoding="utf-8"))
+        if rules.get("format") == FORMAT:
+            data = words_file.read_bytes()
+            return Pack(rules, gzip.decompress(data), data)
+    return None
+
+
+def _made(profile: Profile, release: Release, root: Path | None) -> Pack:
+    rules_file, words_file = _files(profile, release, root)
+    where = rules_file.parent
+    made = make_pack(profile, release)
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        atomic.write_bytes(words_file, made.words_gzip)
+        atomic.write_bytes(rules_file, json.dumps(made.rules, ensure_ascii=False).encode())
+    except OSError:     # a read-only data directory: the pack is made again next time
+        pass
+    return made
+
+
+__all__ = ["FORMAT", "Pack", "make_pack", "pack", "rules_json"]

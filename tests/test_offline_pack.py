@@ -1,0 +1,72 @@
+"""The offline pack read back by an independent reader (tests/kwg_reader.py): its first KWG
+is byte for byte what ``lexicon export GAME --format kwg --dawg-only`` writes, its second
+holds every other record's key with its reason code, and its rules are the profile's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from kwg_reader import Reader
+
+from lexicon import Catalog
+from lexicon.export.offline import make_pack, pack
+from lexicon.store.records import Record
+from tests.conftest import lexicon, publish, rec
+
+RECORDS = [
+    rec("kot"), rec("koty"), rec("np", valid=False, code="abbreviation"),
+    rec("e-mail", valid=False, code="hyphen_or_apostrophe"),
+    rec("krakowa", valid=False, code="capitalised"),
+    rec("a" * 16),                                 # admitted, but longer than a move lays
+    rec("qwerty", valid=False, code="foreign_letters"),
+]
+
+
+@pytest.fixture()
+def home(tmp_path: Path) -> Path:
+    root = tmp_path / "home"
+    root.mkdir()
+    publish(root, "osps", RECORDS)
+    return root
+
+
+def test_admitted_words_are_the_dawg_only_export(home: Path, tmp_path: Path) -> None:
+    lex = Catalog(home).lexicon("osps")
+    made = make_pack(lex.profile, lex.release)
+    out = tmp_path / "osps.kwg"
+    assert lexicon(home, "export", "osps", "--format", "kwg", "--dawg-only",
+                   "-o", str(out)).returncode == 0
+    first = made.rules["words"]["admitted"]
+    assert made.words[:first["bytes"]] == out.read_bytes()
+
+
+def test_other_keys_carry_their_reason_code(home: Path) -> None:
+    lex = Catalog(home).lexicon("osps")
+    made = make_pack(lex.profile, lex.release)
+    words = made.rules["words"]
+    other = words["others"]
+    reader = Reader(made.words[other["offset"]:other["offset"] + other["bytes"]], "kwg")
+    letter = {n: c for c, n in words["numbers"].items()}
+    base = len(words["numbers"])
+    found = {}
+    for entry in reader.dawg_words(reader.root(0)):
+        *key, code = entry
+        assert code > base and all(n <= base for n in key)
+        found["".join(letter[n] for n in key)] = words["codes"][code - base - 1]
+    records: dict[str, Record | None] = {r.key: r for r in RECORDS}
+    assert found == {k: (r.reason_code if not r.valid else "")
+                     for k, r in records.items() if r and (not r.valid or len(k) > 15)}
+    assert set(words["foreign"]) == {"-", "q"} and other["left_out"] == 0
+    # the tables are the profile's: Polish has no multi-letter tile, Ż is worth 5
+    assert made.rules["speller"]["multi"] == [] and made.rules["play"]["values"]["ż"] == 5
+    assert made.rules["play"]["max_length"] == 15
+
+
+def test_a_pack_is_made_once_and_kept(home: Path) -> None:
+    lex = Catalog(home).lexicon("osps")
+    first = pack(lex.profile, lex.release, home)
+    kept = home / "cache" / "offline" / "osps" / f"{lex.release.id}.bin.gz"
+    assert kept.read_bytes() == first.words_gzip
+    again = pack(lex.profile, lex.release, home)
+    assert again is first               # this process keeps it too
