@@ -237,14 +237,18 @@ def test_a_held_lock_does_not_stall_the_server(small_releases: Path) -> None:
             for t in judges:
                 t.start()
             time.sleep(0.2)                   # the rulings are waiting for the lock now
-            worst = 0.0
+            took = []
             for _ in range(8):
                 for url in ("/healthz", "/v1/games/osps/words/kot"):
                     start = time.monotonic()
                     assert httpx.get(base + url, timeout=5).status_code == 200
-                    worst = max(worst, time.monotonic() - start)
+                    took.append(time.monotonic() - start)
                 time.sleep(0.1)
-            assert worst < 0.5, f"the server stalled for {worst:.2f} s"
+            # a blocked event loop holds every request for as long as the lock is held
+            # (seconds); a busy machine delays a few by a fraction of that, never most
+            took.sort()
+            assert took[len(took) // 2] < 0.5 and took[-1] < hold / 2, \
+                f"the server stalled: {[round(s, 2) for s in took]}"
             for t in judges:
                 t.join()
         finally:

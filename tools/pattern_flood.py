@@ -98,12 +98,13 @@ def _summary(times_ms: list[float]) -> dict[str, Any]:
 
 def _probe(base: str, stop: threading.Event, every: float,
            out: dict[str, list[float]], failures: Counter[str]) -> None:
-    """``/healthz`` and one word in turn until ``stop``: their latencies in ms."""
+    """``/healthz`` and one word in turn until ``stop``: their latencies in ms. Each is
+    asked at least once, however short the phase, so no figure is made of no sample."""
     game, word = WORD
     targets = [("healthz", f"{base}/healthz"), ("word", f"{base}/v1/games/{game}/words/{word}")]
     with httpx.Client(timeout=REQUEST_TIMEOUT) as client:
         turn = 0
-        while not stop.is_set():
+        while turn < len(targets) or not stop.is_set():
             name, url = targets[turn % 2]
             turn += 1
             started = time.perf_counter()
