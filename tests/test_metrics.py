@@ -160,13 +160,15 @@ def test_two_workers_sum_their_counters(four_games: Path, tmp_path: Path) -> Non
         # one kept-alive connection: answers must not wait for a delayed ACK (~40 ms each
         # when the workers' socket lacked TCP_NODELAY)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        t0 = time.perf_counter()
+        took = []
         for _ in range(20):
+            t0 = time.perf_counter()
             conn.request("GET", "/healthz")
             conn.getresponse().read()
-        kept_alive = time.perf_counter() - t0
+            took.append(time.perf_counter() - t0)
         conn.close()
-        assert kept_alive < 0.5, f"20 kept-alive requests took {kept_alive:.2f} s"
+        took.sort()        # a delayed ACK holds every answer; a busy machine only some
+        assert took[len(took) // 2] < 0.03, f"kept-alive answers took {took}"
         scrapes = [httpx.get(base + "/metrics").text for _ in range(4)]
         for text in scrapes:
             assert value(text, "lexicon_http_requests_total", method="GET", route=WORDS,
