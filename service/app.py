@@ -53,7 +53,8 @@ is not JSON, not UTF-8 or not of the schema) is always 422 `invalid_request`; 40
 readable input whose content is refused (a path or query that is not UTF-8 once
 percent-decoded is `bad_encoding`); 404 an unknown game (`unknown_game`), release
 (`unknown_release`) or path; 413 a batch or body over its limit; 503 a game that cannot
-answer (`no_release`, `release_damaged`, `no_index`) while the others do, a full query pool
+answer (`no_release`, `release_damaged`, `no_index`, or `not_ready` while a running build
+has not published its first release yet) while the others do, a full query pool
 (`busy`, with `Retry-After`), or a judge whose log cannot record the ruling
 (`rulings_unavailable`: no verdict is then given).
 
@@ -135,7 +136,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
         """Liveness, and each game's state on its own: one game's damaged release never
         hides the others. ``status`` is ``ok``, or ``degraded`` when some game's release
         is damaged or its query indexes cannot be read (always HTTP 200: the process is
-        alive); ``games[g].state`` is ``serving``, ``no_release`` or ``damaged``."""
+        alive); ``games[g].state`` is ``serving``, ``building`` (no release yet; a running
+        build will publish one, ``expected_at``), ``no_release`` or ``damaged``."""
         states = {game: catalog.state(game) for game in catalog.games()}
         degraded = any(s["state"] == "damaged" or s.get("queries", "ok") != "ok"
                        for s in states.values())
@@ -147,7 +149,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     def readyz() -> dict[str, Any]:
         """Readiness, for a load balancer: 200 only when every configured game serves a
         release that passed its sha256 check in this process (``lexicon.readiness``);
-        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason."""
+        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason
+        (``building`` with ``expected_at`` for a game a running build has yet to publish)."""
         report = catalog.readiness()
         if not report["ready"]:
             raise NotReady("not ready: " + ", ".join(
@@ -162,12 +165,14 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
         state = catalog.state(game)
         summary["release"] = state["release"]
         summary["state"] = state["state"]
+        if state["state"] == "building":        # the page says which games are building
+            summary["expected_at"] = state["expected_at"]
         return summary
 
     @app.get("/v1/games", tags=["games"])
     def games() -> list[dict[str, Any]]:
         """Every game's profile (tiles, values, limits), its current release and its state
-        (``serving``, ``no_release``, ``damaged``)."""
+        (``serving``, ``building``, ``no_release``, ``damaged``)."""
         return [_summary(game) for game in catalog.games()]
 
     @app.get("/v1/games/{game}", tags=["games"])

@@ -68,10 +68,7 @@ function applyLanguage(next) {
   for (const node of document.querySelectorAll("[data-t-placeholder]")) {
     node.placeholder = t(node.dataset.tPlaceholder);
   }
-  for (const g of Object.values(games)) {
-    const opt = $("game").querySelector(`option[value="${g.id}"]`);
-    if (opt) opt.textContent = g.name + (g.release ? "" : " " + t("notBuilt"));
-  }
+  labelGames();
   if (lastLookup) lookup();
   syncAddress();
 }
@@ -281,6 +278,41 @@ function showJokerButton() {
   $("joker").hidden = !(g && g.jokers && g.jokers.count > 0);
 }
 
+// -- the "building" notice: games a running build has not published yet -------------------
+// While some game is being built (GET /v1/games: state "building"), the page says which and
+// asks again every 20 s; a game published meanwhile becomes choosable without a reload.
+
+function labelGames() {
+  for (const g of Object.values(games)) {
+    const opt = $("game").querySelector(`option[value="${g.id}"]`);
+    if (opt) opt.textContent = g.name + (g.release ? ""
+      : " " + t(g.state === "building" ? "beingBuilt" : "notBuilt"));
+  }
+  showBuilding();
+}
+
+function showBuilding() {
+  const names = Object.values(games).filter((g) => g.state === "building").map((g) => g.name);
+  $("building").hidden = !names.length;
+  $("building").textContent = names.length ? t("stillBuilding") + ": " + names.join(", ") : "";
+}
+
+function watchBuilding() {
+  if (!Object.values(games).some((g) => g.state === "building")) return;
+  setTimeout(async () => {
+    try {
+      for (const g of await getJSON("/v1/games")) games[g.id] = g;
+      setRelease(games[$("game").value].release);
+      labelGames();
+    } catch (_) {
+      // the server did not answer this time: the next round asks again
+    } finally {
+      watchBuilding();
+    }
+  }, 20000);
+}
+// -- end of the "building" notice ------------------------------------------------------------
+
 async function loadGames() {
   const list = await getJSON("/v1/games");
   const select = $("game");
@@ -301,6 +333,7 @@ async function loadGames() {
   const mode = link.get("mode") || (word ? "lookup" : localStorage.getItem("referee-mode"));
   applyLanguage(defaultLanguage());
   setMode(mode === "judge" ? "judge" : "lookup");
+  watchBuilding();
   if (word && mode !== "judge") {
     $("word").value = word;
     await lookup();
