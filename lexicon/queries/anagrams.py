@@ -28,13 +28,7 @@ from lexicon.game.inputs import EDGE_SPACE, control_error, first_control, normal
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
-from lexicon.store.indexes import (
-    NODE_CHILD_MASK,
-    NODE_LABEL_SHIFT,
-    NODE_LAST,
-    NODE_TERMINAL,
-    Indexes,
-)
+from lexicon.store.indexes import NODE_CHILD_MASK, NODE_TERMINAL, Indexes
 
 JOKER = "?"
 MAX_RACK_TILES = 15       # Remik's 13 (and a draw or two); the longest osps word is 15
@@ -143,6 +137,12 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
 
     ``exact``: use every rack tile and joker (a full anagram, not a sub-anagram). The score
     is summed along the walk, so finding an alphagram costs no more than reaching it.
+
+    A node's edges are read by label, not in a scan: the labels worth reading are the
+    node's labels (:attr:`Indexes.alphagram_masks`) that the board, the rack or a joker can
+    play, as bits, and no higher than the first board letter still needed; each is found by
+    counting the node's labels below it. Once the jokers are spent, which is where most of
+    the walk is, the rack's few letters are all that is read of a node of thirty edges.
     """
     letters = profile.alphabet.labels        # the alphagram trie's labels
     rules = play_rules(profile)
@@ -151,7 +151,6 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     known = rules.known_values
     rack_left = [rack.tiles.get(c, 0) for c in letters]
     board_left = [rack.board.get(c, 0) for c in letters]
-    board_labels = [i for i, n in enumerate(board_left) if n]
     board_total = sum(board_left)
     total = rack.size + board_total
     max_length = min(max_length, total)
@@ -160,52 +159,57 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     counts = index.alphagram_counts
     ranks = index.alphagram_ranks
     found: list[Found] = []
+    if not (min_length <= max_length and nodes[0]):
+        return found
+    masks = index.alphagram_masks
     path: list[str] = []          # the letters from the root
     joker_stack: list[str] = []
     steps = 0
     jokers_left = rack.jokers
-    board_needed = board_total
+    # the labels the rack and the board still hold, as bits
+    rack_bits = sum(1 << i for i, n in enumerate(rack_left) if n)
+    board_bits = sum(1 << i for i, n in enumerate(board_left) if n)
+    every = (1 << len(letters)) - 1
 
     def visit(offset: int, depth: int, score: int, base: int) -> None:
         """Walk the node at ``offset``, whose subtree's keys start at rank ``base``."""
-        nonlocal steps, jokers_left, board_needed
-        if steps > MAX_STEPS:     # counted per edge read, checked per node (<= 64 edges)
+        nonlocal steps, jokers_left, rack_bits, board_bits
+        if steps > MAX_STEPS:     # counted per edge read, checked per node
             raise QueryTooBroad(f"the query needs more than {MAX_STEPS:,} steps; use "
                                 f"fewer jokers or a longer minimum length",
                                 detail={"max_steps": MAX_STEPS})
-        # board letters must all be used: in sorted order, none may be passed over
-        first_board = (next(i for i in board_labels if board_left[i]) if board_needed
-                       else n_labels)
+        mask = masks[offset]
+        wanted = mask & (every if jokers_left else rack_bits | board_bits)
+        if board_bits:   # board letters must all be used: none may be passed over
+            wanted &= ((board_bits & -board_bits) << 1) - 1
         depth += 1
-        k = offset - 1
-        while True:
-            k += 1
+        while wanted:
+            bit = wanted & -wanted
+            wanted ^= bit
+            label = bit.bit_length() - 1
+            k = offset + (mask & (bit - 1)).bit_count()
             edge = nodes[k]
             steps += 1
-            label = edge >> NODE_LABEL_SHIFT
-            if label > first_board:
-                break
-            if board_left[label]:
+            if board_bits & bit:
                 board_left[label] -= 1
-                board_needed -= 1
+                if not board_left[label]:
+                    board_bits ^= bit
                 source = 0
                 gained = tile_value[label]
-            elif rack_left[label]:
+            elif rack_bits & bit:
                 rack_left[label] -= 1
+                if not rack_left[label]:
+                    rack_bits ^= bit
                 source = 1
                 gained = tile_value[label]
-            elif jokers_left:
+            else:
                 jokers_left -= 1
                 joker_stack.append(letters[label])
                 source = 2
                 gained = joker_value[label]
-            else:
-                if edge & NODE_LAST:
-                    break
-                continue
             path.append(letters[label])
             rank = base + ranks[k]
-            if edge & NODE_TERMINAL and depth >= min_length and not board_needed:
+            if edge & NODE_TERMINAL and depth >= min_length and not board_bits:
                 found.append(Found("".join(path), tuple(joker_stack) if joker_stack else (),
                                    score + gained if known else None, counts[k], rank))
             child = edge & NODE_CHILD_MASK
@@ -214,18 +218,15 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
             path.pop()
             if source == 0:
                 board_left[label] += 1
-                board_needed += 1
+                board_bits |= bit
             elif source == 1:
                 rack_left[label] += 1
+                rack_bits |= bit
             else:
                 jokers_left += 1
                 joker_stack.pop()
-            if edge & NODE_LAST:
-                break
 
-    n_labels = len(letters)
-    if min_length <= max_length and nodes[0]:
-        visit(nodes[0], 0, 0, 0)
+    visit(nodes[0], 0, 0, 0)
     return found
 
 
