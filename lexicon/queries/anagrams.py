@@ -38,7 +38,7 @@ MAX_RACK_TILES = 15       # Remik's 13 (and a draw or two); the longest osps wor
 MAX_BOARD_TILES = 8
 MAX_JOKERS = 3            # beyond 3 jokers a 10-tile rack's sub-anagrams are most of a lexicon
 MAX_CHARS_PER_TILE = 6    # "[dž], " at most: a longer rack text is refused before it is read
-MAX_STEPS = 400_000       # trie probes per query (a 10-tile rack with 2 jokers needs ~10^4)
+MAX_STEPS = 400_000       # edges of the nodes a walk opens (10 tiles, 2 jokers: ~5*10^4)
 
 
 class QueryTooBroad(LexiconError):
