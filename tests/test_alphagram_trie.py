@@ -175,3 +175,26 @@ def test_the_label_indexed_walk_finds_what_brute_force_finds(home: Path) -> None
             expected[alpha] = (tuple(sorted(short.elements())), score, n)
         assert got == expected, (rack, jokers, board)
     cat.close()
+
+
+def test_a_page_of_the_best_alphagrams_is_the_head_of_the_full_sort(home: Path) -> None:
+    """``_alphagram_page`` sorts only the alphagrams that can reach the page (chosen on the
+    walk's score and length arrays): every page equals the same page of a full sort."""
+    from conftest import publish, rec
+
+    from lexicon.queries import anagrams
+
+    publish(home, "osps", [rec(w) for w in WORDS])
+    cat = Catalog(home)
+    profile, index = cat.profile("osps"), cat.release("osps").indexes
+    for rack in ("kotyw??", "stary?", "noweakt"):
+        found = anagrams.find_alphagrams(index, profile, anagrams.parse_rack(profile, rack),
+                                         2, 15, False)
+        assert isinstance(found, anagrams.Alphagrams) and len(found) > 3
+        for sort in ("score", "length", "alpha"):
+            for wanted in (1, 2, 3, 5, 100):
+                fast = queries._alphagram_page(profile, index, found, sort, wanted)
+                full = queries._alphagram_page(profile, index, list(found), sort, wanted)
+                assert fast[0] == full[0]
+                assert fast[1][:wanted] == full[1][:wanted], (rack, sort, wanted)
+    cat.close()

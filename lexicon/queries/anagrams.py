@@ -134,8 +134,19 @@ class Found(NamedTuple):
     rank: int                 # where its keys start in alphagram order (Indexes.words_of)
 
 
+class Alphagrams(list[Found]):
+    """What :func:`find_alphagrams` found, with each one's score (0 when the game's values
+    are unknown), length and word count as numpy arrays beside the list, in its order: a
+    page of the best few of 8,000 is chosen on them (``queries._alphagram_page``) without
+    a Python key a row."""
+
+    scores: np.ndarray
+    lengths: np.ndarray
+    words: np.ndarray
+
+
 def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: int,
-                    max_length: int, exact: bool) -> list[Found]:
+                    max_length: int, exact: bool) -> Alphagrams:
     """Every alphagram makeable from ``rack`` (using all board letters) within the lengths,
     in no particular order (every caller sorts them).
 
@@ -160,8 +171,10 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     max_length = min(max_length, total)
     min_length = max(min_length, board_total + 1, total if exact else 0)
     nodes = index.alphagram_nodes
+    found = Alphagrams()
+    found.scores = found.lengths = found.words = np.zeros(0, dtype=np.int64)
     if not (min_length <= max_length and nodes[0]):
-        return []
+        return found
     walk = _Walk(index, letters, rules)
     # the open paths: one row each
     off = np.array([nodes[0]], dtype=np.int64)       # the node the path has reached
@@ -173,7 +186,7 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     paths = np.zeros((1, 0), dtype=np.intp)           # the labels along the path
     joker_labels = np.full((1, rack.jokers), -1, dtype=np.intp)   # what each joker stood for
     steps = 0
-    found: list[Found] = []
+    parts: list[tuple[np.ndarray, int, np.ndarray]] = []   # scores, length, words
     for depth in range(1, max_length + 1):
         lens = np.bitwise_count(walk.masks[off]).astype(np.int64)
         edges_read = int(lens.sum())
@@ -216,6 +229,8 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
             hits = np.flatnonzero((edge & NODE_TERMINAL != 0) & ~boards.any(axis=1))
             found += walk.found(paths[hits], joker_labels[hits], scores[hits] if known
                                 else None, counts[hits], ranks[hits])
+            parts.append((scores[hits] if known else np.zeros(len(hits), dtype=np.int64),
+                          depth, counts[hits]))
         if depth == max_length:
             break
         going = np.flatnonzero(edge & NODE_CHILD_MASK)
@@ -225,6 +240,11 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
         bases = ranks[going] + counts[going]
         racks, boards, jokers = racks[going], boards[going], jokers[going]
         scores, paths, joker_labels = scores[going], paths[going], joker_labels[going]
+    if parts:
+        found.scores = np.concatenate([part[0] for part in parts])
+        found.lengths = np.concatenate([np.full(len(part[2]), part[1], dtype=np.int64)
+                                        for part in parts])
+        found.words = np.concatenate([part[2].astype(np.int64) for part in parts])
     return found
 
 
