@@ -148,9 +148,10 @@ def plan(games: Sequence[str], root: Path, factor: Callable[[], float] = machine
         def cost(game: str) -> float:
             vocabulary = profiles.load(game).vocabulary
             extra = 0.0
-            if vocabulary != game and vocabulary not in built:
-                extra = steps[vocabulary].seconds if vocabulary in steps else \
-                    REFERENCE_SECONDS.get(vocabulary, UNKNOWN_GAME_SECONDS)
+            if vocabulary != game and vocabulary in left:     # built (again) first
+                extra = steps[vocabulary].seconds
+            elif vocabulary != game and vocabulary not in built:  # build_game builds it
+                extra = REFERENCE_SECONDS.get(vocabulary, UNKNOWN_GAME_SECONDS)
             return steps[game].seconds + extra
         game = min(left, key=cost)          # min keeps the first of equals: the user's order
         vocabulary = profiles.load(game).vocabulary

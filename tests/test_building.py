@@ -133,6 +133,12 @@ def test_the_plan_builds_the_shortest_first_and_a_vocabulary_before_its_game(
     # remik alone still needs osps first: it is planned behind it
     assert [s.game for s in plan.plan(["remik", "osps"], home, lambda: 1.0)] == [
         "osps", "remik"]
+    # a rebuild of both: osps (rebuilt first, remik links it) counts in remik's cost, so
+    # a shorter game goes before the pair
+    publish(home, "osps", POLISH_RECORDS)
+    publish(home, "remik", POLISH_RECORDS)
+    again = plan.plan(["osps", "remik", "krizemkrazem"], home, lambda: 2.0)
+    assert [s.game for s in again] == ["krizemkrazem", "osps", "remik"]
     text = plan.plan_text(steps)
     assert text.startswith("build plan: 4 games, expected 52.0 min in all on this machine")
 
