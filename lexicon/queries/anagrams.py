@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, NamedTuple
@@ -134,15 +135,56 @@ class Found(NamedTuple):
     rank: int                 # where its keys start in alphagram order (Indexes.words_of)
 
 
-class Alphagrams(list[Found]):
-    """What :func:`find_alphagrams` found, with each one's score (0 when the game's values
-    are unknown), length and word count as numpy arrays beside the list, in its order: a
-    page of the best few of 8,000 is chosen on them (``queries._alphagram_page``) without
-    a Python key a row."""
+class Alphagrams(Sequence[Found]):
+    """What :func:`find_alphagrams` found: a sequence of :class:`Found`, with each one's
+    score (0 when the game's values are unknown), length and word count as numpy arrays in
+    its order. The rows are made only when asked for: a page of the best few of 8,000 is
+    chosen on the arrays and made with :meth:`take` (``queries._alphagram_page``); walking
+    the sequence makes them all (once)."""
 
-    scores: np.ndarray
-    lengths: np.ndarray
-    words: np.ndarray
+    def __init__(self, walk: _Walk | None = None) -> None:
+        self._walk = walk
+        self._blocks: list[tuple[np.ndarray, ...]] = []   # one a level: the walk's rows
+        self._starts: list[int] = []
+        self._all: list[Found] | None = None
+        self.scores = self.lengths = self.words = np.zeros(0, dtype=np.int64)
+
+    def add(self, paths: np.ndarray, joker_labels: np.ndarray, scores: np.ndarray,
+            counts: np.ndarray, ranks: np.ndarray) -> None:
+        self._starts.append(len(self.words))
+        self._blocks.append((paths, joker_labels, scores, counts, ranks))
+        self.scores = np.concatenate([self.scores, scores])
+        self.lengths = np.concatenate([self.lengths, np.full(len(counts), paths.shape[1])])
+        self.words = np.concatenate([self.words, counts.astype(np.int64)])
+
+    def take(self, indices: Sequence[int]) -> list[Found]:
+        """The rows at ``indices`` (ascending), made a level at a time."""
+        if self._all is not None or self._walk is None:
+            return [self[i] for i in indices]
+        out: list[Found] = []
+        where = np.asarray(indices, dtype=np.int64)
+        level = np.searchsorted(np.array(self._starts), where, side="right") - 1
+        for b, block in enumerate(self._blocks):
+            rows = where[level == b] - self._starts[b]
+            if len(rows):
+                out += self._walk.found(*(part[rows] for part in block))
+        return out
+
+    def _rows(self) -> list[Found]:
+        if self._all is None:
+            walk = self._walk
+            self._all = [f for block in self._blocks for f in walk.found(*block)] \
+                if walk is not None else []
+        return self._all
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]  (int or slice, as a list)
+        return self._rows()[i]
+
+    def __iter__(self) -> Iterator[Found]:
+        return iter(self._rows())
 
 
 def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: int,
@@ -171,11 +213,10 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     max_length = min(max_length, total)
     min_length = max(min_length, board_total + 1, total if exact else 0)
     nodes = index.alphagram_nodes
-    found = Alphagrams()
-    found.scores = found.lengths = found.words = np.zeros(0, dtype=np.int64)
     if not (min_length <= max_length and nodes[0]):
-        return found
-    walk = _Walk(index, letters, rules)
+        return Alphagrams()
+    walk = _Walk(index, letters, rules, known)
+    found = Alphagrams(walk)
     # the open paths: one row each
     off = np.array([nodes[0]], dtype=np.int64)       # the node the path has reached
     racks = np.array([rack_left], dtype=np.int16)     # tiles left, by label
@@ -186,7 +227,6 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
     paths = np.zeros((1, 0), dtype=np.intp)           # the labels along the path
     joker_labels = np.full((1, rack.jokers), -1, dtype=np.intp)   # what each joker stood for
     steps = 0
-    parts: list[tuple[np.ndarray, int, np.ndarray]] = []   # scores, length, words
     for depth in range(1, max_length + 1):
         lens = np.bitwise_count(walk.masks[off]).astype(np.int64)
         edges_read = int(lens.sum())
@@ -227,10 +267,9 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
         ranks = bases[parent] + walk.ranks[k]
         if depth >= min_length:
             hits = np.flatnonzero((edge & NODE_TERMINAL != 0) & ~boards.any(axis=1))
-            found += walk.found(paths[hits], joker_labels[hits], scores[hits] if known
-                                else None, counts[hits], ranks[hits])
-            parts.append((scores[hits] if known else np.zeros(len(hits), dtype=np.int64),
-                          depth, counts[hits]))
+            found.add(paths[hits], joker_labels[hits],
+                      scores[hits] if known else np.zeros(len(hits), dtype=np.int64),
+                      counts[hits], ranks[hits])
         if depth == max_length:
             break
         going = np.flatnonzero(edge & NODE_CHILD_MASK)
@@ -240,11 +279,7 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
         bases = ranks[going] + counts[going]
         racks, boards, jokers = racks[going], boards[going], jokers[going]
         scores, paths, joker_labels = scores[going], paths[going], joker_labels[going]
-    if parts:
-        found.scores = np.concatenate([part[0] for part in parts])
-        found.lengths = np.concatenate([np.full(len(part[2]), part[1], dtype=np.int64)
-                                        for part in parts])
-        found.words = np.concatenate([part[2].astype(np.int64) for part in parts])
+    walk.release()      # the rows made later need no view of the mapped index
     return found
 
 
@@ -252,8 +287,9 @@ class _Walk:
     """The arrays one walk reads: the index's (numpy views of the mapped files, no copy)
     and the game's values by label."""
 
-    def __init__(self, index: Indexes, letters: tuple[str, ...] | list[str], rules: Any
-                 ) -> None:
+    def __init__(self, index: Indexes, letters: tuple[str, ...] | list[str], rules: Any,
+                 known: bool) -> None:
+        self.known = known          # scores are None when the game's values are unknown
         self.nodes = np.frombuffer(index.alphagram_nodes, dtype=np.uint32)
         self.counts = np.frombuffer(index.alphagram_counts,
                                     dtype=np.dtype(index.alphagram_counts.format))
@@ -268,13 +304,18 @@ class _Walk:
                             if all(len(c) == 1 for c in letters) else None)
         self.spelt: dict[int, tuple[str, ...]] = {0: ()}
 
+    def release(self) -> None:
+        """Drop the views of the index's mapped files: a release may be closed (its maps
+        unmapped) while the walk's result is still held."""
+        del self.nodes, self.counts, self.ranks, self.masks
+
     def spell(self, paths: np.ndarray) -> list[str]:
         if self.code_points is None or not paths.shape[1]:
             return ["".join(self.letters[i] for i in row) for row in paths.tolist()]
         points = np.ascontiguousarray(self.code_points[paths])
         return points.view(f"<U{paths.shape[1]}").ravel().tolist()
 
-    def found(self, paths: np.ndarray, joker_labels: np.ndarray, scores: np.ndarray | None,
+    def found(self, paths: np.ndarray, joker_labels: np.ndarray, scores: np.ndarray,
               counts: np.ndarray, ranks: np.ndarray) -> list[Found]:
         # what the jokers stood for, as one number a row (labels + 1, base 65): each
         # distinct one is spelt once a walk
@@ -286,7 +327,7 @@ class _Walk:
             spelt[key] = tuple(self.letters[key // 65 ** i % 65 - 1] for i in range(width)
                                if key // 65 ** i % 65)
         jokers = [spelt[key] for key in keys]
-        score_list = scores.tolist() if scores is not None else [None] * len(counts)
+        score_list = scores.tolist() if self.known else [None] * len(counts)
         # tuple.__new__ straight from C: a namedtuple's own __new__ is a Python call a row
         return list(map(tuple.__new__, repeat(Found, len(jokers)), zip(
             self.spell(paths), jokers, score_list, counts.tolist(), ranks.tolist(),

@@ -247,7 +247,7 @@ def _alphagram_page(profile: Profile, index: Indexes, found: list[anagram_engine
         # order below is the same as a sort of all of them, cut
         first = -found.lengths if sort == "length" else -found.scores * 128 - found.lengths
         bound = np.partition(first, wanted - 1)[wanted - 1]
-        found = [found[i] for i in np.flatnonzero(first <= bound).tolist()]
+        found = found.take(np.flatnonzero(first <= bound).tolist())
     elif arrays:
         found = list(found)     # sorted below: the arrays stay in the walk's order
     if sort == "score":
