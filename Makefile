@@ -1,11 +1,13 @@
 # Everything a fresh Debian machine needs, from nothing:
-#   make serve   install, fetch the pinned sources, build every lexicon not yet built, serve on 127.0.0.1:8000
+#   make serve   install and serve on 127.0.0.1:8000 at once, while the pinned sources are fetched and
+#                every lexicon not yet built is built (each game answers as soon as it is published)
 #   make test    install everything every test needs and run the test suite
 #   make docs    build the documentation in docs/ (docs/_build/html)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# built shortest first, whatever the order here (build/plan.py)
 GAMES ?= osps remik kvizovka krizemkrazem
 export LEXICON_HOME ?= $(CURDIR)/data
 STAMP := $(VENV)/.installed
@@ -44,8 +46,10 @@ build: install
 rebuild: install
 	$(BIN)/lexicon build $(GAMES)
 
-serve: build
-	$(BIN)/lexicon serve --host 127.0.0.1 --port 8000
+# The server answers from the start: each game as soon as it is published, 503 not_ready
+# ("being built") until then; the build runs beside it (`lexicon serve --build`).
+serve: install
+	$(BIN)/lexicon serve --host 127.0.0.1 --port 8000 $(addprefix --build ,$(GAMES))
 
 # The referee page is tested in a real headless Chromium driven through chromedriver
 # (tests/test_referee_page.py).

@@ -17,6 +17,12 @@ Usage::
     with Progress("writing records", total=n) as bar:
         bar.advance(k)
 
+A run of several phases (a build of several games, :mod:`build.plan`) sets an *overall*
+estimate with :func:`set_overall`: every plain line of a running phase then ends with what
+is left of the game and of the whole run (``; osps about 6.5 min left, whole build about
+21 min left (game 2 of 4)``), given the phase's own ETA, and the rich bar shows it under the
+bars.
+
 A phase whose total is learnt on the way says so: ``set_total`` (known now, or a better
 estimate) or ``add_total`` (one more part's size, e.g. each generator's pair count once it
 is read). ``Progress.track`` counts the items of an iterable into an existing bar, with the
@@ -30,7 +36,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import IO, TypeVar
 
@@ -50,6 +56,14 @@ PLAIN_EVERY = 10.0      # seconds between plain progress lines
 QUIET_ENV = "LEXICON_PROGRESS"   # "off": no progress output at all (tests, benches)
 _live: RichProgress | None = None     # the process's one live display, while any bar runs
 _live_users = 0
+_overall: Callable[[float | None], str] | None = None    # see set_overall
+
+
+def set_overall(estimate: Callable[[float | None], str] | None) -> None:
+    """What every running phase's line ends with: ``estimate(phase_eta)`` (None: nothing),
+    e.g. what is left of the game and of the whole build (:mod:`build.plan`)."""
+    global _overall
+    _overall = estimate
 
 
 def _fmt_count(n: float) -> str:
@@ -93,19 +107,22 @@ class Progress:
                     TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TaskProgressColumn(), TextColumn("{task.fields[rate]}"),
                     TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                    TextColumn("{task.fields[overall]}"),
                     console=Console(file=self.stream), transient=False,
                 )
                 _live.start()
             _live_users += 1
             self._bar = _live
-            self._task = _live.add_task(self.description, total=self.total, rate="")
+            self._task = _live.add_task(self.description, total=self.total, rate="",
+                                        overall="")
         return self
 
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
                  tb: TracebackType | None) -> None:
         global _live, _live_users
         if self._bar is not None:
-            self._bar.update(self._task, rate=self._rate_text())  # type: ignore[arg-type]
+            self._bar.update(self._task, rate=self._rate_text(),  # type: ignore[arg-type]
+                             overall="")
             self._bar = None
             _live_users -= 1
             if _live_users == 0 and _live is not None:
@@ -167,6 +184,8 @@ class Progress:
             eta = self.eta()
             if eta is not None:
                 text += f", ETA {_fmt_seconds(eta)}"
+            if _overall is not None:
+                text += "; " + _overall(eta)
         return text
 
     def _line(self, final: bool = False, suffix: str = "") -> None:
@@ -176,7 +195,8 @@ class Progress:
         self.done += n
         if self._bar is not None:
             self._bar.update(self._task, advance=n,  # type: ignore[arg-type]
-                             rate=self._rate_text())
+                             rate=self._rate_text(),
+                             overall=_overall(self.eta()) if _overall is not None else "")
             return
         if self.quiet:
             return

@@ -151,24 +151,13 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
                             "indexes are an older format is repacked)")]
           = False) -> None:
     """Build and publish a new release for each game (atomically; the old one keeps serving
-    if the build fails)."""
-    from build.pipeline import BuildContext, build_game, refresh_indexes, stale_indexes
-    ctx = BuildContext(root=Catalog().root, limit=limit)
-    for g in game_ids:
-        Catalog().profile(g)
-    for g in game_ids:
-        cat = Catalog(ctx.root)
-        rel = cat.release_or_none(g) if if_missing else None   # damaged: rebuilt
-        if rel is not None:
-            why = stale_indexes(rel.manifest)
-            if why is None:
-                print(f"{g}: release {rel.id} exists; skipped")
-                continue
-            print(f"{g}: release {rel.id} exists but {why}; writing it again")
-            print(refresh_indexes(g, ctx).name)
-            continue
-        path = build_game(g, ctx)
-        print(path.name)
+    if the build fails). The games are built shortest first, the plan and its expected
+    duration on this machine are printed first, and a server running meanwhile answers
+    each game as soon as it is published (503 not_ready, "being built", until then)."""
+    from build.pipeline import BuildContext
+    from build.plan import build_games
+    build_games(game_ids, BuildContext(root=Catalog().root, limit=limit),
+                if_missing=if_missing)
 
 
 @app.command()
@@ -418,8 +407,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
               help="on SIGTERM, how long requests in flight may take to finish")] = 30.0,
           access_log: Annotated[bool, typer.Option(
               "--access-log/--no-access-log",
-              help="one JSON line a request on stdout")] = True) -> None:
+              help="one JSON line a request on stdout")] = True,
+          build_games: Annotated[list[str] | None, typer.Option(
+              "--build", help="build this game if it has no release (repeatable), in a "
+                              "`lexicon build --if-missing` process started beside the server: "
+                              "each game is served as soon as it is published, and answers "
+                              "503 not_ready (being built) until then")] = None) -> None:
     """Serve the HTTP API (OpenAPI docs at /docs; /healthz liveness, /readyz readiness).
+
+    With --build, the missing games are built by a child process while the server answers
+    the ones that are ready (`make serve`); the build's progress goes to stderr, and it runs
+    to its end even if the server is stopped first (a release is published atomically).
 
     SIGTERM drains: the listening socket closes at once (a load balancer moves new requests
     to other replicas), requests in flight finish, idle connections close, and the process
@@ -435,6 +433,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     if workers > 1 or os.environ.get(metrics.MULTIPROC_ENV):
         metrics.prepare_multiprocess()      # before any worker records a value
     os.environ[metrics.ACCESS_LOG_ENV] = "1" if access_log else "0"
+    if build_games:
+        for g in build_games:
+            Catalog().profile(g)       # an unknown game is refused before anything starts
+        import subprocess
+        subprocess.Popen([sys.executable, "-m", "cli.main", "build", "--if-missing",
+                          *build_games], stdout=sys.stderr)
     launch.run("service.app:create_app", host=host, port=port, workers=workers,
                log_level="info", access_log=False, timeout_graceful_shutdown=drain_seconds)
 

@@ -8,7 +8,9 @@ asks its questions of. When a new release is published while a server runs, the 
 request gets the new release's Lexicon (the ``CURRENT`` file is re-read when it changes);
 a request already under way keeps the Lexicon it took, so a publish in the middle of it
 changes neither its verdicts nor its label. One game whose release is damaged raises
-``release_damaged`` for that game alone.
+``release_damaged`` for that game alone; a game with no release yet that a running build
+has announced (:mod:`lexicon.store.building`) raises ``not_ready`` (503) saying when it is
+expected, and serves from the first request after its publish.
 
 Many threads ask at once (a server's thread pool), so opening is serialised by a lock and
 each release directory is opened at most once per process, its Lexicon made once with it
@@ -27,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 from lexicon import paths
 from lexicon.door import Lexicon
-from lexicon.errors import LexiconError, NoRelease, ReleaseDamaged
+from lexicon.errors import Building, LexiconError, NoRelease, ReleaseDamaged
 from lexicon.game import profile as profiles
 from lexicon.game.profile import Profile
 from lexicon.paths import home
 from lexicon.readiness import readiness
-from lexicon.store import releases
+from lexicon.store import building, releases
 from lexicon.store.store import Release
 
 if TYPE_CHECKING:
@@ -122,6 +124,15 @@ class Catalog:
     def _open(self, game: str) -> Lexicon:
         path = releases.current_path(game, self.root)
         if path is None:
+            announced = building.in_progress(game, self.root)
+            if announced is not None:
+                raise Building(
+                    f"{game} is still being built (game {announced.get('position')} of "
+                    f"{announced.get('of')} of the build running as pid "
+                    f"{announced['pid']}); expected {building.expected_text(announced)}. "
+                    f"It answers as soon as its release is published",
+                    detail={"game": game, "state": "building",
+                            "expected_at": announced.get("expected_at")})
             raise NoRelease(
                 f"no release of {game!r} has been built in {paths.where(self.root)}; run "
                 f"`lexicon build {game}`, or set LEXICON_HOME to the data directory that "
@@ -164,9 +175,13 @@ class Catalog:
 
     def state(self, game: str) -> dict[str, Any]:
         """What a game serves, for ``/healthz``: ``serving`` (with ``queries``: ``ok`` or the
-        index error), ``no_release`` or ``damaged`` (with the error)."""
+        index error), ``building`` (no release yet, a running build will publish one; with
+        ``expected_at``), ``no_release`` or ``damaged`` (with the error)."""
         try:
             rel = self.release(game)
+        except Building as exc:
+            return {"state": "building", "release": None,
+                    "expected_at": exc.detail.get("expected_at"), "error": exc.to_json()}
         except ReleaseDamaged as exc:
             return {"state": "damaged", "release": None, "error": exc.to_json()}
         except NoRelease as exc:

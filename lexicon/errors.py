@@ -75,6 +75,17 @@ class NoRelease(LexiconError):
     exit_code = EXIT_FAILED
 
 
+class Building(NoRelease):
+    """The game has no release yet and a running build will publish one
+    (:mod:`lexicon.store.building`): 503 ``not_ready``, with when it is expected, rather
+    than ``no_release``'s advice to start a build. A :class:`NoRelease` because, for a
+    caller, the game has no usable release either way."""
+
+    code = "not_ready"
+    status = 503
+    exit_code = EXIT_FAILED
+
+
 class UnknownRelease(LexiconError):
     """A release id that was never published for this game (or was removed)."""
 
@@ -213,7 +224,9 @@ CODES: dict[str, str] = {
     "no_index": "the release's query indexes are missing or unreadable",
     "rulings_unavailable": "the rulings log cannot be written (or read); the ruling is not "
                            "given, so no verdict goes unrecorded (CLI exit 3)",
-    "not_ready": "`/readyz`: some configured game serves no verified release (`detail.not_ready`)",
+    "not_ready": "`/readyz`: some configured game serves no verified release (`detail.not_ready`); "
+                 "or a game whose first release a running build has not published yet "
+                 "(`detail.state` is `building`, `detail.expected_at` when it should be)",
     "busy": "a query (pattern, blanks, anagrams, extend, hooks, prefix) found every query worker "
             "taken and the queue full, or waited too long for one; `Retry-After` says when "
             "to try again (lookups, batches and `/healthz` never get it)",

@@ -76,7 +76,10 @@ def readiness(catalog: Catalog) -> dict[str, Any]:
     for game in configured_games(catalog):
         state = catalog.state(game)
         row: dict[str, Any] = {"state": state["state"], "release": state["release"]}
-        if state["state"] != "serving":
+        if state["state"] == "building":      # named apart: it will serve by itself
+            row["reason"] = "building"
+            row["expected_at"] = state["expected_at"]
+        elif state["state"] != "serving":
             row["reason"] = state["error"]["code"]
         elif state.get("queries", "ok") != "ok":
             row["reason"] = state["queries"]

@@ -55,7 +55,8 @@ is not JSON, not UTF-8 or not of the schema) is always 422 `invalid_request`; 40
 readable input whose content is refused (a path or query that is not UTF-8 once
 percent-decoded is `bad_encoding`); 404 an unknown game (`unknown_game`), release
 (`unknown_release`) or path; 413 a batch or body over its limit; 503 a game that cannot
-answer (`no_release`, `release_damaged`, `no_index`) while the others do, a full query pool
+answer (`no_release`, `release_damaged`, `no_index`, or `not_ready` while a running build
+has not published its first release yet) while the others do, a full query pool
 (`busy`, with `Retry-After`), or a judge whose log cannot record the ruling
 (`rulings_unavailable`: no verdict is then given).
 
@@ -118,7 +119,11 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     lease_releases(inflight.quiesce)
     app = FastAPI(title="Lexicon", version="0.1.0",
                   description=apidocs.api_description(API_DESCRIPTION),
-                  dependencies=[Depends(_decodable_url)])
+                  dependencies=[Depends(_decodable_url)],
+                  # the service's own figures are Prometheus's (/metrics); FastAPI's
+                  # OpenTelemetry bridge, unconfigured here, still asked on every request
+                  # whether a provider had been set: 8% of a single-word lookup's CPU
+                  telemetry={"tracing": False, "metrics": False, "logs": False})
     app.state.catalog = catalog
     contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
     app.add_middleware(bodies.BodyLimits)  # body size, time and big-batch bounds
@@ -140,7 +145,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
         """Liveness, and each game's state on its own: one game's damaged release never
         hides the others. ``status`` is ``ok``, or ``degraded`` when some game's release
         is damaged or its query indexes cannot be read (always HTTP 200: the process is
-        alive); ``games[g].state`` is ``serving``, ``no_release`` or ``damaged``;
+        alive); ``games[g].state`` is ``serving``, ``building`` (no release yet; a running
+        build will publish one, ``expected_at``), ``no_release`` or ``damaged``;
         ``guards[g]`` how a release file shrinking under the server is kept from faulting a
         read: ``lease`` (the shrinking waits until no read is under way) or ``size_checks``
         (where the kernel refuses leases); ``metrics`` whether counters can be written."""
@@ -157,7 +163,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     def readyz() -> dict[str, Any]:
         """Readiness, for a load balancer: 200 only when every configured game serves a
         release that passed its sha256 check in this process (``lexicon.readiness``);
-        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason.
+        otherwise 503 ``not_ready`` with ``detail.not_ready`` and each game's reason
+        (``building`` with ``expected_at`` for a game a running build has yet to publish).
         ``metrics`` says whether this process can write its counters (``unwritable``: a
         full or read-only metrics directory); it serves either way, so readiness does not
         depend on it (every replica sharing the full filesystem would be drained)."""
@@ -176,6 +183,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
         state = catalog.state(game)
         summary["release"] = state["release"]
         summary["state"] = state["state"]
+        if state["state"] == "building":        # the page says which games are building
+            summary["expected_at"] = state["expected_at"]
         return summary
 
     title_help = ("language of each game's `title` (its name for a reader of that "
@@ -184,7 +193,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     @app.get("/v1/games", tags=["games"])
     def games(lang: str | None = Query(None, description=title_help)) -> list[dict[str, Any]]:
         """Every game's profile (tiles, values, limits), its name in ``lang`` (``title``),
-        its current release and its state (``serving``, ``no_release``, ``damaged``)."""
+        its current release and its state (``serving``, ``building``, ``no_release``,
+        ``damaged``)."""
         return [_summary(game, lang) for game in catalog.games()]
 
     @app.get("/v1/games/{game}", tags=["games"])

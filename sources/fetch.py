@@ -310,6 +310,12 @@ def _warn(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def is_cached(spec: SourceSpec, cache: Path | None = None) -> bool:
+    """Does the cache hold an entry for ``spec`` (not verified here: :func:`fetch` does
+    that on use)? A build's time estimate counts a download for each source that has none."""
+    return _read_record(_entry(cache or cache_dir(), spec)) is not None
+
+
 def fetch(spec: SourceSpec, cache: Path | None = None, run: Runner = _run,
           log: Callable[[str], None] = _warn, apt: AptConfig | None = None) -> Fetched:
     """Download (or reuse from the cache) and verify one source.

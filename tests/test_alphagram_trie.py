@@ -12,6 +12,7 @@ import pytest
 
 from build.indexes import _alphagram_nodes
 from lexicon.catalog import Catalog
+from lexicon.queries import queries
 from lexicon.store.indexes import (
     ALPHAGRAM_COUNTS,
     ALPHAGRAM_NODES,
@@ -129,4 +130,71 @@ def test_anagram_words_read_through_key_ids_of_either_width(
                   sum((Counter(w) - Counter("kotyw")).values()) <= 1)
     assert sorted(r["word"] for r in got["results"]) == [w for w in made if len(w) >= 2]
     assert got["count"] == len(got["results"])
+    cat.close()
+
+
+def test_the_label_indexed_walk_finds_what_brute_force_finds(home: Path) -> None:
+    """The walk reads a node's edges by label (the rack's letters, or every label while a
+    joker is left; nothing past a board letter still needed): on random racks, jokers and
+    board letters it finds exactly the alphagrams, jokers, scores and word counts that
+    trying every word finds."""
+    import random
+
+    from conftest import publish, rec
+
+    from lexicon.game.play import play_rules
+    from lexicon.queries import anagrams
+
+    publish(home, "osps", [rec(w) for w in WORDS])
+    cat = Catalog(home)
+    profile, index = cat.profile("osps"), cat.release("osps").indexes
+    rules = play_rules(profile)
+    words = Counter("".join(sorted(w)) for w in WORDS)
+    rng = random.Random(7)
+    pool = "aekmnorstwyz"
+    for _ in range(300):
+        rack, board = "".join(rng.sample(pool, rng.randint(1, 7))), ""
+        if rng.random() < 0.3:
+            board = rng.choice("kotsa")
+        jokers = rng.choice([0, 0, 1, 2])
+        parsed = anagrams.parse_rack(profile, rack + "?" * jokers, board)
+        got = {f.alphagram: (f.jokers, f.score, f.words) for f in anagrams.find_alphagrams(
+            index, profile, parsed, 2, 15, False)}
+        expected = {}
+        for alpha, n in words.items():
+            need = Counter(alpha)
+            if Counter(board) - need:               # every board letter used
+                continue
+            left = need - Counter(board)
+            short = left - Counter(rack)            # what the jokers stand for
+            if sum(short.values()) > jokers or len(alpha) <= len(board):
+                continue
+            played = left - short
+            score = (sum(rules.values[c] for c in (Counter(board) + played).elements())
+                     + sum(rules.joker_value(c) for c in short.elements()))
+            expected[alpha] = (tuple(sorted(short.elements())), score, n)
+        assert got == expected, (rack, jokers, board)
+    cat.close()
+
+
+def test_a_page_of_the_best_alphagrams_is_the_head_of_the_full_sort(home: Path) -> None:
+    """``_alphagram_page`` sorts only the alphagrams that can reach the page (chosen on the
+    walk's score and length arrays): every page equals the same page of a full sort."""
+    from conftest import publish, rec
+
+    from lexicon.queries import anagrams
+
+    publish(home, "osps", [rec(w) for w in WORDS])
+    cat = Catalog(home)
+    profile, index = cat.profile("osps"), cat.release("osps").indexes
+    for rack in ("kotyw??", "stary?", "noweakt"):
+        found = anagrams.find_alphagrams(index, profile, anagrams.parse_rack(profile, rack),
+                                         2, 15, False)
+        assert isinstance(found, anagrams.Alphagrams) and len(found) > 3
+        for sort in ("score", "length", "alpha"):
+            for wanted in (1, 2, 3, 5, 100):
+                fast = queries._alphagram_page(profile, index, found, sort, wanted)
+                full = queries._alphagram_page(profile, index, list(found), sort, wanted)
+                assert fast[0] == full[0]
+                assert fast[1][:wanted] == full[1][:wanted], (rack, sort, wanted)
     cat.close()

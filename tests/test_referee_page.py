@@ -606,3 +606,35 @@ def test_a_deep_link_says_it_is_checking(base: str, browser: webdriver.Chrome) -
         browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
         browser.execute_cdp_cmd("Network.disable", {})
+
+
+def test_the_page_names_the_games_still_being_built(browser: webdriver.Chrome,
+                                                    tmp_path_factory: pytest.TempPathFactory
+                                                    ) -> None:
+    """A server started while a build runs: the page says which games are still being
+    built (the announcement of a live process, here this one) and serves the ready one."""
+    from datetime import UTC, datetime, timedelta
+
+    from lexicon.store import building
+
+    home = tmp_path_factory.mktemp("building-home")
+    publish(home, "osps", POLISH)
+    now = datetime.now(UTC)
+    building.announce("kvizovka", home, started_at=now, expected_at=now + timedelta(minutes=5),
+                      position=1, of=1)
+    with running_server(home) as there:
+        open_page(browser, there, "en")
+        notice = browser.find_element(By.ID, "building")
+        assert notice.is_displayed()
+        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "building").text
+                                         .endswith("(Serbo-Croatian Scrabble)"))
+        assert notice.text == ("Still being built (each game answers as soon as it is "
+                               "ready): Kvizovka (Serbo-Croatian Scrabble)")
+        options = {o.get_attribute("value"): o.text
+                   for o in browser.find_elements(By.CSS_SELECTOR, "#game option")}
+        assert options["kvizovka"] == "Kvizovka (Serbo-Croatian Scrabble) (being built)"
+        assert options["krizemkrazem"] == "Križemkražem (Slovenian Scrabble) (not built)"
+        assert ask(browser, "osps", "zażółć")["verdict"] == "VALID"
+        seen = ask(browser, "kvizovka", "kuća")             # the server's own message
+        assert "kvizovka is still being built" in seen["reason"]
+        assert seen["reason"].endswith("[not_ready]")

@@ -20,28 +20,26 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from itertools import repeat
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from lexicon.errors import InputError, LexiconError
 from lexicon.game.inputs import EDGE_SPACE, control_error, first_control, normalise
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
-from lexicon.store.indexes import (
-    NODE_CHILD_MASK,
-    NODE_LABEL_SHIFT,
-    NODE_LAST,
-    NODE_TERMINAL,
-    Indexes,
-)
+from lexicon.store.indexes import NODE_CHILD_MASK, NODE_LABEL_SHIFT, NODE_TERMINAL, Indexes
 
 JOKER = "?"
 MAX_RACK_TILES = 15       # Remik's 13 (and a draw or two); the longest osps word is 15
 MAX_BOARD_TILES = 8
 MAX_JOKERS = 3            # beyond 3 jokers a 10-tile rack's sub-anagrams are most of a lexicon
 MAX_CHARS_PER_TILE = 6    # "[dž], " at most: a longer rack text is refused before it is read
-MAX_STEPS = 400_000       # trie probes per query (a 10-tile rack with 2 jokers needs ~10^4)
+MAX_STEPS = 400_000       # edges of the nodes a walk opens (10 tiles, 2 jokers: ~5*10^4)
 
 
 class QueryTooBroad(LexiconError):
@@ -137,96 +135,203 @@ class Found(NamedTuple):
     rank: int                 # where its keys start in alphagram order (Indexes.words_of)
 
 
+class Alphagrams(Sequence[Found]):
+    """What :func:`find_alphagrams` found: a sequence of :class:`Found`, with each one's
+    score (0 when the game's values are unknown), length and word count as numpy arrays in
+    its order. The rows are made only when asked for: a page of the best few of 8,000 is
+    chosen on the arrays and made with :meth:`take` (``queries._alphagram_page``); walking
+    the sequence makes them all (once)."""
+
+    def __init__(self, walk: _Walk | None = None) -> None:
+        self._walk = walk
+        self._blocks: list[tuple[np.ndarray, ...]] = []   # one a level: the walk's rows
+        self._starts: list[int] = []
+        self._all: list[Found] | None = None
+        self.scores = self.lengths = self.words = np.zeros(0, dtype=np.int64)
+
+    def add(self, paths: np.ndarray, joker_labels: np.ndarray, scores: np.ndarray,
+            counts: np.ndarray, ranks: np.ndarray) -> None:
+        self._starts.append(len(self.words))
+        self._blocks.append((paths, joker_labels, scores, counts, ranks))
+        self.scores = np.concatenate([self.scores, scores])
+        self.lengths = np.concatenate([self.lengths, np.full(len(counts), paths.shape[1])])
+        self.words = np.concatenate([self.words, counts.astype(np.int64)])
+
+    def take(self, indices: Sequence[int]) -> list[Found]:
+        """The rows at ``indices`` (ascending), made a level at a time."""
+        if self._all is not None or self._walk is None:
+            return [self[i] for i in indices]
+        out: list[Found] = []
+        where = np.asarray(indices, dtype=np.int64)
+        level = np.searchsorted(np.array(self._starts), where, side="right") - 1
+        for b, block in enumerate(self._blocks):
+            rows = where[level == b] - self._starts[b]
+            if len(rows):
+                out += self._walk.found(*(part[rows] for part in block))
+        return out
+
+    def _rows(self) -> list[Found]:
+        if self._all is None:
+            walk = self._walk
+            self._all = [f for block in self._blocks for f in walk.found(*block)] \
+                if walk is not None else []
+        return self._all
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]  (int or slice, as a list)
+        return self._rows()[i]
+
+    def __iter__(self) -> Iterator[Found]:
+        return iter(self._rows())
+
+
 def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: int,
-                    max_length: int, exact: bool) -> list[Found]:
-    """Every alphagram makeable from ``rack`` (using all board letters) within the lengths.
+                    max_length: int, exact: bool) -> Alphagrams:
+    """Every alphagram makeable from ``rack`` (using all board letters) within the lengths,
+    in no particular order (every caller sorts them).
 
     ``exact``: use every rack tile and joker (a full anagram, not a sub-anagram). The score
     is summed along the walk, so finding an alphagram costs no more than reaching it.
+
+    The walk goes a level (a tile) at a time over every path still open, with numpy: a
+    10-tile rack with 2 jokers opens some 16,000 paths and finds some 8,000 alphagrams on
+    osps, where a Python step per edge cost most of the query. Each path keeps what is left
+    of its rack, board letters and jokers; each open node's edges are read at once (a
+    node's length is the popcount of its labels, :attr:`Indexes.alphagram_masks`), and an
+    edge is taken from the board first, then from the rack, then by a joker, and never past
+    the first board letter still needed (in sorted order it could not be used later).
     """
     letters = profile.alphabet.labels        # the alphagram trie's labels
     rules = play_rules(profile)
-    tile_value = [rules.values[c] or 0 for c in letters]
-    joker_value = [rules.joker_value(c) for c in letters]
     known = rules.known_values
     rack_left = [rack.tiles.get(c, 0) for c in letters]
     board_left = [rack.board.get(c, 0) for c in letters]
-    board_labels = [i for i, n in enumerate(board_left) if n]
     board_total = sum(board_left)
     total = rack.size + board_total
     max_length = min(max_length, total)
     min_length = max(min_length, board_total + 1, total if exact else 0)
     nodes = index.alphagram_nodes
-    counts = index.alphagram_counts
-    ranks = index.alphagram_ranks
-    found: list[Found] = []
-    path: list[str] = []          # the letters from the root
-    joker_stack: list[str] = []
+    if not (min_length <= max_length and nodes[0]):
+        return Alphagrams()
+    walk = _Walk(index, letters, rules, known)
+    found = Alphagrams(walk)
+    # the open paths: one row each
+    off = np.array([nodes[0]], dtype=np.int64)       # the node the path has reached
+    racks = np.array([rack_left], dtype=np.int16)     # tiles left, by label
+    boards = np.array([board_left], dtype=np.int16)   # board letters still to use
+    jokers = np.array([rack.jokers], dtype=np.int16)  # jokers left
+    scores = np.zeros(1, dtype=np.int64)
+    bases = np.zeros(1, dtype=np.int64)               # where the path's subtree's keys start
+    paths = np.zeros((1, 0), dtype=np.intp)           # the labels along the path
+    joker_labels = np.full((1, rack.jokers), -1, dtype=np.intp)   # what each joker stood for
     steps = 0
-    jokers_left = rack.jokers
-    board_needed = board_total
-
-    def visit(offset: int, depth: int, score: int, base: int) -> None:
-        """Walk the node at ``offset``, whose subtree's keys start at rank ``base``."""
-        nonlocal steps, jokers_left, board_needed
-        if steps > MAX_STEPS:     # counted per edge read, checked per node (<= 64 edges)
+    for depth in range(1, max_length + 1):
+        lens = np.bitwise_count(walk.masks[off]).astype(np.int64)
+        edges_read = int(lens.sum())
+        steps += edges_read
+        if steps > MAX_STEPS:
             raise QueryTooBroad(f"the query needs more than {MAX_STEPS:,} steps; use "
                                 f"fewer jokers or a longer minimum length",
                                 detail={"max_steps": MAX_STEPS})
-        # board letters must all be used: in sorted order, none may be passed over
-        first_board = (next(i for i in board_labels if board_left[i]) if board_needed
-                       else n_labels)
-        depth += 1
-        k = offset - 1
-        while True:
-            k += 1
-            edge = nodes[k]
-            steps += 1
-            label = edge >> NODE_LABEL_SHIFT
-            if label > first_board:
-                break
-            if board_left[label]:
-                board_left[label] -= 1
-                board_needed -= 1
-                source = 0
-                gained = tile_value[label]
-            elif rack_left[label]:
-                rack_left[label] -= 1
-                source = 1
-                gained = tile_value[label]
-            elif jokers_left:
-                jokers_left -= 1
-                joker_stack.append(letters[label])
-                source = 2
-                gained = joker_value[label]
-            else:
-                if edge & NODE_LAST:
-                    break
-                continue
-            path.append(letters[label])
-            rank = base + ranks[k]
-            if edge & NODE_TERMINAL and depth >= min_length and not board_needed:
-                found.append(Found("".join(path), tuple(joker_stack) if joker_stack else (),
-                                   score + gained if known else None, counts[k], rank))
-            child = edge & NODE_CHILD_MASK
-            if child and depth < max_length:
-                visit(child, depth, score + gained, rank + counts[k])
-            path.pop()
-            if source == 0:
-                board_left[label] += 1
-                board_needed += 1
-            elif source == 1:
-                rack_left[label] += 1
-            else:
-                jokers_left += 1
-                joker_stack.pop()
-            if edge & NODE_LAST:
-                break
-
-    n_labels = len(letters)
-    if min_length <= max_length and nodes[0]:
-        visit(nodes[0], 0, 0, 0)
+        parent = np.repeat(np.arange(len(off)), lens)
+        k = np.repeat(off - (np.cumsum(lens) - lens), lens) + np.arange(edges_read)
+        label = (walk.nodes[k] >> NODE_LABEL_SHIFT).astype(np.intp)
+        on_board = boards[parent, label] > 0
+        on_rack = ~on_board & (racks[parent, label] > 0)
+        by_joker = ~on_board & ~on_rack & (jokers[parent] > 0)
+        take = on_board | on_rack | by_joker
+        if board_total:     # board letters must all be used: none may be passed over
+            needed = boards > 0
+            first = np.where(needed.any(axis=1), needed.argmax(axis=1), len(letters))
+            take &= label <= first[parent]
+        chosen = np.flatnonzero(take)
+        parent, k, label = parent[chosen], k[chosen], label[chosen]
+        on_board, on_rack, by_joker = on_board[chosen], on_rack[chosen], by_joker[chosen]
+        rows = np.arange(len(chosen))
+        racks = racks[parent]
+        racks[rows, label] -= on_rack
+        boards = boards[parent]
+        boards[rows, label] -= on_board
+        joker_labels = joker_labels[parent]
+        if rack.jokers:
+            spent = rows[by_joker]
+            joker_labels[spent, rack.jokers - jokers[parent][by_joker]] = label[by_joker]
+        jokers = jokers[parent] - by_joker
+        scores = scores[parent] + np.where(by_joker, walk.joker_value[label],
+                                           walk.tile_value[label])
+        paths = np.concatenate([paths[parent], label[:, None]], axis=1)
+        edge = walk.nodes[k]
+        counts = walk.counts[k]
+        ranks = bases[parent] + walk.ranks[k]
+        if depth >= min_length:
+            hits = np.flatnonzero((edge & NODE_TERMINAL != 0) & ~boards.any(axis=1))
+            found.add(paths[hits], joker_labels[hits],
+                      scores[hits] if known else np.zeros(len(hits), dtype=np.int64),
+                      counts[hits], ranks[hits])
+        if depth == max_length:
+            break
+        going = np.flatnonzero(edge & NODE_CHILD_MASK)
+        if not len(going):
+            break
+        off = (edge[going] & NODE_CHILD_MASK).astype(np.int64)
+        bases = ranks[going] + counts[going]
+        racks, boards, jokers = racks[going], boards[going], jokers[going]
+        scores, paths, joker_labels = scores[going], paths[going], joker_labels[going]
+    walk.release()      # the rows made later need no view of the mapped index
     return found
+
+
+class _Walk:
+    """The arrays one walk reads: the index's (numpy views of the mapped files, no copy)
+    and the game's values by label."""
+
+    def __init__(self, index: Indexes, letters: tuple[str, ...] | list[str], rules: Any,
+                 known: bool) -> None:
+        self.known = known          # scores are None when the game's values are unknown
+        self.nodes = np.frombuffer(index.alphagram_nodes, dtype=np.uint32)
+        self.counts = np.frombuffer(index.alphagram_counts,
+                                    dtype=np.dtype(index.alphagram_counts.format))
+        self.ranks = np.frombuffer(index.alphagram_ranks, dtype=np.uint32)
+        self.masks = np.frombuffer(index.alphagram_masks, dtype=np.uint64)
+        self.letters = list(letters)
+        self.tile_value = np.array([rules.values[c] or 0 for c in letters], dtype=np.int64)
+        self.joker_value = np.array([rules.joker_value(c) for c in letters], dtype=np.int64)
+        # one code point a label (every game's canonical tiles are): a path of labels is
+        # spelt by a view of its code points as a string, no Python step a letter
+        self.code_points = (np.array([ord(c) for c in letters], dtype=np.uint32)
+                            if all(len(c) == 1 for c in letters) else None)
+        self.spelt: dict[int, tuple[str, ...]] = {0: ()}
+
+    def release(self) -> None:
+        """Drop the views of the index's mapped files: a release may be closed (its maps
+        unmapped) while the walk's result is still held."""
+        del self.nodes, self.counts, self.ranks, self.masks
+
+    def spell(self, paths: np.ndarray) -> list[str]:
+        if self.code_points is None or not paths.shape[1]:
+            return ["".join(self.letters[i] for i in row) for row in paths.tolist()]
+        points = np.ascontiguousarray(self.code_points[paths])
+        return points.view(f"<U{paths.shape[1]}").ravel().tolist()
+
+    def found(self, paths: np.ndarray, joker_labels: np.ndarray, scores: np.ndarray,
+              counts: np.ndarray, ranks: np.ndarray) -> list[Found]:
+        # what the jokers stood for, as one number a row (labels + 1, base 65): each
+        # distinct one is spelt once a walk
+        width = joker_labels.shape[1]
+        keys = ((joker_labels + 1) @ (65 ** np.arange(width, dtype=np.int64))).tolist() \
+            if width else [0] * len(counts)
+        spelt = self.spelt
+        for key in set(keys).difference(spelt):
+            spelt[key] = tuple(self.letters[key // 65 ** i % 65 - 1] for i in range(width)
+                               if key // 65 ** i % 65)
+        jokers = [spelt[key] for key in keys]
+        score_list = scores.tolist() if self.known else [None] * len(counts)
+        # tuple.__new__ straight from C: a namedtuple's own __new__ is a Python call a row
+        return list(map(tuple.__new__, repeat(Found, len(jokers)), zip(
+            self.spell(paths), jokers, score_list, counts.tolist(), ranks.tolist(),
+            strict=True)))
 
 
 def joker_positions(key: str, jokers: tuple[str, ...]) -> list[int]:

@@ -23,6 +23,8 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from typing import Any
 
+import numpy as np
+
 from lexicon.errors import InputError
 from lexicon.game.inputs import clean_word
 from lexicon.game.play import PlayRules, play_rules
@@ -228,11 +230,21 @@ def _alphagram_page(profile: Profile, index: Indexes, found: list[anagram_engine
     least the first ``wanted``. Sorting by score or length happens per alphagram (all its
     words score alike), so only the page's words are read."""
     alpha = _alphabet_order(profile)
+    arrays = isinstance(found, anagram_engine.Alphagrams)
+    total = int(found.words.sum()) if arrays else sum(f.words for f in found)
+    if sort != "alpha" and arrays and 0 < wanted < len(found):
+        # the page needs at most `wanted` alphagrams (each has a word): keep those whose
+        # (score, length) is no worse than the wanted-th best, and sort only them; the
+        # order below is the same as a sort of all of them, cut
+        first = -found.lengths if sort == "length" else -found.scores * 128 - found.lengths
+        bound = np.partition(first, wanted - 1)[wanted - 1]
+        found = found.take(np.flatnonzero(first <= bound).tolist())
+    elif arrays:
+        found = list(found)     # sorted below: the arrays stay in the walk's order
     if sort == "score":
         found.sort(key=lambda f: (-(f.score or 0), -len(f.alphagram), f.alphagram))
     elif sort == "length":
         found.sort(key=lambda f: (-len(f.alphagram), f.alphagram))
-    total = sum(f.words for f in found)
     # read the words of just enough alphagrams to fill the page
     chosen, taken = [], 0
     for f in found:

@@ -105,9 +105,9 @@ async function gameNames(asked) {
   }
   if (asked !== lang) return;         // the language changed again meanwhile
   for (const g of list) {
-    const opt = $("game").querySelector(`option[value="${CSS.escape(g.id)}"]`);
-    if (opt) opt.textContent = g.title + (g.release ? "" : " " + t("notBuilt"));
+    if (games.has(g.id)) games.set(g.id, g);
   }
+  labelGames();
 }
 
 // -- the address ---------------------------------------------------------------------------
@@ -543,6 +543,48 @@ function showLinkPending(link) {
   }
 }
 
+// -- the "building" notice: games a running build has not published yet -------------------
+// While some game is being built (GET /v1/games: state "building"), the page says which and
+// asks again every 20 s; a game published meanwhile becomes choosable without a reload.
+
+function gameLabel(g) {
+  return (g.title || g.name) + (g.release ? ""
+    : " " + t(g.state === "building" ? "beingBuilt" : "notBuilt"));
+}
+
+function labelGames() {
+  for (const g of games.values()) {
+    const opt = $("game").querySelector(`option[value="${CSS.escape(g.id)}"]`);
+    if (opt) opt.textContent = gameLabel(g);
+  }
+  showBuilding();
+}
+
+function showBuilding() {
+  const names = [...games.values()].filter((g) => g.state === "building")
+    .map((g) => g.title || g.name);
+  $("building").hidden = !names.length;
+  $("building").textContent = names.length ? t("stillBuilding") + ": " + names.join(", ") : "";
+}
+
+function watchBuilding() {
+  if (![...games.values()].some((g) => g.state === "building")) return;
+  setTimeout(async () => {
+    try {
+      for (const g of await getJSON("/v1/games?lang=" + encodeURIComponent(lang))) {
+        if (games.has(g.id)) games.set(g.id, g);
+      }
+      setRelease(game().release);
+      labelGames();
+    } catch (_) {
+      // the server did not answer this time: the next round asks again
+    } finally {
+      watchBuilding();
+    }
+  }, 20000);
+}
+// -- end of the "building" notice ------------------------------------------------------------
+
 async function loadGames() {
   const link = new URLSearchParams(location.search);
   if (LANGS.includes(link.get("lang"))) linkLang = link.get("lang");
@@ -576,6 +618,8 @@ async function loadGames() {
   }
   if (!lastLookup) $("answer").hidden = true;
   setMode(judge ? "judge" : "lookup");
+  showBuilding();
+  watchBuilding();
   await applyLanguage(defaultLanguage());     // checks the linked word or move
 }
 

@@ -48,6 +48,8 @@ const UI_TEXT = {
     otherValid: "valid", otherInvalid: "not valid", otherUnknown: "unknown",
     fit: (n) => n === 1 ? "1 word fits the jokers" : n + " words fit the jokers",
     noFit: "no admissible word fits the jokers", notBuilt: "(not built)",
+    // games a running build has not published yet (the "building" notice in app.js)
+    beingBuilt: "(being built)", stillBuilding: "Still being built (each game answers as soon as it is ready)",
   },
   pl: {
     wordKept: "bez zmian",
@@ -94,7 +96,8 @@ const UI_TEXT = {
     fillings: "Możliwe blanki", needsJoker: "Wymaga blanka za", score: "punkty",
     opening: "otwarcie", otherValid: "dobre", otherInvalid: "złe", otherUnknown: "nieznane",
     fit: (n) => "pasujących słów: " + n, noFit: "żadne dopuszczalne słowo nie pasuje",
-    notBuilt: "(brak wydania)",
+    notBuilt: "(brak wydania)", beingBuilt: "(w budowie)",
+    stillBuilding: "Jeszcze w budowie (każda gra odpowiada, gdy tylko jest gotowa)",
   },
   sr: {
     wordKept: "nepromenjena",
@@ -141,6 +144,7 @@ const UI_TEXT = {
     opening: "otvaranje", otherValid: "ispravno", otherInvalid: "neispravno",
     otherUnknown: "nepoznato", fit: (n) => "odgovarajućih reči: " + n,
     noFit: "nijedna dozvoljena reč ne odgovara", notBuilt: "(nije izgrađeno)",
+    beingBuilt: "(gradi se)", stillBuilding: "Još se grade (svaka igra radi čim bude spremna)",
   },
   // Serbian in Cyrillic: the "sr" texts above through lexicon.gloss.to_cyrillic (the one
   // transliteration; tests/test_referee_page.py checks that they agree).
@@ -189,6 +193,7 @@ const UI_TEXT = {
     opening: "отварање", otherValid: "исправно", otherInvalid: "неисправно",
     otherUnknown: "непознато", fit: (n) => "одговарајућих речи: " + n,
     noFit: "ниједна дозвољена реч не одговара", notBuilt: "(није изграђено)",
+    beingBuilt: "(гради се)", stillBuilding: "Још се граде (свака игра ради чим буде спремна)",
   },
   sl: {
     wordKept: "nespremenjena",
@@ -237,5 +242,6 @@ const UI_TEXT = {
     opening: "odprtje", otherValid: "velja", otherInvalid: "ne velja",
     otherUnknown: "neznano", fit: (n) => "ustreznih besed: " + n,
     noFit: "nobena dopustna beseda ne ustreza", notBuilt: "(ni zgrajeno)",
+    beingBuilt: "(v gradnji)", stillBuilding: "Še v gradnji (vsaka igra odgovarja, takoj ko je pripravljena)",
   },
 };
