@@ -106,13 +106,16 @@ def bundle(home: Path, game: str, out: Path, key: Path) -> dict[str, Any]:
     return lexicon(home, "bundle", game, "-o", str(out), "--sign", str(key))
 
 
-def install(home: Path, bundle_file: Path, key: Path) -> dict[str, Any]:
+def install(home: Path, bundle_file: Path, key: Path, *, rollback: bool = False
+            ) -> dict[str, Any]:
     """Verify ``bundle_file`` (sha256, and its signature by ``key``, which the replica
-    trusts: ``key.pub`` in its ``trusted-keys/``) and make its release current in ``home``."""
+    trusts: ``key.pub`` in its ``trusted-keys/``) and make its release current in ``home``;
+    a ``rollback`` to an older release says so (``--allow-downgrade``), as an operator must."""
     trusted = home / "trusted-keys"
     trusted.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(f"{key}.pub", trusted / f"{key.name}.pub")
-    return lexicon(home, "install", str(bundle_file))
+    return lexicon(home, "install", str(bundle_file),
+                   *(["--allow-downgrade"] if rollback else []))
 
 
 # -- replicas, the balancer, the gate --------------------------------------------------------
@@ -523,7 +526,7 @@ def run_drill(work: Path, words: int, steady: int) -> int:
 
         def switch_back(r: Replica) -> dict[str, Any]:
             """On the live replica: install A (on disk already: verified, made current)."""
-            installed = install(r.home, first[GAME], signing_key(work))
+            installed = install(r.home, first[GAME], signing_key(work), rollback=True)
             return {"installed": installed["release"],
                     "ready_s": round(r.wait_ready(ids["A"]), 2)}
 
