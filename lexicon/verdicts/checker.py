@@ -93,7 +93,7 @@ def _analyses(game: str, record: Record, lang: str) -> list[dict[str, Any]]:
 
 def _meanings(rel: Release, record: Record | None) -> list[dict[str, Any]]:
     """What the release's dictionaries say of an admitted word's lemmas (its word when it
-    has no analysis, as ``build.meanings`` keys them); [] for any other word."""
+    has no analysis, as ``build.meanings_writer`` keys them); [] for any other word."""
     if record is None or not record.valid:
         return []
     return rel.meanings_for([a.lemma for a in record.analyses] or [record.word])
