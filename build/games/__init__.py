@@ -15,7 +15,8 @@ packages' own modules (``krizemkrazem/morph.py``, ``kvizovka/analysis.py``).
 
 Every builder has one shape (:class:`GameBuilder`): a class built from explicit inputs (the
 real packages, or a test's tiny files) whose :meth:`~GameBuilder.records` reads all of its
-evidence first, then makes its rule book from that evidence, then judges every key once;
+evidence first, then judges every key once by its rule book (a book that depends on the
+evidence, Kvizovka's reflexive-only verbs, is made only once the evidence is complete);
 ``policy()`` and ``rules()`` describe, for the manifest, the book it judged with. Each
 game's package exports a ``builder(ctx)`` factory over the fetched sources, registered in
 :data:`BUILDERS`. A builder knows nothing of the pipeline: it is handed a

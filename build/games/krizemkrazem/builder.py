@@ -102,6 +102,8 @@ class KrizemkrazemBuilder:
         return c, verdict, rec
 
     def records(self, ctx: BuildContext) -> Iterator[Record]:
+        """Read every source and the paradigm pass (the evidence, complete), then judge
+        every key once by the rule book (which needs no evidence to be made)."""
         started = time.monotonic()
         src = self.sources
         src.log = ctx.log

@@ -257,6 +257,9 @@ class PolishBuilder:
         return self.annotator
 
     def records(self, ctx: BuildContext) -> Iterator[Record]:
+        """Read the word lists (the candidates), then judge every form once by the rule book
+        with its Morfeusz readings, then the forms generated and completed from the
+        admitted ones (evidence that only the admitted forms can give), judged alike."""
         ctx.log(f"{self.game}: reading word lists and expanding hunspell-pl")
         forms = self.candidates(ctx.limit)
         ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
