@@ -34,7 +34,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any
 
-from build import meanings
+from build import meanings_writer
 from build.legacy import LegacyRelease, open_parent
 from build.progress import track
 from build.release import Changed, ReleaseWriter, StoreWriter, read_release_overrides
@@ -243,7 +243,7 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
             writer.check_canaries = bool((m.get("canaries") or {}).get("checked"))
             # the meanings of the lemmas the new release admits (cached sources, or the
             # parent's file): an amend goes through the same writer as a build
-            writer.meanings = meanings.for_amend(game, parent, root)
+            writer.meanings = meanings_writer.for_amend(game, parent, root)
             path = writer.publish(sources=m.get("sources", []), policy=m.get("policy", {}),
                                   rules=m.get("rules", []),
                                   records=None if copy else _amended(parent, by_key),

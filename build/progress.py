@@ -34,6 +34,7 @@ the real one.
 from __future__ import annotations
 
 import os
+import resource
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -217,3 +218,11 @@ def track(items: Iterable[T], description: str, total: int | None = None,
         total = len(items)  # type: ignore[arg-type]
     with Progress(description, total=total, unit=unit) as bar:
         yield from bar.track(items, every)
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process (and finished children), in MiB: what a build
+    phase cost, shown beside its time (builders' timings, the manifest's ``peak_rss_mb``)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return round(max(own, kids) / 1024, 1)

@@ -16,7 +16,6 @@ import fcntl
 import hashlib
 import json
 import os
-import resource
 import secrets
 import shutil
 import time
@@ -31,9 +30,9 @@ from typing import Any
 import lmdb
 
 from build import canaries
-from build.indexes import Started, build_indexes, start_indexes
+from build.index_writer import Started, build_indexes, start_indexes
 from build.legacy import LegacyRelease, open_parent
-from build.progress import track
+from build.progress import peak_rss_mb, track
 from lexicon import atomic
 from lexicon.errors import BuildBusy, BuildError, LexiconError, NoRelease
 from lexicon.export.export import HASH_RECIPE, Identity
@@ -167,13 +166,6 @@ def playable_identity(profile: Profile, keys: Iterable[str]) -> Identity:
     for key in play_rules(profile).playable(keys):
         identity.add(key)
     return identity
-
-
-def peak_rss_mb() -> float:
-    """Peak resident memory of this process (and finished children), in MiB."""
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return round(max(own, kids) / 1024, 1)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -316,7 +308,7 @@ class ReleaseWriter:
         self.merged = 0
         self._early: Started | None = None    # indexes started before the records were written
         # writes the meanings file into the staging directory and returns its manifest
-        # entry (build.meanings: set by a build, an amend); None: the release has none
+        # entry (build.meanings_writer: set by a build, an amend); None: the release has none
         self.meanings: Callable[[Path, RecordStore], dict[str, Any]] | None = None
 
     # -- writing -------------------------------------------------------------------------
@@ -468,7 +460,7 @@ class ReleaseWriter:
         :func:`lexicon.store.recordfile.amend_store`) and returns its figures and the uses of
         its shapes, which the counts are made of; ``changed`` (the parent's id, key ->
         (valid before, valid now)) is the diff when the parent is the current release.
-        The writer's ``meanings`` hook, when set (``build.meanings``), writes the meanings
+        The writer's ``meanings`` hook, when set (``build.meanings_writer``), writes the meanings
         file for the lemmas the store admits; the manifest's ``meanings`` entry is its.
         """
         if self._txn is not None:
@@ -527,7 +519,7 @@ class ReleaseWriter:
         return self.publish_manifest(release_id, manifest)
 
     def discard_staged_records(self) -> None:
-        """Drop the scratch LMDB: this release's files come from elsewhere (build.shared)."""
+        """Drop the scratch LMDB: this release's files come from elsewhere (build.linked)."""
         if self._txn is not None:
             self._txn.abort()
             self._txn = None

@@ -254,7 +254,7 @@ def safe_members(tar: tarfile.TarFile) -> tuple[str, list[tarfile.TarInfo]]:
     """The top directory and members of a tar that follows a bundle's member rules (plain
     files and directories under one top directory, no links, no absolute, ``..`` or
     repeated names, at most MAX_BUNDLE_MEMBERS), for other files carried the same way
-    (:mod:`build.carry`); BadBundle otherwise."""
+    (:mod:`build.source_pack`); BadBundle otherwise."""
     scan = _Scan()
     for m in tar:
         _check_member(m, scan)

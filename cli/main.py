@@ -674,8 +674,8 @@ def import_list(game: Game,
     """Pin an authoritative word list by sha256; the game's next build applies it."""
     from pathlib import Path
 
-    from build import imports
-    pin = imports.import_list(Catalog().profile(game), Path(path), mode, name=name,
+    from build import official_lists
+    pin = official_lists.import_list(Catalog().profile(game), Path(path), mode, name=name,
                               license=licence, credit=credit)
     print(render.dump(pin))
 
@@ -691,7 +691,7 @@ def hash_list(path: Annotated[str, typer.Argument(
     print(render.dump(identity(words)))
 
 
-# -- maintainers: the pinned sources (sources.pins, sources.editions, build.carry) -------
+# -- maintainers: the pinned sources (sources.pins, sources.editions, build.source_pack) -------
 
 sources_app = _Typer(no_args_is_help=False, invoke_without_command=True, rich_markup_mode=None,
                      help="The pinned sources: list, re-pin, diff, carry the cache.")
@@ -753,8 +753,8 @@ def sources_pack(source_ids: Annotated[list[str] | None, typer.Argument(
                  = None) -> None:
     """Pack the verified cache's artifacts into one file (+ FILE.sha256 beside it), to
     carry pins that have left the archive to another build machine."""
-    from build import carry
-    print(render.dump(carry.pack(Path(output) if output else None, ids=source_ids)))
+    from build import source_pack
+    print(render.dump(source_pack.pack(Path(output) if output else None, ids=source_ids)))
 
 
 @sources_app.command("unpack")
@@ -765,8 +765,8 @@ def sources_unpack(path: Annotated[str, typer.Argument(metavar="FILE",
                    ) -> None:
     """Verify a packed cache (its sha256, safe members, every artifact against its pin)
     and fill this machine's cache from it. Exit 3 if anything was refused."""
-    from build import carry
-    out = carry.unpack(Path(path), sha256=sha256)
+    from build import source_pack
+    out = source_pack.unpack(Path(path), sha256=sha256)
     print(render.dump(out))
     raise typer.Exit(EXIT_FAILED if out["refused"] else 0)
 

@@ -10,7 +10,7 @@ part-of-speech label, e.g.::
 
 so it says "this is a noun in the nominative (singular, or plural for pluralia tantum)"
 where the other sources are silent or ambiguous. The builders read the headword lines; the
-meanings a release carries (``build.meanings``) read each entry's body too.
+meanings a release carries (``build.meanings_writer``) read each entry's body too.
 
 The same reader serves the other FreeDict packages, whose headword lines differ only in
 what they carry: Polish-English (``dict-freedict-pol-eng``, made from Wiktionary) labels

@@ -92,7 +92,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def publish(root: Path, game: str, records: Iterable[Record]) -> Path:
     """Publish ``records`` as ``game``'s release; a game that plays another game's
-    vocabulary (remik) links that game's release instead (build/shared.py), publishing
+    vocabulary (remik) links that game's release instead (build/linked.py), publishing
     ``records`` for the vocabulary game first when it has no release."""
     ctx = BuildContext(root=root, log=lambda _m: None)
     vocabulary = profiles.load(game).vocabulary

@@ -128,7 +128,7 @@ def test_repack_keeps_every_answer_and_the_content_hash(home: Path) -> None:
 def test_indexes_built_during_an_amend_equal_ones_built_after(home: Path, tmp_path: Path) -> None:
     # amend starts the alphagram indexes from its parent's keys changed by the overrides
     # while the records are written; they must be exactly what the records give
-    from build.indexes import build_indexes
+    from build.index_writer import build_indexes
 
     publish(home, "osps", POLISH_RECORDS)
     fix = _overrides(tmp_path, ["kot\tremove\truling 7", "pies\tadd\truling 8",
@@ -149,7 +149,7 @@ def test_indexes_built_during_an_amend_equal_ones_built_after(home: Path, tmp_pa
 
 
 def test_indexes_started_for_other_keys_are_refused(home: Path, tmp_path: Path) -> None:
-    from build.indexes import build_indexes, start_indexes
+    from build.index_writer import build_indexes, start_indexes
     from lexicon.errors import BuildError
 
     first = publish(home, "osps", POLISH_RECORDS)

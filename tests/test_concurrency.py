@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import build.release as release_mod
-from build.pipeline import BuildContext, build_game, smoke_sample
+from build.context import smoke_sample
+from build.pipeline import BuildContext, build_game
 from build.release import build_lock
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildBusy

@@ -101,7 +101,7 @@ def test_a_changed_list_stops_the_build_and_bad_modes_are_refused(home: Path,
 ])
 def test_a_list_that_holds_no_word_of_the_game_is_refused_whole(
         home: Path, tmp_path: Path, content: bytes, problem: str) -> None:
-    from build import imports
+    from build import official_lists
     from lexicon.game import profile as profiles
 
     path = tmp_path / "gry.txt"
@@ -110,7 +110,7 @@ def test_a_list_that_holds_no_word_of_the_game_is_refused_whole(
     assert p.exit_code == 2 and "error [bad_import]" in p.output, p.output
     assert p.exception is None or isinstance(p.exception, SystemExit)
     with pytest.raises(InputError, match=problem) as err:
-        imports.import_list(profiles.load("osps"), path, "restrict", root=home)
+        official_lists.import_list(profiles.load("osps"), path, "restrict", root=home)
     assert err.value.code == "bad_import" and err.value.detail["line"] >= 1
     assert not (home / "imports").exists() or not any((home / "imports").rglob("*.*"))
 
@@ -123,20 +123,20 @@ def test_a_bom_is_removed_not_the_first_word(home: Path, tmp_path: Path) -> None
 
 
 def test_kvizovka_lists_are_read_through_its_speller() -> None:
-    from build import imports
+    from build import official_lists
     from lexicon.game import profile as profiles
 
     kv = profiles.load("kvizovka")
-    assert imports.key_of(kv, "Kuća") == imports.key_of(kv, "кућа") == "кућа"
-    assert imports.key_of(kv, "[nj]iva") == "њива"           # tiles marked: one reading
-    assert imports.key_of(kv, "kon|jugacija") == "конјугација"
-    with pytest.raises(imports.ListProblem, match="2 different tilings"):
-        imports.key_of(kv, "njiva")                          # NJ or N+J: the list must say
-    with pytest.raises(imports.ListProblem, match="no tile of Kvizovka"):
-        imports.key_of(kv, "quiz")
+    assert official_lists.key_of(kv, "Kuća") == official_lists.key_of(kv, "кућа") == "кућа"
+    assert official_lists.key_of(kv, "[nj]iva") == "њива"           # tiles marked: one reading
+    assert official_lists.key_of(kv, "kon|jugacija") == "конјугација"
+    with pytest.raises(official_lists.ListProblem, match="2 different tilings"):
+        official_lists.key_of(kv, "njiva")                          # NJ or N+J: the list must say
+    with pytest.raises(official_lists.ListProblem, match="no tile of Kvizovka"):
+        official_lists.key_of(kv, "quiz")
     kk = profiles.load("krizemkrazem")                        # joker letters and phrases
-    assert imports.key_of(kk, "Tone Pavček") == "tonepavček"
-    assert imports.key_of(kk, "wxyq") == "wxyq"
+    assert official_lists.key_of(kk, "Tone Pavček") == "tonepavček"
+    assert official_lists.key_of(kk, "wxyq") == "wxyq"
 
 
 def test_a_bad_stored_list_fails_the_build_cleanly(home: Path, tmp_path: Path) -> None:

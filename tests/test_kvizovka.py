@@ -356,3 +356,25 @@ def test_audit_classes_are_the_builders_admitted_by(catalog: Catalog) -> None:
                       for r in rel.records() if r.valid)
     assert dict(classes) == rel.manifest["policy"]["measured"]["valid_admitted_by"]
     assert len(classes) >= 2
+
+
+@needs_lttoolbox
+def test_the_rules_are_made_once_from_the_complete_evidence(tmp_path: Path) -> None:
+    """No judge before the sources are read (the walk ranks with ``walk_rank`` only) and
+    one after: it knows every reflexive-only verb the walk and the reviewed lists showed,
+    and it is the judge the form rules explain with."""
+    from lexicon.errors import BuildError
+
+    b = make_builder(tmp_path)
+    assert b.judge is None and b.book is None
+    assert not hasattr(b.sources, "judge")
+    with pytest.raises(BuildError, match="made from the evidence"):
+        b.rules()
+    records = list(b.records(BuildContext(root=tmp_path / "home", log=lambda _m: None)))
+    assert b.judge is not None and b.book is not None
+    assert {"smejati", "kajati"} <= b.sources.reflexive_only
+    assert all(b.judge.reflexive_only(v) for v in b.sources.reflexive_only)
+    assert not b.judge.reflexive_only("voleti")
+    by_word = {r.word: r for r in records}
+    assert by_word["smejati"].reason_code == by_word["kajati"].reason_code == "reflexive_verb"
+    assert [r["code"] for r in b.rules() if r["level"] == "analysis"] == b.judge.codes

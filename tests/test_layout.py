@@ -221,3 +221,27 @@ def test_layers_import_only_downwards(layer: str) -> None:
     assert bad == {}
     doc = ast.get_docstring(ast.parse((ROOT / "lexicon" / layer / "__init__.py").read_text()))
     assert doc, f"lexicon/{layer}/__init__.py must say what the layer owns"
+
+
+def test_builders_know_nothing_of_the_build_around_them() -> None:
+    """A game's builder (``build/games/``) is handed a ``build.context.BuildContext`` and
+    yields records: it never imports the pipeline that runs it, the stage after the rules
+    or the release writer (so the build only moves forward: sources, evidence, rules, the
+    stage after the rules, the writer), and every game the pipeline builds is registered
+    in ``build.games.BUILDERS`` with a ``builder(ctx)`` factory."""
+    import importlib
+
+    from build.games import BUILDERS
+    from lexicon.game import profile as profiles
+
+    after = {"build.pipeline", "build.post_rules", "build.release", "build.linked",
+             "build.amend"}
+    graph = _graph()
+    bad = {m: sorted(deps & after) for m, deps in graph.items()
+           if m.startswith("build.games") and deps & after}
+    assert bad == {}
+    judged = {g for g in profiles.game_ids() if profiles.load(g).vocabulary == g}
+    assert judged == set(BUILDERS)
+    for game, package in BUILDERS.items():
+        assert package.startswith("build.games."), game
+        assert callable(importlib.import_module(package).builder), game

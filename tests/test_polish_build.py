@@ -37,7 +37,7 @@ def builder(game: str) -> PolishBuilder:
 def polish(home: Path) -> Catalog:
     ctx = BuildContext(root=home, log=lambda _m: None)
     build_game("osps", ctx, builder=builder("osps"))
-    build_game("remik", ctx)       # links osps's release (build.shared)
+    build_game("remik", ctx)       # links osps's release (build.linked)
     return Catalog(home)
 
 

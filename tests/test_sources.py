@@ -278,23 +278,23 @@ def test_the_mirror_is_read_from_the_machines_apt_sources(tmp_path: Path,
 
 
 def test_the_verified_cache_carries_a_vanished_pin_to_a_new_machine(world: dict) -> None:
-    from build import carry
+    from build import source_pack
     from build.shipping import BadBundle
     specs = fetching.load_manifest(world["manifest"])
     fetching.fetch(specs["tiny"], world["cache"], apt=world["apt"])     # "other" not cached
-    packed = carry.pack(world["tmp"] / "src.sources.tar", cache=world["cache"],
+    packed = source_pack.pack(world["tmp"] / "src.sources.tar", cache=world["cache"],
                         path=world["manifest"])
     assert packed["packed"] == ["tiny"] and packed["not_in_cache"] == ["other"]
     publish(world["repo"], {"sid": [world["debs"]["3.0-1"]]})           # 1.0-1 has left
     fresh = world["tmp"] / "new-machine-cache"
-    out = carry.unpack(Path(packed["file"]), cache=fresh, path=world["manifest"])
+    out = source_pack.unpack(Path(packed["file"]), cache=fresh, path=world["manifest"])
     assert out["filled"] == ["tiny"] and out["refused"] == []
     got = fetching.fetch(specs["tiny"], fresh, run=_no_apt, apt=world["apt"])
     assert got.root is not None and (got.root / "usr/share/dict/words").exists()
     # a pin moved on since packing: the old artifact is refused, nothing is filled
     pins.rewrite_pin(world["manifest"], "tiny", version="1.0-1", suite="bookworm",
                      sha256="0" * 64)
-    again = carry.unpack(Path(packed["file"]), cache=world["tmp"] / "c3",
+    again = source_pack.unpack(Path(packed["file"]), cache=world["tmp"] / "c3",
                          path=world["manifest"])
     assert again["filled"] == [] and "checksum mismatch" in again["refused"][0]["why"]
     # a damaged file, and one with a link in it, are refused as a whole
@@ -302,16 +302,16 @@ def test_the_verified_cache_carries_a_vanished_pin_to_a_new_machine(world: dict)
     bad.write_bytes(Path(packed["file"]).read_bytes()[:-512] + b"x" * 512)
     shutil.copy(packed["sha256_file"], str(bad) + ".sha256")
     with pytest.raises(BadBundle, match="does not match"):
-        carry.unpack(bad, cache=world["tmp"] / "c4", path=world["manifest"])
+        source_pack.unpack(bad, cache=world["tmp"] / "c4", path=world["manifest"])
     import tarfile
     linked = world["tmp"] / "linked.sources.tar"
     with tarfile.open(linked, "w") as tar:
-        top = tarfile.TarInfo(carry.TOP)
+        top = tarfile.TarInfo(source_pack.TOP)
         top.type = tarfile.DIRTYPE
         tar.addfile(top)
-        link = tarfile.TarInfo(f"{carry.TOP}/tiny")
+        link = tarfile.TarInfo(f"{source_pack.TOP}/tiny")
         link.type, link.linkname = tarfile.SYMTYPE, "/etc"
         tar.addfile(link)
     with pytest.raises(BadBundle, match="unsafe, repeated or foreign member"):
-        carry.unpack(linked, sha256=fetching.sha256_of(linked), cache=world["tmp"] / "c5",
+        source_pack.unpack(linked, sha256=fetching.sha256_of(linked), cache=world["tmp"] / "c5",
                      path=world["manifest"])

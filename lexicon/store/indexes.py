@@ -1,7 +1,7 @@
 """The query indexes inside a release: marisa-tries, memory-mapped, never loaded.
 
 A release built with indexes has ``indexes/`` beside ``records.lmdb/`` (written by
-:mod:`build.indexes` when the release is published):
+:mod:`build.index_writer` when the release is published):
 
 * ``words.marisa``: every valid key. Membership (the batch hot path: a marisa lookup is
   about twice as fast as an LMDB get from Python) and hooks. Derived from the record

@@ -1,7 +1,7 @@
 """What a word means, as a real dictionary says it: a release's meanings file, read.
 
 Križemkražem's rule book lets the opponent ask what a word means, and every game's referee
-is asked. A release may carry ``meanings/meanings.marisa`` (written by ``build.meanings``
+is asked. A release may carry ``meanings/meanings.marisa`` (written by ``build.meanings_writer``
 from the pinned bilingual dictionaries and thesaurus): a marisa ``BytesTrie`` from a lemma,
 exactly as the release's analyses spell it, to one compact JSON value
 ``[[source number, [sense, ...]], ...]``. The manifest's ``meanings`` entry names the

@@ -100,7 +100,7 @@ def meaning_lemmas(profile: Profile, record: Record) -> list[str]:
     citation form of one of them, that lemma alone: the referee asks what the word laid
     means, and a headword means what its entry says (Kvizovka ``more`` is *more*, the
     sea, though it is also the nominative plural of *mora*). A word with no analysis, or
-    none admitted, is looked up as itself, as ``build.meanings`` keys it."""
+    none admitted, is looked up as itself, as ``build.meanings_writer`` keys it."""
     lemmas = list(dict.fromkeys(a.lemma for a in record.analyses
                                 if profile.admits_reading(a.tags)))
     own = [lemma for lemma in lemmas if lemma.casefold() == record.word.casefold()]

@@ -14,7 +14,7 @@ side by side).
 Kvizovka's Latin words: a Latin word is valid exactly when the key that reading decides
 (:func:`decided_key`, the first tiling the lexicon holds) passes the play rules, so a
 release can carry the Latin spellings of its valid words as two more tries (the board's
-inside and its edge: :func:`latin_spellings`, written by :mod:`build.indexes`). With them
+inside and its edge: :func:`latin_spellings`, written by :mod:`build.index_writer`). With them
 an all-Latin batch is one membership test, like Polish, instead of a speller walk for every
 word with lj, nj or dž. A release without them is answered as before.
 """
@@ -178,7 +178,7 @@ def latin_spellings(profile: Profile, words: Any) -> tuple[list[str], list[str]]
     """The Latin spellings a typed word is valid for, on the board's inside and at its
     edge: for each valid key of the ``words`` trie its Latin spelling, kept when the key
     that spelling decides (:func:`decided_key`: with lj, nj or dž another tiling may
-    decide) passes the play rules. Sorted, for :mod:`build.indexes`."""
+    decide) passes the play rules. Sorted, for :mod:`build.index_writer`."""
     spell = speller(profile)
     rules = play_rules(profile)
     digraphs = spell.ambiguous

@@ -19,6 +19,7 @@ from functools import reduce
 from itertools import groupby
 from typing import Any
 
+from build.context import BuildContext, smoke_sample
 from build.games.krizemkrazem import morph
 from build.games.krizemkrazem.evidence import (
     APERTIUM,
@@ -31,8 +32,7 @@ from build.games.krizemkrazem.evidence import (
     SlovenianSources,
 )
 from build.games.krizemkrazem.rules import make_book
-from build.pipeline import BuildContext, smoke_sample
-from build.release import peak_rss_mb
+from build.progress import peak_rss_mb
 from build.rules import Verdict
 from lexicon.game.profile import Profile
 from lexicon.game.profile import load as load_profile
@@ -102,6 +102,8 @@ class KrizemkrazemBuilder:
         return c, verdict, rec
 
     def records(self, ctx: BuildContext) -> Iterator[Record]:
+        """Read every source and the paradigm pass (the evidence, complete), then judge
+        every key once by the rule book (which needs no evidence to be made)."""
         started = time.monotonic()
         src = self.sources
         src.log = ctx.log

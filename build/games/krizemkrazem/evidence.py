@@ -21,8 +21,7 @@ from typing import NamedTuple
 
 from build.games.krizemkrazem import morph
 from build.games.krizemkrazem.lists import ListEntry, read_lists
-from build.progress import Progress, track
-from build.release import peak_rss_mb
+from build.progress import Progress, peak_rss_mb, track
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from sources import freedict, lemmagen, mythes

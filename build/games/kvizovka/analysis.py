@@ -253,3 +253,17 @@ def _joint_message(code: str, group: Sequence[HbsAnalysis], first: str) -> str:
         names = list(dict.fromkeys(_verb_form(r) for r in group))
         return f"{'/'.join(names)} of {r0.lemma}; only the infinitive is admitted"
     return first
+
+
+def _no_verb(_lemma: str) -> bool:
+    return False
+
+
+def walk_rank(*, admit_adverbs: bool) -> Callable[[str, str, Tags], int]:
+    """How apertium's walk ranks an analysis (``rank(form, lemma, tags)``, 0: admissible),
+    to keep only the best analyses of each (form, lemma) (:mod:`.apertium`): the analysis
+    rules' rank, with infinitives ranked as if no verb were reflexive-only. Whether one is
+    depends on all of its lemma's infinitives, which the walk itself collects: the judge
+    that knows them (:class:`AnalysisJudge`) is made once the evidence is complete and
+    judges what the walk kept."""
+    return AnalysisJudge(admit_adverbs=admit_adverbs, reflexive_only=_no_verb).rank_tags

@@ -10,7 +10,8 @@ passes and is otherwise explained by its most informative one, so an analysis th
 than another of the same lemma can never matter. Keeping one rank and a few tag sets per
 lemma instead of every pair cuts memory several times over (*lepi* alone has 40 analyses).
 Reflexivity is the exception: it depends on all infinitives of a lemma, which are only known
-after the walk, so infinitives are ranked as if not reflexive here and re-ranked later.
+after the walk, so infinitives are ranked as if not reflexive here
+(:func:`.analysis.walk_rank`) and judged by the rules made after the walk.
 
 Joined analyses (``+``) are walked too, because two of them are word forms the rule book
 speaks about: possessive adjectives derived from nouns (``bratov<n><ma>+pos<adj>...``:

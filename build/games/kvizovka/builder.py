@@ -15,7 +15,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from build.games.kvizovka.analysis import AnalysisJudge
+from build.context import BuildContext, smoke_sample
+from build.games.kvizovka.analysis import AnalysisJudge, walk_rank
 from build.games.kvizovka.evidence import (
     APERTIUM,
     HUNSPELL_HR,
@@ -27,8 +28,8 @@ from build.games.kvizovka.evidence import (
 from build.games.kvizovka.lists import PURPOSES, ReviewedLists
 from build.games.kvizovka.paradigms import MIN_AGREEMENT, MIN_EXAMPLES, HunspellSource
 from build.games.kvizovka.rules import CATEGORY, make_book
-from build.pipeline import BuildContext, smoke_sample
 from build.rules import RuleBook, Verdict
+from lexicon.errors import BuildError
 from lexicon.game import profile as profiles
 from lexicon.store.records import Analysis, Record
 from sources.wordlist import LISTS_DIR
@@ -67,30 +68,37 @@ class KvizovkaBuilder:
         self.admit_adverbs = option if admit_adverbs is None else admit_adverbs
         self.lists = ReviewedLists.load(lists_dir)
         self.sources = SerboCroatianSources(self.generators, self.hunspell, self.lists,
-                                            self._make_judge)
+                                            walk_rank(admit_adverbs=self.admit_adverbs))
         self.stats = self.sources.stats
-        self._book: RuleBook[FormCandidate] | None = None
+        # the rules, made once the evidence is complete (:meth:`records`)
+        self.judge: AnalysisJudge | None = None
+        self.book: RuleBook[FormCandidate] | None = None
 
-    def _make_judge(self, reflexive_only: set[str]) -> AnalysisJudge:
-        """The analysis rules with this build's adverb switch and reflexive-only verbs."""
-        return AnalysisJudge(admit_adverbs=self.admit_adverbs,
-                             reflexive_only=reflexive_only.__contains__)
+    def make_rules(self) -> tuple[RuleBook[FormCandidate], AnalysisJudge]:
+        """The analysis judge (with this build's adverb switch and the reflexive-only verbs
+        the sources have shown) and the form rules over it; the sources must be read."""
+        judge = self.judge = AnalysisJudge(
+            admit_adverbs=self.admit_adverbs,
+            reflexive_only=self.sources.reflexive_only.__contains__)
+        self.book = make_book(frozenset(self.profile.by_canonical), self.lists, judge)
+        return self.book, judge
 
-    def book(self) -> RuleBook[FormCandidate]:
-        """The form rules over the current analysis judge (final once the sources are read)."""
-        if self._book is None:
-            self._book = make_book(frozenset(self.profile.by_canonical), self.lists,
-                                   self.sources.judge)
-        return self._book
+    def _rules_made(self) -> tuple[RuleBook[FormCandidate], AnalysisJudge]:
+        if self.book is None or self.judge is None:
+            raise BuildError("kvizovka: the rules are made from the evidence; judge the "
+                             "records first")
+        return self.book, self.judge
 
     def rules(self) -> list[dict[str, Any]]:
         """Both rule books for the manifest: form rules first, then analysis rules."""
-        return [{"level": "form", **d} for d in self.book().describe()] + \
-               [{"level": "analysis", **d} for d in self.sources.judge.book.describe()]
+        book, judge = self._rules_made()
+        return [{"level": "form", **d} for d in book.describe()] + \
+               [{"level": "analysis", **d} for d in judge.book.describe()]
 
     # -- building ------------------------------------------------------------------------
     def records(self, ctx: BuildContext) -> Iterator[Record]:
-        """Read the sources, then judge every key once.
+        """Read every source (the evidence, complete), make the rules from it, then judge
+        every key once.
 
         The sources are read whole even for a smoke build (``ctx.limit``): slots are learned
         from the overlap of the sources, so only the judging is limited, to an evenly spaced
@@ -99,8 +107,7 @@ class KvizovkaBuilder:
         started = time.monotonic()
         self.sources.log = ctx.log
         self.sources.load()
-        self._book = None           # the judge now knows the reflexive-only verbs
-        book = self.book()
+        book, judge = self.make_rules()
         keys = sorted(self.sources.keys)
         ctx.log(f"kvizovka: writing {len(keys):,} keys")
         # smoke build: an evenly spaced sample (the sources are read whole: slots need
@@ -109,7 +116,7 @@ class KvizovkaBuilder:
         ctx.expect_records(len(keys))
         admitted_by: Counter[str] = Counter()
         for key in keys:
-            cand = self.sources.candidate(key)
+            cand = self.sources.candidate(key, judge)
             verdict = book.judge(cand)
             if verdict.valid:
                 admitted_by[self._admitted_by(cand)] += 1
@@ -158,7 +165,7 @@ class KvizovkaBuilder:
         return {
             "builder": "build.games.kvizovka",
             "admit_adverbs": self.admit_adverbs,
-            "decision": self.book().policy(),
+            "decision": self._rules_made()[0].policy(),
             "grammar": "where apertium tags a form (of a common lemma), its analyses are the "
                        "grammar and hunspell only attests; hunspell forms apertium does not "
                        "know inherit the analyses of their paradigm slot",

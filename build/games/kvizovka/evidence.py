@@ -184,15 +184,19 @@ class SerboCroatianSources:
     """The evidence of one build: apertium's forms, the learned slots, every key."""
 
     def __init__(self, generators: Sequence[Path], hunspell: Sequence[HunspellSource],
-                 lists: ReviewedLists, make_judge: Callable[[set[str]], AnalysisJudge],
+                 lists: ReviewedLists, rank: Callable[[str, str, Tags], int],
                  log: Callable[[str], None] = lambda _m: None) -> None:
+        """``rank`` orders apertium's analyses while the generators are walked, so only the
+        best of each (form, lemma) is kept (:func:`.analysis.walk_rank`)."""
         self.generators = list(generators)
         self.hunspell = list(hunspell)
         self.lists = lists
-        self.make_judge = make_judge
+        self.rank = rank
         self.log = log
         self.stats: dict[str, Any] = {}
-        self.judge = make_judge(set())
+        #: verbs that exist only with *se*: apertium's, adjusted by the reviewed lists;
+        #: known once :meth:`load` has walked every infinitive
+        self.reflexive_only: frozenset[str] = frozenset()
         self.ap = ApertiumForms()
         self.tiler = LatinToCyrillic()
         self.keys: dict[str, KeyEvidence] = {}
@@ -207,13 +211,12 @@ class SerboCroatianSources:
     def load(self) -> None:
         """Walk apertium, learn hunspell's slots, collect every key."""
         started = time.monotonic()
-        provisional = self.judge  # reflexivity is known only after the walk
         self.log(f"kvizovka: walking {len(self.generators)} apertium generator(s)")
-        ap = self.ap = apertium.load(self.generators, provisional.rank_tags)
+        ap = self.ap = apertium.load(self.generators, self.rank)
         apertium_ref = ap.reflexive_only()
         reflexive = (apertium_ref - set(self.lists.not_reflexive_only)) | set(
             self.lists.reflexive_only)
-        self.judge = self.make_judge(reflexive)
+        self.reflexive_only = frozenset(reflexive)
         self.stats["apertium"] = {
             "pairs": ap.pairs, "forms": len(ap.forms), "varieties": ap.varieties,
             "reflexive_only_lemmas": len(apertium_ref),
@@ -568,8 +571,9 @@ class SerboCroatianSources:
         return self._citation_index
 
     # -- one key -------------------------------------------------------------------------
-    def candidate(self, key: str) -> FormCandidate:
-        """All analyses of one key, which of them pass, and the explanation if none does.
+    def candidate(self, key: str, judge: AnalysisJudge) -> FormCandidate:
+        """All analyses of one key, which of them pass ``judge`` (the analysis rules, made
+        once the sources are read), and the explanation if none does.
 
         An apertium analysis that passes the rules still needs a dictionary behind it: a
         dictionary must have the form as a lower-case word (not only as a form of a
@@ -580,7 +584,6 @@ class SerboCroatianSources:
         """
         ev = self.keys[key]
         latin = to_latin(key)
-        judge = self.judge
         analyses: list[HbsAnalysis] = []
         sources: list[str] = []
         tagged_by: list[tuple[str, str]] = []

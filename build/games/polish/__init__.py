@@ -45,7 +45,7 @@ from build.games.polish.builder import (
     SHORT_WORDS,
     PolishBuilder,
     Progress,
-    osps_builder,
+    builder,
 )
 from build.games.polish.evidence import (
     COMPLETED,
@@ -64,6 +64,6 @@ from build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY,
 __all__ = [
     "ABBREVIATIONS", "COMPLETED", "GENERATED", "GRADES", "HUNSPELL", "LISTING_ONLY_POLICIES",
     "LISTING_ONLY_POLICY", "PREFIXES", "SHORT_WORDS", "SOURCE_BITS", "WPOLISH", "Candidate",
-    "PolishBuilder", "Progress", "accepted_reading", "category", "grade", "make_rules",
-    "osps_builder",
+    "PolishBuilder", "Progress", "accepted_reading", "builder", "category", "grade",
+    "make_rules",
 ]

@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from build.context import BuildContext, smoke_sample
 from build.games.polish import evidence as ev
 from build.games.polish.evidence import (
     CHUNK,
@@ -42,7 +43,6 @@ from build.games.polish.evidence import (
 )
 from build.games.polish.inhabitants import Inhabitants, policy_of
 from build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
-from build.pipeline import BuildContext, smoke_sample
 from build.progress import Progress, track
 from lexicon.game import profile as profiles
 from lexicon.game.tiles import speller
@@ -56,7 +56,7 @@ ABBREVIATIONS = LISTS / "pl_abbreviations.txt"
 PREFIXES = LISTS / "pl_prefixes.txt"
 SHORT_WORDS = LISTS / "pl_short_words.txt"
 class PolishBuilder:
-    """Judges every Polish form (for osps; remik links osps's release: build.shared)."""
+    """Judges every Polish form (for osps; remik links osps's release: build.linked)."""
 
     source_ids = (WPOLISH, HUNSPELL, "morfeusz2")
 
@@ -257,6 +257,9 @@ class PolishBuilder:
         return self.annotator
 
     def records(self, ctx: BuildContext) -> Iterator[Record]:
+        """Read the word lists (the candidates), then judge every form once by the rule book
+        with its Morfeusz readings, then the forms generated and completed from the
+        admitted ones (evidence that only the admitted forms can give), judged alike."""
         ctx.log(f"{self.game}: reading word lists and expanding hunspell-pl")
         forms = self.candidates(ctx.limit)
         ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
@@ -272,7 +275,7 @@ class PolishBuilder:
     def policy(self) -> dict[str, Any]:
         return {
             "builder": "build.games.polish",
-            "vocabulary": "remik plays this vocabulary: its releases link osps's (build.shared)",
+            "vocabulary": "remik plays this vocabulary: its releases link osps's (build.linked)",
             "primary": "wpolish: every listed form is a candidate; admitted unless a rule rejects",
             "second_path": "hunspell-pl: forms it alone produces need Morfeusz to know them",
             "generation": ("the SGJP paradigm slots the word lists leave out by policy, of "
@@ -311,6 +314,8 @@ def _from_sources(game: str, ctx: BuildContext) -> PolishBuilder:
                          hunspell=[(HUNSPELL, hroot / "pl_PL.dic", hroot / "pl_PL.aff")])
 
 
-def osps_builder(ctx: BuildContext) -> PolishBuilder:
+def builder(ctx: BuildContext) -> PolishBuilder:
+    """The osps builder over the fetched, pinned sources (remik links its release)."""
     return _from_sources("osps", ctx)
+
 

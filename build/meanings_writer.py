@@ -16,7 +16,7 @@ which is the coverage the README reports.
 Every path that publishes records through :class:`~build.release.ReleaseWriter` sets its
 ``meanings`` hook: a full build with the sources it fetched (:func:`from_fetched`), an
 amend with the same sources from the cache, or else its parent's file carried over
-(:func:`for_amend`); a linked release (remik) links its vocabulary's file (``build.shared``).
+(:func:`for_amend`); a linked release (remik) links its vocabulary's file (``build.linked``).
 """
 
 from __future__ import annotations
