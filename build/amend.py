@@ -34,10 +34,11 @@ from itertools import chain
 from pathlib import Path
 from typing import Any
 
-from build import meanings_writer
-from build.legacy import LegacyRelease, open_parent
-from build.progress import track
-from build.release import Changed, ReleaseWriter, StoreWriter, read_release_overrides
+from lexicon.build import meanings_writer
+from lexicon.build.legacy import LegacyRelease, open_parent
+from lexicon.build.progress import track
+from lexicon.build.release import Changed, ReleaseWriter, StoreWriter, read_release_overrides
+
 from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
 from lexicon.export.export import Identity
 from lexicon.game import profile as profiles

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from lexicon.sources import fetch as fetching
+
 from lexicon.errors import BuildError
-from sources import fetch as fetching
 
 T = TypeVar("T")
 

@@ -23,12 +23,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from build.release import (
+from lexicon.build.release import (
     ReleaseWriter,
     playable_identity,
     read_release_overrides,
     write_overrides,
 )
+
 from lexicon.errors import BuildError, NoRelease
 from lexicon.game import profile as profiles
 from lexicon.game.play import play_rules

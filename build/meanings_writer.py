@@ -30,15 +30,15 @@ from pathlib import Path
 from typing import Any
 
 import marisa_trie
+from lexicon.build.progress import track
+from lexicon.sources import fetch as fetching
+from lexicon.sources import freedict, mythes
 
-from build.progress import track
 from lexicon.errors import LexiconError
 from lexicon.paths import cache_dir
 from lexicon.store.meanings import FORMAT, MEANINGS_DIR, MEANINGS_FILE, declared_file
 from lexicon.store.recordfile import RecordStore
 from lexicon.store.store import Release
-from sources import fetch as fetching
-from sources import freedict, mythes
 
 #: source id -> the reader of its meanings
 READERS = {"dict-freedict-pol-eng": "freedict", "dict-freedict-hrv-eng": "freedict",

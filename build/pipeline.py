@@ -19,14 +19,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from build import amend as amending
-from build import meanings_writer
-from build.context import BuildContext, nobody_counts
-from build.games import GameBuilder, builder_for
-from build.linked import publish_shared
-from build.post_rules import PostRules
-from build.progress import Progress
-from build.release import ReleaseWriter, build_lock
+from lexicon.build import amend as amending
+from lexicon.build import meanings_writer
+from lexicon.build.context import BuildContext, nobody_counts
+from lexicon.build.games import GameBuilder, builder_for
+from lexicon.build.linked import publish_shared
+from lexicon.build.post_rules import PostRules
+from lexicon.build.progress import Progress
+from lexicon.build.release import ReleaseWriter, build_lock
+from lexicon.sources import fetch as fetching
+
 from lexicon.errors import BuildError, LexiconError
 from lexicon.game import profile as profiles
 from lexicon.paths import home
@@ -34,7 +36,6 @@ from lexicon.store import releases
 from lexicon.store.indexes import FORMAT as INDEX_FORMAT
 from lexicon.store.indexes import READABLE
 from lexicon.store.records import Record
-from sources import fetch as fetching
 
 __all__ = ["BuildContext", "GameBuilder", "build_game", "refresh_indexes", "stale_indexes"]
 

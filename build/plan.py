@@ -30,14 +30,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from build.pipeline import BuildContext, GameBuilder, build_game, refresh_indexes, stale_indexes
-from build.progress import set_overall
+from lexicon.build.pipeline import (
+    BuildContext,
+    GameBuilder,
+    build_game,
+    refresh_indexes,
+    stale_indexes,
+)
+from lexicon.build.progress import set_overall
+from lexicon.sources import fetch as fetching
+
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
 from lexicon.game import profile as profiles
 from lexicon.store import building, releases
 from lexicon.store.integrity import read_manifest
-from sources import fetch as fetching
 
 #: Seconds a full build of each game took on the project's two-core machine (sources
 #: already fetched; what the manifest's ``build_seconds`` counts), used until this home has

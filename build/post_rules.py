@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from build import amend, official_lists
-from build.release import ReleaseWriter
+from lexicon.build import amend, official_lists
+from lexicon.build.release import ReleaseWriter
+
 from lexicon.game.profile import Profile
 from lexicon.store.records import Record
 

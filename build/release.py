@@ -28,11 +28,11 @@ from types import TracebackType
 from typing import Any
 
 import lmdb
+from lexicon.build import canaries
+from lexicon.build.index_writer import Started, build_indexes, start_indexes
+from lexicon.build.legacy import LegacyRelease, open_parent
+from lexicon.build.progress import peak_rss_mb, track
 
-from build import canaries
-from build.index_writer import Started, build_indexes, start_indexes
-from build.legacy import LegacyRelease, open_parent
-from build.progress import peak_rss_mb, track
 from lexicon import atomic
 from lexicon.errors import BuildBusy, BuildError, LexiconError, NoRelease
 from lexicon.export.export import HASH_RECIPE, Identity

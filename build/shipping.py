@@ -39,8 +39,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from build import signing
-from build.release import build_lock, canaries_checked, check_staged, remove_dead_staging
+from lexicon.build import signing
+from lexicon.build.release import build_lock, canaries_checked, check_staged, remove_dead_staging
+
 from lexicon import atomic
 from lexicon.errors import BadBundle, LexiconError, UnknownGame
 from lexicon.game import profile as profiles

@@ -30,11 +30,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from build.shipping import BadBundle, _expected_sha256, _tarinfo, safe_members
+from lexicon.build.shipping import BadBundle, _expected_sha256, _tarinfo, safe_members
+from lexicon.sources import fetch as fetching
+from lexicon.sources.apt import AptConfig
+
 from lexicon import atomic
 from lexicon.errors import InputError, SourceError
-from sources import fetch as fetching
-from sources.apt import AptConfig
 
 TOP = "lexicon-sources"
 INDEX = "sources.json"

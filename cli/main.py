@@ -24,8 +24,8 @@ from typing import Annotated, Any
 
 import click
 import typer
+from lexicon.cli import render
 
-from cli import render
 from lexicon import (
     EDGE_SPACE,
     EXIT_FAILED,
@@ -128,7 +128,7 @@ def games(as_json: Annotated[bool, typer.Option(
 def fetch(source_ids: Annotated[list[str] | None, typer.Argument(
         help="source ids from sources/manifest.toml (default: all)")] = None) -> None:
     """Download and verify the pinned source dictionaries into the data directory."""
-    from sources import fetch as fetching
+    from lexicon.sources import fetch as fetching
     specs = fetching.load_manifest()
     for sid in source_ids or list(specs):
         if sid not in specs:
@@ -154,8 +154,8 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
     if the build fails). The games are built shortest first, the plan and its expected
     duration on this machine are printed first, and a server running meanwhile answers
     each game as soon as it is published (503 not_ready, "being built", until then)."""
-    from build.pipeline import BuildContext
-    from build.plan import build_games
+    from lexicon.build.pipeline import BuildContext
+    from lexicon.build.plan import build_games
     build_games(game_ids, BuildContext(root=Catalog().root, limit=limit),
                 if_missing=if_missing)
 
@@ -198,7 +198,7 @@ def amend(game: Annotated[str, typer.Argument(help="the game whose current relea
               "--overrides", help="TSV: word, add|remove, reason (one a line)")]) -> None:
     """Publish a new release from the current one with overrides applied, in seconds,
     without judging the sources again (atomically; the manifest names the parent)."""
-    from build.amend import derive, read_overrides
+    from lexicon.build.amend import derive, read_overrides
     Catalog().profile(game)
     path = derive(game, overrides=read_overrides(Path(overrides)), kind="amend")
     print(path.name)
@@ -211,7 +211,7 @@ def repack(game: Annotated[str, typer.Argument()],
            = None) -> None:
     """Rewrite a release in the current compact format (one in the older LMDB layout, say)
     and publish it as a new release; no word's verdict changes."""
-    from build.amend import derive
+    from lexicon.build.amend import derive
     Catalog().profile(game)
     path = derive(game, Path(source) if source else None, kind="repack")
     print(path.name)
@@ -429,7 +429,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     through PROMETHEUS_MULTIPROC_DIR (a fresh directory, or the given one emptied)."""
     import os
 
-    from service import launch, metrics
+    from lexicon.service import launch, metrics
     if workers > 1 or os.environ.get(metrics.MULTIPROC_ENV):
         metrics.prepare_multiprocess()      # before any worker records a value
     os.environ[metrics.ACCESS_LOG_ENV] = "1" if access_log else "0"
@@ -437,9 +437,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
         for g in build_games:
             Catalog().profile(g)       # an unknown game is refused before anything starts
         import subprocess
-        subprocess.Popen([sys.executable, "-m", "cli.main", "build", "--if-missing",
+        subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "build", "--if-missing",
                           *build_games], stdout=sys.stderr)
-    launch.run("service.app:create_app", host=host, port=port, workers=workers,
+    launch.run("lexicon.service.app:create_app", host=host, port=port, workers=workers,
                log_level="info", access_log=False, timeout_graceful_shutdown=drain_seconds)
 
 
@@ -602,7 +602,7 @@ def keygen(output: Annotated[str | None, typer.Option(
     build machine, FILE.pub goes into each server's $LEXICON_HOME/trusted-keys/."""
     from pathlib import Path
 
-    from build import signing
+    from lexicon.build import signing
     print(render.dump(signing.keygen(Path(output) if output else None)))
 
 
@@ -622,7 +622,7 @@ def bundle(game: Game,
     `lexicon install`."""
     from pathlib import Path
 
-    from build import shipping
+    from lexicon.build import shipping
     print(render.dump(shipping.bundle(game, release_id, Path(output) if output else None,
                                       key=Path(sign) if sign else None)))
 
@@ -651,7 +651,7 @@ def install(path: Annotated[str, typer.Argument(metavar="BUNDLE", help="a .lexbu
     contents, then the release as a build's publish does) and publish it atomically."""
     from pathlib import Path
 
-    from build import shipping
+    from lexicon.build import shipping
     print(render.dump(shipping.install(Path(path), sha256=sha256, make_current=current,
                                        allow_unsigned=allow_unsigned,
                                        allow_downgrade=allow_downgrade,
@@ -674,7 +674,7 @@ def import_list(game: Game,
     """Pin an authoritative word list by sha256; the game's next build applies it."""
     from pathlib import Path
 
-    from build import official_lists
+    from lexicon.build import official_lists
     pin = official_lists.import_list(Catalog().profile(game), Path(path), mode, name=name,
                               license=licence, credit=credit)
     print(render.dump(pin))
@@ -712,7 +712,7 @@ def sources_list(ctx: typer.Context,
     configured Debian suite offers."""
     if ctx.invoked_subcommand is not None:
         return
-    from sources import pins
+    from lexicon.sources import pins
     for r in pins.status(refresh=refresh):
         print(render.dump(r) if as_json else render.source_row(r))
 
@@ -725,7 +725,7 @@ def sources_update(name: Annotated[str, typer.Argument(help="a source id")],
                    as_json: SourcesJson = False) -> None:
     """Download and verify a version and rewrite the source's pin (version, suite, sha256)
     in sources/manifest.toml; the next build uses it."""
-    from sources import pins
+    from lexicon.sources import pins
     out = pins.update(name, version=version, suite=suite)
     print(render.dump(out) if as_json else render.source_update(name, out))
 
@@ -740,7 +740,7 @@ def sources_diff(name: Annotated[str, typer.Argument(help="a source id")],
     """What the source's word list gains and loses against its pin: counts, classes of
     change (capitalisation moves, removed -skość derivations, ...) and samples. Nothing is
     re-pinned or rebuilt."""
-    from sources import editions, pins
+    from lexicon.sources import editions, pins
     result = pins.diff(name, version=version, suite=suite, samples=samples)
     print(render.dump(result) if as_json else editions.as_text(result))
 
@@ -753,7 +753,7 @@ def sources_pack(source_ids: Annotated[list[str] | None, typer.Argument(
                  = None) -> None:
     """Pack the verified cache's artifacts into one file (+ FILE.sha256 beside it), to
     carry pins that have left the archive to another build machine."""
-    from build import source_pack
+    from lexicon.build import source_pack
     print(render.dump(source_pack.pack(Path(output) if output else None, ids=source_ids)))
 
 
@@ -765,7 +765,7 @@ def sources_unpack(path: Annotated[str, typer.Argument(metavar="FILE",
                    ) -> None:
     """Verify a packed cache (its sha256, safe members, every artifact against its pin)
     and fill this machine's cache from it. Exit 3 if anything was refused."""
-    from build import source_pack
+    from lexicon.build import source_pack
     out = source_pack.unpack(Path(path), sha256=sha256)
     print(render.dump(out))
     raise typer.Exit(EXIT_FAILED if out["refused"] else 0)

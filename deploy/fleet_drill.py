@@ -59,8 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
-
-from service.launch import free_port  # noqa: E402
+from lexicon.service.launch import free_port  # noqa: E402
 
 GAMES = ("osps", "remik", "kvizovka", "krizemkrazem")   # remik links the osps release
 GAME = "osps"                                          # the game rolled
@@ -80,7 +79,7 @@ def _log(msg: str) -> None:
 
 def lexicon(home: Path, *args: str) -> dict[str, Any]:
     """``lexicon ARGS`` with ``LEXICON_HOME=home``; its JSON answer."""
-    proc = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, text=True,
+    proc = subprocess.run([sys.executable, "-m", "lexicon.cli.main", *args], cwd=ROOT, text=True,
                           env={**os.environ, "LEXICON_HOME": str(home)},
                           capture_output=True, timeout=300, check=False)
     if proc.returncode != 0:
@@ -134,7 +133,7 @@ class Replica:
     def start(self) -> None:
         with open(self.access_log, "ab") as out, open(self.errors, "ab") as err:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port",
+                [sys.executable, "-m", "lexicon.cli.main", "serve", "--host", "127.0.0.1", "--port",
                  str(self.port), "--drain-seconds", "10"], cwd=ROOT, stdout=out, stderr=err,
                 env={**os.environ, "LEXICON_HOME": str(self.home)})
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from lexicon.service.limits import ALL_LIMITS
+
 from lexicon import CODES, limit_table, limit_value, markdown_cell
-from service.limits import ALL_LIMITS
 
 #: The limits a query endpoint (blanks, pattern, anagrams, extend, hooks, prefix) holds a
 #: request to, as ``module.NAME`` of :data:`service.limits.ALL_LIMITS`.

@@ -21,6 +21,19 @@ from typing import Any
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from lexicon.service import (
+    apidocs,
+    bodies,
+    contract,
+    hotpath,
+    inflight,
+    metrics,
+    offline,
+    querypool,
+)
+from lexicon.service.apidocs import figure
+from lexicon.service.contract import error
+from lexicon.service.querypool import QueryPool
 from pydantic import BaseModel, Field
 
 from lexicon import (
@@ -38,10 +51,6 @@ from lexicon import (
     lease_releases,
     limit_value,
 )
-from service import apidocs, bodies, contract, hotpath, inflight, metrics, offline, querypool
-from service.apidocs import figure
-from service.contract import error
-from service.querypool import QueryPool
 
 #: What the API is and how it errs; :func:`service.apidocs.api_description` adds every error
 #: code and every limit, from the library's ``CODES`` and ``LIMITS`` (never retyped here).

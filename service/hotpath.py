@@ -26,11 +26,11 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote_to_bytes
 
 from fastapi.exceptions import RequestValidationError
+from lexicon.service import metrics
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lexicon import Catalog
-from service import metrics
 
 _BOOL = TypeAdapter(bool)
 _HEADERS = [(b"content-type", b"application/json")]

@@ -7,26 +7,26 @@ from __future__ import annotations
 from lexicon import LIMITS, Limits
 
 SERVICE_LIMITS: Limits = {
-    ("service.querypool", "MAX_QUERY_WORKERS"):
+    ("lexicon.service.querypool", "MAX_QUERY_WORKERS"):
         ("queries (pattern, blanks, anagrams, extend, hooks, prefix) and Remik moves "
          "running at once", "—"),
-    ("service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
-    ("service.querypool", "MAX_QUERY_WAIT_SECONDS"): ("seconds a query may wait for a worker",
-                                                      "busy"),
-    ("service.bodies", "MAX_BODY_BYTES"): ("bytes of a request body, batches aside",
+    ("lexicon.service.querypool", "MAX_QUEUED_QUERIES"): ("queries waiting for a worker", "busy"),
+    ("lexicon.service.querypool", "MAX_QUERY_WAIT_SECONDS"):
+        ("seconds a query may wait for a worker", "busy"),
+    ("lexicon.service.bodies", "MAX_BODY_BYTES"): ("bytes of a request body, batches aside",
                                            "body_too_large"),
-    ("service.bodies", "MAX_CHECK_BODY_BYTES"): ("bytes of a `POST /check` body",
+    ("lexicon.service.bodies", "MAX_CHECK_BODY_BYTES"): ("bytes of a `POST /check` body",
                                                  "body_too_large"),
-    ("service.bodies", "MAX_VALID_BODY_BYTES"): ("bytes of a `POST /valid` body",
+    ("lexicon.service.bodies", "MAX_VALID_BODY_BYTES"): ("bytes of a `POST /valid` body",
                                                  "body_too_large"),
-    ("service.bodies", "MAX_BODY_IDLE_SECONDS"): ("seconds a request body may send nothing",
+    ("lexicon.service.bodies", "MAX_BODY_IDLE_SECONDS"): ("seconds a request body may send nothing",
                                                   "body_timeout"),
-    ("service.bodies", "MAX_BODY_SECONDS"): ("seconds a whole request body may take",
+    ("lexicon.service.bodies", "MAX_BODY_SECONDS"): ("seconds a whole request body may take",
                                              "body_timeout"),
-    ("service.bodies", "MAX_BIG_BATCHES"):
+    ("lexicon.service.bodies", "MAX_BIG_BATCHES"):
         ("big `/check` or `/valid` batches (over 32 KiB or 256 KiB of body) answered at "
          "once; the others wait", "—"),
-    ("service.bodies", "MAX_BATCH_WAIT_SECONDS"): ("seconds a big batch waits for its turn",
+    ("lexicon.service.bodies", "MAX_BATCH_WAIT_SECONDS"): ("seconds a big batch waits for its turn",
                                                    "too_many_batches"),
 }
 

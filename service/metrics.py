@@ -62,6 +62,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import Response
+from lexicon.service import inflight
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -78,7 +79,6 @@ from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lexicon import EXIT_FAILED, Catalog, LexiconError, game_ids
-from service import inflight
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 ACCESS_LOG_ENV = "LEXICON_ACCESS_LOG"

@@ -28,8 +28,9 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
+from lexicon.service import inflight
+
 from lexicon import LexiconError
-from service import inflight
 
 MAX_QUERY_WORKERS = 2         # the machine's cores; more threads only share one GIL
 MAX_QUEUED_QUERIES = 8        # waiting beyond the workers: at most ~4 s of bounded work

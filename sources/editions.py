@@ -34,14 +34,14 @@ Side = Literal["added", "removed"]
 # -- the word list of an unpacked package --------------------------------------------------
 
 def _plain_lists(root: Path) -> Iterator[str]:
-    from sources.wordlist import read_wordlist
+    from lexicon.sources.wordlist import read_wordlist
     for path in sorted((root / "usr/share/dict").glob("*")):
         if path.is_file() and not path.name.startswith("README"):
             yield from read_wordlist(path)
 
 
 def _hunspell_forms(root: Path) -> Iterator[str]:
-    from sources.hunspell import expand
+    from lexicon.sources.hunspell import expand
     for dic in sorted(root.rglob("*.dic")):
         aff = dic.with_suffix(".aff")
         if aff.exists() and not dic.is_symlink():
@@ -49,23 +49,23 @@ def _hunspell_forms(root: Path) -> Iterator[str]:
 
 
 def _dictd_headwords(root: Path) -> Iterator[str]:
-    from sources import freedict
+    from lexicon.sources import freedict
     yield from freedict.by_headword(root, unlabelled=True)
 
 
 def _thesaurus_headwords(root: Path) -> Iterator[str]:
-    from sources import mythes
+    from lexicon.sources import mythes
     yield from mythes.by_headword(root)
 
 
 def _aspell_words(root: Path) -> Iterator[str]:
-    from sources import aspell
+    from lexicon.sources import aspell
     path = aspell.find_file(root)
     yield from aspell.read_words(path, aspell.charset(root, path.name.split(".")[0]))
 
 
 def _generator_surfaces(root: Path) -> Iterator[str]:
-    from sources.lttoolbox import iter_pairs
+    from lexicon.sources.lttoolbox import iter_pairs
     for path in sorted(root.rglob("*.autogen.bin")):
         yield from (surface for surface, _ in iter_pairs(path, "output"))
 

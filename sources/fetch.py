@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lexicon.sources.apt import AptConfig
+
 from lexicon.errors import SourceError
 from lexicon.paths import cache_dir
 from lexicon.store.integrity import file_table, table_problems
 from lexicon.store.integrity import sha256_file as sha256_of
-from sources.apt import AptConfig
 
 MANIFEST_PATH = Path(__file__).parent / "manifest.toml"
 

@@ -22,12 +22,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from lexicon.sources import editions
+from lexicon.sources import fetch as fetching
+from lexicon.sources.apt import MAX_LIST_AGE, AptConfig, Offer, Runner, newest
+from lexicon.sources.apt import _run as run_default
+
 from lexicon import atomic
 from lexicon.errors import InputError, SourceError
-from sources import editions
-from sources import fetch as fetching
-from sources.apt import MAX_LIST_AGE, AptConfig, Offer, Runner, newest
-from sources.apt import _run as run_default
 
 
 def _spec(sid: str, path: Path) -> fetching.SourceSpec:

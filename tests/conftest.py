@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lexicon.build.pipeline import BuildContext, build_game
 from typer.testing import CliRunner
 
-from build.pipeline import BuildContext, build_game
 from lexicon.game import profile as profiles
 from lexicon.store import releases
 from lexicon.store.records import Analysis, Record
@@ -24,7 +24,7 @@ def lexicon_process(home: Path, *args: str, stdin: str | None = None
     """``lexicon ARGS`` as a real process (the one test per face that needs a process:
     exit codes and streams as a shell sees them)."""
     env = {**os.environ, "LEXICON_HOME": str(home)}
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "lexicon.cli.main", *args], capture_output=True,
                           text=True, env=env, input=stdin, check=False)
 
 
@@ -36,7 +36,7 @@ def lexicon(home: Path, *args: str, stdin: str | None = None) -> subprocess.Comp
     code is re-raised (``LEXICON_TRACEBACK``: not exit 5, ``internal_error``), so a bug
     cannot pass for an exit status.
     """
-    from cli.main import app
+    from lexicon.cli.main import app
 
     result = CliRunner().invoke(app, list(args), input=stdin,
                                 env={"LEXICON_HOME": str(home), "LEXICON_TRACEBACK": "1"})

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from service.launch import serving
+from lexicon.service.launch import serving
+
 from tests.conftest import publish, rec
 
 POLISH = [
@@ -60,5 +61,5 @@ def publish_all(root: Path) -> Path:
 @contextmanager
 def running_server(home: Path) -> Iterator[str]:
     """The real app under uvicorn on a free loopback port with LEXICON_HOME=home."""
-    with serving("service.app:create_app", home) as (base, _pid):
+    with serving("lexicon.service.app:create_app", home) as (base, _pid):
         yield base

@@ -9,8 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from lexicon.build.index_writer import _alphagram_nodes
 
-from build.index_writer import _alphagram_nodes
 from lexicon.catalog import Catalog
 from lexicon.queries import queries
 from lexicon.store.indexes import (
@@ -118,10 +118,9 @@ def test_anagram_words_read_through_key_ids_of_either_width(
         home: Path, monkeypatch: pytest.MonkeyPatch, width: int) -> None:
     """The walk's ranks find each alphagram's keys among the forward trie's ids."""
     from conftest import publish, rec
+    from lexicon.build import index_writer
 
-    import build.index_writer
-
-    monkeypatch.setattr(build.index_writer, "key_id_bytes", lambda _n: width)
+    monkeypatch.setattr(index_writer, "key_id_bytes", lambda _n: width)
     publish(home, "osps", [rec(w) for w in WORDS])
     cat = Catalog(home)
     assert cat.release("osps").manifest["indexes"]["key_id_bytes"] == width

@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 import pytest
+from lexicon.build import amend
+from lexicon.build.release import read_release_overrides
 
-from build import amend
-from build.release import read_release_overrides
 from lexicon.catalog import Catalog
 from lexicon.export.export import identity
 from lexicon.game.play import play_rules
@@ -78,7 +78,7 @@ def test_a_bad_overrides_line_names_its_line(tmp_path: Path, line: str, problem:
 
 def test_amend_cli_publishes_and_rejects_bad_files(home: Path, tmp_path: Path) -> None:
     publish(home, "osps", POLISH_RECORDS)
-    cli = [sys.executable, "-m", "cli.main"]
+    cli = [sys.executable, "-m", "lexicon.cli.main"]
     bad = _overrides(tmp_path, ["kot\tdelete\twhy"])
     run = subprocess.run([*cli, "amend", "osps", "--overrides", str(bad)],
                          capture_output=True, text=True, check=False)
@@ -128,7 +128,7 @@ def test_repack_keeps_every_answer_and_the_content_hash(home: Path) -> None:
 def test_indexes_built_during_an_amend_equal_ones_built_after(home: Path, tmp_path: Path) -> None:
     # amend starts the alphagram indexes from its parent's keys changed by the overrides
     # while the records are written; they must be exactly what the records give
-    from build.index_writer import build_indexes
+    from lexicon.build.index_writer import build_indexes
 
     publish(home, "osps", POLISH_RECORDS)
     fix = _overrides(tmp_path, ["kot\tremove\truling 7", "pies\tadd\truling 8",
@@ -149,7 +149,8 @@ def test_indexes_built_during_an_amend_equal_ones_built_after(home: Path, tmp_pa
 
 
 def test_indexes_started_for_other_keys_are_refused(home: Path, tmp_path: Path) -> None:
-    from build.index_writer import build_indexes, start_indexes
+    from lexicon.build.index_writer import build_indexes, start_indexes
+
     from lexicon.errors import BuildError
 
     first = publish(home, "osps", POLISH_RECORDS)
@@ -176,7 +177,8 @@ def _letters(n: int) -> list[str]:
 
 
 def test_many_overrides_stay_out_of_the_manifest(home: Path, tmp_path: Path) -> None:
-    from build.release import OVERRIDES_FILE
+    from lexicon.build.release import OVERRIDES_FILE
+
     from lexicon.store import integrity
 
     publish(home, "osps", POLISH_RECORDS)

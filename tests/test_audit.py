@@ -10,8 +10,8 @@ import math
 from pathlib import Path
 
 import pytest
+from lexicon.build.amend import derive, read_overrides
 
-from build.amend import derive, read_overrides
 from lexicon import InputError, Lexicon
 from lexicon import open as open_lexicon
 from lexicon.export.audit import sheets
@@ -347,7 +347,8 @@ def test_committed_sheets_are_the_converted_samples(tmp_path: Path) -> None:
 def test_generated_slots_are_the_builders() -> None:
     """The audit names a generated Polish form's slot as the builder does (it may not
     import the builder: lexicon never imports build)."""
-    from build.games.polish.evidence import GENERATED_SLOTS
+    from lexicon.build.games.polish.evidence import GENERATED_SLOTS
+
     from lexicon.game.slots import generated_slot
 
     tags = ["praet:sg:n:pri:perf", "cond:pl:m1:sec:imperf", "ger:sg:nom:n:imperf:neg",

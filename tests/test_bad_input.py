@@ -13,10 +13,10 @@ from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.cli.main import app as cli_app
+from lexicon.service.app import create_app
 from typer.testing import CliRunner
 
-from cli.main import app as cli_app
-from service.app import create_app
 from tests.conftest import publish
 from tests.query_data import POLISH, publish_all
 

@@ -14,17 +14,17 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
+from lexicon.service import bodies
+from lexicon.service.launch import serving
 
 from lexicon.verdicts import checker, fastcheck
-from service import bodies
-from service.launch import serving
 
 IDLE, DEADLINE, WAIT = 1, 3, 1      # the test server's (short) limits, in seconds
 
 
 def short_limits_app() -> FastAPI:
     """The service with short body timeouts and one big-batch permit (a test can wait)."""
-    from service.app import create_app
+    from lexicon.service.app import create_app
 
     bodies.MAX_BODY_IDLE_SECONDS, bodies.MAX_BODY_SECONDS = IDLE, DEADLINE
     bodies.MAX_BIG_BATCHES, bodies.MAX_BATCH_WAIT_SECONDS = 1, WAIT
@@ -178,7 +178,7 @@ def test_the_largest_batch_is_answered(server) -> None:
 def test_an_app_without_the_middleware_would_read_the_whole_body(tmp_path: Path) -> None:
     # the bound is the middleware's: without it FastAPI reads the body before any route code
     # (this test fails if BodyLimits is not installed)
-    from service.app import create_app
+    from lexicon.service.app import create_app
 
     app = create_app(tmp_path)
     assert any(m.cls is bodies.BodyLimits for m in app.user_middleware)

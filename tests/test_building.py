@@ -16,8 +16,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from lexicon.build import plan, progress
 
-from build import plan, progress
 from lexicon.catalog import Catalog
 from lexicon.store import building
 from tests.conftest import POLISH_RECORDS, publish
@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 HELD_BUILD = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from build.pipeline import BuildContext
-    from build.plan import build_games
+    from lexicon.build.pipeline import BuildContext
+    from lexicon.build.plan import build_games
     from tests.conftest import KVIZOVKA_RECORDS, StaticBuilder
 
     gate, root = Path(sys.argv[1]), Path(sys.argv[2])

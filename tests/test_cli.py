@@ -80,7 +80,8 @@ def test_an_unknown_game_exits_2_from_every_command(small_releases: Path,
 
 def test_the_exit_codes_are_the_error_classes_own() -> None:
     """The CLI's contract in one place: each class says its exit code beside its status."""
-    from build.signing import BadKey
+    from lexicon.build.signing import BadKey
+
     from lexicon import errors
     from lexicon.export.kwg import KwgTooLarge, NoDistribution
     from lexicon.store.indexes import NoIndex

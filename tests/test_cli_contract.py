@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
 
 from lexicon import door
 from lexicon.errors import EXIT_INTERNAL
 from lexicon.game.inputs import MAX_WORD_CHARS
 from lexicon.verdicts import remik
-from service.app import create_app
 from tests.conftest import lexicon, lexicon_process, publish, rec
 
 
@@ -73,9 +73,8 @@ def test_an_unexpected_exception_is_exit_5_in_one_line(table: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug (here MemoryError from inside the library) is not a verdict: exit 5, one
     line naming it, no traceback; LEXICON_TRACEBACK lets the traceback through."""
+    from lexicon.cli.main import app
     from typer.testing import CliRunner
-
-    from cli.main import app
 
     def exhausted(*_a: object, **_k: object) -> None:
         raise MemoryError
@@ -120,7 +119,7 @@ def test_no_release_names_the_directory_it_looked_in(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "LEXICON_HOME"}
     root = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = root
-    p = subprocess.run([sys.executable, "-m", "cli.main", "check", "osps", "kot"],
+    p = subprocess.run([sys.executable, "-m", "lexicon.cli.main", "check", "osps", "kot"],
                        cwd=elsewhere, env=env, capture_output=True, text=True, check=False)
     assert p.returncode == 3, p.stderr
     assert f"{elsewhere / 'data'} (./data: LEXICON_HOME is not set)" in p.stderr

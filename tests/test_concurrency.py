@@ -10,12 +10,12 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
+import lexicon.build.release as release_mod
 import pytest
+from lexicon.build.context import smoke_sample
+from lexicon.build.pipeline import BuildContext, build_game
+from lexicon.build.release import build_lock
 
-import build.release as release_mod
-from build.context import smoke_sample
-from build.pipeline import BuildContext, build_game
-from build.release import build_lock
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildBusy
 from lexicon.store import releases
@@ -110,7 +110,7 @@ def test_a_second_build_of_one_game_is_refused(home: Path) -> None:
         with pytest.raises(BuildBusy, match=f"another build of osps is running .pid {os.getpid()}"):
             build_game("osps", ctx, builder=StaticBuilder("osps", WITH_PIES))
         publish(home, "kvizovka", [rec("кућа", word="kuća")])   # other games build freely
-        cli = subprocess.run([sys.executable, "-m", "cli.main", "build", "osps"],
+        cli = subprocess.run([sys.executable, "-m", "lexicon.cli.main", "build", "osps"],
                              capture_output=True, text=True, timeout=60, check=False,
                              env={**os.environ, "LEXICON_HOME": str(home)})
         assert cli.returncode == 4, cli.stderr

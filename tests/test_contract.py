@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
+from lexicon.service.contract import PAGE_CSP
 
 from lexicon.queries import queries
 from lexicon.verdicts import checker, fastcheck
-from service.app import create_app
-from service.contract import PAGE_CSP
 from tests.conftest import POLISH_RECORDS, publish
 
 

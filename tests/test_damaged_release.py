@@ -16,10 +16,10 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
+from lexicon.service.launch import free_port
 
 from lexicon.store import integrity, releases
-from service.app import create_app
-from service.launch import free_port
 
 DATA = "records.lmdb/data.mdb"
 PAGE = 4096
@@ -137,7 +137,7 @@ def test_a_store_truncated_during_batches_never_kills_the_server(
     env = {**os.environ, "LEXICON_HOME": str(small_releases),
            "LEXICON_GAMES": "osps,kvizovka"}
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port", str(port),
                              "--no-access-log"], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"

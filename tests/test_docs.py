@@ -79,8 +79,7 @@ def test_a_broken_link_or_a_stray_page_fails_the_build(tmp_path) -> None:
 
 def _spec(root) -> dict:
     from fastapi.testclient import TestClient
-
-    from service.app import create_app
+    from lexicon.service.app import create_app
     with TestClient(create_app(root)) as client:
         return client.get("/openapi.json").json()
 
@@ -101,8 +100,9 @@ def _texts(node: object):
 def test_openapi_states_every_code_and_limit_as_the_library_does(home) -> None:
     """``/openapi.json`` lists every code with its ``CODES`` meaning and every limit with
     its ``LIMITS`` text and the value its constant holds; each query endpoint its own."""
+    from lexicon.service import apidocs
+
     from lexicon.limits import markdown_cell
-    from service import apidocs
     from tools.docs import LIMITS
     spec = _spec(home)
     described = spec["info"]["description"]
@@ -120,7 +120,7 @@ def test_openapi_states_every_code_and_limit_as_the_library_does(home) -> None:
 
 
 def test_a_changed_limit_or_meaning_changes_the_openapi_text(home, monkeypatch) -> None:
-    from service import apidocs, app  # noqa: F401 (imported before the patch: the service
+    from lexicon.service import apidocs, app  # noqa: F401 (imported before the patch: the service
     # reads some limits once, at import, and must keep the real ones for the other tests)
     monkeypatch.setattr("lexicon.verdicts.checker.MAX_BATCH", 777)
     monkeypatch.setitem(CODES, "bad_sort", "a sort nobody asked for")
@@ -165,8 +165,7 @@ def test_the_openapi_error_examples_are_what_the_api_answers(small_releases,
     and detail included, on a tiny real release (whose 7 words match more than a limit of
     2 matches: the example follows the limit too)."""
     from fastapi.testclient import TestClient
-
-    from service.app import create_app
+    from lexicon.service.app import create_app
     monkeypatch.setattr("lexicon.queries.queries.MAX_MATCHES", 2)
     asked = {("/v1/games/{game}/pattern", "422"): "/v1/games/osps/pattern?pattern=*",
              ("/v1/games/{game}/pattern", "400"): "/v1/games/osps/pattern?pattern=k[ot",

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
 
 import lexicon
 from lexicon import Catalog, Lexicon
 from lexicon.errors import NoRelease, UnknownGame
 from lexicon.queries.queries import pattern
 from lexicon.verdicts.checker import check_word
-from service.app import create_app
 from tests.conftest import POLISH_RECORDS, publish, rec
 
 

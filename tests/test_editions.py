@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import StaticBuilder, rec
 from fastapi.testclient import TestClient
+from lexicon.build.canaries import CanaryFailed
+from lexicon.build.pipeline import BuildContext, build_game
+from lexicon.service.app import create_app
 from test_export import run
 
-from build.canaries import CanaryFailed
-from build.pipeline import BuildContext, build_game
 from lexicon.game import profile as profiles
 from lexicon.store import releases
-from service.app import create_app
 
 OSPS_OK = [rec(w) for w in ("zażółć", "gęślą", "jaźń", "źdźbło", "kot", "ul", "kotek", "al",
                              "pachnęłoś", "niepodkuć")] + [
@@ -80,7 +80,7 @@ def test_check_answers_from_an_older_release(home: Path) -> None:
 
 
 def test_an_amend_that_flips_a_canary_is_not_published(home: Path, tmp_path: Path) -> None:
-    from build import amend
+    from lexicon.build import amend
 
     first = build(home, "osps", OSPS_OK, canaries=True)
     fix = tmp_path / "fix.tsv"

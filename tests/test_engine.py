@@ -18,9 +18,9 @@ import pytest
 from click.testing import Result
 from conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish, rec
 from kwg_reader import Reader, WordListReader
+from lexicon.cli.main import app
 from typer.testing import CliRunner
 
-from cli.main import app
 from lexicon.catalog import Catalog
 from lexicon.export.enginepack import estimate_counts
 from lexicon.export.export import quackle_hash

@@ -19,9 +19,9 @@ import pytest
 from click.testing import Result
 from conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish, rec
 from kwg_reader import Reader
+from lexicon.cli.main import app
 from typer.testing import CliRunner
 
-from cli.main import app
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError, UnknownRelease
 from lexicon.export.export import export, quackle_hash

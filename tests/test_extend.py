@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
 
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
-from service.app import create_app
 from tests.conftest import lexicon, publish, rec
 
 WORDS = ["kot", "kota", "koty", "kotek", "kotka", "kotar", "kotara", "skot", "toki", "tok",

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from lexicon.sources import fetch as fetching
+from lexicon.sources.apt import AptConfig
+from lexicon.sources.fetch import SourceSpec
 
 from lexicon.errors import SourceError
-from sources import fetch as fetching
-from sources.apt import AptConfig
-from sources.fetch import SourceSpec
 
 
 def make_deb(tmp: Path) -> Path:

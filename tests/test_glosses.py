@@ -14,14 +14,14 @@ from pathlib import Path
 import morfeusz2
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.build.games.krizemkrazem.builder import GENDER_TAG
+from lexicon.build.games.kvizovka import analysis as hbs_tags
+from lexicon.service.app import create_app
 
-from build.games.krizemkrazem.builder import GENDER_TAG
-from build.games.kvizovka import analysis as hbs_tags
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
 from lexicon.game import gloss
 from lexicon.game.reasons import REASONS
-from service.app import create_app
 from tests.conftest import publish, rec
 from tools.gloss_coverage import coverage
 

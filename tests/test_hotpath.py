@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service import hotpath
+from lexicon.service.app import create_app
 
 from lexicon.catalog import Catalog
-from service import hotpath
-from service.app import create_app
 
 
 @pytest.fixture()

@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from sources.hunspell import (
+from lexicon.sources.hunspell import (
     Aff,
     DicEntry,
     Form,

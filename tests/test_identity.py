@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 from conftest import publish, rec
+from lexicon.sources.fetch import load_manifest
 from test_export import lines, run
 
 from lexicon.store import releases
-from sources.fetch import load_manifest
 
 FIRST = [rec("kot"), rec("kota"), rec("ul"), rec("np", valid=False, code="abbreviation"),
          rec("x" * 16), rec("a")]

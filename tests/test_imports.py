@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from conftest import StaticBuilder, rec
+from lexicon.build.pipeline import BuildContext, build_game
 from test_export import lines, run
 
-from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, InputError, SourceError
 from lexicon.store import releases
@@ -101,7 +101,8 @@ def test_a_changed_list_stops_the_build_and_bad_modes_are_refused(home: Path,
 ])
 def test_a_list_that_holds_no_word_of_the_game_is_refused_whole(
         home: Path, tmp_path: Path, content: bytes, problem: str) -> None:
-    from build import official_lists
+    from lexicon.build import official_lists
+
     from lexicon.game import profile as profiles
 
     path = tmp_path / "gry.txt"
@@ -123,7 +124,8 @@ def test_a_bom_is_removed_not_the_first_word(home: Path, tmp_path: Path) -> None
 
 
 def test_kvizovka_lists_are_read_through_its_speller() -> None:
-    from build import official_lists
+    from lexicon.build import official_lists
+
     from lexicon.game import profile as profiles
 
     kv = profiles.load("kvizovka")

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from lexicon.build.games.polish import WPOLISH, PolishBuilder
+from lexicon.build.games.polish.inhabitants import DEFAULT, policy_of, readings
+from lexicon.build.pipeline import BuildContext, build_game
+from lexicon.sources import morfeusz
 
-from build.games.polish import WPOLISH, PolishBuilder
-from build.games.polish.inhabitants import DEFAULT, policy_of, readings
-from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.game.profile import load as load_profile
-from sources import morfeusz
 
 DATA = Path(__file__).parent / "data" / "polish"
 # as sjp.pl lists them in 2026: inhabitant names capitalised; Polak beside polak (another

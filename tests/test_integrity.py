@@ -146,7 +146,7 @@ def test_rebuilding_replaces_a_damaged_release(home: Path) -> None:
 
 
 def _cli(home: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "lexicon.cli.main", *args], capture_output=True,
                           text=True, env={**os.environ, "LEXICON_HOME": str(home)},
                           timeout=60, check=False)
 

@@ -11,19 +11,19 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.cli import main
+from lexicon.service.app import create_app
 from typer.testing import CliRunner, Result
 
-from cli import main
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
 from lexicon.verdicts import rulings
-from service.app import create_app
 
 
 def cli(home: Path, *args: str) -> subprocess.CompletedProcess:
     """The real command in a subprocess (used once: exit codes as a shell sees them)."""
     env = {**os.environ, "LEXICON_HOME": str(home)}
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "lexicon.cli.main", *args], capture_output=True,
                           text=True, env=env, check=False)
 
 

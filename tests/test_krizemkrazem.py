@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lexicon.build.games.krizemkrazem import Inputs, KrizemkrazemBuilder
+from lexicon.build.games.krizemkrazem.lists import read_list
+from lexicon.build.pipeline import BuildContext, build_game
+from lexicon.sources import freedict
+from lexicon.sources.lemmagen import SlovenianLemmatizer
+from lexicon.sources.wordlist import ReviewedListError
 
-from build.games.krizemkrazem import Inputs, KrizemkrazemBuilder
-from build.games.krizemkrazem.lists import read_list
-from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
-from sources import freedict
-from sources.lemmagen import SlovenianLemmatizer
-from sources.wordlist import ReviewedListError
 from tools.sl_measure import read_sample, report, stratified
 
 DATA = Path(__file__).parent / "data" / "krizemkrazem"

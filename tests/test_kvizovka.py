@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lexicon.build.games.hbs_script import LatinToCyrillic, digraph_key, to_latin
+from lexicon.build.games.kvizovka import KvizovkaBuilder
+from lexicon.build.games.kvizovka.paradigms import HForm, SlotLearner
+from lexicon.build.pipeline import BuildContext, build_game
 
-from build.games.hbs_script import LatinToCyrillic, digraph_key, to_latin
-from build.games.kvizovka import KvizovkaBuilder
-from build.games.kvizovka.paradigms import HForm, SlotLearner
-from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.store.releases import current_path
 
@@ -312,7 +312,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     import io
     import re
 
-    from build import progress
+    from lexicon.build import progress
     monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)    # a line at every update
     monkeypatch.delenv(progress.QUIET_ENV, raising=False)
     err = io.StringIO()

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 from conftest import publish, rec
+from lexicon.cli.main import app
 from typer.testing import CliRunner
 
-from cli.main import app
 from lexicon.catalog import Catalog
 from lexicon.game.profile import load
 from lexicon.game.tiles import speller

@@ -24,9 +24,15 @@ FORBIDDEN = {
 FACES = ("cli", "service")
 
 
+BESIDE = ("build", "sources", "service", "cli")   # folders that import as lexicon.<name>
+
+
 def _module(path: Path) -> str:
+    """The import name of a product file: the folders beside ``lexicon/`` import inside it
+    (``build/pipeline.py`` is ``lexicon.build.pipeline``), in a checkout as in the wheel."""
     parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return ".".join(("lexicon", *parts) if parts[0] in BESIDE else parts)
 
 
 MODULES = {_module(p): p for pkg in PRODUCT for p in sorted((ROOT / pkg).rglob("*.py"))}
@@ -44,7 +50,12 @@ def _imported(path: Path) -> Iterator[str]:
 
 
 def _part(name: str) -> str:
-    return name.split(".")[0]
+    """The folder a module lives in: ``lexicon.build.release`` is the pipeline's,
+    ``lexicon.store`` the library's, ``tools.bench`` a tool's."""
+    parts = name.split(".")
+    if parts[0] == "lexicon" and len(parts) > 1 and parts[1] in BESIDE:
+        return parts[1]
+    return parts[0]
 
 
 def _resolve(name: str) -> str | None:
@@ -139,11 +150,11 @@ def _library_imports(path: Path) -> list[str]:
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            out += [a.name for a in node.names if a.name.split(".")[0] == "lexicon"]
+            out += [a.name for a in node.names if _part(a.name) == "lexicon"]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             if node.module == "lexicon":
-                out += [f"lexicon:{a.name}" for a in node.names]
-            elif node.module.startswith("lexicon."):
+                out += [f"lexicon:{a.name}" for a in node.names if a.name not in BESIDE]
+            elif _part(node.module) == "lexicon":
                 out.append(node.module)
     return out
 
@@ -231,17 +242,18 @@ def test_builders_know_nothing_of_the_build_around_them() -> None:
     in ``build.games.BUILDERS`` with a ``builder(ctx)`` factory."""
     import importlib
 
-    from build.games import BUILDERS
+    from lexicon.build.games import BUILDERS
+
     from lexicon.game import profile as profiles
 
-    after = {"build.pipeline", "build.post_rules", "build.release", "build.linked",
-             "build.amend"}
+    after = {"lexicon.build.pipeline", "lexicon.build.post_rules", "lexicon.build.release",
+             "lexicon.build.linked", "lexicon.build.amend"}
     graph = _graph()
     bad = {m: sorted(deps & after) for m, deps in graph.items()
-           if m.startswith("build.games") and deps & after}
+           if m.startswith("lexicon.build.games") and deps & after}
     assert bad == {}
     judged = {g for g in profiles.game_ids() if profiles.load(g).vocabulary == g}
     assert judged == set(BUILDERS)
     for game, package in BUILDERS.items():
-        assert package.startswith("build.games."), game
+        assert package.startswith("lexicon.build.games."), game
         assert callable(importlib.import_module(package).builder), game

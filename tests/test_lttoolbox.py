@@ -13,8 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from sources.lttoolbox import (
+from lexicon.sources.lttoolbox import (
     Section,
     WalkStats,
     detect_surface_side,
@@ -142,7 +141,7 @@ def test_options_keep_joins_skip_cyclic_keep_marks(compiled: dict[str, Path]) ->
 
 @needs_ltcomp
 def test_memo_and_plain_walk_agree(compiled: dict[str, Path]) -> None:
-    from sources.lttoolbox import load_prepared
+    from lexicon.sources.lttoolbox import load_prepared
 
     for sec in load_prepared(compiled["rl"]):
         plain = sorted(walk_section(sec, memo_limit=0))

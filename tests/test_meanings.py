@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.build import amend
+from lexicon.build.pipeline import BuildContext, build_game
+from lexicon.service.app import create_app
+from lexicon.sources import fetch as fetching
+from lexicon.sources import freedict
 
-from build import amend
-from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.errors import ReleaseDamaged
 from lexicon.store import integrity, releases
 from lexicon.store.meanings import MEANINGS_FILE
 from lexicon.store.records import Analysis, Record
 from lexicon.store.store import Release
-from service.app import create_app
-from sources import fetch as fetching
-from sources import freedict
 from tests.conftest import POLISH_RECORDS, StaticBuilder, lexicon, publish, rec
 from tests.test_source_readers import write_dictd, write_thesaurus
 

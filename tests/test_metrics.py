@@ -15,10 +15,10 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
+from lexicon.service.launch import free_port
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.app import create_app
-from service.launch import free_port
 from tests.conftest import POLISH_RECORDS, publish
 from tests.query_data import publish_all
 
@@ -132,7 +132,7 @@ def test_two_workers_sum_their_counters(four_games: Path, tmp_path: Path) -> Non
     (tmp_path / "prom").mkdir()
     (tmp_path / "prom" / "counter_999.db").write_bytes(b"stale")   # emptied at start
     out = (tmp_path / "out").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port", str(port),
                              "--workers", "2"], env=env, stdout=out, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:

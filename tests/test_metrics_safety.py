@@ -20,11 +20,11 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service import metrics
+from lexicon.service.app import create_app
+from lexicon.service.launch import free_port
 
 from lexicon import LexiconError
-from service import metrics
-from service.app import create_app
-from service.launch import free_port
 from tests.conftest import POLISH_RECORDS, lexicon_process, publish
 from tests.test_metrics import _pids, samples, value
 
@@ -75,7 +75,7 @@ def test_a_counter_file_that_cannot_grow_is_an_error_not_a_sigbus(small_fs: Path
     fill_to = small_fs / "filler"
     script = f"""
 import errno, os, sys
-from service.metrics import ReservedMmapedDict
+from lexicon.service.metrics import ReservedMmapedDict
 d = ReservedMmapedDict({str(small_fs / "counter_1.db")!r})
 with open({str(fill_to)!r}, "wb", buffering=0) as f:   # the rest of the filesystem
     try:
@@ -102,7 +102,7 @@ def _serve(home: Path, prom: Path, out: Path, workers: int = 2) -> tuple[subproc
     port = free_port()
     env = {**os.environ, "LEXICON_HOME": str(home), metrics.MULTIPROC_ENV: str(prom),
            "LEXICON_GAMES": "osps"}   # the only game published here
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port", str(port),
                              "--workers", str(workers), "--drain-seconds", "2"], env=env,
                             stdout=out.open("wb"), stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from sources.morfeusz import (
+from lexicon.sources.morfeusz import (
     Annotator,
     Generator,
     Interpretation,

@@ -19,9 +19,9 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
+from lexicon.service.launch import free_port
 
-from service.app import create_app
-from service.launch import free_port
 from tests.conftest import POLISH_RECORDS, publish
 from tests.query_data import publish_all
 
@@ -113,7 +113,7 @@ def _serve(home: Path, *args: str) -> tuple[subprocess.Popen, str]:
     """A real ``lexicon serve`` on a free loopback port, up once /healthz answers."""
     port = free_port()
     env = {**os.environ, "LEXICON_HOME": str(home)}
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port", str(port),
                              *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from build.games.polish import (
+from lexicon.build.games.polish import (
     COMPLETED,
     GENERATED,
     HUNSPELL,
@@ -18,10 +17,11 @@ from build.games.polish import (
     grade,
     make_rules,
 )
-from build.games.polish.evidence import generated_slot, left_out_slot, negation_base
-from build.pipeline import BuildContext, build_game
+from lexicon.build.games.polish.evidence import generated_slot, left_out_slot, negation_base
+from lexicon.build.pipeline import BuildContext, build_game
+from lexicon.sources import morfeusz
+
 from lexicon.catalog import Catalog
-from sources import morfeusz
 
 DATA = Path(__file__).parent / "data" / "polish"
 

@@ -7,8 +7,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-
-from build import progress
+from lexicon.build import progress
 
 
 def test_plain_lines_show_count_rate_and_eta(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
 
-from service.app import create_app
 from tests.conftest import lexicon as run
 from tests.query_data import publish_all
 
@@ -151,7 +151,7 @@ def test_referee_page_is_served(api: TestClient) -> None:
 
 def test_a_page_head_counts_words_in_english() -> None:
     """"1 word", "1,234 words (showing 1-2)": the head of a paged answer in the CLI."""
-    from cli import render
+    from lexicon.cli import render
 
     one = {"count": 1, "results": [{}], "offset": 0, "release": "osps-1"}
     many = {"count": 1234, "results": [{}, {}], "offset": 0, "release": "osps-1"}
@@ -161,7 +161,7 @@ def test_a_page_head_counts_words_in_english() -> None:
 
 def test_the_sources_lines_name_the_pin_and_what_is_newer() -> None:
     """`lexicon sources` and `sources update` as printed (cli/render.py)."""
-    from cli import render
+    from lexicon.cli import render
 
     row = {"id": "wpolish", "kind": "deb", "version": "20220301-1", "suite": "bookworm",
            "sha256": "78d94681b9838aeb", "suites": {"bookworm": "20220301-1", "sid": None},

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
+from lexicon.service.querypool import Busy, QueryPool
 
-from service.app import create_app
-from service.querypool import Busy, QueryPool
 from tests.query_data import publish_all
 
 

@@ -21,8 +21,8 @@ import shlex
 from pathlib import Path
 
 import pytest
+from lexicon.build.pipeline import BuildContext, build_game
 
-from build.pipeline import BuildContext, build_game
 from lexicon.store import releases
 from lexicon.store.records import Analysis, Record
 from tests.conftest import StaticBuilder, lexicon
@@ -125,8 +125,7 @@ def test_the_http_examples_answer_what_they_show(example_home: Path) -> None:
     """Each ``$ curl`` of an ``http`` example, sent to the service (in process) on the
     tiny release, answers exactly the body shown."""
     from fastapi.testclient import TestClient
-
-    from service.app import create_app
+    from lexicon.service.app import create_app
     sessions = _sessions("http")
     assert sessions
     with TestClient(create_app(example_home)) as client:
@@ -145,7 +144,7 @@ def test_the_http_examples_answer_what_they_show(example_home: Path) -> None:
 def test_the_readme_check_answer_is_a_real_one(example_home: Path) -> None:
     """The README's ``check --json`` answer, and the OpenAPI example (the same one), are
     what the CLI answers, every field and value, the release id aside (any release's)."""
-    from service.app import CHECK_EXAMPLE
+    from lexicon.service.app import CHECK_EXAMPLE
 
     shown = json.loads(examples()["check-json"])
     real = json.loads(lexicon(example_home, "check", "osps", "zażółć", "--json").stdout)
@@ -179,8 +178,7 @@ def _parse(line: str) -> None:
     the command ``args`` name (``sources update`` is one), then its arguments and options.
     Raises the CLI's usage error (exit code 2) where the CLI would refuse the line."""
     import typer.main
-
-    from cli.main import app
+    from lexicon.cli.main import app
     command = typer.main.get_command(app)
     args = shlex.split(line.replace("[", "").replace("]", ""))
     while args and args[0] in getattr(command, "commands", {}):
@@ -230,8 +228,7 @@ def _named_options(text: str) -> list[tuple[list[str], str, str]]:
     ``lexicon rulings [--date YYYY-MM-DD]``, ``check --release ID`` -> (command words,
     option, the code span)."""
     import typer.main
-
-    from cli.main import app
+    from lexicon.cli.main import app
     root = typer.main.get_command(app)
     prose = " ".join(re.sub(r"```.*?```", "", text, flags=re.S).split())
     found = []
@@ -254,8 +251,7 @@ def _named_options(text: str) -> list[tuple[list[str], str, str]]:
 
 def test_every_option_the_readme_prose_names_is_one_its_command_has() -> None:
     import typer.main
-
-    from cli.main import app
+    from lexicon.cli.main import app
     root = typer.main.get_command(app)
     named = _named_options(all_text())
     assert len(named) >= 20

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from lexicon.build.pipeline import BuildContext, build_game
 
-from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, LexiconError
 from lexicon.store import releases
@@ -144,9 +144,8 @@ def test_messages_naming_the_word_share_one_template(home: Path) -> None:
 
 def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -> None:
     import lmdb
-
-    from build.amend import derive
-    from build.legacy import (
+    from lexicon.build.amend import derive
+    from lexicon.build.legacy import (
         FORMS_DB,
         LMDB_DIR,
         STRINGS_DB,
@@ -156,6 +155,7 @@ def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -
         encode_record,
         open_parent,
     )
+
     from lexicon.errors import ReleaseDamaged
     from lexicon.store.store import Release
 

@@ -12,11 +12,11 @@ from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service import hotpath
+from lexicon.service.app import create_app
 
 from lexicon.catalog import Catalog
 from lexicon.errors import UnknownRelease
-from service import hotpath
-from service.app import create_app
 from tests.conftest import lexicon
 
 LONG = "osps-" + "x" * 300                   # ENAMETOOLONG

@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
+from lexicon.service.querypool import QueryPool
 
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
 from lexicon.game import profile as profiles
 from lexicon.verdicts import remik, rulings
-from service.app import create_app
-from service.querypool import QueryPool
 from tests.conftest import lexicon, publish, rec
 from tools.remik_flood import heavy_move
 

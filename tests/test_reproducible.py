@@ -26,9 +26,9 @@ import json, sys
 from pathlib import Path
 sys.path.insert(0, {tests!r})
 import test_krizemkrazem, test_kvizovka
-from build.pipeline import BuildContext, build_game
+from lexicon.build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
-from sources.hunspell import expand
+from lexicon.sources.hunspell import expand
 
 home, tmp = Path(sys.argv[1]), Path(sys.argv[2])
 data = test_kvizovka.DATA

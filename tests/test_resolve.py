@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import publish, rec
+from lexicon.build import amend
 
-from build import amend
 from lexicon.catalog import Catalog
 from lexicon.game.profile import load
 from lexicon.game.tiles import Work, speller

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from lexicon.build.rules import Admit, Evidence, Reject, Rejection, RuleBook
 
-from build.rules import Admit, Evidence, Reject, Rejection, RuleBook
 from lexicon.store.records import Analysis, Record
 
 

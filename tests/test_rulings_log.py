@@ -17,12 +17,12 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
+from lexicon.service.launch import serving
 
 from lexicon.catalog import Catalog
 from lexicon.errors import RulingsUnavailable
 from lexicon.verdicts import rulings
-from service.app import create_app
-from service.launch import serving
 from tests.conftest import lexicon
 
 TODAY = rulings.parse_date(None)
@@ -221,7 +221,7 @@ def test_a_held_lock_does_not_stall_the_server(small_releases: Path) -> None:
     """Before: the async judge route took a blocking flock on the event loop, and another
     process holding the lock for 8 s stalled /healthz for 7 s."""
     hold = rulings.LOCK_TIMEOUT + 2.0
-    with serving("service.app:create_app", small_releases) as (base, _pid):
+    with serving("lexicon.service.app:create_app", small_releases) as (base, _pid):
         holder = _hold_lock(rulings.log_path(TODAY, small_releases), hold)
         try:
             answers: list[tuple[int, str, float]] = []

@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 import pytest
+from lexicon.build.amend import derive
+from lexicon.build.pipeline import BuildContext, build_game
 
-from build.amend import derive
-from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError
 from lexicon.store import releases

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 from conftest import POLISH_RECORDS, StaticBuilder, lexicon, publish, rec
+from lexicon.build import shipping, signing
+from lexicon.build.pipeline import BuildContext, build_game
 
-from build import shipping, signing
-from build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.store import releases
 from lexicon.store.integrity import sha256_file
@@ -412,8 +412,7 @@ def test_verify_says_a_release_listing_no_files_is_damaged(homes: dict[str, Path
     assert p.returncode == 3 and "files the release layout needs" in p.stdout + p.stderr
     # and a server answers 503 release_damaged for that game, not 500 for everything
     from fastapi.testclient import TestClient
-
-    from service.app import create_app
+    from lexicon.service.app import create_app
     with TestClient(create_app(homes["server"]), raise_server_exceptions=False) as client:
         r = client.get("/v1/games/osps/words/kot")
         assert r.status_code == 503 and r.json()["code"] == "release_damaged"

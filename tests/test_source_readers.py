@@ -8,8 +8,7 @@ import gzip
 from pathlib import Path
 
 import pytest
-
-from sources import aspell, freedict, mythes
+from lexicon.sources import aspell, freedict, mythes
 
 # -- MyThes ------------------------------------------------------------------------------
 

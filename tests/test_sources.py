@@ -14,12 +14,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from lexicon.sources import fetch as fetching
+from lexicon.sources import pins
+from lexicon.sources.apt import AptConfig, newest, system_mirror
 from typer.testing import CliRunner
 
 from lexicon.errors import InputError, SourceError
-from sources import fetch as fetching
-from sources import pins
-from sources.apt import AptConfig, newest, system_mirror
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(t) for t in ("apt-get", "dpkg-deb", "dpkg-scanpackages")),
@@ -215,7 +215,7 @@ def test_update_refuses_what_it_cannot_pin(world: dict) -> None:
 
 
 def test_the_cli_lists_and_repins(world: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cli.main import app
+    from lexicon.cli.main import app
     monkeypatch.setattr(fetching, "MANIFEST_PATH", world["manifest"])
     monkeypatch.setattr(fetching, "apt_config", lambda cache=None, path=None: world["apt"])
     monkeypatch.setenv("LEXICON_HOME", str(world["tmp"]))
@@ -278,8 +278,8 @@ def test_the_mirror_is_read_from_the_machines_apt_sources(tmp_path: Path,
 
 
 def test_the_verified_cache_carries_a_vanished_pin_to_a_new_machine(world: dict) -> None:
-    from build import source_pack
-    from build.shipping import BadBundle
+    from lexicon.build import source_pack
+    from lexicon.build.shipping import BadBundle
     specs = fetching.load_manifest(world["manifest"])
     fetching.fetch(specs["tiny"], world["cache"], apt=world["apt"])     # "other" not cached
     packed = source_pack.pack(world["tmp"] / "src.sources.tar", cache=world["cache"],

@@ -6,8 +6,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-
-from sources.wordlist import (
+from lexicon.sources.wordlist import (
     LISTS_DIR,
     ReviewedListError,
     read_reviewed_entries,

@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from lexicon.service.launch import serving
 
 from lexicon.catalog import Catalog
-from service.launch import serving
 from tools.bench import _mix, _sample_keys
 
 
@@ -93,7 +93,7 @@ def run(home: Path, game: str, clients: int, words: int, rounds: int,
         os.environ["PYTHONPATH"] = str(code)
     statuses: Counter[int] = Counter()
     seconds: list[float] = []
-    with serving("service.app:create_app", home) as (base, pid):
+    with serving("lexicon.service.app:create_app", home) as (base, pid):
         httpx.get(f"{base}/v1/games/{game}/words/kot", timeout=60).raise_for_status()
         time.sleep(1)
         idle = _status_mb(pid, "VmRSS")

@@ -46,14 +46,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from lexicon.build.legacy import LegacyRelease, open_parent
+from lexicon.service.launch import serving
 
-from build.legacy import LegacyRelease, open_parent
 from lexicon.catalog import Catalog
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.recordfile import RECORDS_DIR
 from lexicon.store.store import OLDER_LAYOUTS, Release
-from service.launch import serving
 
 TARGETS = {
     "inprocess_check": ">= 1,300,000 typed words/s in batch (osps)",
@@ -255,7 +255,7 @@ def judge_latency(fig: Figures, cat: Catalog, game: str, reps: int) -> None:
     """``POST /v1/games/{game}/judge`` with a 6-word play, in-process through the whole ASGI
     app (rulings logged to a scratch directory), beside the same words through
     ``check_many`` alone."""
-    from service.app import create_app
+    from lexicon.service.app import create_app
 
     profile = cat.profile(game)
     words = [speller(profile).to_latin(k) for k in _mix(_sample_keys(cat, game, 600))]
@@ -363,7 +363,8 @@ def amend_figure(fig: Figures, cat: Catalog, game: str, scratch: Path | None) ->
         sp = speller(cat.profile(game))
         (tmp / "ov.tsv").write_text("".join(f"{sp.to_latin(w)}\tremove\tbench\n"
                                             for w in words), encoding="utf-8")
-        cmd = ["/usr/bin/time", "-f", "%e %M %U %S", sys.executable, "-m", "cli.main", "amend",
+        cmd = ["/usr/bin/time", "-f", "%e %M %U %S", sys.executable, "-m", "lexicon.cli.main",
+               "amend",
                game, "--overrides", str(tmp / "ov.tsv")]
         p = subprocess.run(cmd, capture_output=True, text=True, check=False,
                            env={**os.environ, "LEXICON_HOME": str(tmp)},
@@ -440,7 +441,7 @@ def http_figures(fig: Figures, cat: Catalog, home: Path, game: str, seconds: int
     if shutil.which("wrk") is None:
         fig.emit("http_single", game=game, error="wrk is not installed (apt-get install wrk)")
     else:
-        with serving("service.app:create_app", home) as (base, _pid):
+        with serving("lexicon.service.app:create_app", home) as (base, _pid):
             _wrk(base, paths[:50], 1, 4)                       # warm-up
             ours = _wrk(base, paths, seconds, 8)
         with serving("tools.bench:bare_app", home) as (base, _pid):
@@ -454,7 +455,7 @@ def http_figures(fig: Figures, cat: Catalog, home: Path, game: str, seconds: int
                  load="wrk -t1 -c8 on 127.0.0.1, 1000 rotating words",
                  target=TARGETS["http_single"])
     words = [speller(profile).to_latin(k) for k in _mix(_sample_keys(cat, game, 5_000))][:10_000]
-    with serving("service.app:create_app", home) as (base, _pid), \
+    with serving("lexicon.service.app:create_app", home) as (base, _pid), \
             httpx.Client(base_url=base, timeout=120) as client:
         figures = {}
         for path, reps in (("check", 3), ("valid", 10)):
@@ -479,7 +480,7 @@ def http_figures(fig: Figures, cat: Catalog, home: Path, game: str, seconds: int
 
 def server_rss(fig: Figures, cat: Catalog, home: Path) -> None:
     games = [g for g in cat.games() if cat.release_or_none(g)]
-    with serving("service.app:create_app", home) as (base, pid):
+    with serving("lexicon.service.app:create_app", home) as (base, pid):
         for game in games:       # open every release and its indexes
             httpx.get(f"{base}/v1/games/{game}/words/kot", timeout=30)
             httpx.get(f"{base}/v1/games/{game}/pattern", params={"pattern": "ka?a"},

@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from lexicon.service.launch import free_port
 
 from lexicon.catalog import Catalog
 from lexicon.game.tiles import speller
-from service.launch import free_port
 from tools.bench import _mix, _sample_keys
 from tools.bench import get_paths_lua as get_lua
 from tools.bench import wrk_script as wrk
@@ -66,7 +66,7 @@ def server(argv: list[str], home: Path, port: int) -> Iterator[str]:
 
 def lexicon_server(home: Path, workers: int) -> tuple[list[str], int]:
     port = free_port()
-    return [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--workers",
+    return [sys.executable, "-m", "lexicon.cli.main", "serve", "--port", str(port), "--workers",
             str(workers)], port
 
 
@@ -74,7 +74,7 @@ def bare_server(workers: int) -> tuple[list[str], int]:
     """Bare Starlette under the same launcher as ``lexicon serve`` (TCP_NODELAY included:
     plain ``uvicorn --workers 2`` waits ~40 ms per kept-alive answer)."""
     port = free_port()
-    code = ("from service.launch import run; run('tools.bench:bare_app', host='127.0.0.1', "
+    code = ("from lexicon.service.launch import run; run('tools.bench:bare_app', host='127.0.0.1', "
             f"port={port}, workers={workers}, log_level='warning', access_log=False)")
     return [sys.executable, "-c", code], port
 

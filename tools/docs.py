@@ -28,10 +28,11 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+from lexicon.service.limits import ALL_LIMITS as LIMITS
+
 from lexicon import errors
 from lexicon.errors import CODES
 from lexicon.limits import limit_table, markdown_cell
-from service.limits import ALL_LIMITS as LIMITS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -92,6 +93,15 @@ def raised_codes() -> dict[str, set[int | None]]:
     return out
 
 
+def module_name(path: Path) -> str:
+    """The import name of a product file: the folders beside ``lexicon/`` import inside it
+    (``service/bodies.py`` is ``lexicon.service.bodies``)."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts if parts[0] == "lexicon" else ("lexicon", *parts))
+
+
 @cache
 def defined_limits() -> frozenset[tuple[str, str]]:
     """Every module-level ``MAX_*`` integer of the runtime: the library and the service
@@ -103,8 +113,7 @@ def defined_limits() -> frozenset[tuple[str, str]]:
                 if isinstance(node, ast.Assign) and isinstance(_const(node.value), int):
                     for target in node.targets:
                         if isinstance(target, ast.Name) and target.id.startswith("MAX_"):
-                            found.add((".".join(path.relative_to(ROOT).with_suffix("").parts),
-                                       target.id))
+                            found.add((module_name(path), target.id))
     return frozenset(found)
 
 
@@ -197,8 +206,7 @@ def command_paths() -> list[list[str]]:
     """Every command of the CLI as the words that name it (``["sources", "pack"]``), in
     the app's order: read from the Typer app, so a new command is in the reference."""
     import typer.main
-
-    from cli.main import app
+    from lexicon.cli.main import app
     paths: list[list[str]] = [[]]
 
     def walk(group: object, prefix: list[str]) -> None:
@@ -214,9 +222,8 @@ def command_paths() -> list[list[str]]:
 
 def command_help(path: list[str]) -> str:
     """``lexicon PATH --help`` as a person sees it, at :data:`HELP_WIDTH` columns."""
+    from lexicon.cli.main import app
     from typer.testing import CliRunner
-
-    from cli.main import app
     result = CliRunner().invoke(app, [*path, "--help"], prog_name="lexicon",
                                 terminal_width=HELP_WIDTH)
     if result.exit_code != 0:

@@ -25,6 +25,7 @@ import httpx
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
+from lexicon.service.launch import serving
 from schemathesis import GenerationMode
 from schemathesis.checks import (
     content_type_conformance,
@@ -32,8 +33,6 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-
-from service.launch import serving
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
@@ -108,7 +107,7 @@ def fuzz(base: str, pid: int, *, examples: int = 200,
 
 def fuzz_home(home: Path, *, examples: int = 200) -> dict[str, Any]:
     """Start the real app on loopback over the releases under ``home`` and fuzz it."""
-    with serving("service.app:create_app", home) as (base, pid):
+    with serving("lexicon.service.app:create_app", home) as (base, pid):
         httpx.get(base + "/healthz", timeout=30)
         return {**fuzz(base, pid, examples=examples), "modes": ["positive", "negative"]}
 

@@ -31,7 +31,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from service.launch import serving
+from lexicon.service.launch import serving
 
 SERIES = "lexicon_http_requests_total{"
 
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         prom.mkdir()
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(prom)   # the child's counters: files
         os.environ["LEXICON_ACCESS_LOG"] = "0"
-        with serving("service.app:create_app", home) as (base, _pid):
+        with serving("lexicon.service.app:create_app", home) as (base, _pid):
             print(json.dumps(flood(base, prom, args.requests, args.method_bytes)),
                   flush=True)
     return 0

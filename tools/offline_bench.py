@@ -39,9 +39,9 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+from lexicon.service.launch import serving
 
 from lexicon import Catalog
-from service.launch import serving
 from tools.offline_inputs import inputs, project
 from tools.synthetic import publish_synthetic
 
@@ -131,7 +131,7 @@ def measure(home: Path, games: list[str], n_words: int, synthetic: bool) -> Iter
         server = ExitStack()
         with server:
             # the server makes its own packs (another process): warm them before timing
-            base, _pid = server.enter_context(serving("service.app:create_app", home,
+            base, _pid = server.enter_context(serving("lexicon.service.app:create_app", home,
                                                       timeout=600))
             for game in served:
                 httpx.get(f"{base}/v1/games/{game}/offline", timeout=3600)

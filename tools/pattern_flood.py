@@ -41,13 +41,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from lexicon.service.launch import serving
 
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
 from lexicon.queries import queries
 from lexicon.queries.patterns import parse
 from lexicon.queries.search import Budget, least_work
-from service.launch import serving
 
 # Broad patterns, alternately osps and kvizovka. Those fixing no tile at either end can be
 # refused before any search; those opening with a set (`[^ź]`) fix a tile for the walk,
@@ -260,7 +260,7 @@ def running(home: Path, code: Path | None, warm: list[tuple[str, str, Any]]
     (base URL, server pid)."""
     if code is not None:
         os.chdir(code)         # `python -m uvicorn` in the child imports from its cwd
-    with serving("service.app:create_app", home.resolve()) as (base, pid):
+    with serving("lexicon.service.app:create_app", home.resolve()) as (base, pid):
         for method, path, body in warm:
             httpx.request(method, f"{base}{path}", json=body, timeout=60)
         yield base, pid

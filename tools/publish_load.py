@@ -28,9 +28,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from lexicon.service.launch import serving
+
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
-from service.launch import serving
 from tools.fuzz import rss_mb
 from tools.synthetic import publish_synthetic, synthetic_keys
 
@@ -121,7 +122,7 @@ def phase(home: Path, words: list[str], *, seconds: int, every: float | None,
     valid_body = json.dumps({"words": words}, ensure_ascii=False)
     check_body = json.dumps({"words": words[:200]}, ensure_ascii=False)
     published: list[str] = []
-    with serving("service.app:create_app", home) as (base, pid):
+    with serving("lexicon.service.app:create_app", home) as (base, pid):
         rss_before = rss_mb(pid)
         stop = threading.Event()
 

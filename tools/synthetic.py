@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from build.pipeline import BuildContext, build_game
+from lexicon.build.pipeline import BuildContext, build_game
+
 from lexicon.game import profile as profiles
 from lexicon.store.records import Analysis, Record
 

@@ -31,7 +31,8 @@ import importlib
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from build.context import BuildContext
+from lexicon.build.context import BuildContext
+
 from lexicon.errors import BuildError
 from lexicon.store.records import Record
 
@@ -39,9 +40,9 @@ from lexicon.store.records import Record
 #: only when that game is built: each needs its own analysers (Morfeusz 2 for osps,
 #: LemmaGen for krizemkrazem), and a machine building one game need not install the others'.
 BUILDERS: dict[str, str] = {
-    "osps": "build.games.polish",
-    "kvizovka": "build.games.kvizovka",
-    "krizemkrazem": "build.games.krizemkrazem",
+    "osps": "lexicon.build.games.polish",
+    "kvizovka": "lexicon.build.games.kvizovka",
+    "krizemkrazem": "lexicon.build.games.krizemkrazem",
 }
 
 

@@ -7,7 +7,7 @@ one record per key. Data (which endings mark which case) lives in :mod:`.morph`;
 reviewed lists (pluralia tantum, nation plurals, phrases, full names) in :mod:`.lists`.
 """
 
-from build.games.krizemkrazem.builder import KrizemkrazemBuilder, builder
-from build.games.krizemkrazem.evidence import Inputs
+from lexicon.build.games.krizemkrazem.builder import KrizemkrazemBuilder, builder
+from lexicon.build.games.krizemkrazem.evidence import Inputs
 
 __all__ = ["Inputs", "KrizemkrazemBuilder", "builder"]

@@ -19,9 +19,9 @@ from functools import reduce
 from itertools import groupby
 from typing import Any
 
-from build.context import BuildContext, smoke_sample
-from build.games.krizemkrazem import morph
-from build.games.krizemkrazem.evidence import (
+from lexicon.build.context import BuildContext, smoke_sample
+from lexicon.build.games.krizemkrazem import morph
+from lexicon.build.games.krizemkrazem.evidence import (
     APERTIUM,
     FREEDICT,
     HUNSPELL,
@@ -31,13 +31,14 @@ from build.games.krizemkrazem.evidence import (
     Inputs,
     SlovenianSources,
 )
-from build.games.krizemkrazem.rules import make_book
-from build.progress import peak_rss_mb
-from build.rules import Verdict
+from lexicon.build.games.krizemkrazem.rules import make_book
+from lexicon.build.progress import peak_rss_mb
+from lexicon.build.rules import Verdict
+from lexicon.sources import lemmagen
+
 from lexicon.game.profile import Profile
 from lexicon.game.profile import load as load_profile
 from lexicon.store.records import Analysis, Record
-from sources import lemmagen
 
 GAME = "krizemkrazem"
 MAX_ANALYSES = 8

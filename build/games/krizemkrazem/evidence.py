@@ -19,15 +19,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
-from build.games.krizemkrazem import morph
-from build.games.krizemkrazem.lists import ListEntry, read_lists
-from build.progress import Progress, peak_rss_mb, track
+from lexicon.build.games.krizemkrazem import morph
+from lexicon.build.games.krizemkrazem.lists import ListEntry, read_lists
+from lexicon.build.progress import Progress, peak_rss_mb, track
+from lexicon.sources import freedict, lemmagen, mythes
+from lexicon.sources.hunspell import declared_entries, expand
+from lexicon.sources.lttoolbox import iter_pairs, parse_analysis
+from lexicon.sources.wordlist import LISTS_DIR
+
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
-from sources import freedict, lemmagen, mythes
-from sources.hunspell import declared_entries, expand
-from sources.lttoolbox import iter_pairs, parse_analysis
-from sources.wordlist import LISTS_DIR
 
 HUNSPELL, APERTIUM, FREEDICT, LEMMAGEN, MYTHES = (
     "hunspell-sl", "apertium-hbs-slv", "dict-freedict-slv-eng", "lemmagen3", "mythes-sl")

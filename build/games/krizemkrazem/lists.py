@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sources.wordlist import read_reviewed_entries
+from lexicon.sources.wordlist import read_reviewed_entries
 
 #: file name -> the Record.category its entries get
 LIST_CATEGORIES: dict[str, str] = {

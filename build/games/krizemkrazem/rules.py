@@ -32,8 +32,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from build.games.krizemkrazem import morph
-from build.games.krizemkrazem.evidence import (
+from lexicon.build.games.krizemkrazem import morph
+from lexicon.build.games.krizemkrazem.evidence import (
     APERTIUM,
     FREEDICT,
     HUNSPELL,
@@ -42,7 +42,7 @@ from build.games.krizemkrazem.evidence import (
     Candidate,
     is_nom_sg,
 )
-from build.rules import Admit, Evidence, Reject, Rejection, RuleBook
+from lexicon.build.rules import Admit, Evidence, Reject, Rejection, RuleBook
 
 CASE = {"nom": "nominative", "gen": "genitive", "dat": "dative", "acc": "accusative",
         "loc": "locative", "ins": "instrumental"}

@@ -10,6 +10,6 @@ from apertium's tags), :mod:`.lists` (reviewed lists); Latin -> Cyrillic keys:
 :mod:`build.games.hbs_script`.
 """
 
-from build.games.kvizovka.builder import KvizovkaBuilder, builder
+from lexicon.build.games.kvizovka.builder import KvizovkaBuilder, builder
 
 __all__ = ["KvizovkaBuilder", "builder"]

@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build.progress import Progress
-from sources.lttoolbox import WalkStats, iter_pairs, parse_analysis
+from lexicon.build.progress import Progress
+from lexicon.sources.lttoolbox import WalkStats, iter_pairs, parse_analysis
 
 Tags = tuple[str, ...]
 VALENCY = ("tv", "iv", "ref")

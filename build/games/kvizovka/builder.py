@@ -15,9 +15,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from build.context import BuildContext, smoke_sample
-from build.games.kvizovka.analysis import AnalysisJudge, walk_rank
-from build.games.kvizovka.evidence import (
+from lexicon.build.context import BuildContext, smoke_sample
+from lexicon.build.games.kvizovka.analysis import AnalysisJudge, walk_rank
+from lexicon.build.games.kvizovka.evidence import (
     APERTIUM,
     HUNSPELL_HR,
     HUNSPELL_SR,
@@ -25,14 +25,15 @@ from build.games.kvizovka.evidence import (
     SerboCroatianSources,
     hunspell_source,
 )
-from build.games.kvizovka.lists import PURPOSES, ReviewedLists
-from build.games.kvizovka.paradigms import MIN_AGREEMENT, MIN_EXAMPLES, HunspellSource
-from build.games.kvizovka.rules import CATEGORY, make_book
-from build.rules import RuleBook, Verdict
+from lexicon.build.games.kvizovka.lists import PURPOSES, ReviewedLists
+from lexicon.build.games.kvizovka.paradigms import MIN_AGREEMENT, MIN_EXAMPLES, HunspellSource
+from lexicon.build.games.kvizovka.rules import CATEGORY, make_book
+from lexicon.build.rules import RuleBook, Verdict
+from lexicon.sources.wordlist import LISTS_DIR
+
 from lexicon.errors import BuildError
 from lexicon.game import profile as profiles
 from lexicon.store.records import Analysis, Record
-from sources.wordlist import LISTS_DIR
 
 GAME = "kvizovka"
 APERTIUM_DIR = Path("usr/share/apertium/apertium-hbs-slv")

@@ -28,9 +28,9 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from build.games.hbs_script import LatinToCyrillic, to_latin
-from build.games.kvizovka import apertium
-from build.games.kvizovka.analysis import (
+from lexicon.build.games.hbs_script import LatinToCyrillic, to_latin
+from lexicon.build.games.kvizovka import apertium
+from lexicon.build.games.kvizovka.analysis import (
     UNCLASSIFIED,
     VERBAL,
     AnalysisJudge,
@@ -38,9 +38,9 @@ from build.games.kvizovka.analysis import (
     Tags,
     normalise,
 )
-from build.games.kvizovka.apertium import ApertiumForms
-from build.games.kvizovka.lists import ReviewedLists
-from build.games.kvizovka.paradigms import (
+from lexicon.build.games.kvizovka.apertium import ApertiumForms
+from lexicon.build.games.kvizovka.lists import ReviewedLists
+from lexicon.build.games.kvizovka.paradigms import (
     HForm,
     HunspellSource,
     Slot,
@@ -49,8 +49,8 @@ from build.games.kvizovka.paradigms import (
     iter_forms,
     slot_keys,
 )
-from build.progress import Progress, track
-from sources.hunspell import declared_entries
+from lexicon.build.progress import Progress, track
+from lexicon.sources.hunspell import declared_entries
 
 APERTIUM = "apertium-hbs-slv"
 HUNSPELL_SR = "hunspell-sr"

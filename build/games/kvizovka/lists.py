@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sources.wordlist import LISTS_DIR, read_reviewed_list
+from lexicon.sources.wordlist import LISTS_DIR, read_reviewed_list
 
 #: list name -> what it does (shown in the manifest's policy)
 PURPOSES = {

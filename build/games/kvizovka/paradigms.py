@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build.games.hbs_script import to_latin
-from build.games.kvizovka.analysis import common_prefix_len as _lcp
-from sources.hunspell import expand, read_aff
+from lexicon.build.games.hbs_script import to_latin
+from lexicon.build.games.kvizovka.analysis import common_prefix_len as _lcp
+from lexicon.sources.hunspell import expand, read_aff
 
 #: A slot must have this many learned examples ...
 MIN_EXAMPLES = 3

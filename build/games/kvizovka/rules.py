@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from build.games.kvizovka.analysis import AnalysisJudge, HbsAnalysis
-from build.games.kvizovka.evidence import APERTIUM, PARTICIPLE_INFINITIVES, FormCandidate
-from build.games.kvizovka.lists import ReviewedLists
-from build.rules import Admit, Evidence, Reject, Rejection, RuleBook
+from lexicon.build.games.kvizovka.analysis import AnalysisJudge, HbsAnalysis
+from lexicon.build.games.kvizovka.evidence import APERTIUM, PARTICIPLE_INFINITIVES, FormCandidate
+from lexicon.build.games.kvizovka.lists import ReviewedLists
+from lexicon.build.rules import Admit, Evidence, Reject, Rejection, RuleBook
 
 CATEGORY = {"n": "noun", "vblex": "verb", "vbmod": "verb", "vbser": "verb", "prn": "prn",
             "num": "num", "adj": "adj", "adv": "adv"}

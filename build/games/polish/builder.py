@@ -11,9 +11,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from build.context import BuildContext, smoke_sample
-from build.games.polish import evidence as ev
-from build.games.polish.evidence import (
+from lexicon.build.context import BuildContext, smoke_sample
+from lexicon.build.games.polish import evidence as ev
+from lexicon.build.games.polish.evidence import (
     CHUNK,
     COMPLETED,
     GENERATED,
@@ -41,15 +41,16 @@ from build.games.polish.evidence import (
     lemmas_to_generate,
     negation_base,
 )
-from build.games.polish.inhabitants import Inhabitants, policy_of
-from build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
-from build.progress import Progress, track
+from lexicon.build.games.polish.inhabitants import Inhabitants, policy_of
+from lexicon.build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
+from lexicon.build.progress import Progress, track
+from lexicon.sources import morfeusz
+from lexicon.sources.hunspell import expand
+from lexicon.sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlist
+
 from lexicon.game import profile as profiles
 from lexicon.game.tiles import speller
 from lexicon.store.records import Analysis, Record
-from sources import morfeusz
-from sources.hunspell import expand
-from sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlist
 
 LISTS = LISTS_DIR
 ABBREVIATIONS = LISTS / "pl_abbreviations.txt"

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 
+from lexicon.sources import morfeusz
+
 from lexicon.game.slots import generated_slot as tags_slot
-from sources import morfeusz
 
 MAX_ANALYSES = 8
 PARALLEL_THRESHOLD = 200_000   # below this, worker start-up costs more than it saves

@@ -37,9 +37,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Container
 
-from build.games.polish.evidence import INHABITANT, SOURCE_BITS, Candidate
-from build.rules import Admit, Evidence, Reject, RuleBook
-from sources import morfeusz
+from lexicon.build.games.polish.evidence import INHABITANT, SOURCE_BITS, Candidate
+from lexicon.build.rules import Admit, Evidence, Reject, RuleBook
+from lexicon.sources import morfeusz
 
 POLICIES = {
     "follow_sources": "names of inhabitants the 2026 spelling capitalises are capitalised "

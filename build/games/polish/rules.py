@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from build.games.polish.evidence import (
+from lexicon.build.games.polish.evidence import (
     COMPLETED,
     GRADES,
     HUNSPELL,
@@ -20,9 +20,10 @@ from build.games.polish.evidence import (
     evidence_text,
     grade,
 )
-from build.rules import Admit, Evidence, Reject, RuleBook
+from lexicon.build.rules import Admit, Evidence, Reject, RuleBook
+from lexicon.sources import morfeusz
+
 from lexicon.game.profile import load as load_profile
-from sources import morfeusz
 
 LISTING_ONLY_POLICIES = {
     "wpolish": "a form without a Morfeusz reading is admitted when wpolish lists it",
