@@ -235,18 +235,14 @@ def test_key_signature_and_checksum_files_that_are_no_regular_file_are_refused(
 
 
 def _refuse_special_files(homes: dict[str, Path]) -> None:
-    server, bundle = homes["server"], signed_bundle(homes)
-    sig = bundle.with_name(bundle.name + ".sig")
-    sig.unlink()
-    os.mkfifo(sig)
-    refused(server, bundle, "bad_signature", text="not a regular file")
-    sig.unlink()
-    bundle = signed_bundle(homes)
-    checksum = bundle.with_name(bundle.name + ".sha256")
-    checksum.unlink()
-    os.mkfifo(checksum)
-    refused(server, bundle, "bad_bundle", text="not a regular file")
-    checksum.unlink()
+    server = homes["server"]
+    for suffix, code in ((".sig", "bad_signature"), (".sha256", "bad_bundle")):
+        bundle = signed_bundle(homes)
+        beside = bundle.with_name(bundle.name + suffix)
+        beside.unlink()
+        os.mkfifo(beside)               # opened, it would block: refused before it is read
+        refused(server, bundle, code, text="not a regular file")
+        beside.unlink()
     bundle = signed_bundle(homes)
     trusted = server / "trusted-keys"
     (trusted / "zero.pub").symlink_to("/dev/zero")

@@ -110,7 +110,9 @@ SAMPLES = (
 )
 
 
-def _rows(path: Path, columns: tuple[str, ...]) -> Iterator[dict[str, str]]:
+def tsv_rows(path: Path, columns: tuple[str, ...] = ()) -> Iterator[dict[str, str]]:
+    """A labelled TSV's rows by column name: ``columns``, else its first line's; blank and
+    ``#`` lines skipped."""
     header = list(columns) or None
     for raw in path.read_text(encoding="utf-8").splitlines():
         if not raw.strip() or raw.startswith("#"):
@@ -124,7 +126,7 @@ def _rows(path: Path, columns: tuple[str, ...]) -> Iterator[dict[str, str]]:
 
 def sheet(s: Sample) -> Sheet:
     rows = []
-    for r in _rows(DATA / s.file, s.columns):
+    for r in tsv_rows(DATA / s.file, s.columns):
         if not s.keep(r):
             continue
         label = s.label_of(r) if s.label_of else LABELS[r[s.label].strip()]

@@ -51,23 +51,13 @@ class Row:
 
 def read_sample(path: Path) -> tuple[list[Row], dict[str, int]]:
     """Rows and the stratum sizes from ``# stratum NAME SIZE`` header lines."""
-    rows: list[Row] = []
-    sizes: dict[str, int] = {}
-    header: list[str] | None = None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        m = _STRATUM.match(line)
-        if m:
-            sizes[m.group(1)] = int(m.group(2))
-            continue
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = line.split("\t")
-        if header is None:
-            header = cells
-            continue
-        rec = dict(zip(header, cells, strict=False))
-        rows.append(Row(rec["sample"], rec["phase"], rec["stratum"], rec["form"],
-                        rec["label"], rec["system"]))
+    from tools.audit_sheets import tsv_rows
+
+    sizes = {m.group(1): int(m.group(2))
+             for line in path.read_text(encoding="utf-8").splitlines()
+             if (m := _STRATUM.match(line))}
+    rows = [Row(rec["sample"], rec["phase"], rec["stratum"], rec["form"], rec["label"],
+                rec["system"]) for rec in tsv_rows(path)]
     return rows, sizes
 
 
