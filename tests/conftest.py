@@ -128,3 +128,22 @@ def small_releases(home: Path) -> Path:
     publish(home, "osps", POLISH_RECORDS)
     publish(home, "kvizovka", KVIZOVKA_RECORDS)
     return home
+
+
+#: The test files that drive something whole from outside, slow to set up: a real browser,
+#: real servers on loopback (floods, drains, workers, a full metrics filesystem), apt
+#: against a local repository, a wheel in a fresh virtual environment, the fuzzer. They are
+#: marked ``e2e``, so ``pytest -m "not e2e"`` is the quick loop over the library, the
+#: rules and the faces in process; ``make test`` runs them all.
+E2E_FILES = frozenset({
+    "test_referee_page.py", "test_offline.py", "test_wheel.py", "test_fuzz.py",
+    "test_metrics.py", "test_metrics_safety.py", "test_ops.py", "test_damaged_release.py",
+    "test_concurrency.py", "test_building.py", "test_pattern_flood.py",
+    "test_remik_flood.py", "test_bodies.py", "test_fetch.py", "test_sources.py",
+})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in E2E_FILES:
+            item.add_marker(pytest.mark.e2e)

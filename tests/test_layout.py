@@ -236,3 +236,11 @@ def test_builders_know_nothing_of_the_build_around_them() -> None:
     for game, package in BUILDERS.items():
         assert package.startswith("lexicon.build.games."), game
         assert callable(importlib.import_module(package).builder), game
+
+
+def test_the_e2e_marker_names_real_test_files() -> None:
+    """``pytest -m "not e2e"`` leaves out what conftest's E2E_FILES names: a renamed file
+    would slip into the quick loop unnoticed."""
+    from conftest import E2E_FILES
+
+    assert {name for name in E2E_FILES if not (ROOT / "tests" / name).is_file()} == set()
