@@ -10,7 +10,7 @@ import pytest
 from kwg_reader import Reader
 
 from lexicon import Catalog
-from lexicon.export.offline import make_pack, pack
+from lexicon.export.offline import make_pack, pack, tiling_sequences
 from lexicon.store.records import Record
 from tests.conftest import lexicon, publish, rec
 
@@ -61,6 +61,37 @@ def test_other_keys_carry_their_reason_code(home: Path) -> None:
     # the tables are the profile's: Polish has no multi-letter tile, Ż is worth 5
     assert made.rules["speller"]["multi"] == [] and made.rules["play"]["values"]["ż"] == 5
     assert made.rules["play"]["max_length"] == 15
+
+
+def test_a_game_with_multi_letter_tiles_carries_the_reasons_tiling_needs(home: Path) -> None:
+    """Kvizovka: the other keys are the rejected ones holding a multi-letter tile or the
+    letters it is spelled with (which tiling a Latin word turns on) and the admitted keys no
+    move lays; kući's and lubav's reasons are left to the server, l|jubav's and konji's
+    are carried."""
+    publish(home, "kvizovka", [
+        rec("љубав", word="ljubav", tags="n.f.sg.nom", category="noun"),
+        rec("лубав", word="lubav", valid=False, code="unknown_lemma"),
+        rec("лјубав", word="l|jubav", valid=False, code="inflected_form"),
+        rec("коњи", word="konji", valid=False, code="inflected_form"),
+        rec("кући", word="kući", valid=False, code="inflected_form"),
+        rec("ја", word="ja", tags="prn", category="prn"),   # admitted, too short to lay
+    ])
+    lex = Catalog(home).lexicon("kvizovka")
+    assert tiling_sequences(lex.profile) == ["дж", "лј", "нј", "љ", "њ", "џ"]
+    assert tiling_sequences(Catalog(home).lexicon("osps").profile) == []
+    made = make_pack(lex.profile, lex.release)
+    words = made.rules["words"]
+    assert (words["others"]["reasons"], words["others"]["tiling"]) == (
+        "tiling", tiling_sequences(lex.profile))
+    other = words["others"]
+    reader = Reader(made.words[other["offset"]:other["offset"] + other["bytes"]], "kwg")
+    letter = {n: c for c, n in words["numbers"].items()}
+    base = len(words["numbers"])
+    found = {"".join(letter[n] for n in key): words["codes"][code - base - 1] if
+             words["codes"][code - base - 1] else "" for *key, code in
+             reader.dawg_words(reader.root(0))}
+    assert found == {"лјубав": "inflected_form", "коњи": "inflected_form", "ја": ""}
+    assert "needs_server" in made.rules["reasons"]["sr"]
 
 
 def test_a_pack_is_made_once_and_kept(home: Path) -> None:

@@ -42,7 +42,7 @@ import httpx
 from lexicon.service.launch import serving
 
 from lexicon import Catalog
-from tools.offline_inputs import inputs, project
+from tools.offline_inputs import agrees, inputs, project
 from tools.synthetic import publish_synthetic
 
 BUDGET_BYTES = {"osps": 2_000_000, "remik": 2_000_000, "kvizovka": 1_000_000,
@@ -156,7 +156,12 @@ def _report(served: list[str], made: dict, words: dict, expected: dict, results:
         got = results[game]
         ms = got["ms"]
         offline = [project(a) for a in got["answers"]]
-        agree = sum(1 for a, b in zip(offline, expected[game], strict=True) if a == b)
+        pairs = list(zip(offline, expected[game], strict=True))
+        tiling_only = made[game]["words"]["others"].get("reasons") == "tiling"
+        agree = sum(1 for a, b in pairs if agrees(b, a, tiling_only))
+        for a, b in [(a, b) for a, b in pairs if not agrees(b, a, tiling_only)][:5]:
+            print(json.dumps({"disagrees": game, "server": b, "offline": a},
+                             ensure_ascii=False), file=sys.stderr)
         m = made[game]
         total = m["words_gzip"] + m["rules_gzip"]
         yield {

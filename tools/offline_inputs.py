@@ -9,6 +9,7 @@ compare its answers with the server's, field by field (:func:`project`).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -91,3 +92,36 @@ def project(answer: dict[str, Any]) -> dict[str, Any]:
         "alternatives": [[a["tiles"], a["known"], a["valid"]] for a in answer["alternatives"]],
         "jokers_needed": answer["jokers_needed"], "opening_score": answer.get("opening_score"),
     }
+
+
+def tiling_reading(answer: dict[str, Any]) -> bool:
+    """Does the answer's reading hold a multi-letter tile, or the letters one is spelled
+    with as tiles of their own (L J, N J, D Ž)? A pack of the keys tiling needs holds the
+    reason of such a key (``lexicon.export.offline.tiling_sequences``)."""
+    tiles = answer["tiles"]
+    return bool({"LJ", "NJ", "DŽ"} & set(tiles)
+                or {("L", "J"), ("N", "J"), ("D", "Ž")} & set(itertools.pairwise(tiles)))
+
+
+def agrees(want: dict[str, Any], have: dict[str, Any], tiling_only: bool = False) -> bool:
+    """Does the browser's projected answer ``have`` agree with the server's ``want``? Equal;
+    or, for a pack that holds only the keys tiling needs (``tiling_only``), equal in the
+    verdict, the tiles, the score and every other reading the release knows, where
+
+    * the reason may be ``needs_server``, on a word the server rejects and whose reading is
+      no tiling key: the pack does not hold its reason;
+    * the other readings the release does not know may be listed differently: the server
+      lists a split reading (L+J) whose first letters some rejected word begins with, and
+      the pack does not hold every rejected word."""
+    if not tiling_only:
+        return have == want
+    if have.get("reason") and have["reason"][0] == "needs_server":
+        if want.get("valid", True) or tiling_reading(have):
+            return False
+        have, want = {**have, "reason": None}, {**want, "reason": None}
+
+    def known(answer: dict[str, Any]) -> dict[str, Any]:
+        if "alternatives" not in answer:
+            return answer
+        return {**answer, "alternatives": [a for a in answer["alternatives"] if a[1]]}
+    return known(have) == known(want)

@@ -17,7 +17,12 @@ browser has no second table of rules:
   first reading with a valid record, else with any record: :func:`lexicon.verdicts.checker.decide`)
   and name the reason of a rejected spelling. Its keys may hold characters that are no tile
   (``e-mail``): those are numbered after the tiles (``foreign`` in the rules), the codes
-  after them.
+  after them. In a game with multi-letter tiles (Kvizovka: LJ, NJ, DŽ) it holds only the
+  keys tiling needs (:func:`tiling_sequences`: a multi-letter tile, or the letters it is
+  spelled with as one tile each) and the admitted keys no move lays: every inflected form
+  with its code would more than double the download (Kvizovka's 3.4 million rejected keys,
+  1.65 MB against 0.77 MB). Such a pack says so (``others.reasons`` = ``"tiling"``); a word
+  it does not hold is not valid, and its reason needs the server (``needs_server``).
 
 What the pack cannot carry (analyses, the specific reason messages, meanings, sources) the
 page shows as needing the server. ``static/offline.js`` reads the pack; the test
@@ -116,17 +121,41 @@ def _numbering(profile: Profile, others: list[tuple[str, str]]
     return numbers, foreign, codes
 
 
+#: the reason an offline pack gives a word it holds no record of, when it carries only the
+#: keys tiling needs: not valid (it is no playable admitted word), why only the server says
+NEEDS_SERVER = "needs_server"
+NEEDS_SERVER_TEXT = {
+    "pl": "powód zna tylko serwer", "sr": "razlog zna samo server",
+    "sr-Cyrl": "разлог зна само сервер", "sl": "razlog pozna samo strežnik",
+    "en": "only the server knows the reason",
+}
+
+
+def tiling_sequences(profile: Profile) -> list[str]:
+    """The key sequences a Latin word's tiling turns on: each multi-letter tile (``љ``) and
+    the letters it is spelled with as one tile each (``лј``); [] for a game without
+    multi-letter tiles. Every reading of a word the speller can read two ways holds one."""
+    spell = speller(profile)
+    out = set()
+    for spelling, canonical in spell._multi:
+        out.add(canonical)
+        out.add("".join(spell._canonical[ch] for ch in spelling))
+    return sorted(out)
+
+
 def _others(profile: Profile, release: Release) -> list[tuple[str, str]]:
     """(key, reason code) of every record that is not a playable admitted word: rejected
-    records with their code, admitted records no move can lay with ``""``."""
+    records with their code, admitted records no move can lay with ``""``; in a game with
+    multi-letter tiles only the rejected keys tiling needs (see the module docstring)."""
     playable = play_rules(profile).is_playable
+    sequences = tiling_sequences(profile)
     out: list[tuple[str, str]] = []
     for key, raw in release.iter_records():
         if raw[:1] == VALID and playable(key):
             continue
         if raw[:1] == VALID:
             out.append((key, ""))
-        else:
+        elif not sequences or any(s in key for s in sequences):
             record = release.get(key)
             out.append((key, (record.reason_code if record else None) or "unknown"))
     return out
@@ -166,7 +195,8 @@ def rules_json(profile: Profile) -> dict[str, Any]:
         },
         "inputs": character_classes(),
         "max_play_words": MAX_PLAY_WORDS,
-        "reasons": {lang: {code: reason_text(code, lang) for code in reasons}
+        "reasons": {lang: {**{code: reason_text(code, lang) for code in reasons},
+                           NEEDS_SERVER: NEEDS_SERVER_TEXT[lang]}
                     for lang in LANGUAGES},
     }
 
@@ -192,7 +222,9 @@ def make_pack(profile: Profile, release: Release) -> Pack:
         "words": {"admitted": {"offset": 0, "bytes": len(first), "layout": first_fmt},
                   "others": {"offset": len(first), "bytes": len(second),
                              "layout": second_fmt, "keys": len(entries),
-                             "left_out": left_out},
+                             "left_out": left_out,
+                             "reasons": "tiling" if tiling_sequences(profile) else "all",
+                             "tiling": tiling_sequences(profile)},
                   "numbers": numbers, "foreign": foreign, "codes": codes,
                   "sha256": hashlib.sha256(words).hexdigest()},
     })

@@ -88,6 +88,9 @@ const Offline = (() => {
       const w = rules.words;
       this.admitted = new Kwg(buffer, w.admitted.offset, w.admitted.bytes, w.admitted.layout);
       this.others = new Kwg(buffer, w.others.offset, w.others.bytes, w.others.layout);
+      // a pack holding only the rejected keys tiling needs (lexicon/export/offline.py): any
+      // other key it does not hold is no valid word, whose reason only the server knows
+      this.tiling = w.others.reasons === "tiling" ? w.others.tiling : null;
       this.numbers = new Map(Object.entries(w.numbers));
       this.codeBase = Object.keys(w.numbers).length;
       this.codes = w.codes;
@@ -219,19 +222,26 @@ const Offline = (() => {
     // {valid, code} of key's record, or null (checker: rel.get(key))
     record(key) {
       const nums = this.nums(key);
-      if (!nums) return null;
+      if (!nums) return this.unheld(key);
       const a = this.admitted.walk(nums);
       if (a > 0 && this.admitted.accepts(a)) return { valid: true, code: null };
       const b = this.others.walk(nums);
-      if (b < 0) return null;
-      for (const p of this.others.children(b)) {
-        const t = this.others.tile(p);
-        if (t > this.codeBase) {
-          const code = this.codes[t - this.codeBase - 1];
-          return code === "" ? { valid: true, code: null } : { valid: false, code };
+      if (b >= 0) {
+        for (const p of this.others.children(b)) {
+          const t = this.others.tile(p);
+          if (t > this.codeBase) {
+            const code = this.codes[t - this.codeBase - 1];
+            return code === "" ? { valid: true, code: null } : { valid: false, code };
+          }
         }
       }
-      return null;
+      return this.unheld(key);
+    }
+    // a key the pack does not hold: none (the release has no record of it), or, in a pack of
+    // the keys tiling needs only, a key tiling does not need: no valid word, reason unknown
+    unheld(key) {
+      if (!this.tiling || this.tiling.some((s) => key.includes(s))) return null;
+      return { valid: false, code: "needs_server" };
     }
     hasPrefix(prefix) {                                     // Release.has_prefix
       const nums = this.nums(prefix);
@@ -305,7 +315,7 @@ const Offline = (() => {
       if (rec && !rec.valid) code = rec.code;
       else code = this.broken(key, edge) || (rec ? null : "unknown");
       const needs = ["analyses", "meanings", "sources", "evidence"];
-      if (code && rec && !rec.valid) needs.push("reason.detail");
+      if (code && rec && !rec.valid) needs.push(code === "needs_server" ? "reason" : "reason.detail");
       const result = {
         input: text, game: this.id, word: this.toLatin(key), valid: code === null,
         tiles: this.tilesOf(key), score: this.score(key),
