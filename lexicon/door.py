@@ -59,7 +59,6 @@ if TYPE_CHECKING:
     from lexicon.export.audit.sheets import Sheet
 
 
-
 class Lexicon:
     """One game's word list as one published release gives it (see the module docstring).
 

@@ -29,11 +29,11 @@ BESIDE = ("build", "sources", "service", "cli")   # folders that import as lexic
 
 
 def _module(path: Path) -> str:
-    """The import name of a product file: the folders beside ``lexicon/`` import inside it
-    (``build/pipeline.py`` is ``lexicon.build.pipeline``), in a checkout as in the wheel."""
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    parts = parts[:-1] if parts[-1] == "__init__" else parts
-    return ".".join(("lexicon", *parts) if parts[0] in BESIDE else parts)
+    """The import name of a product file (``build/pipeline.py`` is ``lexicon.build.
+    pipeline``), as the docs' generator names it."""
+    from tools.docs import module_name
+
+    return module_name(path)
 
 
 MODULES = {_module(p): p for pkg in PRODUCT for p in sorted((ROOT / pkg).rglob("*.py"))}

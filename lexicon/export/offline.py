@@ -143,12 +143,13 @@ def tiling_sequences(profile: Profile) -> list[str]:
     return sorted(out)
 
 
-def _others(profile: Profile, release: Release) -> list[tuple[str, str]]:
+def _others(profile: Profile, release: Release, sequences: list[str]
+            ) -> list[tuple[str, str]]:
     """(key, reason code) of every record that is not a playable admitted word: rejected
-    records with their code, admitted records no move can lay with ``""``; in a game with
-    multi-letter tiles only the rejected keys tiling needs (see the module docstring)."""
+    records with their code, admitted records no move can lay with ``""``; given the
+    game's :func:`tiling_sequences`, only the rejected keys holding one (see the module
+    docstring)."""
     playable = play_rules(profile).is_playable
-    sequences = tiling_sequences(profile)
     out: list[tuple[str, str]] = []
     for key, raw in release.iter_records():
         if raw[:1] == VALID and playable(key):
@@ -206,7 +207,8 @@ def make_pack(profile: Profile, release: Release) -> Pack:
     admitted = encode_words(profile, valid_keys(profile, release))
     first, first_fmt = _kwg(admitted)
     del admitted
-    others = _others(profile, release)
+    sequences = tiling_sequences(profile)
+    others = _others(profile, release, sequences)
     numbers, foreign, codes = _numbering(profile, others)
     base = len(numbers)
     code_number = {code: base + 1 + i for i, code in enumerate(codes)}
@@ -223,8 +225,8 @@ def make_pack(profile: Profile, release: Release) -> Pack:
                   "others": {"offset": len(first), "bytes": len(second),
                              "layout": second_fmt, "keys": len(entries),
                              "left_out": left_out,
-                             "reasons": "tiling" if tiling_sequences(profile) else "all",
-                             "tiling": tiling_sequences(profile)},
+                             "reasons": "tiling" if sequences else "all",
+                             "tiling": sequences},
                   "numbers": numbers, "foreign": foreign, "codes": codes,
                   "sha256": hashlib.sha256(words).hexdigest()},
     })
