@@ -39,7 +39,6 @@ from lexicon import (
     language,
     read_history_file,
 )
-from lexicon import open as open_lexicon
 
 #: set (to anything but empty) to let an unexpected exception's traceback through, for a
 #: bug report; by default the CLI prints one line and exits 5
@@ -805,7 +804,7 @@ def audit_draw(game: Annotated[str, typer.Argument(help="the game whose release 
                release: AuditRelease = None, as_json: AuditJson = False) -> None:
     """Draw a seeded stratified sample of a release by evidence class and write it as a
     labelling sheet under $LEXICON_HOME/audits/GAME/."""
-    out = open_lexicon(game, release).audit_draw(
+    out = Catalog().lexicon(game, release).audit_draw(
         per_class=per_class, seed=seed, words=Path(words) if words else None,
         exclude_labelled=exclude_labelled, exclude=exclude or (), name=name)
     print(render.dump(out) if as_json else render.audit_drawn(out))
@@ -824,8 +823,8 @@ def audit_score(sheets: Annotated[list[str], typer.Argument(
     """Precision, missed share and recall of a release (any release: labels belong to
     words) by class and overall, class-size weighted, with 95% Wilson intervals; classes
     ranked by the wrong verdicts they are estimated to hold."""
-    game = Catalog().audit_game(sheets)
-    out = open_lexicon(game, release).audit_score(
+    cat = Catalog()
+    out = cat.lexicon(cat.audit_game(sheets), release).audit_score(
         sheets, population=Path(population) if population else None, doubtful=doubtful)
     print(render.dump(out) if as_json else render.audit_score(out))
 
@@ -838,7 +837,7 @@ def audit_compare(game: Annotated[str, typer.Argument()],
                   release: AuditRelease = None, as_json: AuditJson = False) -> None:
     """A release against a reference list: the share of each evidence class found in the
     list, and the list's words by verdict and reason code, with samples."""
-    out = open_lexicon(game, release).audit_compare(Path(words), samples=samples)
+    out = Catalog().lexicon(game, release).audit_compare(Path(words), samples=samples)
     print(render.dump(out) if as_json else render.audit_compare(out))
 
 
@@ -855,7 +854,7 @@ def audit_apply(sheet: Annotated[str, typer.Argument(help="a reviewed sheet")],
     """Write the labels the release disagrees with as an overrides file; `lexicon amend
     GAME --overrides FILE` then publishes a release that follows them."""
     game = Catalog().audit_game([sheet])
-    out = open_lexicon(game, release).audit_apply(
+    out = Catalog().lexicon(game, release).audit_apply(
         sheet, reviewer=reviewer, date=date, output=Path(output) if output else None)
     print(render.dump(out) if as_json else render.audit_applied(out))
 
