@@ -30,9 +30,10 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from lexicon import Catalog
 from tests.conftest import publish, rec
-from tests.query_data import KVIZOVKA, POLISH, publish_all, running_server
+from tests.query_data import KRIZEMKRAZEM, KVIZOVKA, POLISH, running_server
 from tests.test_referee_page import ARTIFACTS, browser  # noqa: F401  (a fixture)
 from tools.offline_inputs import TRICKY, agrees, inputs, project
+from tools.synthetic import synthetic_keys
 
 GAMES = ("osps", "kvizovka", "krizemkrazem", "remik")
 
@@ -97,12 +98,26 @@ def get(url: str, headers: dict[str, str] | None = None) -> tuple[bytes, Any]:
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = publish_all(tmp_path_factory.mktemp("offline-home"))
-    publish(root, "remik", POLISH)
+    root = tmp_path_factory.mktemp("offline-home")
     # a rejected key tiling needs (њ): the tiling-only pack holds its reason, not kući's
-    publish(root, "kvizovka", [*KVIZOVKA, rec("коњи", word="konji", valid=False,
-                                              code="inflected_form", message="plural")])
+    konji = rec("коњи", word="konji", valid=False, code="inflected_form", message="plural")
+    for game, records in (("osps", POLISH), ("krizemkrazem", KRIZEMKRAZEM),
+                          ("kvizovka", [*KVIZOVKA, konji])):
+        publish(root, game, [*_drawn(game, {r.key for r in records}), *records])
+    publish(root, "remik", POLISH)
     return root
+
+
+#: keys each game's release holds beyond its handful of chosen words: words that look like
+#: the game's language (tools.synthetic), every other one rejected, so each game's offline
+#: answers are compared on more than 2,000 keys, admitted and rejected
+DRAWN_KEYS = 2_200
+
+
+def _drawn(game: str, chosen: set[str]) -> list[Any]:
+    keys = [k for k in synthetic_keys(game, DRAWN_KEYS, seed=32) if k not in chosen]
+    return [rec(k) if i % 2 else rec(k, valid=False, code="unattested", message="drawn")
+            for i, k in enumerate(keys)]
 
 
 @pytest.fixture(scope="module")
@@ -113,10 +128,16 @@ def server(home: Path) -> Iterator[tuple[str, ExitStack]]:
 
 
 def words_of(home: Path, game: str) -> list[str]:
+    """Every chosen key in its spellings, the tricky inputs and fuzz texts, and every drawn
+    key as the players write it (one spelling each, so the batch stays a few thousand)."""
     lex = Catalog(home).lexicon(game)
     p = lex.profile
-    return inputs((k for k, _s in lex.release.iter_records()), lex.speller.to_latin,
-                  lengths=[n for n in (p.min_length, p.edge_min_length, p.max_length) if n])
+    keys = [k for k, _s in lex.release.iter_records()]
+    drawn = set(synthetic_keys(game, DRAWN_KEYS, seed=32))
+    chosen = inputs((k for k in keys if k not in drawn), lex.speller.to_latin,
+                    lengths=[n for n in (p.min_length, p.edge_min_length, p.max_length) if n])
+    return list(dict.fromkeys([*chosen, *(lex.speller.to_latin(k) for k in keys
+                                          if k in drawn)]))
 
 
 def server_answers(base: str, game: str, words: list[str]) -> list[Any]:
@@ -127,7 +148,8 @@ def server_answers(base: str, game: str, words: list[str]) -> list[Any]:
     return [project(a) for pair in zip(*out, strict=True) for a in pair]
 
 
-def test_pack_routes_serve_the_release_immutably(server: tuple[str, ExitStack]) -> None:
+def test_pack_routes_serve_the_release_immutably(home: Path,
+                                                 server: tuple[str, ExitStack]) -> None:
     base, _ = server
     info = json.loads(get(f"{base}/v1/games/kvizovka/offline")[0])
     assert info["release"].startswith("kvizovka-")
@@ -143,9 +165,15 @@ def test_pack_routes_serve_the_release_immutably(server: tuple[str, ExitStack]) 
     # the tables come from the profile: LJ is the one code point љ, worth 3
     assert ["lj", "љ"] in rules["speller"]["multi"] and rules["play"]["values"]["љ"] == 3
     others = rules["words"]["others"]           # tiling needs konji (NJ), not kući
-    assert others["keys"] == 1 and others["reasons"] == "tiling"
-    assert others["tiling"] == ["дж", "лј", "нј", "љ", "њ", "џ"]
-    assert rules["words"]["codes"] == ["inflected_form"]
+    tiling = ["дж", "лј", "нј", "љ", "њ", "џ"]
+    assert others["reasons"] == "tiling" and others["tiling"] == tiling
+    lex = Catalog(home).lexicon("kvizovka")
+    carried = {r.key: r.reason_code or "" for r in lex.release.records()
+               if (not r.valid and any(s in r.key for s in tiling))
+               or (r.valid and not lex.rules.is_playable(r.key))}
+    assert "коњи" in carried and "кући" not in carried
+    assert others["keys"] == len(carried)
+    assert rules["words"]["codes"] == sorted(set(carried.values()))
     assert rules["reasons"]["en"]["needs_server"] == "only the server knows the reason"
     with pytest.raises(urllib.error.HTTPError) as bad:
         get(f"{base}/v1/games/kvizovka/offline/kvizovka-nope/rules")
@@ -220,6 +248,7 @@ def test_offline_page_answers_as_the_server(home: Path, server: tuple[str, ExitS
             assert agrees(want, have, game in TILING_ONLY), (game, word, edge, want, have)
             compared += 1
     assert compared == 2 * sum(map(len, words.values()))
+    assert min(map(len, words.values())) >= 2_000
     assert "kući" in unsure and "konji" not in unsure     # konji's reason the pack holds
     kinds = [a.get("error") or a["valid"] for g in GAMES for a in expected[g]]
     for kind in (True, False, "word_too_long", "control_character", "mixed_scripts",
