@@ -7,9 +7,10 @@ are part of the contract: 0 all words valid, 1 some word invalid, 2 a usage erro
 game, empty word, unreadable input), 3 a failed fetch or build, a damaged release or a
 refused bundle, 4 a build or install refused because another one of the same game is
 running, 5 an internal error (an exception nothing expected: a bug, or memory exhausted),
-so that no crash is read as a verdict. Which error is which is said once, by each error
-class's ``exit_code`` (:mod:`lexicon.errors`), and applied once, by :func:`_contract`,
-around every command; how a result is shown to a person is :mod:`cli.render`.
+so that no crash is read as a verdict, and 141 when the output's reader stopped reading.
+Which error is which is said once, by each error class's ``exit_code``
+(:mod:`lexicon.errors`), and applied once, by :func:`_contract`, around every command;
+how a result is shown to a person is :mod:`cli.render`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -63,9 +64,14 @@ def _contract(command: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
-            return command(*args, **kwargs)
+            try:
+                return command(*args, **kwargs)
+            finally:
+                sys.stdout.flush()   # a reader gone is found here, not at interpreter exit
         except LexiconError as exc:
             error = exc
+        except BrokenPipeError:
+            _reader_gone()
         except (typer.Exit, typer.Abort, click.exceptions.Exit, click.exceptions.Abort,
                 click.ClickException):
             raise   # the verdicts' exit codes, Ctrl-C, usage errors: not failures
@@ -79,6 +85,26 @@ def _contract(command: Callable[..., Any]) -> Callable[..., Any]:
         typer.echo(f"error [{error.code}]: {error.message}", err=True)
         raise typer.Exit(error.exit_code or EXIT_FAILED) from None
     return run
+
+
+#: the exit status of a command whose reader stopped reading (``lexicon export … | head``):
+#: the shell's own for a process ended by SIGPIPE (128 + 13), so a pipeline reads it as the
+#: usual early end of a reader, and never as a verdict or an internal error
+EXIT_READER_GONE = 141
+
+
+def _reader_gone() -> None:
+    """The output's reader went away: stop quietly. Standard output is pointed at
+    /dev/null first, so the interpreter's own flush at exit cannot fail a second time."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None   # not a file (an in-process runner): nothing is flushed at exit
+    if fd is not None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    raise typer.Exit(EXIT_READER_GONE)
 
 
 class _Typer(typer.Typer):
@@ -274,21 +300,49 @@ def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | No
     lex = cat.lexicon(game, release)            # one release answers every word
     if not words and from_file is None:
         raise InputError("give words to check, or --file", code="empty_word")
-    results = [lex.check(w, edge=edge, lang=lang) for w in words or []]
-    if from_file is not None:
-        try:
-            fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
-            with fh:   # a line of white space only is skipped; one of U+0085 or \v is a word
-                lines = [ln.rstrip("\r\n") for ln in fh if ln.strip(EDGE_SPACE)]
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{from_file} cannot be read as UTF-8 text ({exc})") from None
-        results += lex.check_many(lines, edge=edge, lang=lang)
     out = sys.stdout
-    for r in results:
-        text = render.dump(r) if as_json else render.human(r)
-        out.write(text + (render.meaning_lines(r) if meaning and not as_json else "") + "\n")
-    out.flush()
-    raise typer.Exit(0 if all(r["valid"] for r in results) else EXIT_INVALID)
+    all_valid = True
+
+    def show(results: list[dict[str, Any]]) -> None:
+        nonlocal all_valid
+        for r in results:
+            all_valid = all_valid and bool(r["valid"])
+            text = render.dump(r) if as_json else render.human(r)
+            out.write(text + (render.meaning_lines(r) if meaning and not as_json else "") + "\n")
+        out.flush()
+
+    show([lex.check(w, edge=edge, lang=lang) for w in words or []])
+    if from_file is not None:
+        for chunk in _word_chunks(from_file):
+            show(lex.check_many(chunk, edge=edge, lang=lang))
+    raise typer.Exit(0 if all_valid else EXIT_INVALID)
+
+
+#: lines checked at a time from ``check --file``: a word list of any size is read in
+#: bounded memory, and verdicts appear while the rest is still being read
+FILE_CHUNK = 2048
+
+
+def _word_chunks(from_file: str) -> Iterator[list[str]]:
+    """The file's words, a chunk at a time (one line at a time from a terminal, so a
+    referee typing words sees each verdict at once). A line of white space only is
+    skipped; one of U+0085 or \\v is a word (the checker refuses it). Bytes that are not
+    UTF-8 stop the command with exit 2 at that line, after the verdicts before it."""
+    try:
+        fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
+        with fh:
+            size = 1 if fh.isatty() else FILE_CHUNK
+            chunk: list[str] = []
+            for line in fh:
+                if line.strip(EDGE_SPACE):
+                    chunk.append(line.rstrip("\r\n"))
+                if len(chunk) >= size:
+                    yield chunk
+                    chunk = []
+            if chunk:
+                yield chunk
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{from_file} cannot be read as UTF-8 text ({exc})") from None
 
 
 def _edge_flags(edge: bool, positions: list[int] | None, count: int) -> bool | list[bool]:

@@ -146,6 +146,61 @@ def test_check_file_lines_of_controls_are_words_and_binary_files_a_usage_error(
     assert p.returncode == 2 and "Traceback" not in p.stderr
 
 
+def test_check_file_streams_its_verdicts(small_releases: Path) -> None:
+    """``check --file -`` answers a chunk of words while the rest is still unread: a word
+    list of any size is checked in bounded memory. The first chunk's verdicts are read back
+    while standard input is still open; reading the whole input first would never answer."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    from lexicon.cli.main import FILE_CHUNK
+
+    env = {**os.environ, "LEXICON_HOME": str(small_releases)}
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "check", "osps",
+                             "--file", "-", "--json"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("jaźń\n" * FILE_CHUNK)
+    proc.stdin.flush()
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.extend(
+        proc.stdout.readline() for _ in range(FILE_CHUNK)), daemon=True)   # type: ignore[union-attr]
+    reader.start()
+    reader.join(120)
+    streamed = not reader.is_alive()
+    proc.stdin.write("np\n")
+    proc.stdin.close()
+    rest = proc.stdout.read()
+    assert proc.wait() == 1                      # the last word is not valid
+    assert streamed, "no verdict came before the end of the input"
+    assert all(json.loads(line)["valid"] for line in got)
+    assert [json.loads(line)["valid"] for line in rest.splitlines()] == [False]
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly(small_releases: Path,
+                                                              tmp_path: Path) -> None:
+    """``lexicon check --file words | head -1``: when the reader goes away the command stops
+    with the shell's SIGPIPE status (141), without a traceback or an internal_error."""
+    import os
+    import subprocess
+    import sys
+
+    words = tmp_path / "words.txt"
+    words.write_text("jaźń\n" * 20_000, encoding="utf-8")   # far more than a pipe holds
+    env = {**os.environ, "LEXICON_HOME": str(small_releases)}
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "check", "osps",
+                             "--file", str(words), "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert json.loads(proc.stdout.readline())["valid"] is True
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 141
+    assert "Traceback" not in err and "internal_error" not in err and "Exception" not in err
+
+
 def test_check_needs_some_words(small_releases: Path) -> None:
     p = run(small_releases, "check", "osps")
     assert p.returncode == 2 and "give words" in p.stderr
