@@ -18,6 +18,11 @@ from lexicon.game import profile as profiles
 from lexicon.store import releases
 from lexicon.store.records import Analysis, Record
 
+#: The tests' folder: one sub-folder a layer of the import graph (sources, builds, game,
+#: store, verdicts, queries, export, door, service, cli, page, project), the shared data
+#: in ``data/``.
+TESTS = Path(__file__).resolve().parent
+
 
 def lexicon_process(home: Path, *args: str, stdin: str | None = None
                     ) -> subprocess.CompletedProcess:
@@ -134,16 +139,18 @@ def small_releases(home: Path) -> Path:
 #: real servers on loopback (floods, drains, workers, a full metrics filesystem), apt
 #: against a local repository, a wheel in a fresh virtual environment, the fuzzer. They are
 #: marked ``e2e``, so ``pytest -m "not e2e"`` is the quick loop over the library, the
-#: rules and the faces in process; ``make test`` runs them all.
+#: rules and the faces in process; ``make test`` runs them all. Paths are relative to
+#: ``tests/``.
 E2E_FILES = frozenset({
-    "test_referee_page.py", "test_offline.py", "test_wheel.py", "test_fuzz.py",
-    "test_metrics.py", "test_metrics_safety.py", "test_ops.py", "test_damaged_release.py",
-    "test_concurrency.py", "test_building.py", "test_pattern_flood.py",
-    "test_remik_flood.py", "test_bodies.py", "test_fetch.py", "test_sources.py",
+    "page/test_offline.py", "page/test_referee_page.py", "project/test_wheel.py",
+    "service/test_bodies.py", "service/test_building.py", "service/test_damaged_release.py",
+    "service/test_fuzz.py", "service/test_metrics.py", "service/test_metrics_safety.py",
+    "service/test_ops.py", "service/test_pattern_flood.py", "service/test_remik_flood.py",
+    "sources/test_fetch.py", "sources/test_sources.py", "store/test_concurrency.py",
 })
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in E2E_FILES:
+        if item.path.relative_to(TESTS).as_posix() in E2E_FILES:
             item.add_marker(pytest.mark.e2e)

@@ -4,7 +4,7 @@ reference, generated from the code (datasette's cog way), in the pages of ``docs
 ``python -m tools.docs`` rewrites the text between ``<!-- generated: NAME -->`` and
 ``<!-- /generated: NAME -->`` in the page that holds each part (:data:`PAGES`);
 ``python -m tools.docs --check`` exits 1 when a page differs from what would be written,
-and ``--site DIR`` then builds the pages strictly. ``tests/test_docs.py`` runs the check
+and ``--site DIR`` then builds the pages strictly. ``tests/project/test_docs.py`` runs the check
 and the build, and also fails when the code raises an error code
 :data:`lexicon.errors.CODES` does not describe, or defines a ``MAX_*`` limit that
 :data:`lexicon.limits.LIMITS` does not list (the service states both in its OpenAPI

@@ -26,7 +26,7 @@ browser has no second table of rules:
 
 What the pack cannot carry (analyses, the specific reason messages, meanings, sources) the
 page shows as needing the server. ``static/offline.js`` reads the pack; the test
-``tests/test_offline.py`` runs it in Chromium against the server's verdicts.
+``tests/page/test_offline.py`` runs it in Chromium against the server's verdicts.
 """
 
 from __future__ import annotations

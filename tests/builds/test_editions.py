@@ -12,10 +12,10 @@ from fastapi.testclient import TestClient
 from lexicon.build.canaries import CanaryFailed
 from lexicon.build.pipeline import BuildContext, build_game
 from lexicon.service.app import create_app
-from test_export import run
 
 from lexicon.game import profile as profiles
 from lexicon.store import releases
+from tests.export.test_export import run
 
 OSPS_OK = [rec(w) for w in ("zażółć", "gęślą", "jaźń", "źdźbło", "kot", "ul", "kotek", "al",
                              "pachnęłoś", "niepodkuć")] + [

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from conftest import StaticBuilder, rec
 from lexicon.build.pipeline import BuildContext, build_game
-from test_export import lines, run
 
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, InputError, SourceError
 from lexicon.store import releases
+from tests.export.test_export import lines, run
 
 RECORDS = [rec("kot"), rec("kota"), rec("pies"), rec("np", valid=False, code="abbreviation",
                                                        message="abbreviation")]

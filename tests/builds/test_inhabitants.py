@@ -15,7 +15,7 @@ from lexicon.sources import morfeusz
 from lexicon.catalog import Catalog
 from lexicon.game.profile import load as load_profile
 
-DATA = Path(__file__).parent / "data" / "polish"
+DATA = Path(__file__).parents[1] / "data" / "polish"
 # as sjp.pl lists them in 2026: inhabitant names capitalised; Polak beside polak (another
 # word, lowercase listed); Kowalski a surname
 WORDS = ["Moskwianin", "Moskwianina", "Chojniczanka", "Polak", "polak", "Kowalski", "kot",

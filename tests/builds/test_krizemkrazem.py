@@ -26,7 +26,7 @@ from lexicon.sources.wordlist import ReviewedListError
 from lexicon.catalog import Catalog
 from tools.sl_measure import read_sample, report, stratified
 
-DATA = Path(__file__).parent / "data" / "krizemkrazem"
+DATA = Path(__file__).parents[1] / "data" / "krizemkrazem"
 HAVE_LTCOMP = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None
 
 # forms a lemmatiser would map to themselves; everything else maps to OTHER or to nothing

@@ -25,7 +25,7 @@ from lexicon.build.pipeline import BuildContext, build_game
 from lexicon.catalog import Catalog
 from lexicon.store.releases import current_path
 
-DATA = Path(__file__).parent / "data" / "kvizovka"
+DATA = Path(__file__).parents[1] / "data" / "kvizovka"
 HAVE_LT = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None
 needs_lttoolbox = pytest.mark.skipif(not HAVE_LT, reason="lttoolbox-dev (lt-comp, lt-print) "
                                      "is not installed")

@@ -22,7 +22,7 @@ from lexicon.store.meanings import MEANINGS_FILE
 from lexicon.store.records import Analysis, Record
 from lexicon.store.store import Release
 from tests.conftest import POLISH_RECORDS, StaticBuilder, lexicon, publish, rec
-from tests.test_source_readers import write_dictd, write_thesaurus
+from tests.sources.test_source_readers import write_dictd, write_thesaurus
 
 # entries as the real packages write them (see sources/freedict.py)
 POL_ENG = [

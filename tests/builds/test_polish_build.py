@@ -23,7 +23,7 @@ from lexicon.sources import morfeusz
 
 from lexicon.catalog import Catalog
 
-DATA = Path(__file__).parent / "data" / "polish"
+DATA = Path(__file__).parents[1] / "data" / "polish"
 
 
 def builder(game: str) -> PolishBuilder:

@@ -19,7 +19,7 @@ import pytest
 from test_kvizovka import HAVE_LT
 
 TESTS = Path(__file__).parent
-ROOT = TESTS.parent
+ROOT = TESTS.parents[1]
 
 BUILD_BOTH = """
 import json, sys

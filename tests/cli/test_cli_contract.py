@@ -117,7 +117,7 @@ def test_no_release_names_the_directory_it_looked_in(tmp_path: Path) -> None:
     p = lexicon(elsewhere, "releases")
     assert p.returncode == 0 and f"no releases built yet in {elsewhere}" in p.stdout
     env = {k: v for k, v in os.environ.items() if k != "LEXICON_HOME"}
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root
     p = subprocess.run([sys.executable, "-m", "lexicon.cli.main", "check", "osps", "kot"],
                        cwd=elsewhere, env=env, capture_output=True, text=True, check=False)

@@ -1,6 +1,6 @@
 """The queries through their faces, in process: the `lexicon` command (Typer's runner) and
 the ASGI app (Starlette's test client). The real process of each face is tested once, in
-``tests/test_cli.py`` and ``tests/test_service.py``."""
+``tests/cli/test_cli.py`` and ``tests/service/test_service.py``."""
 
 from __future__ import annotations
 

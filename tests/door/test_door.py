@@ -99,7 +99,7 @@ def test_the_route_reads_repeated_parameters_as_fastapi_does(small_releases: Pat
 def test_the_readme_example_runs(small_releases: Path) -> None:
     """The library examples of the README and of the *Using the library* page
     (``docs/library.md``), every ``python`` block, run as written against a small release."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     ran = 0
     for name in ("README.md", "docs/library.md"):
         text = (root / name).read_text(encoding="utf-8")

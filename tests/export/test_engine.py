@@ -229,7 +229,7 @@ def test_estimated_counts_follow_the_letters_and_give_every_tile_one() -> None:
 def test_krizemkrazem_counts_are_what_the_stated_estimate_gives() -> None:
     """The profile's provisional counts are reproducible from what its note names."""
     from tools.estimate_counts import labelled_words
-    sample = Path(__file__).parent / "data" / "krizemkrazem" / "labelled_sample.tsv"
+    sample = Path(__file__).parents[1] / "data" / "krizemkrazem" / "labelled_sample.tsv"
     profile = load("krizemkrazem")
     words = labelled_words(sample)
     assert len(words) == 338 and sum(map(len, words)) == 3025

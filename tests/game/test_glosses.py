@@ -25,7 +25,7 @@ from lexicon.game.reasons import REASONS
 from tests.conftest import publish, rec
 from tools.gloss_coverage import coverage
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def morfeusz_tagset() -> list[str]:

@@ -30,8 +30,8 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from lexicon import Catalog
 from tests.conftest import publish, rec
+from tests.page.test_referee_page import ARTIFACTS, browser  # noqa: F401  (a fixture)
 from tests.query_data import KRIZEMKRAZEM, KVIZOVKA, POLISH, running_server
-from tests.test_referee_page import ARTIFACTS, browser  # noqa: F401  (a fixture)
 from tools.offline_inputs import TRICKY, agrees, inputs, project
 from tools.synthetic import synthetic_keys
 

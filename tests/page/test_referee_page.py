@@ -22,7 +22,7 @@ from tests.query_data import POLISH, publish_all, running_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SHOTS = ARTIFACTS / "phone-390"
 
 if not (CHROMIUM and CHROMEDRIVER) and not os.environ.get("CI"):
@@ -393,9 +393,9 @@ def test_the_page_shows_a_meaning_with_its_source(tmp_path_factory: pytest.TempP
                                                   browser: webdriver.Chrome) -> None:
     """A referee asked what a word means reads the dictionary's line, with its source and
     licence; an admitted word no source lists says so."""
+    from tests.builds.test_meanings import POL, POL_ENG, _build
     from tests.conftest import POLISH_RECORDS
-    from tests.test_meanings import POL, POL_ENG, _build
-    from tests.test_source_readers import write_dictd
+    from tests.sources.test_source_readers import write_dictd
 
     home = tmp_path_factory.mktemp("meanings-home")
     root = write_dictd(tmp_path_factory.mktemp("pol"), "freedict-pol-eng", POL_ENG)

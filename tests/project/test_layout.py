@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("lexicon", "build", "sources", "service", "cli")
 FORBIDDEN = {
     "lexicon": {"build", "service", "cli", "tools", "sources"},
@@ -241,6 +241,6 @@ def test_builders_know_nothing_of_the_build_around_them() -> None:
 def test_the_e2e_marker_names_real_test_files() -> None:
     """``pytest -m "not e2e"`` leaves out what conftest's E2E_FILES names: a renamed file
     would slip into the quick loop unnoticed."""
-    from conftest import E2E_FILES
+    from tests.conftest import E2E_FILES
 
     assert {name for name in E2E_FILES if not (ROOT / "tests" / name).is_file()} == set()

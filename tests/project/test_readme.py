@@ -25,11 +25,11 @@ from lexicon.build.pipeline import BuildContext, build_game
 
 from lexicon.store import releases
 from lexicon.store.records import Analysis, Record
+from tests.builds.test_meanings import POL, _fetched
 from tests.conftest import StaticBuilder, lexicon
-from tests.test_meanings import POL, _fetched
-from tests.test_source_readers import write_dictd
+from tests.sources.test_source_readers import write_dictd
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
 

@@ -37,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
 
     home = tmp_path_factory.mktemp("bodies-home")
     publish(home, "osps", POLISH_RECORDS)
-    with serving("tests.test_bodies:short_limits_app", home) as (base, _pid):
+    with serving("tests.service.test_bodies:short_limits_app", home) as (base, _pid):
         host, port = base.removeprefix("http://").split(":")
         yield host, int(port)
 

@@ -21,9 +21,9 @@ from lexicon.build import plan, progress
 from lexicon.catalog import Catalog
 from lexicon.store import building
 from tests.conftest import POLISH_RECORDS, publish
-from tests.test_ops import _serve
+from tests.service.test_ops import _serve
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # a real build of kvizovka through build.plan, whose builder waits for a gate file before
 # its first record: the build is under way (announced, its lock held) as long as the test

@@ -26,7 +26,7 @@ from lexicon.service.launch import free_port
 
 from lexicon import LexiconError
 from tests.conftest import POLISH_RECORDS, lexicon_process, publish
-from tests.test_metrics import _pids, samples, value
+from tests.service.test_metrics import _pids, samples, value
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +93,7 @@ except OSError as exc:
 sys.exit(5)
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          check=False, cwd=Path(__file__).parent.parent)
+                          check=False, cwd=Path(__file__).parents[2])
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     assert done.stdout.startswith("refused ENOSPC")
 

@@ -79,7 +79,7 @@ def test_readyz_is_503_for_a_release_whose_hash_differs(home: Path, client_for) 
     assert r.status_code == 503
     assert r.json()["detail"]["not_ready"] == ["kvizovka"]
     assert r.json()["detail"]["games"]["kvizovka"]["reason"] == "release_damaged"
-    # once its hash has failed the release answers nowhere (tests/test_damaged_release.py)
+    # once its hash has failed the release answers nowhere (tests/service/test_damaged_release.py)
     assert client.get("/healthz").json()["games"]["kvizovka"]["state"] == "damaged"
     assert client.get("/healthz").json()["games"]["osps"]["state"] == "serving"
 
@@ -234,7 +234,7 @@ def test_the_nginx_site_config_is_valid(tmp_path: Path) -> None:
     if shutil.which("nginx") is None:
         pytest.skip("Debian nginx is not installed (make fleet-drill installs it)")
     spec = importlib.util.spec_from_file_location(
-        "fleet_drill", Path(__file__).parent.parent / "deploy" / "fleet_drill.py")
+        "fleet_drill", Path(__file__).parents[2] / "deploy" / "fleet_drill.py")
     assert spec is not None and spec.loader is not None
     drill = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(drill)

@@ -37,7 +37,7 @@ def make_deb(tmp: Path) -> Path:
 def fake_apt(deb: Path | None, log: list[list[str]]) -> fetching.Runner:
     """Stands in for apt (update, madison, download: the archive offers ``deb`` or nothing;
     the log holds only downloads); every other command runs for real. Real apt against a
-    local repository is tested in tests/test_sources.py."""
+    local repository is tested in tests/sources/test_sources.py."""
     def run(cmd: Sequence[str], cwd: Path) -> subprocess.CompletedProcess:
         if cmd[0] in ("apt-get", "apt-cache"):
             if "download" not in cmd:

@@ -14,7 +14,7 @@ from lexicon.sources.wordlist import (
     read_wordlist,
 )
 
-ABBREVIATIONS = Path(__file__).resolve().parents[1] / "sources" / "lists" / "pl_abbreviations.txt"
+ABBREVIATIONS = Path(__file__).resolve().parents[2] / "sources" / "lists" / "pl_abbreviations.txt"
 
 
 def write(tmp_path: Path, text: str, name: str = "list.txt", encoding: str = "utf-8") -> Path:

@@ -39,7 +39,7 @@ def test_two_catalogs_and_a_second_process_read_one_release(home: Path) -> None:
              "r = Catalog(Path(sys.argv[1])).release('osps'); "
              "print(r.get('gęślą').word, r.is_valid('kot'), r.is_valid('np'))")
     p = subprocess.run([sys.executable, "-c", probe, str(home)], capture_output=True,
-                       text=True, check=False, cwd=Path(__file__).resolve().parent.parent)
+                       text=True, check=False, cwd=Path(__file__).resolve().parents[2])
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["gęślą", "True", "False"]
     assert second.get("ul") is not None
