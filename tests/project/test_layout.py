@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -39,10 +40,16 @@ def _module(path: Path) -> str:
 MODULES = {_module(p): p for pkg in PRODUCT for p in sorted((ROOT / pkg).rglob("*.py"))}
 
 
+@cache
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of ``path``'s syntax tree, parsed once for all the checks of this file."""
+    return tuple(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+
+
 def _imported(path: Path) -> Iterator[str]:
     """Every name an import in ``path`` reaches (``a.b`` for ``from a import b``), anywhere
     in the file."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(path):
         if isinstance(node, ast.Import):
             yield from (a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -69,7 +76,13 @@ def _resolve(name: str) -> str | None:
 
 def _graph() -> dict[str, set[str]]:
     """Module -> the product modules it imports. The package ``lexicon`` loads each public
-    name's module when it is first asked for (``lexicon.PUBLIC``), so it imports those."""
+    name's module when it is first asked for (``lexicon.PUBLIC``), so it imports those.
+    A fresh copy each call (a test may add an edge), made from one reading of the tree."""
+    return {name: set(deps) for name, deps in _read_graph().items()}
+
+
+@cache
+def _read_graph() -> dict[str, set[str]]:
     import lexicon
 
     graph: dict[str, set[str]] = {}
@@ -93,7 +106,7 @@ def test_the_library_names_no_face_nor_builder() -> None:
     see: the library holds no such string of a face, a builder or a tool."""
     bad = {}
     for path in sorted((ROOT / "lexicon").rglob("*.py")):
-        named = [node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        named = [node.value for node in _nodes(path)
                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
                  and _part(node.value.split(":")[0]) in FORBIDDEN["lexicon"]
                  and "." in node.value and " " not in node.value]
@@ -127,7 +140,7 @@ def _library_imports(path: Path) -> list[str]:
     """Every import of the library in ``path``, as ``lexicon.<module>`` or ``lexicon:<name>``
     (a name imported from the package itself), function-level imports included."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(path):
         if isinstance(node, ast.Import):
             out += [a.name for a in node.names if _part(a.name) == "lexicon"]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
