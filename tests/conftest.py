@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import gc
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -128,11 +129,79 @@ KVIZOVKA_RECORDS = [
 ]
 
 
+def copy_home(src: Path, dst: Path) -> Path:
+    """``src``'s files copied into ``dst`` (made if need be), sharing nothing with ``src``;
+    files hard-linked to each other inside ``src`` stay linked (a linked release holds its
+    vocabulary's files, build/linked.py)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    copied: dict[tuple[int, int], Path] = {}
+    for path in sorted(src.rglob("*")):
+        target = dst / path.relative_to(src)
+        if path.is_dir():
+            target.mkdir(exist_ok=True)
+            continue
+        st = path.stat()
+        first = copied.get((st.st_dev, st.st_ino))
+        if first is not None:
+            os.link(first, target)
+        else:
+            shutil.copy2(path, target)
+            copied[st.st_dev, st.st_ino] = target
+    return dst
+
+
+def _small(root: Path) -> None:
+    publish(root, "osps", POLISH_RECORDS)
+    publish(root, "kvizovka", KVIZOVKA_RECORDS)
+
+
+def _queries(root: Path, remik: bool = False) -> None:
+    from tests.query_data import publish_all
+
+    publish_all(root)
+    if remik:
+        publish(root, "remik", [])        # links the osps release: all four games serve
+
+
+#: The small homes a test file may ask :func:`small_homes` for by name, and how each is
+#: published (for real, by the release writer). A file with a home of its own names it
+#: and passes its own ``make``.
+HOMES: dict[str, Callable[[Path], object]] = {
+    "osps": lambda root: publish(root, "osps", POLISH_RECORDS),
+    "small": _small,                                      # osps and kvizovka
+    "queries": _queries,                                  # tests/query_data.py's three
+    "queries+remik": lambda root: _queries(root, remik=True),
+}
+
+
+class SmallHomes:
+    """Each small home published once per worker (a pytest process) and handed out as a
+    copy: a test may publish, log, damage or serve from its copy, and no other test sees
+    it. Copying a small home takes milliseconds; publishing it, the build pipeline."""
+
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        self._factory = factory
+        self._made: dict[str, Path] = {}
+
+    def __call__(self, name: str, dst: Path | None = None,
+                 make: Callable[[Path], object] | None = None) -> Path:
+        """A copy of home ``name`` in ``dst`` (a new temporary folder without one)."""
+        if name not in self._made:
+            root = self._factory.mktemp(f"made-{name}")
+            (make or HOMES[name])(root)
+            self._made[name] = root
+        return copy_home(self._made[name], dst or self._factory.mktemp(name))
+
+
+@pytest.fixture(scope="session")
+def small_homes(tmp_path_factory: pytest.TempPathFactory) -> SmallHomes:
+    return SmallHomes(tmp_path_factory)
+
+
 @pytest.fixture()
-def small_releases(home: Path) -> Path:
-    publish(home, "osps", POLISH_RECORDS)
-    publish(home, "kvizovka", KVIZOVKA_RECORDS)
-    return home
+def small_releases(home: Path, small_homes: SmallHomes) -> Path:
+    """osps and kvizovka published in the test's own ``home``."""
+    return small_homes("small", home)
 
 
 #: The test files that drive something whole from outside, slow to set up: a real browser,

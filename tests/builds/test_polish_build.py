@@ -22,6 +22,7 @@ from lexicon.build.pipeline import BuildContext, build_game
 from lexicon.sources import morfeusz
 
 from lexicon.catalog import Catalog
+from tests.conftest import SmallHomes
 
 DATA = Path(__file__).parents[1] / "data" / "polish"
 
@@ -34,11 +35,16 @@ def builder(game: str) -> PolishBuilder:
 
 
 @pytest.fixture()
-def polish(home: Path) -> Catalog:
+def polish(home: Path, small_homes: SmallHomes) -> Catalog:
+    """osps built from the tiny inputs with the real Morfeusz, and remik linking it: built
+    once, a copy in each test's home."""
+    return Catalog(small_homes("polish-build", home, make=_build))
+
+
+def _build(home: Path) -> None:
     ctx = BuildContext(root=home, log=lambda _m: None)
     build_game("osps", ctx, builder=builder("osps"))
     build_game("remik", ctx)       # links osps's release (build.linked)
-    return Catalog(home)
 
 
 def test_valid_words_with_scores_and_analyses(polish: Catalog) -> None:

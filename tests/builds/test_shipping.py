@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import POLISH_RECORDS, StaticBuilder, lexicon, publish, rec
+from conftest import POLISH_RECORDS, SmallHomes, StaticBuilder, lexicon, publish, rec
 from lexicon.build import shipping, signing
 from lexicon.build.pipeline import BuildContext, build_game
 
@@ -44,11 +44,17 @@ def build(root: Path, records: list, canaries: bool | None = None) -> Path:
 
 
 @pytest.fixture()
-def homes(tmp_path: Path) -> dict[str, Path]:
+def homes(tmp_path: Path, small_homes: SmallHomes) -> dict[str, Path]:
     """A builder's home with two osps releases (the current one canary-checked, as a full
     build's is), a server home that serves an older release and trusts the builder's key,
-    and the key pair."""
-    builder, server, keys = tmp_path / "builder", tmp_path / "server", tmp_path / "keys"
+    and the key pair: made once, a copy in each test's folder."""
+    small_homes("shipping", tmp_path, make=_make_homes)
+    return {"builder": tmp_path / "builder", "server": tmp_path / "server",
+            "key": tmp_path / "keys" / "builder.key", "dir": tmp_path}
+
+
+def _make_homes(root: Path) -> None:
+    builder, server, keys = root / "builder", root / "server", root / "keys"
     for d in (builder, server, keys):
         d.mkdir()
     publish(server, "osps", POLISH_RECORDS)          # what the server serves meanwhile
@@ -57,8 +63,6 @@ def homes(tmp_path: Path) -> dict[str, Path]:
     made = signing.keygen(keys / "builder.key")
     (server / "trusted-keys").mkdir()
     (server / "trusted-keys" / "builder.pub").write_bytes(Path(made["public_key"]).read_bytes())
-    return {"builder": builder, "server": server, "key": keys / "builder.key",
-            "dir": tmp_path}
 
 
 def signed_bundle(homes: dict[str, Path], name: str = "osps.lexbundle.tar",

@@ -12,13 +12,13 @@ import pytest
 from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 
+from tests.conftest import SmallHomes
 from tests.conftest import lexicon as run
-from tests.query_data import publish_all
 
 
 @pytest.fixture(scope="module")
-def qhome(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return publish_all(tmp_path_factory.mktemp("query-home"))
+def qhome(small_homes: SmallHomes) -> Path:
+    return small_homes("queries")
 
 
 # -- CLI -----------------------------------------------------------------------------------
@@ -65,10 +65,10 @@ def test_cli_hooks(qhome: Path) -> None:
 # -- HTTP ----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+def api(small_homes: SmallHomes) -> Iterator[TestClient]:
     # its own home: the app keeps its releases open, and LMDB opens each once per process
-    home = publish_all(tmp_path_factory.mktemp("api-home"))
-    with TestClient(create_app(home), raise_server_exceptions=False) as client:
+    with TestClient(create_app(small_homes("queries")), raise_server_exceptions=False
+                    ) as client:
         yield client
 
 

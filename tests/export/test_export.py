@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish, rec
+from conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, SmallHomes, publish, rec
 from kwg_reader import Reader
 from lexicon.cli.main import app
 from typer.testing import CliRunner
@@ -39,12 +39,16 @@ EXTRA_POLISH = [
 
 
 @pytest.fixture()
-def releases(home: Path) -> Path:
+def releases(home: Path, small_homes: SmallHomes) -> Path:
+    """A copy in each test's home of the three games' small releases."""
+    return small_homes("export", home, make=_publish)
+
+
+def _publish(home: Path) -> None:
     publish(home, "osps", POLISH_RECORDS + EXTRA_POLISH)
     publish(home, "kvizovka", [*KVIZOVKA_RECORDS, rec("бор", word="bor", category="noun")])
     publish(home, "krizemkrazem", [rec("whisky", category="noun"), rec("hiša"),
                                    rec("wxyqw"), rec("wxyqwwxyqwwxy")])
-    return home
 
 
 def run(home: Path, *args: str) -> Result:

@@ -17,8 +17,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from lexicon.game.gloss import to_cyrillic
-from tests.conftest import publish
-from tests.query_data import POLISH, publish_all, running_server
+from tests.conftest import SmallHomes, publish
+from tests.query_data import POLISH, running_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -41,10 +41,8 @@ from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    home = publish_all(tmp_path_factory.mktemp("referee-home"))
-    publish(home, "remik", POLISH)            # links the osps release: all four games serve
-    with running_server(home) as url:
+def base(small_homes: SmallHomes) -> Iterator[str]:
+    with running_server(small_homes("queries+remik")) as url:     # all four games serve
         yield url
 
 

@@ -16,13 +16,14 @@ from lexicon.queries.patterns import parse
 from lexicon.queries.search import Budget
 from lexicon.store.indexes import NoIndex
 from lexicon.verdicts import fastcheck
+from tests.conftest import SmallHomes
 from tests.query_data import POLISH, publish_all
 
 
 @pytest.fixture(scope="module")
-def cat(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
-    """The small releases, published once: the tests here only read them."""
-    return Catalog(publish_all(tmp_path_factory.mktemp("queries-home")))
+def cat(small_homes: SmallHomes) -> Catalog:
+    """The small releases: the tests here only read them."""
+    return Catalog(small_homes("queries"))
 
 
 def words(result: dict) -> list[str]:

@@ -17,13 +17,13 @@ from lexicon.cli.main import app as cli_app
 from lexicon.service.app import create_app
 from typer.testing import CliRunner
 
-from tests.conftest import publish
-from tests.query_data import POLISH, publish_all
+from tests.conftest import SmallHomes, publish
+from tests.query_data import POLISH
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return publish_all(tmp_path_factory.mktemp("bad-input-home"))
+def home(small_homes: SmallHomes) -> Path:
+    return small_homes("queries")
 
 
 @pytest.fixture(scope="module")

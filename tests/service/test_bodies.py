@@ -18,6 +18,7 @@ from lexicon.service import bodies
 from lexicon.service.launch import serving
 
 from lexicon.verdicts import checker, fastcheck
+from tests.conftest import SmallHomes
 
 IDLE, DEADLINE, WAIT = 1, 3, 1      # the test server's (short) limits, in seconds
 
@@ -32,11 +33,8 @@ def short_limits_app() -> FastAPI:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    from tests.conftest import POLISH_RECORDS, publish
-
-    home = tmp_path_factory.mktemp("bodies-home")
-    publish(home, "osps", POLISH_RECORDS)
+def server(small_homes: SmallHomes) -> Iterator[tuple[str, int]]:
+    home = small_homes("osps")
     with serving("tests.service.test_bodies:short_limits_app", home) as (base, _pid):
         host, port = base.removeprefix("http://").split(":")
         yield host, int(port)

@@ -4,7 +4,6 @@ numeric limits; HEAD wherever GET is; a CSP with frame-ancestors on every HTML p
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,14 +12,12 @@ from lexicon.service.contract import PAGE_CSP
 
 from lexicon.queries import queries
 from lexicon.verdicts import checker, fastcheck
-from tests.conftest import POLISH_RECORDS, publish
+from tests.conftest import SmallHomes
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    home: Path = tmp_path_factory.mktemp("contract-home")
-    publish(home, "osps", POLISH_RECORDS)
-    with TestClient(create_app(home)) as c:
+def client(small_homes: SmallHomes) -> Iterator[TestClient]:
+    with TestClient(create_app(small_homes("osps"))) as c:
         yield c
 
 

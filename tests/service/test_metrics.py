@@ -19,8 +19,7 @@ from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import POLISH_RECORDS, publish
-from tests.query_data import publish_all
+from tests.conftest import SmallHomes
 
 WORDS = "/v1/games/{game}/words/{word}"
 
@@ -36,11 +35,8 @@ def value(text: str, name: str, **labels: str) -> float:
 
 
 @pytest.fixture(scope="module")
-def four_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("metrics-home")
-    publish_all(home)
-    publish(home, "remik", POLISH_RECORDS)
-    return home
+def four_games(small_homes: SmallHomes) -> Path:
+    return small_homes("queries+remik")
 
 
 @pytest.fixture()

@@ -25,15 +25,13 @@ from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
 from lexicon import LexiconError
-from tests.conftest import POLISH_RECORDS, lexicon_process, publish
+from tests.conftest import SmallHomes, lexicon_process
 from tests.service.test_metrics import _pids, samples, value
 
 
 @pytest.fixture(scope="module")
-def osps_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("metrics-safety-home")
-    publish(home, "osps", POLISH_RECORDS)
-    return home
+def osps_home(small_homes: SmallHomes) -> Path:
+    return small_homes("osps")
 
 
 def tmpfs(path: Path, size: str, *options: str) -> Iterator[Path]:

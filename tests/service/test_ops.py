@@ -22,16 +22,9 @@ from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
-from tests.conftest import POLISH_RECORDS, publish
-from tests.query_data import publish_all
+from tests.conftest import POLISH_RECORDS, SmallHomes, publish
 
 DATA = "records.lmdb/data.mdb"
-
-
-def _all_four(home: Path) -> Path:
-    publish_all(home)
-    publish(home, "remik", POLISH_RECORDS)     # links the osps release
-    return home
 
 
 @pytest.fixture()
@@ -48,8 +41,9 @@ def client_for() -> Iterator:
         c.close()
 
 
-def test_readyz_is_200_only_when_every_game_serves(home: Path, client_for) -> None:
-    publish_all(home)                                   # osps, kvizovka, krizemkrazem
+def test_readyz_is_200_only_when_every_game_serves(home: Path, client_for,
+                                                  small_homes: SmallHomes) -> None:
+    small_homes("queries", home)                        # osps, kvizovka, krizemkrazem
     client = client_for(home)
     r = client.get("/readyz")
     assert r.status_code == 503
@@ -66,8 +60,9 @@ def test_readyz_is_200_only_when_every_game_serves(home: Path, client_for) -> No
     assert r.json()["games"]["remik"]["release"].startswith("remik-")
 
 
-def test_readyz_is_503_for_a_release_whose_hash_differs(home: Path, client_for) -> None:
-    _all_four(home)
+def test_readyz_is_503_for_a_release_whose_hash_differs(home: Path, client_for,
+                                                       small_homes: SmallHomes) -> None:
+    small_homes("queries+remik", home)                  # remik links the osps release
     path = home / "releases" / "kvizovka"
     rel = path / (path / "CURRENT").read_text().strip()
     words = rel / "indexes" / "words.marisa"
@@ -84,8 +79,9 @@ def test_readyz_is_503_for_a_release_whose_hash_differs(home: Path, client_for) 
     assert client.get("/healthz").json()["games"]["osps"]["state"] == "serving"
 
 
-def test_readyz_turns_503_when_a_served_release_is_truncated(home: Path, client_for) -> None:
-    _all_four(home)
+def test_readyz_turns_503_when_a_served_release_is_truncated(home: Path, client_for,
+                                                            small_homes: SmallHomes) -> None:
+    small_homes("queries+remik", home)
     client = client_for(home)
     assert client.get("/readyz").status_code == 200
     path = home / "releases" / "krizemkrazem"

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.query_data import publish_all
+from tests.conftest import SmallHomes
 from tools import pattern_flood
 
 
-def test_the_flood_tool_reports_both_phases(tmp_path: Path,
+def test_the_flood_tool_reports_both_phases(tmp_path: Path, small_homes: SmallHomes,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    home = publish_all(tmp_path / "home")
+    home = small_homes("queries", tmp_path / "home")
     assert pattern_flood.main(["--home", str(home), "--seconds", "1.5", "--costs",
                                "--reference-seconds", "0.5", "--clients", "4"]) == 0
     figures = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

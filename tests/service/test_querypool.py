@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 from lexicon.service.querypool import Busy, QueryPool
 
-from tests.query_data import publish_all
+from tests.conftest import SmallHomes
 
 
 def test_pool_runs_at_most_its_workers_and_refuses_past_its_queue() -> None:
@@ -73,8 +73,8 @@ def test_a_query_that_waited_too_long_is_refused_and_failures_give_their_slot_ba
 
 
 @pytest.fixture()
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(publish_all(tmp_path / "home")),
+def api(tmp_path: Path, small_homes: SmallHomes) -> Iterator[TestClient]:
+    with TestClient(create_app(small_homes("queries", tmp_path / "home")),
                     raise_server_exceptions=False) as client:
         yield client
 

@@ -10,15 +10,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, lexicon, publish
+from tests.conftest import SmallHomes, lexicon
 from tests.query_data import running_server
 
 
 @pytest.fixture(scope="module")
-def server_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    home = tmp_path_factory.mktemp("srv-home")
-    publish(home, "osps", POLISH_RECORDS)
-    publish(home, "kvizovka", KVIZOVKA_RECORDS)
+def server_home(small_homes: SmallHomes) -> Iterator[tuple[str, Path]]:
+    home = small_homes("small")               # osps and kvizovka
     with running_server(home) as base:
         yield base, home
 

@@ -25,7 +25,7 @@ from lexicon.catalog import Catalog
 from lexicon.errors import InputError
 from lexicon.game import profile as profiles
 from lexicon.verdicts import remik, rulings
-from tests.conftest import lexicon, publish, rec
+from tests.conftest import SmallHomes, lexicon, publish, rec
 from tools.remik_flood import heavy_move
 
 WORDS = ["kot", "koty", "kotek", "tok", "dom", "domy", "ara", "kotara", "las", "lasy",
@@ -33,10 +33,12 @@ WORDS = ["kot", "koty", "kotek", "tok", "dom", "domy", "ara", "kotara", "las", "
 
 
 @pytest.fixture()
-def table(home: Path) -> Path:
-    publish(home, "remik", [rec(w) for w in WORDS] + [
-        rec("kotu", valid=False, code="unknown", message="not in the test list")])
-    return home
+def table(home: Path, small_homes: SmallHomes) -> Path:
+    """The test words as osps's release, remik linking it: a copy in each test's home (the
+    moves are logged there)."""
+    return small_homes("remik-table", home, make=lambda root: publish(
+        root, "remik", [rec(w) for w in WORDS] + [
+            rec("kotu", valid=False, code="unknown", message="not in the test list")]))
 
 
 # (case, before, after, rack, options, legal, reason codes, points, penalty, to_shelf)
