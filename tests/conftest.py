@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -34,25 +35,42 @@ def lexicon_process(home: Path, *args: str, stdin: str | None = None
                           text=True, env=env, input=stdin, check=False)
 
 
+@cache
+def _cli() -> Any:
+    """The CLI as the click command Typer makes of its app, made once (Typer's runner makes
+    it anew on every call, which cost more than most commands take)."""
+    import typer.main
+    from lexicon.cli.main import app
+
+    return typer.main.get_command(app)
+
+
 def lexicon(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     """``lexicon ARGS`` in this process (Typer's runner), answered like :func:`lexicon_process`.
 
     What is tested is the command's mapping of library answers to output and exit codes;
     a process adds only start-up time. An exception the command did not turn into an exit
-    code is re-raised (``LEXICON_TRACEBACK``: not exit 5, ``internal_error``), so a bug
-    cannot pass for an exit status.
+    code is raised here (``LEXICON_TRACEBACK``: not exit 5, ``internal_error``), so a bug
+    cannot pass for an exit status. The exit status is read as Typer's runner reads it.
     """
-    from lexicon.cli.main import app
-
-    result = CliRunner().invoke(app, list(args), input=stdin,
-                                env={"LEXICON_HOME": str(home), "LEXICON_TRACEBACK": "1"})
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    done = subprocess.CompletedProcess(list(args), result.exit_code, result.stdout,
-                                       result.stderr)
-    del result     # its traceback holds the command's frames, and so its releases
+    cli, runner = _cli(), CliRunner()
+    with runner.isolation(input=stdin, env={"LEXICON_HOME": str(home),
+                                            "LEXICON_TRACEBACK": "1"}) as (out, err, _both):
+        try:
+            cli.main(args=list(args), prog_name=runner.get_default_prog_name(cli))
+            code: Any = 0
+        except SystemExit as exc:
+            code = 0 if exc.code is None else exc.code
+            if not isinstance(code, int):
+                sys.stdout.write(f"{code}\n")
+                code = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        stdout, stderr = (s.getvalue().decode("utf-8", "replace").replace("\r\n", "\n")
+                          for s in (out, err))
     gc.collect()   # drop the releases the command opened (their shared LMDB handles close)
-    return done
+    return subprocess.CompletedProcess(list(args), code, stdout, stderr)
 
 
 class StaticBuilder:
