@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -35,16 +34,6 @@ def lexicon_process(home: Path, *args: str, stdin: str | None = None
                           text=True, env=env, input=stdin, check=False)
 
 
-@cache
-def _cli() -> Any:
-    """The CLI as the click command Typer makes of its app, made once (Typer's runner makes
-    it anew on every call, which cost more than most commands take)."""
-    import typer.main
-    from lexicon.cli.main import app
-
-    return typer.main.get_command(app)
-
-
 def lexicon(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     """``lexicon ARGS`` in this process (Typer's runner), answered like :func:`lexicon_process`.
 
@@ -53,7 +42,9 @@ def lexicon(home: Path, *args: str, stdin: str | None = None) -> subprocess.Comp
     code is raised here (``LEXICON_TRACEBACK``: not exit 5, ``internal_error``), so a bug
     cannot pass for an exit status. The exit status is read as Typer's runner reads it.
     """
-    cli, runner = _cli(), CliRunner()
+    from tools.docs import cli_command  # the click command, made once
+
+    cli, runner = cli_command(), CliRunner()
     with runner.isolation(input=stdin, env={"LEXICON_HOME": str(home),
                                             "LEXICON_TRACEBACK": "1"}) as (out, err, _both):
         try:
