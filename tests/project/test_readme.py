@@ -26,7 +26,7 @@ from lexicon.build.pipeline import BuildContext, build_game
 from lexicon.store import releases
 from lexicon.store.records import Analysis, Record
 from tests.builds.test_meanings import POL, _fetched
-from tests.conftest import StaticBuilder, lexicon
+from tests.conftest import SmallHomes, StaticBuilder, lexicon
 from tests.sources.test_source_readers import write_dictd
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,11 +88,15 @@ def shell_lines(text: str | None = None) -> list[str]:
 
 
 @pytest.fixture()
-def example_home(home: Path, tmp_path: Path) -> Path:
-    dictd = write_dictd(tmp_path / "pol", "freedict-pol-eng", [KOT])
+def example_home(home: Path, small_homes: SmallHomes) -> Path:
+    """The examples' osps release, with FreeDict's kot: built once, a copy in ``home``."""
+    return small_homes("readme-examples", home, make=_example_release)
+
+
+def _example_release(home: Path) -> None:
+    dictd = write_dictd(home.with_name(home.name + "-pol"), "freedict-pol-eng", [KOT])
     ctx = BuildContext(root=home, log=lambda _m: None, fetched=_fetched(home, {POL: dictd}))
     build_game("osps", ctx, builder=StaticBuilder("osps", EXAMPLE_RECORDS))
-    return home
 
 
 def _matches(shown: str, printed: str) -> bool:
@@ -177,9 +181,8 @@ def _parse(line: str) -> None:
     """Parse ``line`` (the words after ``lexicon``) as the CLI would, without running it:
     the command ``args`` name (``sources update`` is one), then its arguments and options.
     Raises the CLI's usage error (exit code 2) where the CLI would refuse the line."""
-    import typer.main
-    from lexicon.cli.main import app
-    command = typer.main.get_command(app)
+    from tools.docs import cli_command
+    command = cli_command()
     args = shlex.split(line.replace("[", "").replace("]", ""))
     while args and args[0] in getattr(command, "commands", {}):
         command = command.commands[args[0]]
