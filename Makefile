@@ -52,7 +52,7 @@ serve: install
 	$(BIN)/lexicon serve --host 127.0.0.1 --port 8000 $(addprefix --build ,$(GAMES))
 
 # The referee page is tested in a real headless Chromium driven through chromedriver
-# (tests/test_referee_page.py).
+# (tests/page/test_referee_page.py).
 browser-deps:
 	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
@@ -60,7 +60,7 @@ browser-deps:
 
 # Everything a test needs beyond `make install`, so a fresh machine skips nothing: the browser,
 # and Debian's nginx, whose configuration the fleet's test checks with `nginx -t`
-# (tests/test_ops.py; Debian may start the nginx service on install where services run).
+# (tests/service/test_ops.py; Debian may start the nginx service on install where services run).
 test-deps: browser-deps
 	@if ! command -v nginx >/dev/null; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \

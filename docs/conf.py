@@ -1,6 +1,6 @@
 """Sphinx configuration of the documentation under ``docs/``, Markdown read by MyST.
 
-``tests/test_docs.py`` builds it with warnings as errors (``-W``, nitpicky), so a page
+``tests/project/test_docs.py`` builds it with warnings as errors (``-W``, nitpicky), so a page
 outside the table of contents, a link to a missing page or heading, or a code block that
 does not parse fails the test run. ``docs/pending/`` holds text not yet merged into the
 pages and is not built.

@@ -33,7 +33,7 @@ if (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "build" / "pipeline
 
 #: The public names, each with the module that owns it: ``from lexicon import X`` loads that
 #: module on first use. They are the only names the CLI and the service may import from the
-#: library (``tests/test_layout.py``): the front door, the catalog that opens doors, the
+#: library (``tests/project/test_layout.py``): the front door, the catalog that opens doors, the
 #: errors and exit codes, the limits the faces state, and a few helpers
 #: that need no release.
 PUBLIC: dict[str, str] = {

@@ -7,7 +7,7 @@ to a temporary file in the same directory (so the rename stays on one file syste
 to disk with ``fsync`` (so a crash after the rename cannot leave an empty file under the new
 name), then renamed over the target; on any failure the temporary file is removed and the
 target is untouched. It lives in ``lexicon``, the lowest layer, so that ``sources``,
-``build`` and the runtime may all use it (tests/test_layout.py).
+``build`` and the runtime may all use it (tests/project/test_layout.py).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ The methods are thin: each calls the library module that owns the rule (``checke
 Lexicon's profile and release (and its home, where a ruling is logged). The package's
 public names (``lexicon.__all__``: this class, the catalog, the errors and the limits the
 faces state) are the only names the CLI and the service may import from the library
-(``tests/test_layout.py``).
+(``tests/project/test_layout.py``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ request over it gets.
 Two texts are written from :data:`LIMITS`, each value read from the constant the code
 enforces: the README's limit table (``python -m tools.docs``) and the limits the HTTP API's
 OpenAPI description states (``service/apidocs.py``). So neither can state a limit the code
-does not hold, and neither retypes a number; ``tests/test_docs.py`` fails when a ``MAX_*``
+does not hold, and neither retypes a number; ``tests/project/test_docs.py`` fails when a ``MAX_*``
 constant of the library or the service is missing from the tables. A face's own limits
 (the service's bodies and query pool) live with that face, in a table of the same shape
 that it passes in (``limits=``): the library names no face.

@@ -5,7 +5,7 @@ meaning from :data:`lexicon.errors.CODES` and every limit with its value from
 :data:`service.limits.ALL_LIMITS` (the value read from the constant the code enforces), and the
 query endpoints state theirs the same way. Nothing here retypes a code's meaning or a
 number: the README's tables are generated from the same two (``tools/docs.py``), so the
-two documents and the code cannot disagree (``tests/test_contract.py`` checks the served
+two documents and the code cannot disagree (``tests/service/test_contract.py`` checks the served
 texts against both).
 """
 

@@ -21,7 +21,7 @@ server to 600 MB (the budget is 200 MB). So, for every request that carries a bo
 Every refusal closes the connection (``Connection: close``): the rest of a refused body is
 never read. The limits are sized from the largest legitimate request: 100,000 words of 64
 letters, each letter two bytes in UTF-8 (Polish, Cyrillic), is 13.1 MB of JSON
-(``tests/test_bodies.py`` measures it), so ``/valid`` takes 16 MiB; ``/check`` 10,000 such
+(``tests/service/test_bodies.py`` measures it), so ``/valid`` takes 16 MiB; ``/check`` 10,000 such
 words, 1.3 MB, so 2 MiB; every other body (a judged play of 32 words) 64 KiB. A realistic
 100,000-word osps batch is about 1.7 MB.
 """

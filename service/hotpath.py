@@ -10,7 +10,7 @@ it), ``lang`` and ``release``, and whose word the library checks without error. 
 else (a malformed ``edge``, an unknown game, an unreadable word, a URL that is not UTF-8 once
 percent-decoded, any failure) is passed on untouched to the app, whose declared route and
 error contract answer it exactly as before, so an answer never depends on which of the two
-gave it (``tests/test_hotpath.py`` holds them side by side).
+gave it (``tests/service/test_hotpath.py`` holds them side by side).
 
 Both read the request with the same functions, :func:`word_target` (the path) and
 :func:`word_query` (the query: the last value of each parameter, as Starlette keeps it; a

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import gc
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,11 @@ from typer.testing import CliRunner
 from lexicon.game import profile as profiles
 from lexicon.store import releases
 from lexicon.store.records import Analysis, Record
+
+#: The tests' folder: one sub-folder a layer of the import graph (sources, builds, game,
+#: store, verdicts, queries, export, door, service, cli, page, project), the shared data
+#: in ``data/``.
+TESTS = Path(__file__).resolve().parent
 
 
 def lexicon_process(home: Path, *args: str, stdin: str | None = None
@@ -33,20 +39,29 @@ def lexicon(home: Path, *args: str, stdin: str | None = None) -> subprocess.Comp
 
     What is tested is the command's mapping of library answers to output and exit codes;
     a process adds only start-up time. An exception the command did not turn into an exit
-    code is re-raised (``LEXICON_TRACEBACK``: not exit 5, ``internal_error``), so a bug
-    cannot pass for an exit status.
+    code is raised here (``LEXICON_TRACEBACK``: not exit 5, ``internal_error``), so a bug
+    cannot pass for an exit status. The exit status is read as Typer's runner reads it.
     """
-    from lexicon.cli.main import app
+    from tools.docs import cli_command  # the click command, made once
 
-    result = CliRunner().invoke(app, list(args), input=stdin,
-                                env={"LEXICON_HOME": str(home), "LEXICON_TRACEBACK": "1"})
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    done = subprocess.CompletedProcess(list(args), result.exit_code, result.stdout,
-                                       result.stderr)
-    del result     # its traceback holds the command's frames, and so its releases
+    cli, runner = cli_command(), CliRunner()
+    with runner.isolation(input=stdin, env={"LEXICON_HOME": str(home),
+                                            "LEXICON_TRACEBACK": "1"}) as (out, err, _both):
+        try:
+            cli.main(args=list(args), prog_name=runner.get_default_prog_name(cli))
+            code: Any = 0
+        except SystemExit as exc:
+            code = 0 if exc.code is None else exc.code
+            if not isinstance(code, int):
+                sys.stdout.write(f"{code}\n")
+                code = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        stdout, stderr = (s.getvalue().decode("utf-8", "replace").replace("\r\n", "\n")
+                          for s in (out, err))
     gc.collect()   # drop the releases the command opened (their shared LMDB handles close)
-    return done
+    return subprocess.CompletedProcess(list(args), code, stdout, stderr)
 
 
 class StaticBuilder:
@@ -123,27 +138,97 @@ KVIZOVKA_RECORDS = [
 ]
 
 
+def copy_home(src: Path, dst: Path) -> Path:
+    """``src``'s files copied into ``dst`` (made if need be), sharing nothing with ``src``;
+    files hard-linked to each other inside ``src`` stay linked (a linked release holds its
+    vocabulary's files, build/linked.py)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    copied: dict[tuple[int, int], Path] = {}
+    for path in sorted(src.rglob("*")):
+        target = dst / path.relative_to(src)
+        if path.is_dir():
+            target.mkdir(exist_ok=True)
+            continue
+        st = path.stat()
+        first = copied.get((st.st_dev, st.st_ino))
+        if first is not None:
+            os.link(first, target)
+        else:
+            shutil.copy2(path, target)
+            copied[st.st_dev, st.st_ino] = target
+    return dst
+
+
+def _small(root: Path) -> None:
+    publish(root, "osps", POLISH_RECORDS)
+    publish(root, "kvizovka", KVIZOVKA_RECORDS)
+
+
+def _queries(root: Path, remik: bool = False) -> None:
+    from tests.query_data import publish_all
+
+    publish_all(root)
+    if remik:
+        publish(root, "remik", [])        # links the osps release: all four games serve
+
+
+#: The small homes a test file may ask :func:`small_homes` for by name, and how each is
+#: published (for real, by the release writer). A file with a home of its own names it
+#: and passes its own ``make``.
+HOMES: dict[str, Callable[[Path], object]] = {
+    "osps": lambda root: publish(root, "osps", POLISH_RECORDS),
+    "small": _small,                                      # osps and kvizovka
+    "queries": _queries,                                  # tests/query_data.py's three
+    "queries+remik": lambda root: _queries(root, remik=True),
+}
+
+
+class SmallHomes:
+    """Each small home published once per worker (a pytest process) and handed out as a
+    copy: a test may publish, log, damage or serve from its copy, and no other test sees
+    it. Copying a small home takes milliseconds; publishing it, the build pipeline."""
+
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        self._factory = factory
+        self._made: dict[str, Path] = {}
+
+    def __call__(self, name: str, dst: Path | None = None,
+                 make: Callable[[Path], object] | None = None) -> Path:
+        """A copy of home ``name`` in ``dst`` (a new temporary folder without one)."""
+        if name not in self._made:
+            root = self._factory.mktemp(f"made-{name}")
+            (make or HOMES[name])(root)
+            self._made[name] = root
+        return copy_home(self._made[name], dst or self._factory.mktemp(name))
+
+
+@pytest.fixture(scope="session")
+def small_homes(tmp_path_factory: pytest.TempPathFactory) -> SmallHomes:
+    return SmallHomes(tmp_path_factory)
+
+
 @pytest.fixture()
-def small_releases(home: Path) -> Path:
-    publish(home, "osps", POLISH_RECORDS)
-    publish(home, "kvizovka", KVIZOVKA_RECORDS)
-    return home
+def small_releases(home: Path, small_homes: SmallHomes) -> Path:
+    """osps and kvizovka published in the test's own ``home``."""
+    return small_homes("small", home)
 
 
 #: The test files that drive something whole from outside, slow to set up: a real browser,
 #: real servers on loopback (floods, drains, workers, a full metrics filesystem), apt
 #: against a local repository, a wheel in a fresh virtual environment, the fuzzer. They are
 #: marked ``e2e``, so ``pytest -m "not e2e"`` is the quick loop over the library, the
-#: rules and the faces in process; ``make test`` runs them all.
+#: rules and the faces in process; ``make test`` runs them all. Paths are relative to
+#: ``tests/``.
 E2E_FILES = frozenset({
-    "test_referee_page.py", "test_offline.py", "test_wheel.py", "test_fuzz.py",
-    "test_metrics.py", "test_metrics_safety.py", "test_ops.py", "test_damaged_release.py",
-    "test_concurrency.py", "test_building.py", "test_pattern_flood.py",
-    "test_remik_flood.py", "test_bodies.py", "test_fetch.py", "test_sources.py",
+    "page/test_offline.py", "page/test_referee_page.py", "project/test_wheel.py",
+    "service/test_bodies.py", "service/test_building.py", "service/test_damaged_release.py",
+    "service/test_fuzz.py", "service/test_metrics.py", "service/test_metrics_safety.py",
+    "service/test_ops.py", "service/test_pattern_flood.py", "service/test_remik_flood.py",
+    "sources/test_fetch.py", "sources/test_sources.py", "store/test_concurrency.py",
 })
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in E2E_FILES:
+        if item.path.relative_to(TESTS).as_posix() in E2E_FILES:
             item.add_marker(pytest.mark.e2e)

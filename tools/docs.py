@@ -4,7 +4,7 @@ reference, generated from the code (datasette's cog way), in the pages of ``docs
 ``python -m tools.docs`` rewrites the text between ``<!-- generated: NAME -->`` and
 ``<!-- /generated: NAME -->`` in the page that holds each part (:data:`PAGES`);
 ``python -m tools.docs --check`` exits 1 when a page differs from what would be written,
-and ``--site DIR`` then builds the pages strictly. ``tests/test_docs.py`` runs the check
+and ``--site DIR`` then builds the pages strictly. ``tests/project/test_docs.py`` runs the check
 and the build, and also fails when the code raises an error code
 :data:`lexicon.errors.CODES` does not describe, or defines a ``MAX_*`` limit that
 :data:`lexicon.limits.LIMITS` does not list (the service states both in its OpenAPI
@@ -27,6 +27,7 @@ import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from lexicon.service.limits import ALL_LIMITS as LIMITS
 
@@ -202,11 +203,18 @@ def error_table() -> str:
 HELP_WIDTH = 100
 
 
+@cache
+def cli_command() -> Any:
+    """The CLI as the click command Typer makes of its app, made once: making it is most
+    of what one ``--help`` through Typer's own test runner costs."""
+    import typer.main
+    from lexicon.cli.main import app
+    return typer.main.get_command(app)
+
+
 def command_paths() -> list[list[str]]:
     """Every command of the CLI as the words that name it (``["sources", "pack"]``), in
     the app's order: read from the Typer app, so a new command is in the reference."""
-    import typer.main
-    from lexicon.cli.main import app
     paths: list[list[str]] = [[]]
 
     def walk(group: object, prefix: list[str]) -> None:
@@ -216,15 +224,14 @@ def command_paths() -> list[list[str]]:
             paths.append([*prefix, name])
             walk(command, [*prefix, name])
 
-    walk(typer.main.get_command(app), [])
+    walk(cli_command(), [])
     return paths
 
 
 def command_help(path: list[str]) -> str:
     """``lexicon PATH --help`` as a person sees it, at :data:`HELP_WIDTH` columns."""
-    from lexicon.cli.main import app
-    from typer.testing import CliRunner
-    result = CliRunner().invoke(app, [*path, "--help"], prog_name="lexicon",
+    from click.testing import CliRunner
+    result = CliRunner().invoke(cli_command(), [*path, "--help"], prog_name="lexicon",
                                 terminal_width=HELP_WIDTH)
     if result.exit_code != 0:
         raise SystemExit(f"lexicon {' '.join(path)} --help failed: {result.output}")

@@ -8,7 +8,7 @@ match the documented schema), the worst latency and the server's RSS before and 
     python -m tools.fuzz                    # small test releases, 200 cases per operation
     python -m tools.fuzz --examples 1000 --home DIR   # releases already built under DIR
 
-The test suite runs the same function with a small budget (tests/test_fuzz.py).
+The test suite runs the same function with a small budget (tests/service/test_fuzz.py).
 """
 
 from __future__ import annotations

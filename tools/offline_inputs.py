@@ -2,7 +2,7 @@
 scripts and cases, plus the inputs where a second implementation would go wrong (digraph
 ambiguities, tile notation, Cyrillic, jokers, control characters, lengths, spaces).
 
-Shared by the real-browser test (``tests/test_offline.py``) and the benchmark
+Shared by the real-browser test (``tests/page/test_offline.py``) and the benchmark
 (``tools/offline_bench.py``), which both run ``service/static/offline.js`` in Chromium and
 compare its answers with the server's, field by field (:func:`project`).
 """

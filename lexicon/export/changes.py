@@ -1,7 +1,7 @@
 """Small pieces shared by the two diffs of editions: ``lexicon sources diff`` (a source's
 word list, :mod:`sources.editions`) and ``lexicon diff --summary`` (a game's releases,
 :mod:`lexicon.export.diff`). They live in the runtime library because the library may not import
-``sources`` (tests/test_layout.py: sources -> build -> lexicon)."""
+``sources`` (tests/project/test_layout.py: sources -> build -> lexicon)."""
 
 from __future__ import annotations
 

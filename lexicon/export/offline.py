@@ -26,7 +26,7 @@ browser has no second table of rules:
 
 What the pack cannot carry (analyses, the specific reason messages, meanings, sources) the
 page shows as needing the server. ``static/offline.js`` reads the pack; the test
-``tests/test_offline.py`` runs it in Chromium against the server's verdicts.
+``tests/page/test_offline.py`` runs it in Chromium against the server's verdicts.
 """
 
 from __future__ import annotations
@@ -36,8 +36,10 @@ import hashlib
 import json
 import threading
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -73,16 +75,22 @@ class Pack:
     words_gzip: bytes     # the same, gzip -9: what is sent
 
 
-def _ranges(test: Any) -> list[list[int]]:
-    """Code-point ranges ``[first, last]`` (inclusive) of the characters ``test`` admits."""
-    out: list[list[int]] = []
-    for cp in range(0x110000):
-        if test(chr(cp)):
-            if out and out[-1][1] == cp - 1:
-                out[-1][1] = cp
-            else:
-                out.append([cp, cp])
-    return out
+def _ranges(*tests: Callable[[str], Any]) -> list[dict[Any, list[list[int]]]]:
+    """For each of ``tests``, the code-point ranges ``[first, last]`` (inclusive) of the
+    characters it gives each true value, as runs of one value over all of Unicode (a
+    Python loop a code point would cost a server's first pack seconds)."""
+    chars = list(map(chr, range(0x110000)))
+    found: list[dict[Any, list[list[int]]]] = []
+    for test in tests:
+        ranges: dict[Any, list[list[int]]] = {}
+        first = 0
+        for value, run in groupby(map(test, chars)):
+            last = first + sum(1 for _ in run) - 1
+            if value:
+                ranges.setdefault(value, []).append([first, last])
+            first = last + 1
+        found.append(ranges)
+    return found
 
 
 @cache
@@ -90,12 +98,14 @@ def character_classes() -> dict[str, Any]:
     """The character classes :mod:`lexicon.game.inputs` reads typed text with, as ranges:
     refused (controls, invisible, unassigned ...), letters of each script, and the white
     space Python's ``str.split`` collapses (which is what ``clean_word`` collapses)."""
+    # script_of unwrapped: its small lookup cache would only churn over every code point
+    refused, scripts, space = _ranges(inputs.refused, inputs.script_of.__wrapped__,
+                                      str.isspace)
     return {
         "unicode_version": unicodedata.unidata_version,
-        "refused": _ranges(lambda c: inputs.first_control(c) is not None),
-        "scripts": {s: _ranges(lambda c, s=s: inputs.script_of(c) == s)
-                    for s in ("Latn", "Cyrl", "Other")},
-        "space": _ranges(str.isspace),
+        "refused": refused.get(True, []),
+        "scripts": {s: scripts.get(s, []) for s in ("Latn", "Cyrl", "Other")},
+        "space": space.get(True, []),
         "edge_space": inputs.EDGE_SPACE,
         "digraph_letters": {chr(k): v for k, v in inputs._DIGRAPH_LETTERS.items()},
         "max_word_chars": inputs.MAX_WORD_CHARS,

@@ -68,6 +68,12 @@ def scripts_in(text: str) -> set[str]:
     return {s for s in map(script_of, text) if s}
 
 
+def refused(ch: str) -> bool:
+    """Whether one character is a control or invisible one (what :func:`first_control`
+    looks for)."""
+    return unicodedata.category(ch) in _REFUSED
+
+
 def first_control(text: str) -> int | None:
     """The index of the first control or invisible character of ``text`` (None: none)."""
     for i, ch in enumerate(text):

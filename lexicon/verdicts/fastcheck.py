@@ -8,7 +8,7 @@ phrase space) is translated to its key in one ``str.translate``, looked up in th
 memory-mapped ``words`` trie, and held against the play rules (length, joker-only letters).
 A Latin word with a digraph is read by the checker's own :class:`~lexicon.game.tiles.Speller`
 (walking the words trie); anything else (phrases, odd input) goes through the checker
-itself, so the answer never differs from ``check`` (``tests/test_queries.py`` holds them
+itself, so the answer never differs from ``check`` (``tests/queries/test_queries.py`` holds them
 side by side).
 
 Kvizovka's Latin words: a Latin word is valid exactly when the key that reading decides

@@ -40,7 +40,7 @@ words before and after are kept; each remaining word after the move is a remnant
 table word or is formed; each formed word is new or rebuilt with one named letter from the
 shelf, and the rest is counting: the table gives every letter it can, and which table word
 gave which tile is a matching (:func:`_lay`). The best assignment has the fewest rule
-faults, then the fewest leftovers, then the fewest own letters (tests/test_remik.py checks
+faults, then the fewest leftovers, then the fewest own letters (tests/verdicts/test_remik.py checks
 this against a brute force over every tile), then, as a preference, few pieces (a word
 drawing on two table words is two pieces). Whether one exists at all is a count
 per letter: when some letter is needed more often than the table and the shelf hold it,

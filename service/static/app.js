@@ -640,8 +640,18 @@ $("lang").addEventListener("change", () => {
   linkLang = null;
   applyLanguage($("lang").value);
 });
-$("copy-link").addEventListener("click", () => copyLink("copy-status"));
-$("move-copy-link").addEventListener("click", () => copyLink("move-copy-status"));
+// The "copy link" row closes the look-up's answer (share, copy-link, copy-status) and the
+// ruling (move-share, move-copy-link, move-copy-status): both copies of one template, the
+// one index.html holds at the end of the answer.
+for (const [place, prefix] of [["answer", ""], ["ruling", "move-"]]) {
+  const row = $("share-row").content.firstElementChild.cloneNode(true);
+  const [button, status] = row.children;
+  row.id = prefix + "share";
+  button.id = prefix + "copy-link";
+  status.id = prefix + "copy-status";
+  $(place).append(row);
+  button.addEventListener("click", () => copyLink(status.id));
+}
 $("reset-seconds").addEventListener("change", () => {
   localStorage.setItem("referee-reset-seconds", String(resetSeconds()));
 });

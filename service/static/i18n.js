@@ -147,7 +147,7 @@ const UI_TEXT = {
     beingBuilt: "(gradi se)", stillBuilding: "Još se grade (svaka igra radi čim bude spremna)",
   },
   // Serbian in Cyrillic: the "sr" texts above through lexicon.gloss.to_cyrillic (the one
-  // transliteration; tests/test_referee_page.py checks that they agree).
+  // transliteration; tests/page/test_referee_page.py checks that they agree).
   "sr-Cyrl": {
     wordKept: "непромењена",
     wordRemnant: "остатак, остаје на столу",

@@ -5,7 +5,7 @@
 // classes, the reason texts) and the words as two DAWG-only KWGs (the admitted playable
 // words; every other key the release knows, followed by its reason code). Everything here
 // mirrors one Python function, named beside it, and nothing is a table of its own: the
-// tables all come from the pack. tests/test_offline.py runs this file in Chromium over every
+// tables all come from the pack. tests/page/test_offline.py runs this file in Chromium over every
 // key of the test releases and tricky inputs and requires the server's answers.
 //
 // What the pack cannot know (analyses, the specific reason messages, meanings, sources) is

@@ -1,0 +1,380 @@
+"""Kvizovka builder on tiny real inputs, checked through the real checker.
+
+``tests/data/kvizovka`` holds two small apertium dictionaries (ekavian ``hbs_SR.dix`` and
+ijekavian ``hbs_HR.dix``, compiled here with ``lt-comp rl`` into generators like the
+package's ``*.autogen.bin``), a Cyrillic hunspell pair shaped like ``sr_RS`` and a Latin one
+shaped like ``hr_HR``, and reviewed lists in the production format. The release is built
+through the pipeline into the ``home`` fixture and every answer is read back with
+:func:`lexicon.verdicts.checker.check_word`, Latin and Cyrillic input alike.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lexicon.build.games.hbs_script import LatinToCyrillic, digraph_key, to_latin
+from lexicon.build.games.kvizovka import KvizovkaBuilder
+from lexicon.build.games.kvizovka.paradigms import HForm, SlotLearner
+from lexicon.build.pipeline import BuildContext, build_game
+
+from lexicon.catalog import Catalog
+from lexicon.store.releases import current_path
+
+DATA = Path(__file__).parents[1] / "data" / "kvizovka"
+HAVE_LT = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None
+needs_lttoolbox = pytest.mark.skipif(not HAVE_LT, reason="lttoolbox-dev (lt-comp, lt-print) "
+                                     "is not installed")
+
+
+def make_builder(tmp: Path, **options: Any) -> KvizovkaBuilder:
+    generators = []
+    for variety in ("SR", "HR"):
+        out = tmp / f"hbs_{variety}.autogen.bin"
+        subprocess.run(["lt-comp", "rl", str(DATA / f"hbs_{variety}.dix"), str(out)],
+                       check=True, capture_output=True)
+        generators.append(out)
+    return KvizovkaBuilder(
+        generators=generators,
+        hunspell=[(DATA / "sr_test.dic", DATA / "sr_test.aff"),
+                  (DATA / "hr_test.dic", DATA / "hr_test.aff")],
+        lists_dir=DATA / "lists", **options)
+
+
+@pytest.fixture(scope="module")
+def built_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One build for the module: its tests only read the release (lt-comp and the build
+    run once, not once per case)."""
+    home = tmp_path_factory.mktemp("kvizovka-home")
+    build_game("kvizovka", BuildContext(root=home, log=lambda _m: None),
+               builder=make_builder(tmp_path_factory.mktemp("kvizovka-bins")))
+    return home
+
+
+@pytest.fixture(scope="module")
+def catalog(built_home: Path) -> Catalog:
+    return Catalog(built_home)
+
+
+def check(catalog: Catalog, word: str) -> dict[str, Any]:
+    return catalog.lexicon("kvizovka").check(word)
+
+
+VALID = {  # word -> tiles
+    "kuća": ["K", "U", "Ć", "A"],
+    "kuće": ["K", "U", "Ć", "E"],                        # nominative plural
+    "ljubav": ["LJ", "U", "B", "A", "V"],
+    "njiva": ["NJ", "I", "V", "A"],
+    "nadživeti": ["N", "A", "D", "Ž", "I", "V", "E", "T", "I"],
+    "nadživjeti": ["N", "A", "D", "Ž", "I", "V", "J", "E", "T", "I"],  # prefix rule
+    "konjugacija": ["K", "O", "N", "J", "U", "G", "A", "C", "I", "J", "A"],
+    "čitati": ["Č", "I", "T", "A", "T", "I"],
+    "voleti": ["V", "O", "L", "E", "T", "I"],              # also tagged reflexive: fine
+    "voljeti": ["V", "O", "LJ", "E", "T", "I"],
+    "stari": ["S", "T", "A", "R", "I"],
+    "stara": ["S", "T", "A", "R", "A"],
+    "staro": ["S", "T", "A", "R", "O"],
+    "lepi": ["L", "E", "P", "I"],
+    "ovaj": ["O", "V", "A", "J"],
+    "četiri": ["Č", "E", "T", "I", "R", "I"],
+    "gradovi": ["G", "R", "A", "D", "O", "V", "I"],
+    "krajnji": ["K", "R", "A", "J", "NJ", "I"],
+    "livada": ["L", "I", "V", "A", "D", "A"],              # hunspell only: learned slot
+    "livade": ["L", "I", "V", "A", "D", "E"],
+    "tiha": ["T", "I", "H", "A"],
+    "tisuća": ["T", "I", "S", "U", "Ć", "A"],              # Croatian dictionary only
+    "odžak": ["O", "DŽ", "A", "K"],                        # no word "žak": a digraph
+    "pjevati": ["P", "J", "E", "V", "A", "T", "I"],        # hunspell-hr only: learned
+    "netiha": ["N", "E", "T", "I", "H", "A"],              # ne- keeps tiha's slot
+    "skrivena": ["S", "K", "R", "I", "V", "E", "N", "A"],  # participle listed as adjective
+    "beogradski": ["B", "E", "O", "G", "R", "A", "D", "S", "K", "I"],  # derived: learned
+    "bina": ["B", "I", "N", "A"],            # apertium: only bin's genitive (own_lemma)
+    "bine": ["B", "I", "N", "E"],            # bina's nominative plural; bin's vocative
+    "fašista": ["F", "A", "Š", "I", "S", "T", "A"],  # a-declension; fašist's genitive
+    "mećava": ["M", "E", "Ć", "A", "V", "A"],
+    "budući": ["B", "U", "D", "U", "Ć", "I"],       # a participle apertium has as adjective
+    "mucice": ["M", "U", "C", "I", "C", "E"],       # mučiće is another lemma's: no typo
+    "dečija": ["D", "E", "Č", "I", "J", "A"],       # -iji of no adjective: a possessive
+    "topla": ["T", "O", "P", "L", "A"],
+    "drukčija": ["D", "R", "U", "K", "Č", "I", "J", "A"],
+    "prepoznati": ["P", "R", "E", "P", "O", "Z", "N", "A", "T", "I"],  # also an elative
+    "mozak": ["M", "O", "Z", "A", "K"],            # apertium's lemma is the stem mozg
+    "mozgovi": ["M", "O", "Z", "G", "O", "V", "I"],  # ... which mozak stands for
+    "rudarski": ["R", "U", "D", "A", "R", "S", "K", "I"],  # ne- forms below, not these
+    "začinjena": ["Z", "A", "Č", "I", "NJ", "E", "N", "A"],
+}
+
+INVALID = {  # word -> reason code
+    "kući": "inflected_form",
+    "kućom": "inflected_form",
+    "gradova": "inflected_form",
+    "livadi": "inflected_form",                            # learned slot, rejected
+    "tihog": "inflected_form",
+    "njega": "inflected_form",
+    "čitam": "verb_form",
+    "čitao": "verb_form",
+    "lepši": "comparative",
+    "najlepši": "comparative",
+    "prelep": "comparative",                               # elative, though also a lemma
+    "smejati": "reflexive_verb",
+    "kajati": "reflexive_verb",                            # reviewed list
+    "beograd": "proper_noun",         # the lower-case stem of beogradski is no noun
+    "avaj": "interjection",
+    "ispod": "function_word",
+    "brzo": "part_of_speech",                              # adverbs are off by default
+    "krajnj": "unattested",                                # only the generator has it
+    "tisuće": "listed_exclusion",
+    "ljepša": "comparative",          # apertium knows the form: no slot guess overrides it
+    "čitat": "verb_form",             # truncated infinitive, outside apertium's paradigm
+    "pjevat": "verb_form",
+    "netihog": "inflected_form",
+    "skrivenog": "inflected_form",
+    "tiši": "comparative",            # a comparative entry only hunspell-hr has: exact class
+    "najtiši": "comparative",         # naj- makes a superlative
+    "ljepšo": "comparative",          # a positive slot on a stem apertium knows as comparative
+    "bini": "inflected_form",         # bina's dative: the own lemma's slot, not nominative
+    "fašistu": "inflected_form",      # fašist's dative, fašista's accusative
+    "ždere": "verb_form",             # apertium reads a verb: hunspell's ždera adds nothing
+    "zelena": "unclassified",         # an adjective's paradigm (-og, -oj): no a-declension
+    "mecava": "missing_diacritics",   # only hunspell-sr; mećava is in two sources
+    "mecave": "missing_diacritics",
+    "locirajući": "verbal_adverb",    # lociraju + ći; only hunspell-hr's adjective flags
+    "locirajuća": "verbal_adverb",
+    "skriveniji": "comparative",      # skriven + -iji: an entry only hunspell-hr has, which
+    "skrivenija": "comparative",      # apertium does not know at all; skriven is a participle
+    "skrivenijo": "comparative",
+    "toplija": "comparative",         # topl + -iji: the positive's feminine topla is known
+    "drukčijo": "soft_stem_neuter",   # hunspell-hr's -o neuter of a soft stem: drukčije
+    "nerudarski": "negated_relational",   # only hunspell-sr's ne- prefix on a -ski adjective
+    "nezačinjena": "negated_participle",  # only hunspell-sr's ne- prefix on a participle
+    "pjevata": "infinitive_as_adjective",  # hunspell-hr's pjevati/B: the verb declined as
+                                           # an adjective
+    "dejstvovana": "intransitive_participle",  # dejstvovati is intransitive: no participle
+    "supernovi": "inflected_form",    # supernova's dative, not apertium's adjective supernov
+}
+
+
+@needs_lttoolbox
+@pytest.mark.parametrize(("word", "tiles"), sorted(VALID.items()))
+def test_valid_words_and_tiles(catalog: Catalog, word: str, tiles: list[str]) -> None:
+    got = check(catalog, word)
+    assert got["valid"], got["reason"]
+    assert got["tiles"] == tiles
+    assert got["word"] == word
+    assert got["sources"] and got["evidence"]
+
+
+@needs_lttoolbox
+@pytest.mark.parametrize(("word", "code"), sorted(INVALID.items()))
+def test_invalid_words_and_reasons(catalog: Catalog, word: str, code: str) -> None:
+    got = check(catalog, word)
+    assert not got["valid"]
+    assert got["reason"]["code"] == code, got["reason"]
+
+
+@needs_lttoolbox
+def test_messages_explain(catalog: Catalog) -> None:
+    assert check(catalog, "kući")["reason"]["detail"] == (
+        "noun kuća in dative/locative singular; only nominative is admitted")
+    assert check(catalog, "lepši")["reason"]["detail"].startswith("comparative of lep")
+    # a comparative entry apertium lacks names its positive, not itself
+    assert check(catalog, "skrivenija")["reason"]["detail"].startswith(
+        "comparative of skriven;")
+    assert check(catalog, "toplija")["reason"]["detail"].startswith("comparative of topla;")
+    assert check(catalog, "čitam")["reason"]["detail"].startswith(
+        "present tense of čitati; only the infinitive")
+    assert check(catalog, "Beograd")["reason"]["detail"].startswith("proper noun")
+    assert "livada" in check(catalog, "livadi")["reason"]["detail"]
+
+
+@needs_lttoolbox
+def test_typos_and_verbal_adverbs_say_what_they_are(catalog: Catalog) -> None:
+    """Issue 17 item 2: a one-dictionary spelling without the diacritics two sources have
+    is a typo; a present participle only one dictionary flags as an adjective is a verb
+    form (seed 000 admits verbs only in the infinitive)."""
+    assert "mećava" in check(catalog, "mecava")["reason"]["detail"]
+    detail = check(catalog, "locirajući")["reason"]["detail"]
+    assert "of locirati" in detail and "hunspell-hr" in detail
+
+
+@needs_lttoolbox
+def test_another_lemmas_nominative_is_admitted_by_its_own_paradigm(catalog: Catalog) -> None:
+    """Issue 17 item 4: apertium knows *bina*, *bine* only as forms of *bin* and *fašista*
+    only as *fašist*'s genitive; hunspell-sr's entries бина/1 (a lemma apertium lacks) and
+    фашист/11 (a consonant stem in the a-declension) say which nominatives they are."""
+    bine = " ".join(check(catalog, "bine")["evidence"])
+    assert "a form of bina, a lemma apertium lacks" in bine and "n.f.pl.nom" in bine
+    assert "a-declension" in " ".join(check(catalog, "fašista")["evidence"])
+    assert "fašist" in check(catalog, "fašistu")["reason"]["detail"]
+
+
+@needs_lttoolbox
+@pytest.mark.parametrize(("latin", "cyrillic"), [
+    ("ljubav", "љубав"), ("nadživeti", "надживети"), ("kući", "кући"),
+    ("konjugacija", "конјугација"), ("njiva", "њива"), ("odžak", "оџак")])
+def test_cyrillic_input_gives_the_same_answer(catalog: Catalog, latin: str,
+                                              cyrillic: str) -> None:
+    a, b = check(catalog, latin), check(catalog, cyrillic)
+    assert (a["valid"], a["tiles"], a["reason"]) == (b["valid"], b["tiles"], b["reason"])
+
+
+@needs_lttoolbox
+def test_short_words_are_judged_at_check_time(catalog: Catalog) -> None:
+    got = check(catalog, "džep")
+    assert got["reason"]["code"] == "too_short" and got["tiles"] == ["DŽ", "E", "P"]
+    assert catalog.lexicon("kvizovka").check("džep", edge=True)["valid"]
+
+
+@needs_lttoolbox
+def test_other_tilings_are_alternatives(catalog: Catalog) -> None:
+    got = check(catalog, "nadživeti")
+    assert {"tiles": ["N", "A", "DŽ", "I", "V", "E", "T", "I"], "word": None, "known": False,
+            "valid": False} in got["alternatives"]
+
+
+@needs_lttoolbox
+def test_manifest_policy_and_counts(built_home: Path) -> None:
+    path = current_path("kvizovka", built_home)
+    assert path is not None
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    policy = manifest["policy"]
+    assert policy["admit_adverbs"] is False
+    assert "unattested" in policy["single_source"]
+    assert manifest["counts"]["by_reason"]["unattested"] >= 1
+    assert manifest["counts"]["valid_by_category"]["noun"] >= 5
+    assert policy["measured"]["hunspell"]["hunspell-sr"]["slots_learned"] >= 3
+    assert {r["code"] for r in manifest["rules"]} >= {"comparative", "reflexive_verb",
+                                                       "unattested", "phrase"}
+
+
+@needs_lttoolbox
+def test_admit_adverbs_switch(home: Path, tmp_path: Path) -> None:
+    build_game("kvizovka", BuildContext(root=home, log=lambda _m: None),
+               builder=make_builder(tmp_path, admit_adverbs=True))
+    got = check(Catalog(home), "brzo")
+    assert got["valid"] and got["category"] == "adv"
+
+
+def test_latin_to_cyrillic_rules() -> None:
+    tiler = LatinToCyrillic()
+    tiler.learn("конјугација")
+    tiler.learn("њива")
+    tiler.learn_word("živjeti")
+    assert tiler.key_and_how("konjugacija") == ("конјугација", "cyrillic-dictionary")
+    assert tiler.key_and_how("nadživjeti") == ("надживјети", "prefix")
+    assert tiler.key_and_how("odžak") == ("оџак", "digraph")      # "žak" is no word
+    assert tiler.key_and_how("konjski") == ("коњски", "digraph")
+    assert digraph_key("džep") == "џеп"
+    assert to_latin("љубав") == "ljubav"
+
+
+def test_unknown_slot_read_from_learned_endings() -> None:
+    """A slot no example taught borrows the verdict of its ending within its part of speech."""
+    learner = SlotLearner()
+    pos_nom = ("adj", "pos", "nt", "sg", "nom", "def")
+    pos_gen = ("adj", "pos", "f", "sg", "gen", "def")
+    for i in range(60):   # flag P's possessives: -ino is nominative, -inoj is not
+        learner.observe([("P", "<", "-a", "+ino")], 0, frozenset({pos_nom}), same_lemma=False,
+                        form=f"sestr{i}ino")
+        learner.observe([("P", "<", "-a", "+inoj")], 2, frozenset({pos_gen}), same_lemma=False,
+                        form=f"sestr{i}inoj")
+    unknown = HForm("kumičino", None, "kumica", ("Q", "<", "-ca", "+čino"))
+    learner.observe([("Q", "<", "-ca", "+čina")], 0, frozenset({pos_nom}), same_lemma=False)
+    assert learner.verdict([unknown.slot], unknown) is not None
+    rejected = HForm("kumičinoj", None, "kumica", ("Q", "<", "-ca", "+činoj"))
+    verdict = learner.verdict([rejected.slot], rejected)
+    assert verdict is not None and all("gen" in t for t in verdict.tag_sets)
+    stranger = HForm("kumičino", None, "kumica", ("R", "<", "-ca", "+čino"))  # no profile
+    assert learner.verdict([stranger.slot], stranger) is None
+
+
+@needs_lttoolbox
+def test_a_name_every_dictionary_capitalises_is_a_proper_noun(catalog: Catalog) -> None:
+    """apertium lists "srbija" as a common noun; sr_RS writes Србија (its lower-case
+    србија/8 only derives српски-style adjectives), so the name is no Kvizovka word."""
+    got = check(catalog, "srbija")
+    assert not got["valid"] and got["reason"]["code"] == "proper_noun"
+    assert "hunspell-sr: Srbija" in got["reason"]["detail"]
+    assert check(catalog, "србија")["reason"] == got["reason"]
+    assert check(catalog, "kuća")["valid"]      # a lower-case word stays a word
+
+
+@needs_lttoolbox
+def test_every_long_phase_shows_count_total_rate_and_eta(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phases that take minutes on the real sources (issue 17: the apertium walk, the
+    two hunspell passes, the records written) each end with a line that has a count
+    against a total and a rate; the walk's estimate and the records' total end exact."""
+    import io
+    import re
+
+    from lexicon.build import progress
+    monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)    # a line at every update
+    monkeypatch.delenv(progress.QUIET_ENV, raising=False)
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stderr", err)
+    build_game("kvizovka", BuildContext(root=tmp_path / "home", log=lambda _m: None),
+               builder=make_builder(tmp_path))
+    closing = {}
+    for line in err.getvalue().splitlines():
+        m = re.match(r"^(kvizovka: [^:]+): ([\d,]+)/([\d,]+) (\w+), [\d,]+ \w+/s, done in ",
+                     line)
+        if m:
+            closing[m.group(1)] = (int(m.group(2).replace(",", "")),
+                                   int(m.group(3).replace(",", "")), m.group(4))
+    walk = closing["kvizovka: walking 2 apertium generator(s)"]
+    assert walk[0] == walk[1] > 0 and walk[2] == "pairs"
+    for phase in ("kvizovka: learning hunspell paradigm slots",
+                  "kvizovka: judging hunspell forms"):
+        done, total, unit = closing[phase]
+        assert unit == "entries" and total == 39 + 23 and done > 0   # the .dic headers
+    records = closing["kvizovka: records written"]
+    assert records[0] == records[1] > 0
+    assert any("ETA" in line for line in err.getvalue().splitlines())
+
+
+def test_audit_classes_are_the_builders_admitted_by(catalog: Catalog) -> None:
+    """The audit's class of an admitted form (lexicon.export.audit.classes: the deciding
+    reading and the sources) is the builder's own ``valid_admitted_by`` count, renamed."""
+    from collections import Counter
+
+    from lexicon.export.audit.classes import ADMITTED, APERTIUM, evidence_class
+
+    def builders_name(cls: str) -> str:
+        decided, sources = cls.removeprefix(ADMITTED).split(":")
+        if decided == "apertium":
+            return "apertium tags, attested by " + "+".join(
+                s for s in sources.split("+") if s != APERTIUM)
+        return "learned hunspell slot, " + sources
+
+    rel = catalog.release("kvizovka")
+    classes = Counter(builders_name(evidence_class("kvizovka", r))
+                      for r in rel.records() if r.valid)
+    assert dict(classes) == rel.manifest["policy"]["measured"]["valid_admitted_by"]
+    assert len(classes) >= 2
+
+
+@needs_lttoolbox
+def test_the_rules_are_made_once_from_the_complete_evidence(tmp_path: Path) -> None:
+    """No judge before the sources are read (the walk ranks with ``walk_rank`` only) and
+    one after: it knows every reflexive-only verb the walk and the reviewed lists showed,
+    and it is the judge the form rules explain with."""
+    from lexicon.errors import BuildError
+
+    b = make_builder(tmp_path)
+    assert b.judge is None and b.book is None
+    assert not hasattr(b.sources, "judge")
+    with pytest.raises(BuildError, match="made from the evidence"):
+        b.rules()
+    records = list(b.records(BuildContext(root=tmp_path / "home", log=lambda _m: None)))
+    assert b.judge is not None and b.book is not None
+    assert {"smejati", "kajati"} <= b.sources.reflexive_only
+    assert all(b.judge.reflexive_only(v) for v in b.sources.reflexive_only)
+    assert not b.judge.reflexive_only("voleti")
+    by_word = {r.word: r for r in records}
+    assert by_word["smejati"].reason_code == by_word["kajati"].reason_code == "reflexive_verb"
+    assert [r["code"] for r in b.rules() if r["level"] == "analysis"] == b.judge.codes

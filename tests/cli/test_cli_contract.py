@@ -1,0 +1,125 @@
+"""The CLI's contract under hostile input: bounded reads of the files it is given, one line
+and exit 5 (never 1, "not valid") for an exception nothing expected, clear errors from
+``keygen`` and ``check`` where they used to be tracebacks or silent about where they looked."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
+
+from lexicon import door
+from lexicon.errors import EXIT_INTERNAL
+from lexicon.game.inputs import MAX_WORD_CHARS
+from lexicon.verdicts import remik
+from tests.conftest import lexicon, lexicon_process, publish, rec
+
+
+@pytest.fixture()
+def table(home: Path) -> Path:
+    publish(home, "remik", [rec(w) for w in ("kot", "koty", "kotek", "las")])
+    return home
+
+
+MOVE = ("judge", "remik", "--before", "kot", "--after", "koty", "--rack", "y")
+
+
+def test_a_history_file_is_read_bounded(table: Path, tmp_path: Path) -> None:
+    """/dev/zero and a file one byte over MAX_HISTORY_BYTES are move_too_large (exit 2),
+    read no further than the limit; a history at the limit is read."""
+    assert remik.MAX_HISTORY_BYTES >= remik.MAX_HISTORY * remik.MAX_MOVE_WORDS * (
+        2 * MAX_WORD_CHARS + 1)      # the longest history the move takes fits
+    p = lexicon(table, *MOVE, "--history", "/dev/zero")
+    assert p.returncode == 2 and "error [move_too_large]" in p.stderr, p.stderr
+    big = tmp_path / "big.txt"          # at the limit: read (a comment, and one table)
+    big.write_bytes(b"las\n" + b"#" * (remik.MAX_HISTORY_BYTES - 4))
+    assert remik.read_history_file(big) == [["las"]]
+    with big.open("ab") as fh:
+        fh.write(b"#")
+    p = lexicon(table, *MOVE, "--history", str(big))
+    assert p.returncode == 2 and "error [move_too_large]" in p.stderr
+    assert f"{remik.MAX_HISTORY_BYTES:,} bytes" in p.stderr
+    small = tmp_path / "small.txt"
+    small.write_text("# earlier\nlas\nkoty\n")
+    p = lexicon(table, *MOVE, "--history", str(small))
+    assert p.returncode == 1 and "repeated" in p.stdout.lower() + p.stderr.lower()
+    p = lexicon(table, *MOVE, "--history", "-", stdin="las\n")
+    assert p.returncode == 0, p.stderr
+    small.write_bytes(b"las \xff\n")
+    p = lexicon(table, *MOVE, "--history", str(small))
+    assert p.returncode == 2 and "error [bad_move]" in p.stderr and "UTF-8" in p.stderr
+
+
+def test_remik_racks_with_invisible_characters_are_control_characters(table: Path) -> None:
+    client = TestClient(create_app(table))
+    for rack in ("y\x00", "y\u200b", "\u200by"):
+        r = client.post("/v1/games/remik/move",
+                        json={"before": ["kot"], "after": ["koty"], "rack": rack})
+        assert r.status_code == 400 and r.json()["code"] == "control_character", rack
+    p = lexicon(table, "judge", "remik", "--before", "kot", "--after", "koty",
+                "--rack", "y\u200b")
+    assert p.returncode == 2 and "error [control_character]" in p.stderr
+    assert "U+200B" in p.stderr
+    p = lexicon(table, "judge", "remik", "--before", "kot", "--after", "koty", "--rack", "yx")
+    assert p.returncode == 2 and "error [bad_rack]" in p.stderr      # a letter no tile has
+
+
+def test_an_unexpected_exception_is_exit_5_in_one_line(table: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug (here MemoryError from inside the library) is not a verdict: exit 5, one
+    line naming it, no traceback; LEXICON_TRACEBACK lets the traceback through."""
+    from lexicon.cli.main import app
+    from typer.testing import CliRunner
+
+    def exhausted(*_a: object, **_k: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(door.Lexicon, "check", exhausted)
+    for args in (["check", "remik", "kot"], ["check", "remik", "kot", "--json"]):
+        result = CliRunner().invoke(app, args, env={"LEXICON_HOME": str(table)})
+        assert result.exit_code == EXIT_INTERNAL == 5
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error [internal_error]: ")
+        assert "MemoryError" in lines[0] and "Traceback" not in result.output
+    assert '"code": "internal_error"' in result.stdout        # --json: the error object
+    result = CliRunner().invoke(app, ["check", "remik", "kot"],
+                                env={"LEXICON_HOME": str(table), "LEXICON_TRACEBACK": "1"})
+    assert isinstance(result.exception, MemoryError)
+    # a verdict's exit codes are untouched by the handler
+    monkeypatch.undo()
+    assert lexicon(table, "check", "remik", "kot").returncode == 0
+    assert lexicon(table, "check", "remik", "kotu").returncode == 1
+
+
+def test_keygen_into_a_missing_directory_or_too_long_a_name(tmp_path: Path) -> None:
+    """A clear error (exit 2, key_not_written), and no half key pair left behind."""
+    p = lexicon(tmp_path, "keygen", "-o", str(tmp_path / "missing" / "k"))
+    assert p.returncode == 2 and "error [key_not_written]" in p.stderr
+    assert "No such file or directory" in p.stderr
+    for name in ("a" * 300, "b" * 253):          # 253: the key fits, its .pub does not
+        p = lexicon(tmp_path, "keygen", "-o", str(tmp_path / name))
+        assert p.returncode == 2 and "error [key_not_written]" in p.stderr, p.stderr
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_no_release_names_the_directory_it_looked_in(tmp_path: Path) -> None:
+    """Run outside the repository, with and without LEXICON_HOME."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    p = lexicon_process(elsewhere, "check", "osps", "kot")
+    assert p.returncode == 3 and "error [no_release]" in p.stderr
+    assert f"{elsewhere} (LEXICON_HOME)" in p.stderr and "Traceback" not in p.stderr
+    p = lexicon(elsewhere, "releases")
+    assert p.returncode == 0 and f"no releases built yet in {elsewhere}" in p.stdout
+    env = {k: v for k, v in os.environ.items() if k != "LEXICON_HOME"}
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root
+    p = subprocess.run([sys.executable, "-m", "lexicon.cli.main", "check", "osps", "kot"],
+                       cwd=elsewhere, env=env, capture_output=True, text=True, check=False)
+    assert p.returncode == 3, p.stderr
+    assert f"{elsewhere / 'data'} (./data: LEXICON_HOME is not set)" in p.stderr

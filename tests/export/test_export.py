@@ -1,0 +1,252 @@
+"""`lexicon export`: the words a game plays, as words / tiles / jsonl / KWG / big KWG.
+
+The KWG and the big KWG are read back by tests/kwg_reader.py, written from wolges'
+published layouts (Node: tile << 24 | accepts << 23 | end << 22 | arc; Node24: arc << 8 |
+accepts << 7 | end << 6 | tile; node 0 the DAWG root, node 1 the GADDAG root, tile 0 the
+separator), not with the writer's code, and must give back exactly the `words` export:
+from the DAWG, and from the GADDAG at every anchor of every word.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import unicodedata
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+from conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, SmallHomes, publish, rec
+from kwg_reader import Reader
+from lexicon.cli.main import app
+from typer.testing import CliRunner
+
+from lexicon.catalog import Catalog
+from lexicon.errors import InputError, UnknownRelease
+from lexicon.export.export import export, quackle_hash
+from lexicon.game.profile import load
+
+EXTRA_POLISH = [
+    rec("a", category="conj"),                        # 1 letter: too short for osps
+    rec("konstantynopolitańczykowianeczka"),          # 32 letters: too long
+    rec("quiz"),                                      # q is no Polish tile
+    rec("kota", tags="subst:sg:gen:m2", category="noun"),
+    rec("kotami", tags="subst:pl:inst:m2", category="noun"),
+    rec("akt", category="noun"),
+    rec("kat", category="noun"),
+]
+
+
+@pytest.fixture()
+def releases(home: Path, small_homes: SmallHomes) -> Path:
+    """A copy in each test's home of the three games' small releases."""
+    return small_homes("export", home, make=_publish)
+
+
+def _publish(home: Path) -> None:
+    publish(home, "osps", POLISH_RECORDS + EXTRA_POLISH)
+    publish(home, "kvizovka", [*KVIZOVKA_RECORDS, rec("бор", word="bor", category="noun")])
+    publish(home, "krizemkrazem", [rec("whisky", category="noun"), rec("hiša"),
+                                   rec("wxyqw"), rec("wxyqwwxyqwwxy")])
+
+
+def run(home: Path, *args: str) -> Result:
+    """The CLI in-process (a subprocess per call would cost a second each)."""
+    return CliRunner().invoke(app, list(args), env={"LEXICON_HOME": str(home)})
+
+
+def lines(home: Path, *args: str) -> list[str]:
+    p = run(home, "export", *args)
+    assert p.exit_code == 0, p.output
+    return p.stdout.splitlines()
+
+
+def test_words_are_the_playable_valid_keys_sorted(releases: Path) -> None:
+    words = lines(releases, "osps")
+    assert words == sorted(["akt", "gęślą", "jaźń", "kat", "kot", "kota", "kotami", "ul",
+                            "zażółć"])
+    cat = Catalog(releases)
+    assert all(r["valid"] for r in cat.lexicon("osps").check_many(words))
+    # Kvizovka in Cyrillic (one letter a tile), 3-letter words for the board's edge included
+    assert lines(releases, "kvizovka") == ["бор", "кућа", "надживети", "љубав", "џеп"]
+    # a word needing more jokers than the game has is not playable
+    assert lines(releases, "krizemkrazem") == ["hiša", "whisky", "wxyqw"]
+
+
+def test_tiles_and_jsonl(releases: Path) -> None:
+    assert lines(releases, "kvizovka", "--format", "tiles")[3] == "LJ U B A V"
+    rows = [json.loads(x) for x in lines(releases, "kvizovka", "--format", "jsonl")]
+    assert rows[3] == {"word": "љубав", "display": "ljubav", "tiles": ["LJ", "U", "B", "A", "V"],
+                       "score": 9, "category": "noun"}
+    row = json.loads(lines(releases, "osps", "--format", "jsonl")[-1])
+    assert row["word"] == "zażółć" and row["score"] == 21 and row["category"] == "verb"
+
+
+def test_output_file_and_errors(releases: Path, tmp_path: Path) -> None:
+    out = tmp_path / "osps.txt"
+    p = run(releases, "export", "osps", "--output", str(out))
+    assert p.exit_code == 0, p.output
+    assert json.loads(p.output)["words"] == 9
+    assert out.read_text(encoding="utf-8").splitlines()[0] == "akt"
+    assert not list(tmp_path.glob(".*.tmp"))
+    p = run(releases, "export", "osps", "--format", "pdf")
+    assert p.exit_code == 2 and "bad_format" in p.output
+    p = run(releases, "export", "osps", "--format", "kwg")
+    assert p.exit_code == 2 and "output_required" in p.output
+    p = run(releases, "export", "osps", "--release", "osps-19990101T000000Z-00000000")
+    assert p.exit_code == 2 and "unknown_release" in p.output
+    cat = Catalog(releases)
+    with pytest.raises(UnknownRelease):
+        cat.release("osps", "../kvizovka")
+    with pytest.raises(InputError):
+        export(load("osps"), cat.release("osps"), "xml", None)
+
+
+# -- the KWG read back by an independent reader (tests/kwg_reader.py) -------------------
+
+def expected_tiles(home: Path, game: str) -> set[bytes]:
+    """The `words` export as tile-number strings, numbered as the stock alphabet would."""
+    number = {t.canonical: i for i, t in enumerate(load(game).alphabet.engine, 1)}
+    return {bytes(number[c] for c in w) for w in lines(home, game)}
+
+
+@pytest.mark.parametrize("fmt", ["kwg", "kbwg"])
+@pytest.mark.parametrize("game", ["osps", "kvizovka", "krizemkrazem"])
+def test_kwg_dawg_and_gaddag_hold_exactly_the_words(releases: Path, tmp_path: Path,
+                                                    game: str, fmt: str) -> None:
+    out = tmp_path / f"{game}.{fmt}"
+    p = run(releases, "export", game, "--format", fmt, "--output", str(out))
+    assert p.exit_code == 0, p.output
+    assert json.loads(p.output.splitlines()[-1])["format"] == fmt
+    alphabet = [line.split("\t")[0] for line in
+                (tmp_path / f"{game}.alphabet.txt").read_text(encoding="utf-8").splitlines()]
+    assert alphabet[0] == "?"
+    assert alphabet[1:] == [t.letter for t in load(game).alphabet.engine]
+    expected = expected_tiles(releases, game)
+    reader = Reader.open(out)
+    dawg = list(reader.dawg_words(reader.root(0)))
+    assert dawg == sorted(expected)                 # exactly the words, in tile order
+    anchors = {(w, i) for w in expected for i in range(1, len(w) + 1)}
+    paths = list(reader.gaddag_paths(reader.root(1)))
+    assert len(paths) == len(anchors) and set(paths) == anchors
+
+
+def test_the_two_layouts_differ_only_in_the_node_encoding(releases: Path,
+                                                          tmp_path: Path) -> None:
+    small, big = tmp_path / "o.kwg", tmp_path / "o.kbwg"
+    run(releases, "export", "osps", "--format", "kwg", "-o", str(small))
+    run(releases, "export", "osps", "--format", "kbwg", "-o", str(big))
+    a = struct.unpack(f"<{small.stat().st_size // 4}I", small.read_bytes())
+    b = struct.unpack(f"<{big.stat().st_size // 4}I", big.read_bytes())
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):             # Node -> Node24, field by field
+        assert (x >> 24, x >> 23 & 1, x >> 22 & 1, x & 0x3FFFFF) == \
+            (y & 0x3F, y >> 7 & 1, y >> 6 & 1, y >> 8)
+    assert a != b
+
+
+def test_too_large_for_the_kwg_points_at_the_big_kwg(releases: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lexicon past the KWG's arc index (Polish: ~4.9M nodes) fails with the way out;
+    the big KWG takes it. The limit is lowered to the tiny lexicon's size."""
+    from lexicon.export import kwg
+    size = len(Reader.open(kwg_file(releases, tmp_path, "osps", "kwg")).tile)
+    monkeypatch.setattr(kwg, "MAX_NODES", size - 1)
+    p = run(releases, "export", "osps", "--format", "kwg", "-o", str(tmp_path / "x.kwg"))
+    assert p.exit_code == 3 and "kwg_too_large" in p.output and "--format kbwg" in p.output
+    assert not (tmp_path / "x.kwg").exists()
+    assert run(releases, "export", "osps", "--format", "kbwg",
+               "-o", str(tmp_path / "x.kbwg")).exit_code == 0
+    monkeypatch.setattr(kwg, "MAX_BIG_NODES", size - 1)
+    p = run(releases, "export", "osps", "--format", "kbwg", "-o", str(tmp_path / "y.kbwg"))
+    assert p.exit_code == 3 and "kwg_too_large" in p.output and "--dawg-only" in p.output
+
+
+def kwg_file(home: Path, tmp_path: Path, game: str, fmt: str, *extra: str) -> Path:
+    out = tmp_path / f"{game}-{fmt}{'-'.join(extra)}.{fmt}"
+    p = run(home, "export", game, "--format", fmt, "-o", str(out), *extra)
+    assert p.exit_code == 0, p.output
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["kwg", "kbwg"])
+def test_dawg_only_kwg_has_one_root(releases: Path, tmp_path: Path, fmt: str) -> None:
+    reader = Reader.open(kwg_file(releases, tmp_path, "osps", fmt, "--dawg-only"))
+    assert set(reader.dawg_words(reader.root(0))) == expected_tiles(releases, "osps")
+    # node 1 is an ordinary DAWG node, not a second root list of its own
+    assert reader.size < Reader.open(kwg_file(releases, tmp_path, "osps", fmt)).size
+
+
+def test_kvizovka_digraphs_are_single_tiles_in_the_kwg(releases: Path, tmp_path: Path) -> None:
+    out = kwg_file(releases, tmp_path, "kvizovka", "kwg")
+    reader = Reader.open(out)
+    alphabet = out.with_suffix(".alphabet.txt").read_text(encoding="utf-8").splitlines()
+    letter = {i: row.split("\t")[0] for i, row in enumerate(alphabet)}
+    words = {"".join(letter[t] + "·" for t in w) for w in reader.dawg_words(reader.root(0))}
+    assert "LJ·U·B·A·V·" in words and "DŽ·E·P·" in words
+
+
+def test_dawg_shares_suffixes(releases: Path, tmp_path: Path) -> None:
+    """kat and akt end the same way as kot: a minimal DAWG stores the tail once."""
+    publish(releases, "osps", [rec(w) for w in ("kat", "kot", "lat", "lot", "mat", "mot")])
+    reader = Reader.open(kwg_file(releases, tmp_path, "osps", "kwg"))
+    number = load("osps").alphabet.numbers
+    assert set(reader.dawg_words(reader.root(0))) == {
+        bytes(number[c] for c in w) for w in ("kat", "kot", "lat", "lot", "mat", "mot")}
+    # root list (k, l, m) + one shared (a, o) list + one shared (t) list in the DAWG part
+    root = reader.siblings(reader.root(0))
+    assert len({arc for _, _, arc in root}) == 1
+
+
+def test_quackle_hash_is_the_xor_of_md5_digests_of_nfc_words() -> None:
+    def md5(w: str) -> int:
+        return int(hashlib.md5(w.encode()).hexdigest(), 16)
+
+    assert quackle_hash(["kot"]) == hashlib.md5(b"kot").hexdigest()
+    assert quackle_hash(["kot", "ul"]) == quackle_hash(["ul", "kot"]) == \
+        f"{md5('kot') ^ md5('ul'):032x}"
+    assert quackle_hash([unicodedata.normalize("NFD", "zażółć")]) == quackle_hash(["zażółć"])
+    assert quackle_hash([]) == "0" * 32
+
+
+@pytest.mark.parametrize(("game", "listing"), [("osps", "words"), ("kvizovka", "tiles")])
+def test_reader_script_checks_an_export_word_for_word(releases: Path, tmp_path: Path,
+                                                      game: str, listing: str) -> None:
+    """The check run on the full Polish release (README): DAWG and GADDAG against a list."""
+    from kwg_reader import check_file
+    out = kwg_file(releases, tmp_path, game, "kbwg")
+    listed = tmp_path / f"{game}.txt"
+    assert run(releases, "export", game, "--format", listing, "-o", str(listed)).exit_code == 0
+    alphabet = out.with_suffix(".alphabet.txt")
+    got = check_file(out, listed, alphabet)
+    assert got["dawg_equal"] and got["gaddag_equal"] and got["words"] == len(lines(releases, game))
+    listed.write_text(listed.read_text(encoding="utf-8").splitlines()[0] + "\n",
+                      encoding="utf-8")                 # one word only: both must differ
+    got = check_file(out, listed, alphabet)
+    assert not got["dawg_equal"] and not got["gaddag_equal"]
+
+
+def test_the_export_modules_import_one_way() -> None:
+    """export picks a writer (kwg, enginepack); the writers take the words and their hash
+    from lexicon.export.playable, never from export, and nothing imports inside a function to
+    dodge a cycle."""
+    import ast
+
+    base = Path(__file__).resolve().parents[2] / "lexicon" / "export"
+    modules = ("export", "kwg", "enginepack", "playable")
+    imports: dict[str, set[str]] = {}
+    for name in modules:
+        tree = ast.parse((base / f"{name}.py").read_text(encoding="utf-8"))
+        top = set(tree.body)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found = ({a.name for a in node.names} if isinstance(node, ast.Import) else
+                         {node.module or ""} | {f"{node.module}.{a.name}" for a in node.names})
+                local = {m.removeprefix("lexicon.export.") for m in found} & set(modules)
+                assert node in top or not local, f"{name} imports {local} inside a function"
+                imports.setdefault(name, set()).update(local)
+    assert imports["export"] >= {"kwg", "enginepack", "playable"}
+    for writer in ("kwg", "enginepack", "playable"):
+        assert "export" not in imports.get(writer, set()), writer
+    assert not imports.get("playable", set()) & {"kwg", "enginepack"}

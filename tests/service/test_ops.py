@@ -1,0 +1,243 @@
+"""Running the service for a fleet: readiness (``/readyz``) and the SIGTERM drain.
+
+Readiness is tested in process over small real releases; the drain on a real ``lexicon
+serve`` process, with a request held open in the middle of its body when SIGTERM arrives.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from lexicon.service.app import create_app
+from lexicon.service.launch import free_port
+
+from tests.conftest import POLISH_RECORDS, SmallHomes, publish
+
+DATA = "records.lmdb/data.mdb"
+
+
+@pytest.fixture()
+def client_for() -> Iterator:
+    clients: list[TestClient] = []
+
+    def make(home: Path) -> TestClient:
+        client = TestClient(create_app(home), raise_server_exceptions=False)
+        clients.append(client)
+        return client
+
+    yield make
+    for c in clients:
+        c.close()
+
+
+def test_readyz_is_200_only_when_every_game_serves(home: Path, client_for,
+                                                  small_homes: SmallHomes) -> None:
+    small_homes("queries", home)                        # osps, kvizovka, krizemkrazem
+    client = client_for(home)
+    r = client.get("/readyz")
+    assert r.status_code == 503
+    body = r.json()
+    assert body["code"] == "not_ready" and body["detail"]["not_ready"] == ["remik"]
+    assert body["detail"]["games"]["remik"]["reason"] == "no_release"
+    assert body["detail"]["games"]["osps"]["ready"] is True
+    assert client.get("/healthz").status_code == 200   # liveness is not readiness
+
+    publish(home, "remik", POLISH_RECORDS)
+    r = client.get("/readyz")
+    assert r.status_code == 200, r.text
+    assert r.json()["ready"] is True and r.json()["not_ready"] == []
+    assert r.json()["games"]["remik"]["release"].startswith("remik-")
+
+
+def test_readyz_is_503_for_a_release_whose_hash_differs(home: Path, client_for,
+                                                       small_homes: SmallHomes) -> None:
+    small_homes("queries+remik", home)                  # remik links the osps release
+    path = home / "releases" / "kvizovka"
+    rel = path / (path / "CURRENT").read_text().strip()
+    words = rel / "indexes" / "words.marisa"
+    raw = bytearray(words.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    words.write_bytes(bytes(raw))                  # same size: only the sha256 tells
+    client = client_for(home)
+    r = client.get("/readyz")
+    assert r.status_code == 503
+    assert r.json()["detail"]["not_ready"] == ["kvizovka"]
+    assert r.json()["detail"]["games"]["kvizovka"]["reason"] == "release_damaged"
+    # once its hash has failed the release answers nowhere (tests/service/test_damaged_release.py)
+    assert client.get("/healthz").json()["games"]["kvizovka"]["state"] == "damaged"
+    assert client.get("/healthz").json()["games"]["osps"]["state"] == "serving"
+
+
+def test_readyz_turns_503_when_a_served_release_is_truncated(home: Path, client_for,
+                                                            small_homes: SmallHomes) -> None:
+    small_homes("queries+remik", home)
+    client = client_for(home)
+    assert client.get("/readyz").status_code == 200
+    path = home / "releases" / "krizemkrazem"
+    rel = path / (path / "CURRENT").read_text().strip()
+    os.truncate(rel / DATA, 4096)
+    time.sleep(0.06)                                # past the catalog's full size check
+    r = client.get("/readyz")
+    assert r.status_code == 503
+    assert r.json()["detail"]["games"]["krizemkrazem"] == {
+        "state": "damaged", "release": None, "reason": "release_damaged", "ready": False}
+
+
+def test_readyz_checks_only_the_configured_games(small_releases: Path, client_for,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    client = client_for(small_releases)                 # osps and kvizovka only
+    assert client.get("/readyz").status_code == 503
+    monkeypatch.setenv("LEXICON_GAMES", "osps, kvizovka")
+    r = client.get("/readyz")
+    assert r.status_code == 200 and set(r.json()["games"]) == {"osps", "kvizovka"}
+    monkeypatch.setenv("LEXICON_GAMES", "osps,chess")
+    assert client.get("/readyz").json()["code"] == "unknown_game"
+
+
+def _serve(home: Path, *args: str) -> tuple[subprocess.Popen, str]:
+    """A real ``lexicon serve`` on a free loopback port, up once /healthz answers."""
+    port = free_port()
+    env = {**os.environ, "LEXICON_HOME": str(home)}
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port", str(port),
+                             *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            httpx.get(base + "/healthz", timeout=1)
+            return proc, base
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not start: " + proc.communicate()[1].decode()[-2000:])
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigterm_drains_the_request_in_flight_then_exits(small_releases: Path,
+                                                         workers: str) -> None:
+    """With one process or several: new connections are refused as the drain starts (the
+    process manager of ``--workers 2`` closes its copy of the listening socket too)."""
+    proc, base = _serve(small_releases, "--drain-seconds", "15", "--workers", workers)
+    port = int(base.rsplit(":", 1)[1])
+    try:
+        body = json.dumps({"words": ["kot", "np", "zażółć"]}).encode()
+        head = (f"POST /v1/games/osps/valid HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+        conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+        conn.sendall(head.encode() + body[:10])         # the request is in the app now
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 10                # new connections are refused ...
+        refused = False
+        while time.monotonic() < deadline and not refused:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                time.sleep(0.05)
+            except OSError:
+                refused = True
+        assert refused
+        assert proc.poll() is None                      # ... while the old one is served
+        conn.sendall(body[10:])
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+        conn.close()
+        status, _, rest = answer.partition(b"\r\n")
+        assert status == b"HTTP/1.1 200 OK", answer[:200]
+        assert json.loads(rest.split(b"\r\n\r\n", 1)[1])["results"] == [True, False, True]
+        # uvicorn re-raises the signal once drained: the status a supervisor expects
+        assert proc.wait(15) in (0, -signal.SIGTERM)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
+def _workers(manager: int) -> list[int]:
+    """The worker processes of the uvicorn manager ``manager`` (its spawned children)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == manager and b"spawn" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
+def test_workers_leave_with_a_killed_manager(small_releases: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGKILL of the ``--workers 2`` manager: the workers drain and exit (the port is free
+    again) and the metrics directory ``serve`` made is removed."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))   # where serve makes its metrics directory
+    proc, base = _serve(small_releases, "--workers", "2", "--drain-seconds", "2")
+    port = int(base.rsplit(":", 1)[1])
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(_workers(proc.pid)) < 2:
+            time.sleep(0.1)
+        workers = _workers(proc.pid)
+        assert len(workers) == 2
+        assert len(list(temp.glob("lexicon-metrics-*"))) == 1   # (multiprocessing's pymp-*)
+        httpx.get(base + "/v1/games/osps/words/kot", timeout=10)   # a counted request
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not all(map(_gone, workers)):
+            time.sleep(0.1)
+        assert all(map(_gone, workers))
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1)
+        assert list(temp.glob("lexicon-metrics-*")) == []
+    finally:
+        for pid in workers:
+            if not _gone(pid):
+                os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
+def test_the_nginx_site_config_is_valid(tmp_path: Path) -> None:
+    """deploy/nginx-lexicon.conf, as the fleet drill renders it, passes ``nginx -t``."""
+    import importlib.util
+    import shutil
+
+    if shutil.which("nginx") is None:
+        pytest.skip("Debian nginx is not installed (make fleet-drill installs it)")
+    spec = importlib.util.spec_from_file_location(
+        "fleet_drill", Path(__file__).parents[2] / "deploy" / "fleet_drill.py")
+    assert spec is not None and spec.loader is not None
+    drill = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(drill)
+    replica = drill.Replica("r1", tmp_path, tmp_path)
+    nginx = drill.Nginx(tmp_path, [replica])
+    nginx.write({f"127.0.0.1:{replica.port}": True, "127.0.0.1:9": False})
+    assert nginx.upstreams.read_text().splitlines()[1] == (
+        "server 127.0.0.1:9 max_fails=1 fail_timeout=2s down;")
+    check = subprocess.run(nginx._cmd("-t"), capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stderr
