@@ -46,7 +46,7 @@ from lexicon.build.progress import Progress
 from lexicon.build.shards import ordered as ordered_shards
 from lexicon.build.shards import spans, worker_count
 from lexicon.sources import morfeusz
-from lexicon.sources.hunspell import expand
+from lexicon.sources.hunspell import expand_entry, read_aff, read_dic
 from lexicon.sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlist
 
 from lexicon.game import profile as profiles
@@ -58,6 +58,8 @@ LISTS = LISTS_DIR
 ABBREVIATIONS = LISTS / "pl_abbreviations.txt"
 PREFIXES = LISTS / "pl_prefixes.txt"
 SHORT_WORDS = LISTS / "pl_short_words.txt"
+ENTRIES_CHUNK = 5_000      # hunspell entries expanded per shard (a few hundred thousand forms)
+ENTRIES_LEAST = 20_000     # by default, a worker per this many entries
 
 
 @dataclass
@@ -108,7 +110,7 @@ class PolishBuilder:
         self._unknown_neuter_past: list[str] = []
         self._generated_forms: set[str] = set()
 
-    def candidates(self, limit: int | None) -> dict[str, int]:
+    def candidates(self, limit: int | None, workers: int | None = None) -> dict[str, int]:
         forms: dict[str, int] = {}
         for source, path in self.wordlists:
             bit = SOURCE_BITS[source]
@@ -116,8 +118,9 @@ class PolishBuilder:
                 forms[form] = forms.get(form, 0) | bit
         for source, dic, aff in self.hunspell:
             bit = SOURCE_BITS[source]
-            for f in expand(dic, aff):
-                forms[f.form] = forms.get(f.form, 0) | bit
+            for part in expanded(dic, aff, workers):
+                for form in part:
+                    forms[form] = forms.get(form, 0) | bit
         for source, bit in SOURCE_BITS.items():
             if bit & LISTED:
                 self.stats[f"forms_from_{source}"] = sum(1 for b in forms.values() if b & bit)
@@ -332,7 +335,7 @@ class PolishBuilder:
         with its Morfeusz readings, then the forms generated and completed from the
         admitted ones (evidence that only the admitted forms can give), judged alike."""
         ctx.log(f"{self.game}: reading word lists and expanding hunspell-pl")
-        forms = self.candidates(ctx.limit)
+        forms = self.candidates(ctx.limit, ctx.workers)
         ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
         lemmas: set[str] = set()
         self.inhabitants.listed = frozenset(forms)
@@ -377,6 +380,23 @@ class PolishBuilder:
 
     def rules(self) -> list[dict[str, str]]:
         return self.book.describe()
+
+
+def expanded(dic: Path, aff_path: Path, requested: int | None) -> Iterator[list[str]]:
+    """The spellings of every form of a hunspell dictionary (what :func:`sources.hunspell.
+    expand` streams, forbidden words left out alike), expanded in shards of its entries by
+    forked workers (build.shards) and yielded in entry order."""
+    aff = read_aff(aff_path)
+    entries = list(read_dic(dic, aff))
+    forbidden = frozenset(e.stem for e in entries if aff.forbiddenword in e.flags) \
+        if aff.forbiddenword is not None else frozenset()
+    workers = worker_count(requested, len(entries), ENTRIES_LEAST)
+
+    def task(start: int, stop: int) -> list[str]:
+        return [f.form for entry in entries[start:stop] for f in expand_entry(entry, aff)
+                if f.form not in forbidden]
+
+    yield from ordered_shards(task, spans(len(entries), workers, ENTRIES_CHUNK), workers)
 
 
 def _from_sources(game: str, ctx: BuildContext) -> PolishBuilder:
