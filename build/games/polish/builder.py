@@ -118,7 +118,7 @@ class PolishBuilder:
                 forms[form] = forms.get(form, 0) | bit
         for source, dic, aff in self.hunspell:
             bit = SOURCE_BITS[source]
-            for part in expanded(dic, aff, workers):
+            for part in expanded(dic, aff, workers, f"{self.game}: expanding {source}"):
                 for form in part:
                     forms[form] = forms.get(form, 0) | bit
         for source, bit in SOURCE_BITS.items():
@@ -382,10 +382,12 @@ class PolishBuilder:
         return self.book.describe()
 
 
-def expanded(dic: Path, aff_path: Path, requested: int | None) -> Iterator[list[str]]:
+def expanded(dic: Path, aff_path: Path, requested: int | None,
+             phase: str) -> Iterator[list[str]]:
     """The spellings of every form of a hunspell dictionary (what :func:`sources.hunspell.
     expand` streams, forbidden words left out alike), expanded in shards of its entries by
-    forked workers (build.shards) and yielded in entry order."""
+    forked workers (build.shards) and yielded in entry order, with a progress line
+    ``phase`` counting the entries."""
     aff = read_aff(aff_path)
     entries = list(read_dic(dic, aff))
     forbidden = frozenset(e.stem for e in entries if aff.forbiddenword in e.flags) \
@@ -396,7 +398,12 @@ def expanded(dic: Path, aff_path: Path, requested: int | None) -> Iterator[list[
         return [f.form for entry in entries[start:stop] for f in expand_entry(entry, aff)
                 if f.form not in forbidden]
 
-    yield from ordered_shards(task, spans(len(entries), workers, ENTRIES_CHUNK), workers)
+    shards = spans(len(entries), workers, ENTRIES_CHUNK)
+    with Progress(phase, len(entries), "entries") as progress:
+        for (start, stop), part in zip(shards, ordered_shards(task, shards, workers),
+                                       strict=True):
+            yield part
+            progress.advance(stop - start)
 
 
 def _from_sources(game: str, ctx: BuildContext) -> PolishBuilder:
