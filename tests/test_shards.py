@@ -102,3 +102,34 @@ def test_split_records_stage_the_same_bytes_as_records(tmp_path: Path) -> None:
             path = writer.publish(sources=[], policy={}, rules=[])
             hashes.append((read_manifest(path)["content_sha256"], writer.merged))
     assert hashes[0] == hashes[1] and hashes[0][1] == 2
+
+
+def test_polish_phases_end_with_count_total_and_rate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each phase of the sharded Polish build (the hunspell expansion, the judging, the
+    generation, the records written) ends with one line that has a count against its total;
+    the records' total is the builder's own count, exact on a build without kept lowercase
+    spellings."""
+    import io
+    import re
+
+    from lexicon.build import progress
+    monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)
+    monkeypatch.delenv(progress.QUIET_ENV, raising=False)
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stderr", err)
+    build_game("osps", BuildContext(root=tmp_path / "home", log=lambda _m: None, workers=2),
+               builder=builder("osps"))
+    closing = {}
+    for line in err.getvalue().splitlines():
+        m = re.match(r"^(osps: [^:]+): ([\d,]+)/([\d,]+) (\w+), [\d,]+ \w+/s, done in ", line)
+        if m:
+            closing[m.group(1)] = (int(m.group(2).replace(",", "")),
+                                   int(m.group(3).replace(",", "")), m.group(4))
+    assert closing["osps: expanding hunspell-pl"] == (4, 4, "entries")    # tiny.dic
+    judged = closing["osps: judging listed forms"]
+    assert judged[0] == judged[1] > 10 and judged[2] == "forms"
+    generated = closing["osps: generating paradigms"]
+    assert generated[0] == generated[1] > 0 and generated[2] == "lemmas"
+    records = closing["osps: records written"]
+    assert records[0] == records[1] > judged[0]      # the listed forms and the generated

@@ -320,7 +320,8 @@ class PolishBuilder:
             cand = Candidate(form, SOURCE_BITS[GENERATED], analyses, self.short_words.get(form))
             yield self._record(cand)
 
-    def _timed(self, phase: str, records: Iterator[Record]) -> Iterator[Record]:
+    def _timed(self, phase: str, records: Iterator[Record | Split]
+               ) -> Iterator[Record | Split]:
         """Wall seconds of a phase, including the writer's work on its records: the manifest
         then shows what generation adds to a build beside the rest of the same run."""
         start = time.monotonic()
@@ -330,7 +331,7 @@ class PolishBuilder:
     def _annotator(self) -> morfeusz.Annotator:
         return evidence.annotator()
 
-    def records(self, ctx: BuildContext) -> Iterator[Record]:
+    def records(self, ctx: BuildContext) -> Iterator[Record | Split]:
         """Read the word lists (the candidates), then judge every form once by the rule book
         with its Morfeusz readings, then the forms generated and completed from the
         admitted ones (evidence that only the admitted forms can give), judged alike."""
@@ -339,13 +340,18 @@ class PolishBuilder:
         ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
         lemmas: set[str] = set()
         self.inhabitants.listed = frozenset(forms)
+        ctx.expect_records(len(forms))       # one per listed form; generated ones are added
         workers = ctx.workers
         yield from self._timed("listed", self._judge(forms, lemmas, workers))
         if self.generate and ctx.limit is not None:
             ctx.log(f"{self.game}: smoke build (--limit): paradigms not generated")
         elif self.generate:
-            yield from self._timed("generated", self._judge_generated(forms, lemmas, workers))
-            yield from self._judge_completed(forms, self._generated_forms)
+            for rec in self._timed("generated", self._judge_generated(forms, lemmas, workers)):
+                ctx.expect_records(1)
+                yield rec
+            for rec in self._judge_completed(forms, self._generated_forms):
+                ctx.expect_records(1)
+                yield rec
 
     def policy(self) -> dict[str, Any]:
         return {
