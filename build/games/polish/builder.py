@@ -231,6 +231,7 @@ class PolishBuilder:
         self.inhabitants.capitalised = self.inhabitants.kept = 0
         self._unknown_neuter_past = shard.unknown_neuter_past
         shapes: dict[str, str] = {}    # one string per shape: pickled once per shard
+        evidence.annotator().forget()  # no reading outlives its shard: split and sent away
         try:
             chunk = ordered[start:stop]
             for form, analyses in zip(chunk, analyse_chunk(chunk), strict=True):

@@ -197,6 +197,7 @@ def generate_chunk(lemmas: list[str]) -> tuple[int, list[FormReadings]]:
     global _GENERATOR
     if _GENERATOR is None:
         _GENERATOR = morfeusz.Generator(skip_pos=NOT_GENERATED)
+    annotator().forget()      # the readings of earlier chunks were sent away, not kept
     generated, new = 0, {}
     for lemma in lemmas:
         forms = _GENERATOR.forms(lemma)
