@@ -34,6 +34,9 @@ class BuildContext:
     fetched: dict[str, fetching.Fetched] = field(default_factory=dict)
     log: Callable[[str], None] = log_to_stderr
     limit: int | None = None   # judge only N candidate forms, sampled evenly (smoke builds)
+    # processes that judge the candidates (build.shards); None: $LEXICON_BUILD_WORKERS, else
+    # the machine's cores. The release is the same bytes whatever the number.
+    workers: int | None = None
     # check the profile's canary words before publishing; None: only on a full build of
     # the real sources (a smoke build or a test's tiny word list lacks them)
     canaries: bool | None = None

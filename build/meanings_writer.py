@@ -37,7 +37,7 @@ from lexicon.sources import freedict, mythes
 from lexicon.errors import LexiconError
 from lexicon.paths import cache_dir
 from lexicon.store.meanings import FORMAT, MEANINGS_DIR, MEANINGS_FILE, declared_file
-from lexicon.store.recordfile import RecordStore
+from lexicon.store.recordfile import RecordStore, get_varint, join
 from lexicon.store.store import Release
 
 #: source id -> the reader of its meanings
@@ -119,15 +119,51 @@ def from_cache(game: str, root: Path | None = None) -> list[Dictionary] | None:
     return out
 
 
+def _lemma_rules(shape: dict[str, Any]) -> tuple[int, list[tuple[int, str]]] | None:
+    """How a record of ``shape`` spells its lemmas from its key: (word mode, (cut, suffix)
+    per analysis) (:func:`lexicon.store.recordfile.split`); None when a lemma or the word is
+    in the record's own bytes and the record must be decoded."""
+    mode = shape.get("w", 0)
+    rows = shape.get("a", ())
+    if mode not in (0, 1) or any(row[0] == -1 for row in rows):
+        return None
+    return mode, [(row[0], row[1]) for row in rows]
+
+
 def admitted_lemmas(store: RecordStore, game: str) -> set[str]:
-    """Every lemma of a valid record (its word when it has no analysis)."""
+    """Every lemma of a valid record (its word when it has no analysis).
+
+    Millions of records share a few thousand shapes, and a shape says how each lemma is
+    spelt from the record's word (cut so many letters, add a suffix): the shape is read
+    once, and a record is decoded only when its lemma or word is spelt out in full."""
     lemmas: set[str] = set()
-    for rec in track(store.records(valid=True), f"{game}: lemmas for meanings",
-                     total=store.counts["valid"], unit="records", every=50_000):
-        if rec.analyses:
-            lemmas.update(a.lemma for a in rec.analyses)
-        else:
-            lemmas.add(rec.word)
+    plans: dict[int, tuple[int, list[tuple[int, str]]] | None] = {}
+    add = lemmas.add
+    admitted = store.valid_shapes          # shape numbers below it are admitted records
+    with store.env.begin(db=store.db) as txn:
+        for k, raw in track(txn.cursor(), f"{game}: lemmas for meanings", total=len(store),
+                            unit="records", every=100_000):
+            sid, pos = get_varint(raw, 0)
+            if sid >= admitted:
+                continue
+            try:
+                plan = plans[sid]
+            except KeyError:
+                plan = plans[sid] = _lemma_rules(store.shape(sid))
+            key = k.decode()
+            if plan is None:
+                rec = join(key, True, store.shape(sid), raw, pos)
+                if rec.analyses:
+                    lemmas.update(a.lemma for a in rec.analyses)
+                else:
+                    add(rec.word)
+                continue
+            mode, rules = plan
+            word = key if mode == 0 else key.capitalize()
+            if not rules:
+                add(word)
+            for cut, suffix in rules:
+                add((word[:-cut] if cut else word) + suffix)
     return lemmas
 
 

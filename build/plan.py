@@ -38,6 +38,7 @@ from lexicon.build.pipeline import (
     stale_indexes,
 )
 from lexicon.build.progress import set_overall
+from lexicon.build.shards import worker_count
 from lexicon.sources import fetch as fetching
 
 from lexicon.catalog import Catalog
@@ -174,15 +175,18 @@ def minutes(seconds: float) -> str:
     return f"{seconds / 60:.1f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
-def plan_text(steps: Sequence[Step]) -> str:
-    """The line printed before a build starts: the order, each game's share, the total."""
+def plan_text(steps: Sequence[Step], workers: int | None = None) -> str:
+    """The line printed before a build starts: the order, each game's share, the total,
+    and how many worker processes judge the forms (``workers``, when known)."""
     total = sum(s.seconds for s in steps)
     bases = sorted({s.basis for s in steps})
+    judging = "" if workers is None else \
+        f"; judging in {workers} worker process{'es' if workers != 1 else ''}"
     return (f"build plan: {len(steps)} game{'s' if len(steps) != 1 else ''}, expected "
             f"{minutes(total)} in all on this machine ("
             + ", ".join(f"{s.game} {minutes(s.seconds)}" for s in steps)
-            + f"; from {' and '.join(bases)} figures){load_note()}; each game is served as "
-              "soon as it is published")
+            + f"; from {' and '.join(bases)} figures){judging}{load_note()}; each game is "
+              "served as soon as it is published")
 
 
 class _Clock:
@@ -260,7 +264,7 @@ def build_games(games: Sequence[str], ctx: BuildContext, *, if_missing: bool = F
     if not todo:
         return out
     steps = plan(todo, ctx.root, factor)
-    ctx.log(plan_text(steps))
+    ctx.log(plan_text(steps, worker_count(ctx.workers)))
     clock = _Clock(steps)
     started = datetime.now(UTC)
     try:

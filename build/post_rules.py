@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.build import amend, official_lists
-from lexicon.build.release import ReleaseWriter
+from lexicon.build.release import ReleaseWriter, as_record
 
 from lexicon.game.profile import Profile
+from lexicon.store.recordfile import Split
 from lexicon.store.records import Record
 
 
@@ -54,11 +55,12 @@ class PostRules:
             return []
         return [official_lists.manifest_entry(self.pin, len(self.listed))]
 
-    def records(self, records: Iterable[Record]) -> Iterable[Record]:
-        """Step 1: the rules' records with the official list applied."""
+    def records(self, records: Iterable[Record | Split]) -> Iterable[Record | Split]:
+        """Step 1: the rules' records with the official list applied (records a judging
+        worker sent already split are decoded for it; without a list they pass as they are)."""
         if self.pin is None:
             return records
-        return official_lists.apply(self.pin, self.listed, records)
+        return official_lists.apply(self.pin, self.listed, map(as_record, records))
 
     def arm(self, writer: ReleaseWriter) -> None:
         """Step 3, set up: the writer checks the canaries before it publishes."""

@@ -106,6 +106,14 @@ def read_release_overrides(release_dir: Path, manifest: dict[str, Any]) -> Itera
                 yield json.loads(line)
 
 
+def as_record(item: Record | Split) -> Record:
+    """A staged item as a :class:`Record` (a :class:`Split` is decoded): for the few steps
+    that read records, such as an official list applied on the way to the writer."""
+    if isinstance(item, Split):
+        return join(item.key, item.valid, json.loads(item.shape), item.own, 0)
+    return item
+
+
 def _dir_size(path: Path) -> int:
     """Bytes on disk under ``path``; a hard-linked file counts once."""
     seen: dict[tuple[int, int], int] = {}
@@ -317,30 +325,44 @@ class ReleaseWriter:
             self._txn = self.env.begin(write=True, db=self.db)
         return self._txn
 
-    def _encode(self, record: Record) -> bytes:
-        shape, own = split(record)
-        sk = (record.valid, shape)
+    def _shape_id(self, valid: bool, shape: str) -> int:
+        sk = (valid, shape)
         sid = self._shape_ids.get(sk)
         if sid is None:
             sid = self._shape_ids[sk] = len(self._shapes)
             self._shapes.append(sk)
-        return encode_value(sid, own)
+        return sid
+
+    def _encode(self, record: Record) -> bytes:
+        shape, own = split(record)
+        return encode_value(self._shape_id(record.valid, shape), own)
 
     def _decode(self, key: str, raw: bytes) -> Record:
         sid, pos = get_varint(raw, 0)
         valid, shape = self._shapes[sid]
         return join(key, valid, json.loads(shape), raw, pos)
 
-    def add(self, record: Record) -> None:
+    def add(self, record: Record | Split) -> None:
+        """Stage one record; a :class:`Split` (a record already cut into shape and own
+        bytes, as judging workers send them: build.shards) is staged without decoding,
+        unless its key was staged before and the two must be merged."""
         txn = self._begin()
         k = record.key.encode()
         if len(k) > MAX_KEY_BYTES:  # LMDB's key limit; no playable word comes close
             return
         old = txn.get(k)
-        if old is not None:
-            record = self._decode(record.key, old).merge(record)
-            self.merged += 1
-        txn.put(k, self._encode(record))
+        if isinstance(record, Split):
+            if old is None:
+                value = encode_value(self._shape_id(record.valid, record.shape), record.own)
+            else:
+                value = self._encode(self._decode(record.key, old).merge(as_record(record)))
+                self.merged += 1
+        else:
+            if old is not None:
+                record = self._decode(record.key, old).merge(record)
+                self.merged += 1
+            value = self._encode(record)
+        txn.put(k, value)
         self._pending += 1
         if self._pending >= TXN_BATCH:
             txn.commit()
@@ -356,7 +378,7 @@ class ReleaseWriter:
         """Stage ``record`` in place of whatever is staged for its key (an override)."""
         self._begin().put(record.key.encode(), self._encode(record))
 
-    def add_all(self, records: Iterable[Record]) -> None:
+    def add_all(self, records: Iterable[Record | Split]) -> None:
         for rec in records:
             self.add(rec)
 

@@ -174,14 +174,18 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
           if_missing: Annotated[bool, typer.Option(
               "--if-missing", help="skip games that already have a current release (one whose "
                             "indexes are an older format is repacked)")]
-          = False) -> None:
+          = False,
+          workers: Annotated[int | None, typer.Option(
+              min=1, help="processes that judge the forms (default: $LEXICON_BUILD_WORKERS, "
+                          "else the machine's cores); the release is the same either way")]
+          = None) -> None:
     """Build and publish a new release for each game (atomically; the old one keeps serving
     if the build fails). The games are built shortest first, the plan and its expected
     duration on this machine are printed first, and a server running meanwhile answers
     each game as soon as it is published (503 not_ready, "being built", until then)."""
     from lexicon.build.pipeline import BuildContext
     from lexicon.build.plan import build_games
-    build_games(game_ids, BuildContext(root=Catalog().root, limit=limit),
+    build_games(game_ids, BuildContext(root=Catalog().root, limit=limit, workers=workers),
                 if_missing=if_missing)
 
 

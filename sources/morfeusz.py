@@ -196,6 +196,13 @@ class Annotator:
         """Copyright/licence text of the loaded dictionary."""
         return str(self._morfeusz.dict_copyright())
 
+    def forget(self) -> None:
+        """Drop the interned readings. They pay off while the readings are kept; a judging
+        worker sends each shard's records away already encoded (build.shards), so it
+        forgets them after a shard and its memory stays flat instead of growing to a table
+        of every reading of every form it judged."""
+        self._interned.clear()
+
     def _convert(self, interp: tuple[Any, ...]) -> Interpretation:
         _orth, raw_lemma, tag, names, labels = interp
         key = (raw_lemma, tag, tuple(names), tuple(labels))

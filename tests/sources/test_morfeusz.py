@@ -142,3 +142,14 @@ def test_generator_gives_the_full_paradigm_with_the_analysers_options(annotator:
     assert "zbrojąco" not in forms and "zbrojąco" in Generator().forms("zbroić:Vi")
     assert len(Generator().forms("zbroić")) > len(forms)   # no qualifier: both homonyms
     assert Generator().forms("nieistniejącylemat") == []
+
+
+def test_forgetting_the_interned_readings_changes_no_reading() -> None:
+    """A judging worker drops the interned readings after each shard (build.shards): the
+    readings are the same, only no longer the same objects."""
+    fresh = Annotator()
+    before = fresh.analyse("zamku")
+    assert fresh.analyse("zamku")[0] is before[0]          # interned while remembered
+    fresh.forget()
+    after = fresh.analyse("zamku")
+    assert after == before and after[0] is not before[0]

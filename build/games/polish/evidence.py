@@ -11,10 +11,10 @@ from lexicon.sources import morfeusz
 from lexicon.game.slots import generated_slot as tags_slot
 
 MAX_ANALYSES = 8
-PARALLEL_THRESHOLD = 200_000   # below this, worker start-up costs more than it saves
-CHUNK = 20_000
-LEMMA_PARALLEL_THRESHOLD = 5_000
+SHARD = 10_000                 # listed forms judged per shard (build.shards)
+SHARD_LEAST = 100_000          # by default, a worker per this many forms (start-up costs)
 LEMMA_CHUNK = 2_000
+LEMMA_LEAST = 2_500            # and per this many lemmas to generate
 SHORT_LENGTHS = (2, 3)         # words this short need morphological or reviewed evidence
 NOT_GENERATED = ("pacta", "adja")
 
@@ -78,6 +78,8 @@ class Candidate:
     negated_base: str | None = None
     """For a ``nie-`` form with no Morfeusz reading whose base (the form without ``nie``) is
     itself a candidate: the base's evidence grade (:func:`grade`); otherwise None."""
+    known_grade: str | None = field(default=None, repr=False, compare=False)
+    """:func:`grade`'s answer, kept: the rules ask it several times per candidate."""
 
     @property
     def listed(self) -> bool:
@@ -92,7 +94,14 @@ def accepted_reading(a: morfeusz.Interpretation) -> bool:
 
 
 def grade(c: Candidate) -> str:
-    """The evidence grade of a form (see :data:`GRADES`)."""
+    """The evidence grade of a form (see :data:`GRADES`); a candidate's sources and
+    readings do not change once it is made, so its grade is worked out once."""
+    if c.known_grade is None:
+        c.known_grade = _grade(c)
+    return c.known_grade
+
+
+def _grade(c: Candidate) -> str:
     if c.sources & SOURCE_BITS[COMPLETED]:
         return "completed"
     if not c.listed:
@@ -160,15 +169,22 @@ def share_known(known: Container[str]) -> None:
     _KNOWN = known
 
 
-def analyse_chunk(forms: list[str]) -> list[list[morfeusz.Interpretation]]:
-    """Analyse a chunk in a worker process (one Morfeusz instance per process)."""
+def annotator() -> morfeusz.Annotator:
+    """The process's Morfeusz analyser, loaded once: the judging workers are forked after
+    the builder loads it (build.shards), so they share it instead of loading their own."""
     global _WORKER
     if _WORKER is None:
         _WORKER = morfeusz.Annotator()
+    return _WORKER
+
+
+def analyse_chunk(forms: list[str]) -> list[list[morfeusz.Interpretation]]:
+    """The readings of each of ``forms`` (with the process's one analyser)."""
+    analyse = annotator().analyse
     out = []
     for form in forms:
         try:
-            out.append(_WORKER.analyse(form))
+            out.append(analyse(form))
         except ValueError:  # white space inside a listed "form": not one word
             out.append([])
     return out
@@ -181,6 +197,7 @@ def generate_chunk(lemmas: list[str]) -> tuple[int, list[FormReadings]]:
     global _GENERATOR
     if _GENERATOR is None:
         _GENERATOR = morfeusz.Generator(skip_pos=NOT_GENERATED)
+    annotator().forget()      # the readings of earlier chunks were sent away, not kept
     generated, new = 0, {}
     for lemma in lemmas:
         forms = _GENERATOR.forms(lemma)
