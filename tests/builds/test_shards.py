@@ -16,8 +16,8 @@ from lexicon.game import profile as profiles
 from lexicon.store import releases
 from lexicon.store.integrity import read_manifest
 from lexicon.store.recordfile import Split, split
+from tests.builds.test_polish_build import builder
 from tests.conftest import POLISH_RECORDS, rec
-from tests.test_polish_build import builder
 
 
 def test_results_come_back_in_shard_order_from_several_processes() -> None:
