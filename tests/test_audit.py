@@ -19,7 +19,7 @@ from lexicon.export.audit.classes import evidence_class
 from lexicon.export.audit.draw import draw
 from lexicon.export.audit.estimate import wilson
 from lexicon.store.records import Analysis, Record
-from tests.conftest import lexicon, publish
+from tests.conftest import KVIZOVKA_RECORDS, lexicon, publish
 
 LETTERS = "abcdeghijklmnoprstuwyz"
 MORFEUSZ = [f"mor{a}{b}" for a, b in itertools.islice(itertools.product(LETTERS, LETTERS), 30)]
@@ -205,6 +205,24 @@ def test_score_weighs_by_a_word_list(osps: Lexicon, home: Path, tmp_path: Path) 
     own = osps.audit_score(["hand"], population=home / "audits" / "osps" / "hand.tsv")
     assert own["population"] == "list hand.tsv (19 words)"     # the unlabelled row too
     assert own["precision"]["size"] == 15 and own["missed"]["size"] == 4
+
+
+def test_a_game_playing_the_vocabulary_is_scored_with_its_sheets(osps: Lexicon,
+                                                                  home: Path) -> None:
+    """remik plays osps's vocabulary: osps's sheets score remik's release, with the same
+    figures; a game of another vocabulary refuses them."""
+    path = _sheet(home, "hand", _labels())
+    publish(home, "remik", [])
+    remik = open_lexicon("remik", root=home).audit_score(["hand"])
+    own = osps.audit_score(["hand"])
+    assert remik["game"] == "remik" and remik["precision"] == own["precision"]
+    assert remik["missed"] == own["missed"]
+    done = lexicon(home, "audit", "score", str(path), "--game", "remik")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("remik-") and "84.2%" in done.stdout
+    publish(home, "kvizovka", KVIZOVKA_RECORDS)
+    other = lexicon(home, "audit", "score", str(path), "--game", "kvizovka")
+    assert other.returncode == 2 and "[bad_audit_sheet]" in other.stderr
 
 
 def test_score_on_the_cli(osps: Lexicon, home: Path) -> None:
