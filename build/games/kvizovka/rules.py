@@ -153,7 +153,7 @@ def negated_relational_ni(c: FormCandidate) -> str | None:
     build, no word of the lexical fund); like the -ski adjectives of
     :func:`negated_relational`, a relational adjective is not negated. The same listing
     holds qualitative -ni adjectives (*srećni*, *tačni*), but their ne- words a player
-    meets (*nesrećni*, *netačni*, *neprestupni*) another source has, and then this rule
+    meets (*nesrećni*, *netačni*, *nestručni*) another source has, and then this rule
     does not fire: it takes only the ne- forms one dictionary alone makes."""
     base = _negated_base(c)
     if base is None or not base.lower().endswith("ni") or RELATIONAL.search(c.latin) \
