@@ -877,12 +877,16 @@ def audit_score(sheets: Annotated[list[str], typer.Argument(
                 doubtful: Annotated[str, typer.Option(
                     help="a '?' label: left out of the counts (out) or counted as half "
                          "(half)")] = "out",
+                game: Annotated[str | None, typer.Option(
+                    "--game", help="score this game's release (default: the sheets' "
+                                   "game); a game playing the sheets' game's vocabulary, "
+                                   "as remik plays osps's")] = None,
                 release: AuditRelease = None, as_json: AuditJson = False) -> None:
     """Precision, missed share and recall of a release (any release: labels belong to
     words) by class and overall, class-size weighted, with 95% Wilson intervals; classes
     ranked by the wrong verdicts they are estimated to hold."""
     cat = Catalog()
-    out = cat.lexicon(cat.audit_game(sheets), release).audit_score(
+    out = cat.lexicon(game or cat.audit_game(sheets), release).audit_score(
         sheets, population=Path(population) if population else None, doubtful=doubtful)
     print(render.dump(out) if as_json else render.audit_score(out))
 

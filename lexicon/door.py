@@ -252,12 +252,13 @@ class Lexicon:
                      reviewer=reviewer, date=date, output=output)
 
     def _audit_sheets(self, names: Sequence[str | Path]) -> list[Sheet]:
-        """The sheets named (paths or names under ``audits/``): of this game, else
-        ``bad_audit_sheet``."""
+        """The sheets named (paths or names under ``audits/``): of this game, or of the
+        game whose vocabulary it plays (remik is scored with osps's sheets: labels belong
+        to words), else ``bad_audit_sheet``."""
         from lexicon.export.audit.sheets import SheetError, load
 
         read = load(self.root, list(names))
-        if read[0].game != self.game:
+        if read[0].game not in (self.game, self.profile.vocabulary):
             raise SheetError(f"the sheets are of {read[0].game}, not {self.game}",
                              detail={"game": read[0].game})
         return read

@@ -51,6 +51,9 @@ REASONS: dict[str, str] = {
                         "dictionary's paradigm gives -o",
     "negated_relational": "ne- + a relational adjective (nerudarski): only one dictionary's "
                           "prefix flag makes it; no other source has the word",
+    "negated_relational_ni": "ne- + an adjective in -ni, mostly relational (nemodni): only "
+                             "one dictionary's prefix flag makes it; no other source has the "
+                             "word",
     "negated_participle": "ne- + a passive participle (nenaježen): only one dictionary's "
                           "prefix flag makes it; no other source has the word",
     "infinitive_as_adjective": "a verb's infinitive declined as an adjective by one "

@@ -106,6 +106,7 @@ VALID = {  # word -> tiles
     "mozgovi": ["M", "O", "Z", "G", "O", "V", "I"],  # ... which mozak stands for
     "rudarski": ["R", "U", "D", "A", "R", "S", "K", "I"],  # ne- forms below, not these
     "začinjena": ["Z", "A", "Č", "I", "NJ", "E", "N", "A"],
+    "modna": ["M", "O", "D", "N", "A"],              # the -ni adjective nemodna negates
 }
 
 INVALID = {  # word -> reason code
@@ -151,6 +152,7 @@ INVALID = {  # word -> reason code
     "drukčijo": "soft_stem_neuter",   # hunspell-hr's -o neuter of a soft stem: drukčije
     "nerudarski": "negated_relational",   # only hunspell-sr's ne- prefix on a -ski adjective
     "nezačinjena": "negated_participle",  # only hunspell-sr's ne- prefix on a participle
+    "nemodna": "negated_relational_ni",   # only hunspell-sr's ne- prefix on a -ni adjective
     "pjevata": "infinitive_as_adjective",  # hunspell-hr's pjevati/B: the verb declined as
                                            # an adjective
     "dejstvovana": "intransitive_participle",  # dejstvovati is intransitive: no participle
@@ -331,7 +333,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 39 + 23 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 42 + 23 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())

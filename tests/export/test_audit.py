@@ -19,7 +19,7 @@ from lexicon.export.audit.classes import evidence_class
 from lexicon.export.audit.draw import draw
 from lexicon.export.audit.estimate import wilson
 from lexicon.store.records import Analysis, Record
-from tests.conftest import lexicon, publish
+from tests.conftest import KVIZOVKA_RECORDS, lexicon, publish
 
 LETTERS = "abcdeghijklmnoprstuwyz"
 MORFEUSZ = [f"mor{a}{b}" for a, b in itertools.islice(itertools.product(LETTERS, LETTERS), 30)]
@@ -207,6 +207,24 @@ def test_score_weighs_by_a_word_list(osps: Lexicon, home: Path, tmp_path: Path) 
     assert own["precision"]["size"] == 15 and own["missed"]["size"] == 4
 
 
+def test_a_game_playing_the_vocabulary_is_scored_with_its_sheets(osps: Lexicon,
+                                                                  home: Path) -> None:
+    """remik plays osps's vocabulary: osps's sheets score remik's release, with the same
+    figures; a game of another vocabulary refuses them."""
+    path = _sheet(home, "hand", _labels())
+    publish(home, "remik", [])
+    remik = open_lexicon("remik", root=home).audit_score(["hand"])
+    own = osps.audit_score(["hand"])
+    assert remik["game"] == "remik" and remik["precision"] == own["precision"]
+    assert remik["missed"] == own["missed"]
+    done = lexicon(home, "audit", "score", str(path), "--game", "remik")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("remik-") and "84.2%" in done.stdout
+    publish(home, "kvizovka", KVIZOVKA_RECORDS)
+    other = lexicon(home, "audit", "score", str(path), "--game", "kvizovka")
+    assert other.returncode == 2 and "[bad_audit_sheet]" in other.stderr
+
+
 def test_score_on_the_cli(osps: Lexicon, home: Path) -> None:
     path = _sheet(home, "hand", _labels())
     done = lexicon(home, "audit", "score", str(path))
@@ -329,7 +347,12 @@ def test_committed_sheets_are_the_converted_samples(tmp_path: Path) -> None:
     assert audit_sheets.main(["--out", str(tmp_path)]) == 0
     made = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.tsv"))
     committed = audit_sheets.OUT
-    assert made == sorted(p.relative_to(committed) for p in committed.rglob("*.tsv"))
+    # beside the converted samples, sheets drawn with `lexicon audit draw` (or from a
+    # rule's words before it existed) and labelled as drawn
+    drawn = sorted(p.relative_to(committed) for p in committed.rglob("*.tsv")
+                   if p.relative_to(committed) not in made)
+    assert made and all(sheets.read(committed / rel).meta.get("drawn", "").startswith("2026")
+                        and sheets.read(committed / rel).meta.get("seed") for rel in drawn)
     for rel in made:
         assert (tmp_path / rel).read_text() == (committed / rel).read_text(), rel
     # every label kept: Križemkražem's samples hold 434 admit, 1,332 reject, 34 doubt

@@ -146,6 +146,23 @@ def negated_participle(c: FormCandidate) -> str | None:
             f"no other source has the word")
 
 
+def negated_relational_ni(c: FormCandidate) -> str | None:
+    """hunspell-sr lists relational adjectives by their definite -ni form (*modni*,
+    *rasudni*, *egzistencijalni*, flag 746) and puts its ne- prefix flag on them, making
+    *nemodni*, *nerasudna*, *neegzistencijalni* (some 4,400 admitted forms of the 2026
+    build, no word of the lexical fund); like the -ski adjectives of
+    :func:`negated_relational`, a relational adjective is not negated. The same listing
+    holds qualitative -ni adjectives (*srećni*, *tačni*), but their ne- words a player
+    meets (*nesrećni*, *netačni*, *nestručni*) another source has, and then this rule
+    does not fire: it takes only the ne- forms one dictionary alone makes."""
+    base = _negated_base(c)
+    if base is None or not base.lower().endswith("ni") or RELATIONAL.search(c.latin) \
+            or PARTICIPLE.search(base.lower()):
+        return None
+    return (f"ne- + the -ni adjective {base}: only {c.sources[0]}'s ne- prefix makes it, "
+            f"and no other source has the word")
+
+
 def infinitive_as_adjective(c: FormCandidate) -> str | None:
     """hunspell-hr gives some verbs adjective flags on the infinitive (odmahnuti/140), as
     if its -ti were a definite adjective's -i: the slot then admits *odmahnuta*,
@@ -279,6 +296,9 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
                    "that only one dictionary's prefix flag makes", negated_relational),
             Reject("negated_participle", "ne- + a passive participle that only one "
                    "dictionary's prefix flag makes and no other source has", negated_participle),
+            Reject("negated_relational_ni", "ne- + an adjective a dictionary lists by its "
+                   "definite -ni form (mostly relational: modni, rasudni) that only that "
+                   "dictionary's prefix flag makes", negated_relational_ni),
             Reject("infinitive_as_adjective", "adjective forms one dictionary's flags make of "
                    "a verb's infinitive (odmahnuti -> odmahnuta)", infinitive_as_adjective),
             Reject("intransitive_participle", "passive participles of verbs apertium has only "
