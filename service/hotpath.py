@@ -25,6 +25,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qsl, unquote_to_bytes
 
+import orjson
 from fastapi.exceptions import RequestValidationError
 from lexicon.service import metrics
 from pydantic import TypeAdapter, ValidationError
@@ -42,7 +43,20 @@ def word_json(catalog: Catalog, game: str, word: str, *, edge: bool, lang: str |
     holds for the game's release (cached: nothing is made per request) checks it."""
     result = catalog.lexicon(game, release).check(word, edge=edge, lang=lang)
     metrics.count_verdict(game, result)
-    return json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode()
+    return compact_json(result)
+
+
+def compact_json(value: Any) -> bytes:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` in UTF-8, byte for
+    byte, written by orjson: a verdict has only strings, integers, booleans, None, lists and
+    dicts with string keys, which both write alike (``tests/test_hotpath.py`` compares them
+    on every word of the small releases), and orjson takes a tenth of the time (json.dumps
+    was a quarter of a lookup's CPU). A value orjson refuses (an integer beyond 64 bits, a
+    key that is not a string) is written by json.dumps, as before."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def word_target(path: str) -> tuple[str, str] | None:
