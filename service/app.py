@@ -35,6 +35,7 @@ from lexicon.service.apidocs import figure
 from lexicon.service.contract import error
 from lexicon.service.querypool import QueryPool
 from pydantic import BaseModel, Field
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lexicon import (
     DEFAULT_LIMIT,
@@ -119,14 +120,30 @@ async def _decodable_url(request: Request) -> None:
                          code="bad_encoding", detail={"part": part})
 
 
-def create_app(root: Path | None = None, catalog: Catalog | None = None) -> FastAPI:
+class Service(FastAPI):
+    """FastAPI, with one plain ASGI layer in front of all of it (FastAPI's own error and
+    telemetry layers included): :class:`service.metrics.Observability`, which counts every
+    request and lets the single-word lane (:class:`service.hotpath.WordLookup`) answer
+    before anything else runs. Every HTTP request goes to :attr:`front`; it hands the
+    others to FastAPI as it is (lifespan events go there directly)."""
+
+    front: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front is not None and scope["type"] == "http":
+            await self.front(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+
+def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Service:
     """The app over the releases in ``root`` (or over ``catalog``, to share one process's
     open releases: LMDB opens an environment once per process)."""
     catalog = catalog or Catalog(root)
     # release files held by read leases: one truncated under the server waits for the reads
     # under way (service.inflight) instead of faulting them (lexicon.store.leases)
     lease_releases(inflight.quiesce)
-    app = FastAPI(title="Lexicon", version="0.1.0",
+    app = Service(title="Lexicon", version="0.1.0",
                   description=apidocs.api_description(API_DESCRIPTION),
                   dependencies=[Depends(_decodable_url)],
                   # the service's own figures are Prometheus's (/metrics); FastAPI's
@@ -136,8 +153,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
     app.state.catalog = catalog
     contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
     app.add_middleware(bodies.BodyLimits)  # body size, time and big-batch bounds
-    app.add_middleware(hotpath.WordLookupLane, catalog=catalog)  # the hot path, then ...
-    metrics.install(app, catalog)   # ... outermost: /metrics and the access line count it too
+    # in front of everything: counts every request, and lets the hot path answer first
+    app.front = metrics.install(app, catalog, quick=hotpath.WordLookup(catalog).answer)
 
     @app.exception_handler(LexiconError)
     async def lexicon_error(_: Request, exc: LexiconError) -> JSONResponse:
@@ -220,7 +237,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Fast
         """Is ``word`` valid in ``game``, with reason, tiles, score and analyses.
 
         The plain successful lookups are answered in front of FastAPI by
-        :class:`service.hotpath.WordLookupLane`; this route answers the rest (errors,
+        :class:`service.hotpath.WordLookup`; this route answers the rest (errors,
         malformed parameters) and documents the endpoint. Both read the path and the query
         with the same functions (``hotpath.word_target``, ``hotpath.word_query``) and
         answer with the same one (``hotpath.word_json``).

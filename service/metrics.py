@@ -378,13 +378,19 @@ def _count_request(method: str, route: str, status: int, seconds: float, game: s
 
 
 class Observability:
-    """Counts, times and logs every request (see the module doc)."""
+    """Counts, times and logs every request (see the module doc). ``quick``, when given,
+    answers some requests before the app is asked (the single-word lane,
+    :class:`service.hotpath.WordLookup`): ``quick(scope)`` gives the response's two
+    messages, sent as they are, or None for the app to answer."""
 
-    def __init__(self, app: ASGIApp, routes: list[Any], access_log: bool) -> None:
+    def __init__(self, app: ASGIApp, routes: list[Any], access_log: bool,
+                 quick: Callable[[Scope], tuple[Message, Message] | None] | None = None
+                 ) -> None:
         self.app = app
         self.routes = routes
         self.games = frozenset(game_ids())
         self.access_log = access_log
+        self.quick = quick
         self.pid = os.getpid()
         self._second, self._stamp = 0, ""
 
@@ -417,19 +423,26 @@ class Observability:
         root_path = scope.get("root_path", "")
         status = 500
         head = tail = b""
-
-        async def observed(message: Message) -> None:
-            nonlocal status, head, tail
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            elif message["type"] == "http.response.body":
-                body = message.get("body", b"")
-                if len(head) < _KEEP:
-                    head += body[:_KEEP]
-                tail = (tail + body)[-_KEEP:] if len(body) < _KEEP else body[-_KEEP:]
-            await send(message)
-
         try:
+            answer = self.quick(scope) if self.quick is not None else None
+            if answer is not None:      # no wrapper around send: its messages are known
+                status = answer[0]["status"]
+                head = tail = answer[1]["body"]     # one small body: found in whole
+                await send(answer[0])
+                await send(answer[1])
+                return
+
+            async def observed(message: Message) -> None:
+                nonlocal status, head, tail
+                if message["type"] == "http.response.start":
+                    status = message["status"]
+                elif message["type"] == "http.response.body":
+                    body = message.get("body", b"")
+                    if len(head) < _KEEP:
+                        head += body[:_KEEP]
+                    tail = (tail + body)[-_KEEP:] if len(body) < _KEEP else body[-_KEEP:]
+                await send(message)
+
             await self.app(scope, receive, observed)
         finally:
             inflight.leave(serial)
@@ -466,8 +479,12 @@ class Observability:
         os.write(1, line.encode())   # one write a line: the lines of workers never mix
 
 
-def install(app: FastAPI, catalog: Catalog) -> None:
-    """``GET /metrics`` and the middleware, outermost (add it after every other one)."""
+def install(app: FastAPI, catalog: Catalog,
+            quick: Callable[[Scope], tuple[Message, Message] | None] | None = None
+            ) -> Observability:
+    """``GET /metrics``, and the middleware in front of the whole app (FastAPI's own error
+    layers included), answering with ``quick`` what it can (:class:`Observability`): the
+    caller sends every request to it (``service.app.Service``)."""
 
     @app.get("/metrics", tags=["service"], response_class=Response,
              responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
@@ -477,5 +494,5 @@ def install(app: FastAPI, catalog: Catalog) -> None:
         return Response(exposition(catalog), media_type=CONTENT_TYPE_LATEST)
 
     app.router.on_shutdown.append(remove_orphaned_dir)   # a worker, its requests done
-    app.add_middleware(Observability, routes=app.router.routes,
-                       access_log=os.environ.get(ACCESS_LOG_ENV, "") == "1")
+    return Observability(functools.partial(FastAPI.__call__, app), app.router.routes,
+                         access_log=os.environ.get(ACCESS_LOG_ENV, "") == "1", quick=quick)

@@ -76,6 +76,8 @@ def refused(ch: str) -> bool:
 
 def first_control(text: str) -> int | None:
     """The index of the first control or invisible character of ``text`` (None: none)."""
+    if text.isprintable():   # no character of any refused category (nor of Zs): one C pass
+        return None
     for i, ch in enumerate(text):
         if unicodedata.category(ch) in _REFUSED:
             return i

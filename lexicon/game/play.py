@@ -128,21 +128,21 @@ class PlayRules:
         """Nominal score of ``key`` where the letters ``jokers`` are played by jokers; None
         where a value is unknown (an unpublished table, or a character no tile carries)."""
         values = self.values
-        total = 0
-        for ch in key:
-            value = values.get(ch)
-            if value is None:
-                return None
-            total += value
+        try:     # one C-level pass: a missing letter is a KeyError, an unknown value None
+            total = sum(map(values.__getitem__, key))     # a TypeError
+        except (KeyError, TypeError):
+            return None
         for letter in jokers:
             total += self.joker_value(letter) - (values[letter] or 0)
         return total
 
     def opening_score(self, key: str) -> int | None:
         """Remik: an opening word holding one of the listed letters scores double."""
-        score = self.score(key)
         doubles = self.profile.opening_double_letters
-        if score is None or not doubles:
+        if not doubles:          # every game but Remik: no second scoring of the word
+            return None
+        score = self.score(key)
+        if score is None:
             return None
         letters = self.profile.by_canonical
         doubled = any(letters[c].letter in doubles for c in key if c in letters)

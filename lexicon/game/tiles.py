@@ -107,6 +107,7 @@ class Speller:
         self._multi_key: Callable[[re.Match[str]], str] = lambda m: by_spelling[m.group()]
         self._latin = str.maketrans({t.canonical: t.spelling for t in profile.tiles})
         self._letter = {t.canonical: t.letter for t in profile.tiles}
+        self._tile_letter = {c: letter for c, letter in self._letter.items() if letter}
 
     # -- single tiles ----------------------------------------------------------------------
     def tile(self, text: str) -> str | None:
@@ -126,7 +127,10 @@ class Speller:
 
     def tiles_of(self, key: str) -> tuple[str, ...]:
         """Tile letters of a canonical key (a non-tile character as itself, upper-cased)."""
-        return tuple(self._letter.get(c) or c.upper() for c in key)
+        try:     # a key of tiles only, the common case: one C-level pass
+            return tuple(map(self._tile_letter.__getitem__, key))
+        except KeyError:
+            return tuple(self._letter.get(c) or c.upper() for c in key)
 
     def tiling(self, key: str) -> Tiling:
         return Tiling(key, self.tiles_of(key),

@@ -12,7 +12,6 @@ from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
-from lexicon.service import hotpath
 from lexicon.service.app import create_app
 
 from lexicon.catalog import Catalog
@@ -43,8 +42,7 @@ def _lookup_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def route_only(app: object) -> object:
     """The app without its single-word fast lane: the declared route answers everything."""
-    app.user_middleware = [m for m in app.user_middleware          # type: ignore[attr-defined]
-                           if m.cls is not hotpath.WordLookupLane]
+    app.front.quick = None                      # type: ignore[attr-defined]
     return app
 
 

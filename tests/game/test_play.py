@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -59,3 +61,40 @@ def test_the_fast_test_is_the_full_test(rules, data: st.DataObject, edge: bool) 
     """``allows`` (the batch hot path) says exactly what ``broken`` says, for tile keys."""
     key = data.draw(st.text(alphabet=sorted(rules.values), min_size=1, max_size=20))
     assert rules.allows(key, edge=edge) == (rules.broken(key, edge=edge) is None)
+
+
+def _score_by_letter(rules, key: str) -> int | None:
+    """The score as a loop over the letters: what the C-level pass must equal."""
+    total = 0
+    for ch in key:
+        value = rules.values.get(ch)
+        if value is None:
+            return None
+        total += value
+    return total
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+@pytest.mark.parametrize("rules", [KV, OSPS, KK, REMIK], ids=lambda r: r.profile.id)
+def test_scores_and_tiles_as_letter_by_letter(rules, data: st.DataObject) -> None:
+    """The lookup's single passes (score, opening score, tile letters) answer exactly what
+    the letter-by-letter loops answered, for keys of tiles and of other characters, and
+    for a table with a letter of unknown value."""
+    from lexicon.game.tiles import speller
+    spell = speller(rules.profile)
+    letters = [*sorted(rules.values), "-", "'", "q", "ß", " "]
+    key = "".join(data.draw(st.lists(st.sampled_from(letters), max_size=12)))
+    assert rules.score(key) == _score_by_letter(rules, key)
+    assert spell.tiles_of(key) == tuple(spell._letter.get(c) or c.upper() for c in key)
+    plain = _score_by_letter(rules, key)
+    doubles = rules.profile.opening_double_letters
+    if not doubles or plain is None:
+        assert rules.opening_score(key) is None
+    else:
+        doubled = any(rules.profile.by_canonical[c].letter in doubles for c in key
+                      if c in rules.profile.by_canonical)
+        assert rules.opening_score(key) == plain * (2 if doubled else 1)
+    unknown = copy.copy(rules)
+    unknown.values = {**rules.values, letters[0]: None}     # an unpublished value
+    assert unknown.score(key) == _score_by_letter(unknown, key)

@@ -192,3 +192,15 @@ def test_the_cli_refuses_control_characters_at_the_ends(tmp_path: Path) -> None:
     got = CliRunner().invoke(cli_app, ["check", "osps", " kot\n"],
                              env={"LEXICON_HOME": str(tmp_path)})
     assert got.exit_code == 0
+
+
+def test_the_control_test_reads_every_code_point_as_its_category() -> None:
+    """``first_control``'s one-pass shortcut (``str.isprintable``) refuses exactly the
+    characters of the refused categories, over every code point."""
+    import unicodedata
+
+    from lexicon.game.inputs import _REFUSED, first_control
+    for cp in range(0x110000):
+        ch = chr(cp)
+        want = 1 if unicodedata.category(ch) in _REFUSED else None
+        assert first_control("k" + ch + "t") == want, hex(cp)

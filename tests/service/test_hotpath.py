@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -65,8 +66,7 @@ def test_query_reading_follows_fastapi() -> None:
 def test_the_lane_and_the_route_answer_alike(client: TestClient, url: str) -> None:
     """Issue 16, findings 4 and 8: the same answer whether the lane or the route gives it."""
     app = create_app(catalog=client.app.state.catalog)  # type: ignore[attr-defined]
-    app.user_middleware = [m for m in app.user_middleware
-                           if m.cls is not hotpath.WordLookupLane]
+    app.front.quick = None                    # the lane off: the route answers everything
     route = TestClient(app, raise_server_exceptions=False)
     lane, declared = client.get(url), route.get(url)
     assert (lane.status_code, lane.json()) == (declared.status_code, declared.json())
@@ -80,3 +80,32 @@ def test_undecodable_names_the_part() -> None:
     assert hotpath.undecodable({**scope, "raw_path": b"/v1/games/osps/words/%EF%BF%BDkot"}) is None
     assert hotpath.undecodable({"path": "/", "query_string": b"word=k%FF"}) == "query"
     assert hotpath.undecodable({"path": "/", "query_string": b"word=k%C5%BC+x"}) is None
+
+
+def _stdlib(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def test_the_lane_writes_json_dumps_bytes(small_releases: Path) -> None:
+    """orjson writes the lane's answers: the bytes json.dumps wrote, on every verdict of the
+    small releases in every language, and on the characters JSON must escape."""
+    cat = Catalog(small_releases)
+    typed = {"osps": ["zażółć", "gęślą", "jaźń", "np", "e-mail", "kot", "ul", "kotx", "k",
+                      "ZAŻÓŁĆ", "a" * 40, "qwé"],
+             "kvizovka": ["ljubav", "љубав", "nadživeti", "nad|živeti", "[dž]ep", "kuća",
+                          "kući", "džep", "kuc", "abc", "ljubavw"]}
+    seen = 0
+    for game, words in typed.items():
+        lex = cat.lexicon(game)
+        for word in words:
+            for lang in ("pl", "sr", "sr-Cyrl", "sl", "en"):
+                for edge in (False, True):
+                    verdict = lex.check(word, edge=edge, lang=lang)
+                    assert hotpath.compact_json(verdict) == _stdlib(verdict), (word, lang)
+                    seen += 1
+    assert seen == 230
+    odd = {"q": 'a"b\\c\n\t\r\b\f\x00\x1f\x7f\u2028\u00e9\U0001f600', "n": [0, -1, 2**63 - 1],
+           "t": (True, False, None), "nested": {"": [{}], "ž": []}}
+    assert hotpath.compact_json(odd) == _stdlib(odd)
+    big = {"n": 2**70}                        # beyond orjson: json.dumps writes it
+    assert hotpath.compact_json(big) == _stdlib(big) == b'{"n":1180591620717411303424}'
