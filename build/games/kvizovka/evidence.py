@@ -226,14 +226,18 @@ class SerboCroatianSources:
 
         self.log("kvizovka: learning hunspell paradigm slots from apertium's tags")
         learners = [SlotLearner() for _ in self.hunspell]
+        seen: dict[int, tuple[int, frozenset[Tags]] | None] = {}
+        learn, learn_word, observe = self.tiler.learn, self.tiler.learn_word, self._observe
         with self._entries_bar("kvizovka: learning hunspell paradigm slots") as bar:
             for i, src in enumerate(self.hunspell):
+                learner = learners[i]
                 for hf in iter_forms(src, on_entries=bar.advance):
                     if hf.cyrillic is not None:
-                        self.tiler.learn(hf.cyrillic)
-                    self.tiler.learn_word(hf.latin)
-                    if not hf.proper:
-                        self._observe(learners[i], hf)
+                        learn(hf.cyrillic)
+                    learn_word(hf.latin)
+                    if not hf.stem[:1].isupper():     # not hf.proper, without the call
+                        observe(learner, hf, seen)
+        del seen
         for form in track(ap.forms, "kvizovka: learning tile splits from apertium's forms",
                           every=10_000):
             self.tiler.learn_word(form)
@@ -254,8 +258,13 @@ class SerboCroatianSources:
         self.stats["split_spellings_learned"] = len(self.tiler.split)
         self.stats["keys"] = len(self.keys)
 
-    def _observe(self, learner: SlotLearner, hf: HForm) -> None:
-        """Teach ``learner`` what apertium says about one hunspell form (see SlotLearner)."""
+    def _observe(self, learner: SlotLearner, hf: HForm,
+                 seen: dict[int, tuple[int, frozenset[Tags]] | None]) -> None:
+        """Teach ``learner`` what apertium says about one hunspell form (see SlotLearner).
+
+        ``seen`` keeps, per apertium entry (by ``id``: the walked forms stay alive while
+        the slots are learned), the rank and normalised tags it teaches: the same entry
+        is asked by every dictionary form of its spelling and stem."""
         ap = self.ap
         by_lemma = ap.forms.get(hf.latin)
         if not by_lemma:
@@ -264,17 +273,28 @@ class SerboCroatianSources:
             return
         entry = by_lemma.get(hf.stem)
         if entry is not None:
-            learner.observe(slot_keys(hf), entry.rank,
-                            frozenset(normalise(t) for t in entry.tags), same_lemma=True,
+            taught = seen.get(id(entry))
+            if taught is None:
+                taught = seen[id(entry)] = (
+                    entry.rank, frozenset(normalise(t) for t in entry.tags))
+            learner.observe(slot_keys(hf), taught[0], taught[1], same_lemma=True,
                             form=hf.latin)
             return
         # another lemma's analyses: a weaker vote; proper nouns cannot teach a lower-case stem
-        common = [e for lemma, e in by_lemma.items() if not lemma[:1].isupper()]
-        if not common:
+        key = id(by_lemma)
+        if key in seen:
+            taught = seen[key]
+        else:
+            common = [e for lemma, e in by_lemma.items() if not lemma[:1].isupper()]
+            taught = None
+            if common:
+                best = min(e.rank for e in common)
+                taught = (best, frozenset(normalise(t) for e in common if e.rank == best
+                                          for t in e.tags))
+            seen[key] = taught
+        if taught is None:
             return
-        best = min(e.rank for e in common)
-        tags = frozenset(normalise(t) for e in common if e.rank == best for t in e.tags)
-        learner.observe(slot_keys(hf), best, tags, same_lemma=False,
+        learner.observe(slot_keys(hf), taught[0], taught[1], same_lemma=False,
                         stem_known=hf.stem in ap.lemmas, form=hf.latin)
 
     def _entries_bar(self, description: str) -> Progress:
