@@ -206,6 +206,7 @@ class SerboCroatianSources:
         self._comparatives: dict[str, str | None] = {}
         self._adverbs: dict[str, str | None] = {}
         self._plain: dict[str, list[str]] | None = None
+        self._variety_notes: dict[int, str] = {}   # generator bits -> "ekavian, ijekavian"
 
     # -- reading the sources -------------------------------------------------------------
     def load(self) -> None:
@@ -387,7 +388,11 @@ class SerboCroatianSources:
         it: a slot guess must not admit *ljepša*, which apertium knows as a comparative.
         """
         by_lemma = self.ap.forms.get(form)
-        return bool(by_lemma) and any(not lemma[:1].isupper() for lemma in by_lemma)
+        if by_lemma:
+            for lemma in by_lemma:      # asked for every hunspell form: a plain loop
+                if not lemma[:1].isupper():
+                    return True
+        return False
 
     def only_nominal(self, form: str) -> bool:
         """Are all apertium's readings of the form nominal (nouns, adjectives, pronouns,
@@ -610,9 +615,12 @@ class SerboCroatianSources:
         capitalised_by: list[tuple[str, str]] = []
         if ev.sources & APERTIUM_BIT:
             sources.append(APERTIUM)
+            notes = self._variety_notes
             for lemma, entry in self.ap.forms.get(latin, {}).items():
                 for tags, vbits in entry.tags.items():
-                    note = ", ".join(self.ap.varieties_of(vbits))
+                    note = notes.get(vbits)
+                    if note is None:
+                        note = notes[vbits] = ", ".join(self.ap.varieties_of(vbits))
                     analyses.append(HbsAnalysis(latin, lemma, tags, APERTIUM, note))
         for i, src in enumerate(self.hunspell):
             if ev.sources & (2 << i) and src.source_id not in sources:
@@ -710,10 +718,13 @@ def _with_a_nominatives(forms: Iterator[HForm]) -> Iterator[tuple[HForm, bool]]:
     nominative singular.
     """
     group: list[HForm] = []
+    first: HForm | None = None
     for hf in forms:
-        if group and (hf.stem, hf.stem_flags) != (group[0].stem, group[0].stem_flags):
+        if first is not None and (hf.stem != first.stem or hf.stem_flags != first.stem_flags):
             yield from _judge_entry(group)
             group = []
+        if not group:
+            first = hf
         group.append(hf)
     yield from _judge_entry(group)
 
