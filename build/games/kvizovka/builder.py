@@ -119,13 +119,14 @@ class KvizovkaBuilder:
         ctx.expect_records(len(keys))
         admitted_by: Counter[str] = Counter()
         candidate, judge_form, record = self.sources.candidate, book.judge, self._record
-        with collector_paused():      # the caches the judging fills live as long
-            for key in keys:
-                cand = candidate(key, judge)
-                verdict = judge_form(cand)
-                if verdict.valid:
-                    admitted_by[self._admitted_by(cand)] += 1
-                yield record(cand, verdict)
+        # the collector runs again here: what was loaded sits in its oldest generation, and
+        # what the judging and the writer make is short-lived, not all of it acyclic
+        for key in keys:
+            cand = candidate(key, judge)
+            verdict = judge_form(cand)
+            if verdict.valid:
+                admitted_by[self._admitted_by(cand)] += 1
+            yield record(cand, verdict)
         self.stats["valid_admitted_by"] = dict(sorted(admitted_by.items()))
         self.stats["seconds_in_builder"] = round(time.monotonic() - started, 1)
 
