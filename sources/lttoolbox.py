@@ -512,6 +512,12 @@ def parse_analysis(a: str) -> tuple[str, tuple[str, ...]]:
     i = a.find("<")
     if i < 0:
         return a.replace(GROUP_SYMBOL, ""), ()
+    if a[-1] == ">" and GROUP_SYMBOL not in a:
+        # the common case, a lemma and nothing but tags behind it: one split (millions of
+        # pairs per generator); a ">" left inside a part means text between tags
+        tags = a[i + 1:-1].split("><")
+        if not any(">" in t for t in tags):
+            return a[:i], tuple(tags)
     lemma = a[:i]
     tags: list[str] = []
     rest = a[i:]

@@ -15,9 +15,8 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from lexicon.build.games.krizemkrazem import morph
 from lexicon.build.games.krizemkrazem.lists import ListEntry, read_lists
@@ -76,6 +75,30 @@ class Inputs:
     thesaurus_root: Path | None = None  # a directory holding a MyThes th_*.dat (mythes-sl)
     lists_dir: Path = LISTS_DIR
     use_lemmagen: bool = True
+
+
+T = TypeVar("T")
+
+
+class once(Generic[T]):
+    """:class:`functools.cached_property` without its lock: computed on first use and kept
+    in the instance's ``__dict__``. Python 3.11's version takes a lock on every first use,
+    once per property of each of ~1.2M candidates; candidates are never shared between
+    threads."""
+
+    def __init__(self, func: Callable[[Any], T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> T:
+        if instance is None:
+            return self  # type: ignore[return-value]
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
 
 
 @dataclass(eq=False)
@@ -138,20 +161,20 @@ class Candidate:
             any(cf.lemma == a.lemma for cf in self.inflection_of)
 
     # -- facts computed on first use (most are only needed to explain a rejection) ----------
-    @cached_property
+    @once
     def lemma(self) -> str | None:
         """LemmaGen's lemma (None: no lemmatiser, or a phrase)."""
         lem = self.sources.lemmatizer
         return lem.lemma(self.word) if lem and self.single else None
 
-    @cached_property
+    @once
     def self_lemma(self) -> bool | None:
         """Does LemmaGen lemmatise the word to itself? (None: not asked)"""
         if self.lemma is None or not self.word.isalpha():
             return None
         return self.lemma == self.word
 
-    @cached_property
+    @once
     def contradicted(self) -> bool:
         """The analyser knows the word, but neither as a nominative singular nor as a
         plural-only lemma."""
@@ -159,20 +182,20 @@ class Candidate:
         return bool(self.analyses) and not any(is_nom_sg(a.tags) for a in nouns) and not \
             any(a.lemma == self.word and "pl" in a.tags and "nom" in a.tags for a in nouns)
 
-    @cached_property
+    @once
     def verb_forms(self) -> list[str]:
         return morph.verb_forms(self.word, self.sources.has)          # delati -> delal
 
-    @cached_property
+    @once
     def adjective_forms(self) -> list[str]:
         return morph.adjective_forms(self.word, self.sources.has)     # zelen -> zelenega
 
-    @cached_property
+    @once
     def lemma_is_adjective(self) -> bool:
         lem = self.lemma
         return bool(lem and lem != self.word and morph.adjective_forms(lem, self.sources.has))
 
-    @cached_property
+    @once
     def written_capitalised_by(self) -> list[str]:
         """For a lower-case spelling no dictionary lists: the dictionaries that list it
         with a capital letter (hunspell-sl, FreeDict), e.g. ``["hunspell-sl: Bled"]``.
@@ -219,10 +242,12 @@ class SlovenianSources:
         self.inflection_of: dict[str, list[CaseForm]] = defaultdict(list)
         self.strong_inflection: set[str] = set()   # forms of a strongly attested lemma
         self.derived_plurals: dict[str, InhabitantPair] = {}
+        self._attested: set[str] | None = None   # forms | analyses, once both are read
 
     # -- loading -------------------------------------------------------------------------
     def load(self) -> None:
         t = time.monotonic()
+        self._attested = None
         self.list_entries, self.exclusions = read_lists(self.inputs.lists_dir)
         self.listed = {e.word: e for e in self.list_entries}
         self.excluded = {e.word: e for e in self.exclusions}
@@ -262,6 +287,8 @@ class SlovenianSources:
 
     def has(self, form: str) -> bool:
         """Is ``form`` attested (hunspell, or a surface of the analyser)?"""
+        if self._attested is not None:     # both tables in one, made by the paradigm pass
+            return form in self._attested
         return form in self.forms or form in self.analyses
 
     def is_lemma(self, word: str) -> bool | None:
@@ -302,19 +329,24 @@ class SlovenianSources:
         inflected form depends on *hiša* having been recognised.
         """
         t = time.monotonic()
+        # :meth:`has` as one set lookup: the paradigms ask ~40 candidate forms per word,
+        # most of them not attested, and a miss would look in both tables
+        attested = self._attested = set(self.forms)
+        attested.update(self.analyses)
+        has = attested.__contains__
         for w in track(words, "krizemkrazem: finding nominatives by paradigm",
                        unit="spellings", every=10_000):
             if " " in w or not w.isalpha():
                 continue
-            hyps = morph.noun_paradigms(w, self.has)
+            hyps = morph.noun_paradigms(w, has)
             ok = [p for p in hyps if p.strong]
             if hyps and not ok and self.lemmatizer and self.is_lemma(w) and \
-                    not morph.adjective_forms(w, self.has):
+                    not morph.adjective_forms(w, has):
                 ok = hyps
             if hyps and not ok:
                 ok = [p for p in hyps if self.singular_name(w, p)
                       and not self._contradicted(w)]
-            plural = morph.plural_only(w, self.has) or self.plural_place(w)
+            plural = morph.plural_only(w, has) or self.plural_place(w)
             if plural:
                 ok.append(plural)
             if not ok:
@@ -469,6 +501,7 @@ class SlovenianSources:
         """Drop the evidence tables (~500 MB) once every record is out: the pipeline keeps
         the builder alive while it scans, diffs and publishes the release."""
         self.forms = set()
+        self._attested = None
         self.analyses = defaultdict(list)
         self.dictionary = {}
         self.thesaurus = {}

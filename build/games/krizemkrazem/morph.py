@@ -125,11 +125,17 @@ class Paradigm:
         return f"{GENDER[self.cls]} declension{note}: {forms}"
 
 
+#: each table's endings with whether they hold the ``O`` :func:`_ending` resolves (the
+#: paradigm pass tries every ending of a few stems of each of ~1.2M words)
+_TABLE_ENDINGS = {cls: tuple((ending, cases, "O" in ending) for ending, cases in table.items())
+                  for cls, table in TABLES.items()}
+
+
 def _collect(lemma: str, cls: str, stem: str, has: Has, strong: bool, note: str) -> Paradigm:
-    table = TABLES[cls]
     found: dict[str, tuple[str, ...]] = {}
-    for ending, cases in table.items():
-        form = stem + _ending(stem, ending)
+    o = "e" if stem.endswith(SOFT) else "o"
+    for ending, cases, has_o in _TABLE_ENDINGS[cls]:
+        form = stem + (ending.replace("O", o) if has_o else ending)
         if form != lemma and has(form):
             found[form] = tuple(dict.fromkeys(found.get(form, ()) + cases))
     return Paradigm(lemma, cls, stem, strong, note, found)

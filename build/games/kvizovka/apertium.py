@@ -128,26 +128,36 @@ def _walk(out: ApertiumForms, path: Path, bit: int, rank: Callable[[str, str, Ta
     stats = WalkStats()
     out.stats.append(stats)
     pairs = iter_pairs(path, "output", skip_joins=False, stats=stats, on_total=on_total)
+    # ~6M pairs per generator: the loop's lookups are bound once
+    inf_valency = out.inf_valency
+    add_lemma = out.lemmas.add
+    intern = interned.setdefault
+    get_forms = forms.get
+    walked = 0
     for n, (surface, analysis) in enumerate(bar.track(pairs, every=10_000)):
         if limit is not None and n >= limit:
             break
-        out.pairs += 1
+        walked += 1
         if JOIN in analysis:
             lemma, raw_tags = fold_join(analysis)
         else:
             lemma, raw_tags = parse_analysis(analysis)
-        tags = interned.setdefault(raw_tags, raw_tags)
+        tags = intern(raw_tags, raw_tags)
         form = surface.lower()
         if "inf" in tags:
-            valency = out.inf_valency.setdefault(lemma, set())
+            valency = inf_valency.get(lemma)
+            if valency is None:
+                valency = inf_valency[lemma] = set()
             valency.update(t for t in tags if t in VALENCY)
         r = rank(form, lemma, tags)
-        out.lemmas.add(lemma)
-        by_lemma = forms.get(form)
+        add_lemma(lemma)
+        by_lemma = get_forms(form)
         if by_lemma is None:
             by_lemma = forms[form] = {}
         entry = by_lemma.get(lemma)
         if entry is None or r < entry.rank:
             by_lemma[lemma] = LemmaForms(r, {tags: bit})
         elif r == entry.rank:
-            entry.tags[tags] = entry.tags.get(tags, 0) | bit
+            entry_tags = entry.tags
+            entry_tags[tags] = entry_tags.get(tags, 0) | bit
+    out.pairs += walked

@@ -28,6 +28,7 @@ from lexicon.build.games.kvizovka.evidence import (
 from lexicon.build.games.kvizovka.lists import PURPOSES, ReviewedLists
 from lexicon.build.games.kvizovka.paradigms import MIN_AGREEMENT, MIN_EXAMPLES, HunspellSource
 from lexicon.build.games.kvizovka.rules import CATEGORY, make_book
+from lexicon.build.games.loading import collector_paused
 from lexicon.build.rules import RuleBook, Verdict
 from lexicon.sources.wordlist import LISTS_DIR
 
@@ -107,7 +108,8 @@ class KvizovkaBuilder:
         """
         started = time.monotonic()
         self.sources.log = ctx.log
-        self.sources.load()
+        with collector_paused():      # tens of millions of long-lived objects: see .loading
+            self.sources.load()
         book, judge = self.make_rules()
         keys = sorted(self.sources.keys)
         ctx.log(f"kvizovka: writing {len(keys):,} keys")
@@ -116,12 +118,15 @@ class KvizovkaBuilder:
         keys = smoke_sample(keys, ctx.limit)
         ctx.expect_records(len(keys))
         admitted_by: Counter[str] = Counter()
+        candidate, judge_form, record = self.sources.candidate, book.judge, self._record
+        # the collector runs again here: what was loaded sits in its oldest generation, and
+        # what the judging and the writer make is short-lived, not all of it acyclic
         for key in keys:
-            cand = self.sources.candidate(key, judge)
-            verdict = book.judge(cand)
+            cand = candidate(key, judge)
+            verdict = judge_form(cand)
             if verdict.valid:
                 admitted_by[self._admitted_by(cand)] += 1
-            yield self._record(cand, verdict)
+            yield record(cand, verdict)
         self.stats["valid_admitted_by"] = dict(sorted(admitted_by.items()))
         self.stats["seconds_in_builder"] = round(time.monotonic() - started, 1)
 

@@ -206,6 +206,7 @@ class SerboCroatianSources:
         self._comparatives: dict[str, str | None] = {}
         self._adverbs: dict[str, str | None] = {}
         self._plain: dict[str, list[str]] | None = None
+        self._variety_notes: dict[int, str] = {}   # generator bits -> "ekavian, ijekavian"
 
     # -- reading the sources -------------------------------------------------------------
     def load(self) -> None:
@@ -226,14 +227,18 @@ class SerboCroatianSources:
 
         self.log("kvizovka: learning hunspell paradigm slots from apertium's tags")
         learners = [SlotLearner() for _ in self.hunspell]
+        seen: dict[int, tuple[int, frozenset[Tags]] | None] = {}
+        learn, learn_word, observe = self.tiler.learn, self.tiler.learn_word, self._observe
         with self._entries_bar("kvizovka: learning hunspell paradigm slots") as bar:
             for i, src in enumerate(self.hunspell):
+                learner = learners[i]
                 for hf in iter_forms(src, on_entries=bar.advance):
                     if hf.cyrillic is not None:
-                        self.tiler.learn(hf.cyrillic)
-                    self.tiler.learn_word(hf.latin)
-                    if not hf.proper:
-                        self._observe(learners[i], hf)
+                        learn(hf.cyrillic)
+                    learn_word(hf.latin)
+                    if not hf.stem[:1].isupper():     # not hf.proper, without the call
+                        observe(learner, hf, seen)
+        del seen
         for form in track(ap.forms, "kvizovka: learning tile splits from apertium's forms",
                           every=10_000):
             self.tiler.learn_word(form)
@@ -254,8 +259,13 @@ class SerboCroatianSources:
         self.stats["split_spellings_learned"] = len(self.tiler.split)
         self.stats["keys"] = len(self.keys)
 
-    def _observe(self, learner: SlotLearner, hf: HForm) -> None:
-        """Teach ``learner`` what apertium says about one hunspell form (see SlotLearner)."""
+    def _observe(self, learner: SlotLearner, hf: HForm,
+                 seen: dict[int, tuple[int, frozenset[Tags]] | None]) -> None:
+        """Teach ``learner`` what apertium says about one hunspell form (see SlotLearner).
+
+        ``seen`` keeps, per apertium entry (by ``id``: the walked forms stay alive while
+        the slots are learned), the rank and normalised tags it teaches: the same entry
+        is asked by every dictionary form of its spelling and stem."""
         ap = self.ap
         by_lemma = ap.forms.get(hf.latin)
         if not by_lemma:
@@ -264,17 +274,28 @@ class SerboCroatianSources:
             return
         entry = by_lemma.get(hf.stem)
         if entry is not None:
-            learner.observe(slot_keys(hf), entry.rank,
-                            frozenset(normalise(t) for t in entry.tags), same_lemma=True,
+            taught = seen.get(id(entry))
+            if taught is None:
+                taught = seen[id(entry)] = (
+                    entry.rank, frozenset(normalise(t) for t in entry.tags))
+            learner.observe(slot_keys(hf), taught[0], taught[1], same_lemma=True,
                             form=hf.latin)
             return
         # another lemma's analyses: a weaker vote; proper nouns cannot teach a lower-case stem
-        common = [e for lemma, e in by_lemma.items() if not lemma[:1].isupper()]
-        if not common:
+        key = id(by_lemma)
+        if key in seen:
+            taught = seen[key]
+        else:
+            common = [e for lemma, e in by_lemma.items() if not lemma[:1].isupper()]
+            taught = None
+            if common:
+                best = min(e.rank for e in common)
+                taught = (best, frozenset(normalise(t) for e in common if e.rank == best
+                                          for t in e.tags))
+            seen[key] = taught
+        if taught is None:
             return
-        best = min(e.rank for e in common)
-        tags = frozenset(normalise(t) for e in common if e.rank == best for t in e.tags)
-        learner.observe(slot_keys(hf), best, tags, same_lemma=False,
+        learner.observe(slot_keys(hf), taught[0], taught[1], same_lemma=False,
                         stem_known=hf.stem in ap.lemmas, form=hf.latin)
 
     def _entries_bar(self, description: str) -> Progress:
@@ -367,7 +388,11 @@ class SerboCroatianSources:
         it: a slot guess must not admit *ljepša*, which apertium knows as a comparative.
         """
         by_lemma = self.ap.forms.get(form)
-        return bool(by_lemma) and any(not lemma[:1].isupper() for lemma in by_lemma)
+        if by_lemma:
+            for lemma in by_lemma:      # asked for every hunspell form: a plain loop
+                if not lemma[:1].isupper():
+                    return True
+        return False
 
     def only_nominal(self, form: str) -> bool:
         """Are all apertium's readings of the form nominal (nouns, adjectives, pronouns,
@@ -590,9 +615,12 @@ class SerboCroatianSources:
         capitalised_by: list[tuple[str, str]] = []
         if ev.sources & APERTIUM_BIT:
             sources.append(APERTIUM)
+            notes = self._variety_notes
             for lemma, entry in self.ap.forms.get(latin, {}).items():
                 for tags, vbits in entry.tags.items():
-                    note = ", ".join(self.ap.varieties_of(vbits))
+                    note = notes.get(vbits)
+                    if note is None:
+                        note = notes[vbits] = ", ".join(self.ap.varieties_of(vbits))
                     analyses.append(HbsAnalysis(latin, lemma, tags, APERTIUM, note))
         for i, src in enumerate(self.hunspell):
             if ev.sources & (2 << i) and src.source_id not in sources:
@@ -690,10 +718,13 @@ def _with_a_nominatives(forms: Iterator[HForm]) -> Iterator[tuple[HForm, bool]]:
     nominative singular.
     """
     group: list[HForm] = []
+    first: HForm | None = None
     for hf in forms:
-        if group and (hf.stem, hf.stem_flags) != (group[0].stem, group[0].stem_flags):
+        if first is not None and (hf.stem != first.stem or hf.stem_flags != first.stem_flags):
             yield from _judge_entry(group)
             group = []
+        if not group:
+            first = hf
         group.append(hf)
     yield from _judge_entry(group)
 

@@ -108,33 +108,51 @@ def iter_forms(src: HunspellSource, limit: int | None = None,
     prefix_adds = {flag: tuple(sorted({latin(a.add.lower()) for a in rules},
                                       key=lambda a: (-len(a), a)))
                    for flag, rules in aff.prefixes.items()}
+    cyrillic = src.cyrillic
+    # what depends only on the .dic entry, worked out once per entry (its forms come one
+    # after another and share the entry's stem and flag objects)
+    last_stem: str | None = None
+    last_flags: frozenset[str] | None = None
+    stem = low_stem = ""
+    flags: tuple[str, ...] = ()
+    bare_slot: Slot = ("=",)
+    suffix_flags_of: dict[tuple[str, ...], tuple[str, ...]] = {}
     for n, f in enumerate(expand(src.dic, src.aff, on_entries)):
         if limit is not None and n >= limit:
             return
-        form, stem = f.form, f.stem
-        if src.cyrillic:
-            cyr: str | None = form.lower()
-            form, stem = to_latin(cyr), _latin_like(stem)
+        if f.stem is not last_stem or f.stem_flags is not last_flags:
+            last_stem, last_flags = f.stem, f.stem_flags
+            stem = _latin_like(f.stem) if cyrillic else f.stem
+            low_stem = stem.lower()
+            flags = tuple(sorted(f.stem_flags))
+            bare_slot = ("=", *flags)
+        if cyrillic:
+            cyr: str | None = f.form.lower()
+            body = to_latin(cyr)
         else:
             cyr = None
-        flags = tuple(sorted(f.stem_flags))
+            body = f.form.lower()
         if not f.affixes:
-            slot: Slot = ("=", *flags)
-        else:
-            body, low_stem = form.lower(), stem.lower()
-            pre = ""
-            for flag in f.affixes:
-                for add in prefix_adds.get(flag, ()):
-                    if add and body.startswith(add) and not low_stem.startswith(add):
-                        pre = add
-                        break
-                if pre:
+            yield HForm(body, cyr, stem, bare_slot, flags)
+            continue
+        latin = body
+        pre = ""
+        for flag in f.affixes:
+            for add in prefix_adds.get(flag, ()):
+                if add and body.startswith(add) and not low_stem.startswith(add):
+                    pre = add
                     break
+            if pre:
+                break
+        if pre:
             body = body[len(pre):]
-            k = _lcp(low_stem, body)
-            suffix_flags = tuple(a for a in f.affixes if a not in prefix_adds)
-            slot = (*suffix_flags, f"<{pre}", f"-{low_stem[k:]}", f"+{body[k:]}")
-        yield HForm(form.lower(), cyr, stem, slot, flags)
+        k = len(low_stem) if body.startswith(low_stem) else _lcp(low_stem, body)
+        suffix_flags = suffix_flags_of.get(f.affixes)
+        if suffix_flags is None:
+            suffix_flags = suffix_flags_of[f.affixes] = tuple(
+                a for a in f.affixes if a not in prefix_adds)
+        yield HForm(latin, cyr, stem,
+                    (*suffix_flags, f"<{pre}", f"-{low_stem[k:]}", f"+{body[k:]}"), flags)
 
 
 @dataclass
@@ -219,6 +237,11 @@ class SlotLearner:
     flag_same: Counter[str] = field(default_factory=Counter)
     flag_other: Counter[str] = field(default_factory=Counter)
     _profiles: dict[str, Tags] | None = field(default=None, repr=False)
+    # worked out once (see observe): tag sets -> (sorted, per head); slot key -> its flags
+    _shapes: dict[frozenset[Tags], tuple[tuple[Tags, ...], tuple[tuple[Tags, tuple[Tags, ...]],
+                                                                 ...]]] = field(
+        default_factory=dict, repr=False)
+    _key_flags: dict[Slot, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     def observe_absent(self, slot_keys: list[Slot]) -> None:
         """Record that apertium knows the stem as a lemma but not this form of it.
@@ -236,28 +259,55 @@ class SlotLearner:
         """Record one example: apertium's best rank for this form (of the stem's lemma when
         ``same_lemma``; of any lemma otherwise, a weaker vote used only when a slot has too
         few same-lemma examples) and the tags it gave at that rank. ``stem_known``: apertium
-        has the stem as a lemma (then a form of another lemma is a derivation)."""
+        has the stem as a lemma (then a form of another lemma is a derivation).
+
+        Called once per hunspell form apertium knows (millions): what depends only on the
+        tag sets (their order, their heads) or on a slot key (its flags) is worked out once
+        and kept; every tally is counted in the same order as one ``+= 1`` per item would
+        (ties of ``most_common`` follow that order)."""
         votes = self.votes if same_lemma else self.fallback_votes
         tags = self.tags if same_lemma else self.fallback_tags
-        ordered = sorted(tag_sets)   # counted in one order in every process: ties reproducible
-        if (same_lemma or stem_known) and slot_keys and slot_keys[0][:1] != ("=",):
+        shape = self._shapes.get(tag_sets)
+        if shape is None:
+            # counted in one order in every process: ties reproducible
+            ordered = tuple(sorted(tag_sets))
+            heads = dict.fromkeys(_head(t) for t in ordered)
+            shape = self._shapes[tag_sets] = (ordered, tuple(
+                (head, tuple(t for t in ordered if _head(t) == head)) for head in heads))
+        ordered, by_head = shape
+        suffixed = bool(slot_keys) and slot_keys[0][:1] != ("=",)
+        if (same_lemma or stem_known) and suffixed:
             counter = self.flag_same if same_lemma else self.flag_other
             for key in slot_keys:
-                counter.update(f for f in key if f[:1] not in ("<", "-", "+"))
+                flags = self._key_flags.get(key)
+                if flags is None:
+                    flags = self._key_flags[key] = tuple(
+                        f for f in key if f[:1] not in ("<", "-", "+"))
+                counter.update(flags)
         for key in slot_keys:
-            votes.setdefault(key, Counter())[rank] += 1
-            counter = tags.setdefault((key, rank), Counter())
-            for t in ordered:
-                counter[t] += 1
-        if form and slot_keys and slot_keys[0][:1] != ("=",):
-            for head in dict.fromkeys(_head(t) for t in ordered):
+            got = votes.get(key)
+            if got is None:
+                got = votes[key] = Counter()
+            got[rank] += 1
+            got = tags.get((key, rank))
+            if got is None:
+                got = tags[(key, rank)] = Counter()
+            got.update(ordered)
+        if form and suffixed:
+            endings, ending_tags = self.endings, self.ending_tags
+            size = len(form)
+            for head, head_tags in by_head:
                 for k in ENDING_LENGTHS:
-                    if len(form) > k + 2:
-                        entry = self.endings.setdefault((head, form[-k:]), Counter())
-                        entry[rank] += 1
-                        tags_entry = self.ending_tags.setdefault((head, form[-k:], rank),
-                                                                 Counter())
-                        tags_entry.update(t for t in ordered if _head(t) == head)
+                    if size > k + 2:
+                        end = form[-k:]
+                        got = endings.get((head, end))
+                        if got is None:
+                            got = endings[(head, end)] = Counter()
+                        got[rank] += 1
+                        got = ending_tags.get((head, end, rank))
+                        if got is None:
+                            got = ending_tags[(head, end, rank)] = Counter()
+                        got.update(head_tags)
 
     def by_learned_ending(self, form: HForm, profile: Tags | None) -> SlotVerdict | None:
         """What forms with the same ending and part of speech were, across all flags.
@@ -391,8 +441,15 @@ def slot_keys(form: HForm) -> list[Slot]:
     examples).
     """
     if form.bare:
-        flags = form.slot[1:]
-        if not flags:
-            return [("=",)]
-        return [("=", "*", *flags), *(("=", flag) for flag in flags)]
+        keys = _BARE_KEYS.get(form.slot)
+        if keys is None:
+            flags = form.slot[1:]
+            keys = _BARE_KEYS[form.slot] = [("=", "*", *flags), *(
+                ("=", flag) for flag in flags)] if flags else [("=",)]
+        return keys
     return [form.slot]
+
+
+#: bare slot -> its keys (a few thousand flag classes shared by millions of forms; callers
+#: only read the lists)
+_BARE_KEYS: dict[Slot, list[Slot]] = {}
