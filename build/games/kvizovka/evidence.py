@@ -20,6 +20,7 @@ dictionary behind them, and the explanation if none does.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -83,6 +84,9 @@ ADJECTIVE_ENDINGS = frozenset({"og", "oj", "ih", "im"})
 VOWELS = frozenset("aeiou")
 DIACRITICS = "čćšžđ"
 PLAIN_LETTERS = "ccszd"
+#: an ijekavian yat reflex after a consonant (vjera, bezbjedan, vrijeme, gdje); not after
+#: l or n, whose lje, nje spell the tiles LJ, NJ
+IJEKAVIAN_YAT = re.compile(r"(?<=[bcčćdđfghkmprsštvzž])i?je")
 STRIP_DIACRITICS = str.maketrans(DIACRITICS, PLAIN_LETTERS)
 
 
@@ -144,6 +148,10 @@ class FormCandidate:
     """(stem, dictionary, verb) when only that dictionary's adjective slots of one stem
     admit the form and the stem is the passive participle of a verb apertium has only as
     intransitive (see :meth:`SerboCroatianSources.intransitive_verb`)."""
+    ekavian_twin: str | None = None
+    """The ekavian spelling apertium has as a word, when only one dictionary spells this
+    ijekavian ne- form (*nevjerovatno*: *neverovatno*; see
+    :meth:`SerboCroatianSources.ekavian_twin`)."""
 
 
 #: A passive participle's ending and its verb's infinitive ending (usporen: usporiti,
@@ -549,6 +557,20 @@ class SerboCroatianSources:
                 return twin
         return None
 
+    def ekavian_twin(self, latin: str) -> str | None:
+        """``latin`` with one ijekavian yat reflex spelled ekavian (-je-, -ije- as -e-),
+        when apertium has that spelling as a word.
+
+        hunspell-sr spells a few adjectives ijekavian and puts its ne- prefix flag on them
+        (*vjerovatni*: *nevjerovatno*); the ekavian twin apertium has (*neverovatno*) shows
+        the ne- word is one of the lexical fund, not a made-up negation."""
+        for m in IJEKAVIAN_YAT.finditer(latin):
+            twin = f"{latin[:m.start()]}e{latin[m.end():]}"
+            ev = self.keys.get(self.tiler.key(twin))
+            if ev is not None and ev.sources & APERTIUM_BIT:
+                return twin
+        return None
+
     def _lemmas_of(self, form: str) -> set[str]:
         """Every lemma or stem a source gives the form (apertium's, hunspell's witnesses)."""
         ev = self.keys.get(self.tiler.key(form))
@@ -680,9 +702,12 @@ class SerboCroatianSources:
                 verb = self.intransitive_verb(stem)
                 if verb is not None:
                     intransitive = (stem, sid, verb)
+        ekavian = self.ekavian_twin(latin) if (
+            admissible and len(sources) == 1 and latin.startswith("ne") and "je" in latin) \
+            else None
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
                              explained, tagged_by, capitalised_by, adverb, twin,
-                             infinitive_stem, intransitive)
+                             infinitive_stem, intransitive, ekavian)
 
     def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
                        own_lemma: bool = False) -> list[HbsAnalysis]:

@@ -154,10 +154,12 @@ def negated_relational_ni(c: FormCandidate) -> str | None:
     :func:`negated_relational`, a relational adjective is not negated. The same listing
     holds qualitative -ni adjectives (*srećni*, *tačni*), but their ne- words a player
     meets (*nesrećni*, *netačni*, *nestručni*) another source has, and then this rule
-    does not fire: it takes only the ne- forms one dictionary alone makes."""
+    does not fire: it takes only the ne- forms one dictionary alone makes. An ijekavian
+    spelling whose ekavian twin apertium has (*nevjerovatno*: *neverovatno*) is such a
+    word too, spelled as only that dictionary spells it, and stays."""
     base = _negated_base(c)
     if base is None or not base.lower().endswith("ni") or RELATIONAL.search(c.latin) \
-            or PARTICIPLE.search(base.lower()):
+            or PARTICIPLE.search(base.lower()) or c.ekavian_twin is not None:
         return None
     return (f"ne- + the -ni adjective {base}: only {c.sources[0]}'s ne- prefix makes it, "
             f"and no other source has the word")
