@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from lexicon.build.games import SHARDED
 from lexicon.build.pipeline import (
     BuildContext,
     GameBuilder,
@@ -51,7 +52,7 @@ from lexicon.store.integrity import read_manifest
 #: already fetched; what the manifest's ``build_seconds`` counts), used until this home has
 #: a full build of its own. Remik links the osps release: its figure is the link alone.
 REFERENCE_SECONDS: dict[str, float] = {
-    "osps": 600.0, "remik": 60.0, "kvizovka": 600.0, "krizemkrazem": 300.0}
+    "osps": 390.0, "remik": 10.0, "kvizovka": 380.0, "krizemkrazem": 90.0}
 UNKNOWN_GAME_SECONDS = 300.0
 #: Seconds to download and unpack one pinned source on that machine.
 FETCH_SECONDS = 20.0
@@ -177,11 +178,14 @@ def minutes(seconds: float) -> str:
 
 def plan_text(steps: Sequence[Step], workers: int | None = None) -> str:
     """The line printed before a build starts: the order, each game's share, the total,
-    and how many worker processes judge the forms (``workers``, when known)."""
+    and how many worker processes judge the forms of the games whose builders use them
+    (``workers``, when known; :data:`build.games.SHARDED`)."""
     total = sum(s.seconds for s in steps)
     bases = sorted({s.basis for s in steps})
-    judging = "" if workers is None else \
-        f"; judging in {workers} worker process{'es' if workers != 1 else ''}"
+    sharded = [s.game for s in steps if s.game in SHARDED]
+    judging = "" if workers is None or not sharded else \
+        (f"; {' and '.join(sharded)} judged in {workers} worker "
+         f"process{'es' if workers != 1 else ''}")
     return (f"build plan: {len(steps)} game{'s' if len(steps) != 1 else ''}, expected "
             f"{minutes(total)} in all on this machine ("
             + ", ".join(f"{s.game} {minutes(s.seconds)}" for s in steps)

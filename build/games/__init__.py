@@ -45,6 +45,10 @@ BUILDERS: dict[str, str] = {
     "krizemkrazem": "lexicon.build.games.krizemkrazem",
 }
 
+#: the games whose builders judge their forms in worker processes (:mod:`build.shards`);
+#: the build plan names them with the number of workers
+SHARDED: frozenset[str] = frozenset({"osps"})
+
 
 class GameBuilder(Protocol):
     game: str

@@ -127,7 +127,7 @@ def test_the_plan_builds_the_shortest_first_and_a_vocabulary_before_its_game(
         home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plan, "_fetch_seconds", lambda game, root: 0.0)
     steps = plan.plan(["osps", "remik", "kvizovka", "krizemkrazem"], home, lambda: 2.0)
-    assert [s.game for s in steps] == ["krizemkrazem", "osps", "remik", "kvizovka"]
+    assert [s.game for s in steps] == ["krizemkrazem", "kvizovka", "osps", "remik"]
     assert steps[0].seconds == plan.REFERENCE_SECONDS["krizemkrazem"] * 2.0
     assert {s.basis for s in steps} == {"reference"}
     # remik alone still needs osps first: it is planned behind it
@@ -140,7 +140,11 @@ def test_the_plan_builds_the_shortest_first_and_a_vocabulary_before_its_game(
     again = plan.plan(["osps", "remik", "krizemkrazem"], home, lambda: 2.0)
     assert [s.game for s in again] == ["krizemkrazem", "osps", "remik"]
     text = plan.plan_text(steps)
-    assert text.startswith("build plan: 4 games, expected 52.0 min in all on this machine")
+    assert text.startswith("build plan: 4 games, expected 29.0 min in all on this machine")
+    assert "worker" not in text          # no worker count given
+    # the worker count is named for the games whose builders judge in workers (osps)
+    assert "; osps judged in 2 worker processes;" in plan.plan_text(steps, 2)
+    assert "worker" not in plan.plan_text(steps[:2], 2)
 
 
 def test_a_full_build_here_is_the_estimate_of_the_next(home: Path,
