@@ -9,6 +9,7 @@ not move with its model.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from collections.abc import Iterable
@@ -24,6 +25,7 @@ from lexicon.sources.lemmagen import SlovenianLemmatizer
 from lexicon.sources.wordlist import ReviewedListError
 
 from lexicon.catalog import Catalog
+from lexicon.store.integrity import read_manifest
 from tools.sl_measure import read_sample, report, stratified
 
 DATA = Path(__file__).parents[1] / "data" / "krizemkrazem"
@@ -258,6 +260,32 @@ def test_limit_judges_only_the_first_forms(home: Path, tmp_path: Path) -> None:
     assert path.exists()
     assert b.stats["records"] <= 30
     assert b.stats["candidates"] > 30
+
+
+def test_build_is_the_same_release_with_1_2_and_3_workers(tmp_path: Path) -> None:
+    """The paradigm pass and the judging run in forked workers over shards of the sorted
+    spellings and keys (build.shards): the release and every count of the manifest are
+    the same whatever the number of workers."""
+    found = {}
+    for workers in (1, 2, 3):
+        root = tmp_path / f"workers-{workers}"
+        inputs = tmp_path / f"inputs-{workers}"
+        inputs.mkdir()
+        b = make_builder(inputs)
+        path = build_game("krizemkrazem", BuildContext(root=root, log=lambda _m: None,
+                                                       workers=workers), builder=b)
+        m = read_manifest(path)
+        policy = {k: v for k, v in m["policy"].items() if k != "timings"}   # wall times
+        found[workers] = (m["content_sha256"], m["content_hash"], m["counts"],
+                          json.dumps(policy))                   # in the order counted
+    _sha, _hash, counts, text = found[1]
+    policy = json.loads(text)
+    assert counts["valid"] > 20 and counts["rejected"] > 20
+    assert policy["stats"]["paradigm_lemmas"] > 20       # the paradigm pass's shards taken
+    decided = policy["admitted_by_deciding_evidence"]     # the judging's counts taken back
+    assert sum(decided.values()) == policy["stats"]["admitted"] == counts["valid"]
+    assert policy["rejected_by_rule"]["inflected_form"] > 10
+    assert found[2] == found[1] and found[3] == found[1]
 
 
 def test_list_without_reason_stops_the_build(tmp_path: Path) -> None:

@@ -140,11 +140,12 @@ def test_the_plan_builds_the_shortest_first_and_a_vocabulary_before_its_game(
     again = plan.plan(["osps", "remik", "krizemkrazem"], home, lambda: 2.0)
     assert [s.game for s in again] == ["krizemkrazem", "osps", "remik"]
     text = plan.plan_text(steps)
-    assert text.startswith("build plan: 4 games, expected 29.0 min in all on this machine")
+    expected = plan.minutes(sum(plan.REFERENCE_SECONDS.values()) * 2.0)
+    assert text.startswith(f"build plan: 4 games, expected {expected} in all on this machine")
     assert "worker" not in text          # no worker count given
-    # the worker count is named for the games whose builders judge in workers (osps)
-    assert "; osps judged in 2 worker processes;" in plan.plan_text(steps, 2)
-    assert "worker" not in plan.plan_text(steps[:2], 2)
+    # the worker count is named for the games whose builders judge in workers
+    assert "; krizemkrazem and osps judged in 2 worker processes;" in plan.plan_text(steps, 2)
+    assert "worker" not in plan.plan_text(steps[1:2], 2)     # kvizovka alone
 
 
 def test_a_full_build_here_is_the_estimate_of_the_next(home: Path,

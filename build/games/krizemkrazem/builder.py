@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import reduce
-from itertools import groupby
 from typing import Any
 
 from lexicon.build.context import BuildContext, smoke_sample
@@ -35,17 +35,37 @@ from lexicon.build.games.krizemkrazem.rules import make_book
 from lexicon.build.games.loading import collector_paused
 from lexicon.build.progress import peak_rss_mb
 from lexicon.build.rules import Verdict
+from lexicon.build.shards import ordered as ordered_shards
+from lexicon.build.shards import spans, worker_count
 from lexicon.sources import lemmagen
 
 from lexicon.game.profile import Profile
 from lexicon.game.profile import load as load_profile
+from lexicon.store.recordfile import Split, split
 from lexicon.store.records import Analysis, Record
 
 GAME = "krizemkrazem"
 MAX_ANALYSES = 8
+KEYS_CHUNK = 10_000     # keys judged per shard (build.shards)
+KEYS_LEAST = 200_000    # by default, a worker per this many keys (start-up costs)
 #: what a paradigm says about gender, for the analysis shown when no analyser tag exists
 GENDER_TAG = {"masc": "m", "fem_a": "f", "fem_i": "f", "neut": "nt", "pl_masc": "m",
               "pl_fem": "f", "pl_neut": "nt"}
+
+
+@dataclass
+class Shard:
+    """What judging one shard of the sorted keys gives (:meth:`KrizemkrazemBuilder.
+    _judge_shard`): its records as the store keeps them, and its part of the build's counts,
+    added up in shard order by the build's process."""
+
+    records: list[Split] = field(default_factory=list)
+    stats: Counter[str] = field(default_factory=Counter)
+    decided: Counter[str] = field(default_factory=Counter)
+    supported: Counter[str] = field(default_factory=Counter)
+    by_list: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    rejected_by: dict[str, int] = field(default_factory=dict)
+    admitted_by: Counter[str] = field(default_factory=Counter)
 
 
 class KrizemkrazemBuilder:
@@ -82,10 +102,11 @@ class KrizemkrazemBuilder:
         self.decided: Counter[str] = Counter()     # admitted records by deciding evidence
         self.supported: Counter[str] = Counter()   # admitted records by any evidence
         self.by_list: dict[str, Counter[str]] = defaultdict(Counter)
+        self._shard_words: tuple[Sequence[str], Sequence[str], list[int]] = ([], [], [])
 
-    def judge(self, w: str) -> tuple[Candidate, Verdict, Record]:
+    def judge(self, w: str, key: str | None = None) -> tuple[Candidate, Verdict, Record]:
         """One spelling: its candidate, the book's verdict and the record it becomes."""
-        c = self.sources.candidate(w)
+        c = self.sources.candidate(w, key)
         verdict = self.book.judge(c)
         analyses = [Analysis(a.lemma, ".".join(a.tags), APERTIUM)
                     for a in c.analyses[:MAX_ANALYSES]]
@@ -103,33 +124,84 @@ class KrizemkrazemBuilder:
         )
         return c, verdict, rec
 
-    def records(self, ctx: BuildContext) -> Iterator[Record]:
+    def records(self, ctx: BuildContext) -> Iterator[Split]:
         """Read every source and the paradigm pass (the evidence, complete), then judge
-        every key once by the rule book (which needs no evidence to be made)."""
+        every key once by the rule book (which needs no evidence to be made).
+
+        Both passes run in ``ctx.workers`` processes forked once the sources are read
+        (:mod:`build.shards`): a key's record is a pure function of its spellings and the
+        evidence, so shards of the sorted keys are judged apart and taken back in order."""
         started = time.monotonic()
         src = self.sources
         src.log = ctx.log
         with collector_paused():      # millions of long-lived objects: see build.games.loading
             src.load()
-            words = src.spellings()
+            keyed = src.keyed_spellings()
+            keys, words = [k for k, _w in keyed], [w for _k, w in keyed]
+            del keyed
             self.stats["candidates"] = len(words)
-            src.paradigm_pass(words)
+            src.paradigm_pass(words, ctx.workers)
         if ctx.limit is not None:  # smoke build: whole key groups, spread over the alphabet
-            keep = set(smoke_sample(sorted({src.key(w) for w in words}), ctx.limit))
-            words = [w for w in words if src.key(w) in keep]
+            keep = set(smoke_sample(sorted(set(keys)), ctx.limit))
+            picked = [i for i, k in enumerate(keys) if k in keep]
+            words, keys = [words[i] for i in picked], [keys[i] for i in picked]
             self.stats["judged_limit"] = ctx.limit
         ctx.log(f"{GAME}: judging {len(words):,} spellings")
-        ctx.expect_records(sum(1 for _ in groupby(words, key=src.key)))   # one per key
+        # where each key's spellings start in ``words`` (they are adjacent), and the end
+        starts = [i for i, k in enumerate(keys) if i == 0 or k != keys[i - 1]]
+        starts.append(len(words))
+        ctx.expect_records(len(starts) - 1)   # one per key
         t = time.monotonic()
-        for _, items in groupby(words, key=src.key):    # collector on: see kvizovka's
-            judged = [self.judge(w) for w in items]
-            rec = reduce(Record.merge, (r for _, _, r in judged))
-            self._count(judged, rec)
-            yield rec
+        workers = worker_count(ctx.workers, len(starts) - 1, KEYS_LEAST)
+        self._shard_words = (words, keys, starts)
+        try:
+            for shard in ordered_shards(self._judge_shard, spans(len(starts) - 1, workers,
+                                                                 KEYS_CHUNK), workers):
+                self._take(shard)
+                yield from shard.records
+        finally:
+            self._shard_words = ([], [], [])
         src.timings["judging_s"] = round(time.monotonic() - t, 1)
         src.timings["judging_peak_rss_mb"] = peak_rss_mb()
         src.timings["builder_total_s"] = round(time.monotonic() - started, 1)
         src.free()
+
+    def _judge_shard(self, start: int, stop: int) -> Shard:
+        """The records of keys ``start:stop`` (in sorted order) and what judging them
+        counted, with this builder's counters left as they were (in a worker they are a
+        forked copy; in the build's own process they are the build's)."""
+        words, keys, starts = self._shard_words
+        shard = Shard()
+        kept = (self.stats, self.decided, self.supported, self.by_list,
+                self.book.rejected_by, self.book.admitted_by)
+        self.stats, self.decided, self.supported, self.by_list = \
+            shard.stats, shard.decided, shard.supported, shard.by_list
+        self.book.rejected_by, self.book.admitted_by = shard.rejected_by, shard.admitted_by
+        shapes: dict[str, str] = {}    # one string per shape: pickled once per shard
+        try:
+            for i in range(start, stop):
+                key = keys[starts[i]]
+                judged = [self.judge(w, key) for w in words[starts[i]:starts[i + 1]]]
+                rec = reduce(Record.merge, (r for _, _, r in judged))
+                self._count(judged, rec)
+                shape, own = split(rec)
+                shard.records.append(Split(rec.key, rec.valid, shapes.setdefault(shape, shape),
+                                           own))
+        finally:
+            (self.stats, self.decided, self.supported, self.by_list,
+             self.book.rejected_by, self.book.admitted_by) = kept
+        return shard
+
+    def _take(self, shard: Shard) -> None:
+        """Count a judged shard into the build, in shard order (the order of one pass)."""
+        self.stats.update(shard.stats)
+        self.decided.update(shard.decided)
+        self.supported.update(shard.supported)
+        for name, counter in shard.by_list.items():
+            self.by_list[name].update(counter)
+        for code, n in shard.rejected_by.items():
+            self.book.rejected_by[code] = self.book.rejected_by.get(code, 0) + n
+        self.book.admitted_by.update(shard.admitted_by)
 
     def _count(self, judged: list[tuple[Candidate, Verdict, Record]], rec: Record) -> None:
         self.stats["records"] += 1

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from lexicon.build.games.krizemkrazem import morph
 from lexicon.build.games.krizemkrazem.lists import ListEntry, read_lists
-from lexicon.build.progress import Progress, peak_rss_mb, track
+from lexicon.build.progress import Progress, peak_rss_mb
+from lexicon.build.shards import ordered, spans, worker_count
 from lexicon.sources import freedict, lemmagen, mythes
 from lexicon.sources.hunspell import declared_entries, expand
 from lexicon.sources.lttoolbox import iter_pairs, parse_analysis
@@ -38,6 +39,8 @@ OWN_CASES = (("dative singular", "locative singular"), ("instrumental singular",
 #: -o (accusative and instrumental singular) is the one ending no masculine form has
 OWN_CASES_FEM_A = (("accusative singular", "instrumental singular"),)
 NOUN_TAGS = ("n", "np")
+PARADIGM_CHUNK = 20_000   # spellings tried per shard of the paradigm pass (build.shards)
+PARADIGM_LEAST = 200_000  # by default, a worker per this many spellings (start-up costs)
 
 
 class Tagged(NamedTuple):
@@ -300,6 +303,11 @@ class SlovenianSources:
     def spellings(self) -> list[str]:
         """Every spelling to judge: hunspell forms, analyser single words, dictionary
         headwords, list entries; sorted by key so spellings of one key are adjacent."""
+        return [w for _key, w in self.keyed_spellings()]
+
+    def keyed_spellings(self) -> list[tuple[str, str]]:
+        """:meth:`spellings` with their keys, ``(key, spelling)`` in that order: the judging
+        groups the spellings by key and each candidate has it, so it is made once."""
         words = set(self.forms)
         words.update(s for s in self.analyses if " " not in s)
         words.update(h for h in self.dictionary if " " not in h)
@@ -307,11 +315,13 @@ class SlovenianSources:
         words.update(self.listed)
         words.update(self.excluded)
         words.discard("")
-        return sorted(words, key=lambda w: (self.key(w), w))
+        key = self.key
+        return sorted((key(w), w) for w in words)
 
-    def candidate(self, w: str) -> Candidate:
+    def candidate(self, w: str, key: str | None = None) -> Candidate:
+        """``key``: ``w``'s key, when the caller has it already."""
         return Candidate(
-            word=w, key=self.key(w), sources=self,
+            word=w, key=self.key(w) if key is None else key, sources=self,
             analyses=list(self.analyses.get(w, ())),
             dict_entries=list(self.dictionary.get(w, ())),
             thesaurus=self.thesaurus.get(w),
@@ -322,47 +332,66 @@ class SlovenianSources:
         )
 
     # -- pass A: which single words are nominatives by their paradigm --------------------
-    def paradigm_pass(self, words: Iterable[str]) -> None:
+    def paradigm_pass(self, words: Sequence[str], workers: int | None = None) -> None:
         """Admit paradigms and map each attested inflected form back to its lemma.
 
         Run over all candidates (even with a build limit), because whether *hiše* is an
-        inflected form depends on *hiša* having been recognised.
+        inflected form depends on *hiša* having been recognised. Which paradigms admit a
+        word is a pure function of the word and the loaded sources, so shards of the words
+        are tried in ``workers`` forked processes (:mod:`build.shards`); the admitted ones
+        are taken in word order, as one pass would, so the tables are the same whatever
+        the number of workers.
         """
         t = time.monotonic()
         # :meth:`has` as one set lookup: the paradigms ask ~40 candidate forms per word,
         # most of them not attested, and a miss would look in both tables
         attested = self._attested = set(self.forms)
         attested.update(self.analyses)
-        has = attested.__contains__
-        for w in track(words, "krizemkrazem: finding nominatives by paradigm",
-                       unit="spellings", every=10_000):
-            if " " in w or not w.isalpha():
-                continue
-            hyps = morph.noun_paradigms(w, has)
-            ok = [p for p in hyps if p.strong]
-            if hyps and not ok and self.lemmatizer and self.is_lemma(w) and \
-                    not morph.adjective_forms(w, has):
-                ok = hyps
-            if hyps and not ok:
-                ok = [p for p in hyps if self.singular_name(w, p)
-                      and not self._contradicted(w)]
-            plural = morph.plural_only(w, has) or self.plural_place(w)
-            if plural:
-                ok.append(plural)
-            if not ok:
-                continue
-            self.paradigm_admitted[w] = ok
-            for p in ok:
-                for form, cases in p.found.items():
-                    if form != w:
-                        self.inflection_of[form].append(CaseForm(w, cases))
-                        if p.strong:
-                            self.strong_inflection.add(form)
+        n = worker_count(workers, len(words), PARADIGM_LEAST)
+
+        def task(start: int, stop: int) -> list[tuple[str, list[morph.Paradigm]]]:
+            found = ((w, self.admitted_paradigms(w)) for w in words[start:stop])
+            return [(w, ok) for w, ok in found if ok]
+
+        chunks = spans(len(words), n, PARADIGM_CHUNK)
+        with Progress("krizemkrazem: finding nominatives by paradigm", len(words),
+                      "spellings") as bar:
+            for (start, stop), admitted in zip(chunks, ordered(task, chunks, n), strict=True):
+                for w, ok in admitted:
+                    self._admit(w, ok)
+                bar.advance(stop - start)
         self.stats["paradigm_lemmas"] = len(self.paradigm_admitted)
         self.timings["paradigm_pass_s"] = round(time.monotonic() - t, 1)
         self.timings["paradigm_pass_peak_rss_mb"] = peak_rss_mb()
         self.log(f"krizemkrazem: {len(self.paradigm_admitted):,} nominatives found by paradigm")
         self._derive_inhabitant_plurals()
+
+    def admitted_paradigms(self, w: str) -> list[morph.Paradigm]:
+        """The declensions under which ``w`` is admitted as a nominative ([] for none)."""
+        if " " in w or not w.isalpha():
+            return []
+        has = self.has if self._attested is None else self._attested.__contains__
+        hyps = morph.noun_paradigms(w, has)
+        ok = [p for p in hyps if p.strong]
+        if hyps and not ok and self.lemmatizer and self.is_lemma(w) and \
+                not morph.adjective_forms(w, has):
+            ok = hyps
+        if hyps and not ok:
+            ok = [p for p in hyps if self.singular_name(w, p) and not self._contradicted(w)]
+        plural = morph.plural_only(w, has) or self.plural_place(w)
+        if plural:
+            ok.append(plural)
+        return ok
+
+    def _admit(self, w: str, ok: list[morph.Paradigm]) -> None:
+        """Take ``w``'s admitted paradigms into the tables the judging reads."""
+        self.paradigm_admitted[w] = ok
+        for p in ok:
+            for form, cases in p.found.items():
+                if form != w:
+                    self.inflection_of[form].append(CaseForm(w, cases))
+                    if p.strong:
+                        self.strong_inflection.add(form)
 
     def _derive_inhabitant_plurals(self) -> None:
         """Ljubljančan + Ljubljančanka (both nouns) -> Ljubljančani is an inhabitant plural.

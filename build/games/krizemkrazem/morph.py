@@ -125,19 +125,21 @@ class Paradigm:
         return f"{GENDER[self.cls]} declension{note}: {forms}"
 
 
-#: each table's endings with whether they hold the ``O`` :func:`_ending` resolves (the
-#: paradigm pass tries every ending of a few stems of each of ~1.2M words)
-_TABLE_ENDINGS = {cls: tuple((ending, cases, "O" in ending) for ending, cases in table.items())
-                  for cls, table in TABLES.items()}
+#: each table's endings with the ``O`` :func:`_ending` resolves already resolved, for a
+#: hard stem (``"o"``) and a soft one (``"e"``): the paradigm pass tries every ending of a
+#: few stems of each of ~1.2M words
+_TABLE_ENDINGS = {(cls, o): tuple((ending.replace("O", o), cases)
+                                  for ending, cases in table.items())
+                  for cls, table in TABLES.items() for o in ("o", "e")}
 
 
 def _collect(lemma: str, cls: str, stem: str, has: Has, strong: bool, note: str) -> Paradigm:
     found: dict[str, tuple[str, ...]] = {}
-    o = "e" if stem.endswith(SOFT) else "o"
-    for ending, cases, has_o in _TABLE_ENDINGS[cls]:
-        form = stem + (ending.replace("O", o) if has_o else ending)
+    for ending, cases in _TABLE_ENDINGS[cls, "e" if stem.endswith(SOFT) else "o"]:
+        form = stem + ending
         if form != lemma and has(form):
-            found[form] = tuple(dict.fromkeys(found.get(form, ()) + cases))
+            seen = found.get(form)    # two endings spelled alike: both cases, each once
+            found[form] = cases if seen is None else tuple(dict.fromkeys(seen + cases))
     return Paradigm(lemma, cls, stem, strong, note, found)
 
 
