@@ -245,12 +245,14 @@ class SlovenianSources:
         self.inflection_of: dict[str, list[CaseForm]] = defaultdict(list)
         self.strong_inflection: set[str] = set()   # forms of a strongly attested lemma
         self.derived_plurals: dict[str, InhabitantPair] = {}
-        self._attested: set[str] | None = None   # forms | analyses, once both are read
+        #: is ``form`` attested (hunspell, or a surface of the analyser)? One set lookup
+        #: once the paradigm pass has made both tables one (:meth:`paradigm_pass`)
+        self.has: morph.Has = self._in_either
 
     # -- loading -------------------------------------------------------------------------
     def load(self) -> None:
         t = time.monotonic()
-        self._attested = None
+        self.has = self._in_either
         self.list_entries, self.exclusions = read_lists(self.inputs.lists_dir)
         self.listed = {e.word: e for e in self.list_entries}
         self.excluded = {e.word: e for e in self.exclusions}
@@ -288,10 +290,8 @@ class SlovenianSources:
         self.stats["thesaurus_noun_headwords"] = sum(
             1 for e in self.thesaurus.values() if e.is_noun())
 
-    def has(self, form: str) -> bool:
-        """Is ``form`` attested (hunspell, or a surface of the analyser)?"""
-        if self._attested is not None:     # both tables in one, made by the paradigm pass
-            return form in self._attested
+    def _in_either(self, form: str) -> bool:
+        """:attr:`has` before the paradigm pass."""
         return form in self.forms or form in self.analyses
 
     def is_lemma(self, word: str) -> bool | None:
@@ -343,10 +343,12 @@ class SlovenianSources:
         the number of workers.
         """
         t = time.monotonic()
-        # :meth:`has` as one set lookup: the paradigms ask ~40 candidate forms per word,
-        # most of them not attested, and a miss would look in both tables
-        attested = self._attested = set(self.forms)
+        # :attr:`has` as one set lookup: the paradigms ask ~40 candidate forms per word,
+        # most of them not attested, and a miss would look in both tables; the judging asks
+        # a few per spelling too
+        attested = set(self.forms)
         attested.update(self.analyses)
+        self.has = attested.__contains__
         n = worker_count(workers, len(words), PARADIGM_LEAST)
 
         def task(start: int, stop: int) -> list[tuple[str, list[morph.Paradigm]]]:
@@ -370,7 +372,7 @@ class SlovenianSources:
         """The declensions under which ``w`` is admitted as a nominative ([] for none)."""
         if " " in w or not w.isalpha():
             return []
-        has = self.has if self._attested is None else self._attested.__contains__
+        has = self.has
         hyps = morph.noun_paradigms(w, has)
         ok = [p for p in hyps if p.strong]
         if hyps and not ok and self.lemmatizer and self.is_lemma(w) and \
@@ -530,7 +532,7 @@ class SlovenianSources:
         """Drop the evidence tables (~500 MB) once every record is out: the pipeline keeps
         the builder alive while it scans, diffs and publishes the release."""
         self.forms = set()
-        self._attested = None
+        self.has = self._in_either
         self.analyses = defaultdict(list)
         self.dictionary = {}
         self.thesaurus = {}
