@@ -151,7 +151,16 @@ class Candidate:
 
         A nominative singular of another lemma that the same lemma's hunspell-sl paradigm
         contradicts is left out: apertium tags *osla* as ``osel<n><sg><nom>``, while
-        hunspell-sl declines *osel* with *osla* as its genitive (issue 17, item 3)."""
+        hunspell-sl declines *osel* with *osla* as its genitive (issue 17, item 3).
+
+        Made once per candidate (six rules ask), and not at all for the nine in ten
+        spellings the analyser does not know."""
+        got: list[Tagged] | None = self.__dict__.get("_nouns")
+        if got is None:
+            got = self.__dict__["_nouns"] = self._noun_analyses() if self.analyses else []
+        return got
+
+    def _noun_analyses(self) -> list[Tagged]:
         nouns = [a for a in self.analyses if a.tags and a.tags[0] in NOUN_TAGS
                  and not self.paradigm_contradicts(a)]
         order = {"sg": 0, "pl": 1, "du": 2}

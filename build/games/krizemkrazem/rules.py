@@ -290,7 +290,8 @@ def adjective(c: Candidate) -> str | None:
 
 
 def possessive(c: Candidate) -> str | None:
-    if not morph.possessive(c.word, c.adjective_forms):
+    # capitalised first: the adjective forms cost lookups, and only a name has possessives
+    if not c.capitalised or not morph.possessive(c.word, c.adjective_forms):
         return None
     also = ""
     nouns = c.noun_analyses()
@@ -349,6 +350,8 @@ def make_book(allowed_letters: frozenset[str]) -> RuleBook[Candidate]:
     """The ordered rules of Križemkražem (``allowed_letters``: tiles and joker letters)."""
 
     def letters(c: Candidate) -> str | None:
+        if allowed_letters.issuperset(c.word.lower().replace(" ", "")):
+            return None          # nearly every spelling: one pass in C
         odd = sorted({ch for ch in c.word.lower() if ch != " " and ch not in allowed_letters})
         if odd:
             return (f"spelled with {', '.join(odd)}, which no Križemkražem tile (or joker "
