@@ -205,6 +205,11 @@ class SerboCroatianSources:
         #: verbs that exist only with *se*: apertium's, adjusted by the reviewed lists;
         #: known once :meth:`load` has walked every infinitive
         self.reflexive_only: frozenset[str] = frozenset()
+        self._empty()
+
+    def _empty(self) -> None:
+        """The evidence tables, empty: before :meth:`load`, and again once every key is
+        judged (:meth:`release`)."""
         self.ap = ApertiumForms()
         self.tiler = LatinToCyrillic()
         self.keys: dict[str, KeyEvidence] = {}
@@ -215,6 +220,17 @@ class SerboCroatianSources:
         self._adverbs: dict[str, str | None] = {}
         self._plain: dict[str, list[str]] | None = None
         self._variety_notes: dict[int, str] = {}   # generator bits -> "ekavian, ijekavian"
+
+    def release(self) -> None:
+        """Drop the evidence once the last key is judged (the stats stay: the manifest
+        reads them).
+
+        It is most of a build's memory (apertium's forms, every key's witnesses, the
+        learned tiles), and nothing after the judging reads it: freed here, its pages are
+        what the release writer, the diff and the meanings scan reuse, instead of adding
+        their own on top (a full Kvizovka build's peak came from that sum).
+        """
+        self._empty()
 
     # -- reading the sources -------------------------------------------------------------
     def load(self) -> None:
