@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import lmdb
 from lexicon.build import canaries
@@ -54,6 +54,7 @@ from lexicon.store.recordfile import (
 from lexicon.store.records import VALID, Record
 from lexicon.store.store import MANIFEST, Release
 
+T = TypeVar("T")
 STAGED_DB = b"staged"
 TXN_BATCH = 50_000
 DIFF_SAMPLE = 200
@@ -112,6 +113,16 @@ def as_record(item: Record | Split) -> Record:
     if isinstance(item, Split):
         return join(item.key, item.valid, json.loads(item.shape), item.own, 0)
     return item
+
+
+def read_store(path: Path, read: Callable[[RecordStore], T]) -> T:
+    """``read(store)`` on the record store at ``path``, opened for it and closed after:
+    the pages a scan touched leave the process's memory with the mapping."""
+    store = RecordStore(path)
+    try:
+        return read(store)
+    finally:
+        store.close()
 
 
 def _dir_size(path: Path) -> int:
@@ -395,9 +406,26 @@ class ReleaseWriter:
                 valid, shape = shapes[sid]
                 yield Split(k.decode(), valid, shape, bytes(v[pos:]))
 
-    def _diff(self, previous: Release | LegacyRelease | None, store: RecordStore,
-              out_dir: Path, changed: Changed | None = None) -> dict[str, Any]:
-        """Which keys became valid or stopped being valid since ``previous``.
+    def _diff_current(self, new_keys: Callable[[], Iterable[str]],
+                      changed: Changed | None = None) -> dict[str, Any]:
+        """:meth:`_diff` against the game's current release, opened for it alone."""
+        try:
+            prev_path = releases.current_path(self.profile.id, self.root)
+            # an older layout too: a repack's diff is against the release it migrates
+            previous = open_parent(prev_path) if prev_path else None
+        except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
+            previous = None
+        try:
+            return self._diff(previous, new_keys, self.staging, changed)
+        finally:
+            if previous:
+                previous.close()
+
+    def _diff(self, previous: Release | LegacyRelease | None,
+              new_keys: Callable[[], Iterable[str]], out_dir: Path,
+              changed: Changed | None = None) -> dict[str, Any]:
+        """Which keys became valid or stopped being valid since ``previous``; ``new_keys``
+        gives the new release's admitted keys, asked only when they are needed.
         ``changed``, when ``previous`` is the release it names, says so already: an amend
         of it changes no key but the overridden ones (two sets of millions of keys spared)."""
         if previous is None:
@@ -406,7 +434,7 @@ class ReleaseWriter:
             added = sorted(k for k, (was, now) in changed[1].items() if now and not was)
             removed = sorted(k for k, (was, now) in changed[1].items() if was and not now)
         else:
-            new = set(store.valid_keys())
+            new = set(new_keys())
             old = {k for k, raw in previous.iter_records(valid_only=True) if raw[:1] == VALID}
             added = sorted(new - old)
             removed = sorted(old - new)
@@ -507,22 +535,19 @@ class ReleaseWriter:
         release_id, built_at = self.name(content)
         self.env.close()
         shutil.rmtree(self._raw)
-        try:
-            prev_path = releases.current_path(self.profile.id, self.root)
-            # an older layout too: a repack's diff is against the release it migrates
-            previous = open_parent(prev_path) if prev_path else None
-        except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
-            previous = None
-        written = RecordStore(store_dir)
-        try:
-            if identity is None:  # the playable words' Quackle hash and counts by length
-                identity = playable_identity(self.profile, written.valid_keys())
-            diff = self._diff(previous, written, self.staging, changed)
-            meanings = self.meanings(self.staging, written) if self.meanings else None
-        finally:
-            written.close()
-            if previous:
-                previous.close()
+        # the store is read back by each step below on its own mapping, unmapped after
+        # it: a whole scan maps every page of it (210 MB for Kvizovka), and the diff's scan
+        # of the previous release would otherwise stack its pages on the new store's
+        def admitted() -> list[str]:
+            return read_store(store_dir, lambda w: list(w.valid_keys()))
+
+        valid = admitted() if identity is None or changed is None else None  # one scan, two uses
+        if identity is None:  # the playable words' Quackle hash and counts by length
+            identity = playable_identity(self.profile, valid or ())
+        diff = self._diff_current(admitted if valid is None else lambda: valid or (), changed)
+        valid = None
+        meanings = (read_store(store_dir, lambda w: self.meanings(self.staging, w))
+                    if self.meanings else None)
         indexes = build_indexes(self.profile, store_dir, self.staging, self._early)
         manifest = self.manifest(release_id, built_at, content, identity, {
             "sources": sources,

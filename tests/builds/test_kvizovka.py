@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -382,3 +384,53 @@ def test_the_rules_are_made_once_from_the_complete_evidence(tmp_path: Path) -> N
     by_word = {r.word: r for r in records}
     assert by_word["smejati"].reason_code == by_word["kajati"].reason_code == "reflexive_verb"
     assert [r["code"] for r in b.rules() if r["level"] == "analysis"] == b.judge.codes
+
+
+@needs_lttoolbox
+def test_each_dictionary_is_expanded_once_and_the_evidence_freed_after_judging(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The builder reads each hunspell dictionary twice (to learn the slots, then to judge
+    every form), but expands its affix rules once: the second reading replays the first
+    (``paradigms.FormSpool``). Once the last key is judged the evidence is dropped, so the
+    release writer reuses its memory; the manifest's figures stay."""
+    from lexicon.build.games.kvizovka import paradigms
+
+    expanded: Counter[str] = Counter()
+    expand = paradigms.expand
+
+    def counted(dic: Path, aff: Path, on_entries: Any = None) -> Iterator[Any]:
+        expanded[Path(dic).name] += 1
+        yield from expand(dic, aff, on_entries)
+
+    monkeypatch.setattr(paradigms, "expand", counted)
+    b = make_builder(tmp_path)
+    records = b.records(BuildContext(root=tmp_path / "home", log=lambda _m: None))
+    first = next(records)
+    assert expanded == {"sr_test.dic": 1, "hr_test.dic": 1}
+    assert len(b.sources.keys) == b.stats["keys"] > 1 and b.sources.ap.forms
+    rest = list(records)
+    assert 1 + len(rest) == b.stats["keys"] and first.key < rest[0].key
+    assert b.sources.keys == {} and not b.sources.ap.forms
+    assert b.stats["hunspell"]["hunspell-sr"]["forms"] > 0 and b.policy()["measured"]
+    assert expanded == {"sr_test.dic": 1, "hr_test.dic": 1}
+
+
+def test_a_spool_replays_the_forms_it_recorded() -> None:
+    """The replay is the expansion again, form for form (stem runs cut across batches
+    included), and tells the progress bar the same entries."""
+    from lexicon.build.games.kvizovka import paradigms
+    from lexicon.build.games.kvizovka.evidence import hunspell_source
+
+    for name in ("sr_test", "hr_test"):
+        src = hunspell_source(DATA / f"{name}.dic", DATA / f"{name}.aff")
+        spool = paradigms.FormSpool()
+        spool.BATCH = 7          # many batches on a tiny dictionary
+        told: list[int] = []
+        with pytest.raises(RuntimeError, match="before the recording ended"):
+            next(spool.replay())
+        recorded = list(spool.record(src, on_entries=told.append))
+        entries = sum(told)
+        replayed = list(spool.replay(told.append))
+        assert recorded == list(paradigms.iter_forms(src)) == replayed
+        assert len(recorded) > 3 * spool.BATCH and entries > 1
+        assert sum(told) == 2 * entries

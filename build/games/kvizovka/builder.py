@@ -129,6 +129,7 @@ class KvizovkaBuilder:
             yield record(cand, verdict)
         self.stats["valid_admitted_by"] = dict(sorted(admitted_by.items()))
         self.stats["seconds_in_builder"] = round(time.monotonic() - started, 1)
+        self.sources.release()   # judged: the writer reuses its memory (see release)
 
     @staticmethod
     def _admitted_by(c: FormCandidate) -> str:

@@ -42,12 +42,12 @@ from lexicon.build.games.kvizovka.analysis import (
 from lexicon.build.games.kvizovka.apertium import ApertiumForms
 from lexicon.build.games.kvizovka.lists import ReviewedLists
 from lexicon.build.games.kvizovka.paradigms import (
+    FormSpool,
     HForm,
     HunspellSource,
     Slot,
     SlotLearner,
     SlotVerdict,
-    iter_forms,
     slot_keys,
 )
 from lexicon.build.progress import Progress, track
@@ -205,6 +205,11 @@ class SerboCroatianSources:
         #: verbs that exist only with *se*: apertium's, adjusted by the reviewed lists;
         #: known once :meth:`load` has walked every infinitive
         self.reflexive_only: frozenset[str] = frozenset()
+        self._empty()
+
+    def _empty(self) -> None:
+        """The evidence tables, empty: before :meth:`load`, and again once every key is
+        judged (:meth:`release`)."""
         self.ap = ApertiumForms()
         self.tiler = LatinToCyrillic()
         self.keys: dict[str, KeyEvidence] = {}
@@ -215,6 +220,17 @@ class SerboCroatianSources:
         self._adverbs: dict[str, str | None] = {}
         self._plain: dict[str, list[str]] | None = None
         self._variety_notes: dict[int, str] = {}   # generator bits -> "ekavian, ijekavian"
+
+    def release(self) -> None:
+        """Drop the evidence once the last key is judged (the stats stay: the manifest
+        reads them).
+
+        It is most of a build's memory (apertium's forms, every key's witnesses, the
+        learned tiles), and nothing after the judging reads it: freed here, its pages are
+        what the release writer, the diff and the meanings scan reuse, instead of adding
+        their own on top (a full Kvizovka build's peak came from that sum).
+        """
+        self._empty()
 
     # -- reading the sources -------------------------------------------------------------
     def load(self) -> None:
@@ -235,12 +251,13 @@ class SerboCroatianSources:
 
         self.log("kvizovka: learning hunspell paradigm slots from apertium's tags")
         learners = [SlotLearner() for _ in self.hunspell]
+        spools = [FormSpool() for _ in self.hunspell]   # expanded once, read twice
         seen: dict[int, tuple[int, frozenset[Tags]] | None] = {}
         learn, learn_word, observe = self.tiler.learn, self.tiler.learn_word, self._observe
         with self._entries_bar("kvizovka: learning hunspell paradigm slots") as bar:
             for i, src in enumerate(self.hunspell):
                 learner = learners[i]
-                for hf in iter_forms(src, on_entries=bar.advance):
+                for hf in spools[i].record(src, on_entries=bar.advance):
                     if hf.cyrillic is not None:
                         learn(hf.cyrillic)
                     learn_word(hf.latin)
@@ -254,7 +271,7 @@ class SerboCroatianSources:
         self.log("kvizovka: judging hunspell forms")
         with self._entries_bar("kvizovka: judging hunspell forms") as bar:
             for i, src in enumerate(self.hunspell):
-                self._collect_hunspell(i, src, learners[i], bar)
+                self._collect_hunspell(i, src, learners[i], spools[i].replay(bar.advance))
         tiled: Counter[str] = Counter()
         for form in track(ap.forms, "kvizovka: tiling apertium's forms", every=10_000):
             key, how = self.tiler.key_and_how(form)
@@ -312,8 +329,9 @@ class SerboCroatianSources:
         return Progress(description, total=total or None, unit="entries")
 
     def _collect_hunspell(self, i: int, src: HunspellSource, learner: SlotLearner,
-                          bar: Progress | None = None) -> None:
-        """Add every form of one dictionary to ``self.keys`` as a :class:`Witness`."""
+                          forms: Iterable[HForm]) -> None:
+        """Add every form of one dictionary (``forms``: its :class:`FormSpool`'s replay)
+        to ``self.keys`` as a :class:`Witness`."""
         bit = 2 << i
         slots: dict[Slot, SlotVerdict | None] = {}
         own_slots: dict[Slot, SlotVerdict | None] = {}
@@ -321,8 +339,7 @@ class SerboCroatianSources:
         kinds: Counter[str] = Counter()
         readings: Counter[str] = Counter()   # own_lemma, a_nominative: beside their kind
         respelled = 0
-        for hf, a_nominative in _with_a_nominatives(
-                iter_forms(src, on_entries=bar.advance if bar else None)):
+        for hf, a_nominative in _with_a_nominatives(iter(forms)):
             key = self.tiler.key(hf.latin)
             if hf.cyrillic is not None and key != hf.cyrillic:
                 respelled += 1   # sr_RS's digraph duplicate of a split spelling

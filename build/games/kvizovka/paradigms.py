@@ -25,6 +25,8 @@ unclassified, and is rejected.
 
 from __future__ import annotations
 
+import marshal
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -153,6 +155,102 @@ def iter_forms(src: HunspellSource, limit: int | None = None,
                 a for a in f.affixes if a not in prefix_adds)
         yield HForm(latin, cyr, stem,
                     (*suffix_flags, f"<{pre}", f"-{low_stem[k:]}", f"+{body[k:]}"), flags)
+
+
+class FormSpool:
+    """One dictionary's forms, expanded once and read twice.
+
+    The builder reads a dictionary's forms twice (to learn the slots and tiles, then to
+    judge every form with what was learned), and the second reading cannot start before
+    the first has ended. :meth:`record` passes :func:`iter_forms` through and writes what
+    it yields to an unnamed scratch file; :meth:`replay` yields the same forms again
+    from it, without expanding the affix rules a second time. On disk, not in memory:
+    sr_RS alone has 3.6 million forms, and they are read back while the build's memory is
+    at its highest. Each batch is a marshal of columns (spellings, slot numbers, runs of
+    one entry's stem and flags), which reads back much faster than one object a form.
+    """
+
+    BATCH = 20_000
+
+    def __init__(self) -> None:
+        # open from record to the end of replay: no with-block spans both (unnamed: the
+        # system removes it whenever it is closed, by close() or by the collector)
+        self._file = tempfile.TemporaryFile(prefix="kvizovka-forms-")  # noqa: SIM115
+        self._slot_ids: dict[Slot, int] = {}
+        self._slots: list[Slot] = []
+        self.recorded = False
+
+    def record(self, src: HunspellSource,
+               on_entries: Callable[[int], None] | None = None) -> Iterator[HForm]:
+        """:func:`iter_forms` of ``src``, each form also written to the spool; the entries
+        ``on_entries`` is told of are told again by the replay."""
+        latins: list[str] = []
+        cyrillics: list[str | None] = []
+        slot_nos: list[int] = []
+        runs: list[tuple[str, tuple[str, ...], int]] = []   # (stem, stem flags, forms)
+        entries = 0
+
+        def count(n: int) -> None:
+            nonlocal entries
+            entries += n
+            if on_entries is not None:
+                on_entries(n)
+
+        def flush() -> None:
+            nonlocal latins, cyrillics, slot_nos, runs, entries
+            marshal.dump((latins, cyrillics, slot_nos, runs, entries), self._file)
+            latins, cyrillics, slot_nos, runs, entries = [], [], [], [], 0
+
+        ids, slots = self._slot_ids, self._slots
+        stem = ""
+        flags: tuple[str, ...] = ()
+        run = 0
+        for hf in iter_forms(src, on_entries=count):
+            if run and (hf.stem != stem or hf.stem_flags != flags):
+                runs.append((stem, flags, run))
+                run = 0
+            if not run:
+                stem, flags = hf.stem, hf.stem_flags
+            sid = ids.get(hf.slot)
+            if sid is None:
+                sid = ids[hf.slot] = len(slots)
+                slots.append(hf.slot)
+            latins.append(hf.latin)
+            cyrillics.append(hf.cyrillic)
+            slot_nos.append(sid)
+            run += 1
+            yield hf
+            if len(latins) >= self.BATCH:
+                runs.append((stem, flags, run))
+                run = 0
+                flush()
+        if run:
+            runs.append((stem, flags, run))
+        flush()
+        self.recorded = True
+
+    def replay(self, on_entries: Callable[[int], None] | None = None) -> Iterator[HForm]:
+        """The recorded forms again, in order, equal to the first time's."""
+        if not self.recorded:
+            raise RuntimeError("FormSpool.replay before the recording ended")
+        fh, slots = self._file, self._slots
+        fh.seek(0)
+        while True:
+            try:
+                latins, cyrillics, slot_nos, runs, entries = marshal.load(fh)
+            except EOFError:
+                break
+            i = 0
+            for stem, flags, n in runs:
+                for j in range(i, i + n):
+                    yield HForm(latins[j], cyrillics[j], stem, slots[slot_nos[j]], flags)
+                i += n
+            if on_entries is not None and entries:
+                on_entries(entries)
+        self.close()
+
+    def close(self) -> None:
+        self._file.close()
 
 
 @dataclass
