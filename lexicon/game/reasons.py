@@ -62,6 +62,12 @@ REASONS: dict[str, str] = {
     "intransitive_participle": "the passive participle of an intransitive verb (dejstvovan "
                                "of dejstvovati), which has none: only one dictionary's "
                                "adjective slot makes it",
+    "negated_verbal_noun": "ne- + a verbal noun (nežigosanje, nepočinjanja): only one "
+                           "dictionary's prefix flag makes it; no other source has the word",
+    "compound_ordinal": "the ordinal of a compound number written as one word "
+                        "(dvadesetprvi): it is two words, dvadeset prvi",
+    "unfleeting_a": "a form of an adjective whose a is fleeting, made as if it were a "
+                    "participle (sumarana beside sumarna): only one dictionary's slot makes it",
     # a Remik move (lexicon.verdicts.remik, from the rule book, seed 004)
     "tiles_not_conserved": "the table after the move needs tiles that neither the table "
                            "before it nor the player's shelf holds (no assignment exists)",

@@ -111,6 +111,11 @@ VALID = {  # word -> tiles
     "modna": ["M", "O", "D", "N", "A"],              # the -ni adjective nemodna negates
     # hunspell-sr's ijekavian -ni adjective negated, whose ekavian twin apertium has
     "nevjerovatna": ["N", "E", "V", "J", "E", "R", "O", "V", "A", "T", "N", "A"],
+    "čitanje": ["Č", "I", "T", "A", "NJ", "E"],      # the verbal noun nečitanje negates
+    "nepušenje": ["N", "E", "P", "U", "Š", "E", "NJ", "E"],  # apertium has the ne- word
+    "prva": ["P", "R", "V", "A"],                    # the ordinal dvadesetprva ends in
+    "sumarna": ["S", "U", "M", "A", "R", "N", "A"],  # the short form sumarana lacks
+    "obavezana": ["O", "B", "A", "V", "E", "Z", "A", "N", "A"],  # obavezati's participle
 }
 
 INVALID = {  # word -> reason code
@@ -157,6 +162,12 @@ INVALID = {  # word -> reason code
     "nerudarski": "negated_relational",   # only hunspell-sr's ne- prefix on a -ski adjective
     "nezačinjena": "negated_participle",  # only hunspell-sr's ne- prefix on a participle
     "nemodna": "negated_relational_ni",   # only hunspell-sr's ne- prefix on a -ni adjective
+    "nečitanje": "negated_verbal_noun",   # only hunspell-sr's ne- prefix on a verbal noun
+    "nečitanja": "negated_verbal_noun",
+    "dvadesetprvi": "compound_ordinal",   # dvadeset prvi: two words
+    "dvadesetprva": "compound_ordinal",
+    "sumarana": "unfleeting_a",           # sumaran's a is fleeting: sumarna
+    "sumarano": "unfleeting_a",
     "pjevata": "infinitive_as_adjective",  # hunspell-hr's pjevati/B: the verb declined as
                                            # an adjective
     "dejstvovana": "intransitive_participle",  # dejstvovati is intransitive: no participle
@@ -337,7 +348,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 43 + 23 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 63 + 23 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())

@@ -152,6 +152,10 @@ class FormCandidate:
     """The ekavian spelling apertium has as a word, when only one dictionary spells this
     ijekavian ne- form (*nevjerovatno*: *neverovatno*; see
     :meth:`SerboCroatianSources.ekavian_twin`)."""
+    fleeting_a: tuple[str, str, str] | None = None
+    """(stem, dictionary, short form) when only that dictionary's adjective slots of one
+    -an stem admit the form, which keeps the a the stem's short form drops (*sumarana*
+    beside *sumarna*; see :meth:`SerboCroatianSources.fleeting_a`)."""
 
 
 #: A passive participle's ending and its verb's infinitive ending (usporen: usporiti,
@@ -546,6 +550,25 @@ class SerboCroatianSources:
                 return verb
         return None
 
+    def fleeting_a(self, stem: str, latin: str) -> str | None:
+        """The short form (*sumarna*) of an -an adjective ``stem`` (*sumaran*) whose a is
+        fleeting, when ``latin`` is the stem + one vowel, keeping that a (*sumarana*).
+
+        The a is fleeting when a dictionary has the stem's -na form as a word that a
+        source reads as a positive adjective; the stem is no passive participle (whose a
+        stays: *pisan*, *pisana*) when no source has the verb in -ati it would be the
+        participle of (*obavezan* is *obavezati*'s as well as the adjective *obavezan*)."""
+        low = stem.lower()
+        if len(low) < 5 or not low.endswith("an") or len(latin) != len(low) + 1 \
+                or not latin.startswith(low) or latin[-1] not in "aeio":
+            return None
+        short = low[:-2] + "na"
+        ev = self.keys.get(self.tiler.key(short))
+        if ev is None or not ev.attested or not self.positive_adjective(short) \
+                or self.infinitive(low[:-2] + "ati"):
+            return None
+        return short
+
     def diacritic_twin(self, latin: str, stems: set[str]) -> str | None:
         """A spelling two sources have that is ``latin`` with diacritics where it has none,
         as a form of a lemma spelled like one of ``stems`` (the form's own) with them.
@@ -701,6 +724,7 @@ class SerboCroatianSources:
         adverb = twin = None
         infinitive_stem: tuple[str, str] | None = None
         intransitive: tuple[str, str, str] | None = None
+        fleeting: tuple[str, str, str] | None = None
         by_slot = [r for r in admissible if r.source != APERTIUM and not r.evidence]
         if admissible and len(by_slot) == len(admissible):
             dictionaries = {r.source for r in by_slot}
@@ -719,12 +743,15 @@ class SerboCroatianSources:
                 verb = self.intransitive_verb(stem)
                 if verb is not None:
                     intransitive = (stem, sid, verb)
+                short = self.fleeting_a(stem, latin)
+                if short is not None:
+                    fleeting = (stem, sid, short)
         ekavian = self.ekavian_twin(latin) if (
             admissible and len(sources) == 1 and latin.startswith("ne") and "je" in latin) \
             else None
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
                              explained, tagged_by, capitalised_by, adverb, twin,
-                             infinitive_stem, intransitive, ekavian)
+                             infinitive_stem, intransitive, ekavian, fleeting)
 
     def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
                        own_lemma: bool = False) -> list[HbsAnalysis]:

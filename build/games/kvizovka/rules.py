@@ -99,17 +99,18 @@ RELATIONAL = re.compile(r"[sčšćž]k[aeio]$")
 PARTICIPLE = re.compile("(?:" + "|".join(e for e, _ in PARTICIPLE_INFINITIVES) + ")$")
 
 
-def _negated_base(c: FormCandidate) -> str | None:
+def _negated_base(c: FormCandidate, pos: str = "adj") -> str | None:
     """The lemma a form is ``ne-`` + a form of, when one dictionary's prefix flag is all
     that admits it: only that dictionary has the spelling, and every passing analysis is
-    an adjective slot of a stem that does not itself begin with ne- (the analyses of a
-    prefixed form name the unprefixed stem). None otherwise: a ne- word another source has
-    (*neljudski*, *neratifikovan* where apertium or hunspell-hr lists it) keeps its verdict."""
+    a ``pos`` slot (an adjective's, unless said) of a stem that does not itself begin with
+    ne- (the analyses of a prefixed form name the unprefixed stem). None otherwise: a ne-
+    word another source has (*neljudski*, *neratifikovan* where apertium or hunspell-hr
+    lists it) keeps its verdict."""
     if not c.admissible or not c.latin.startswith("ne") or len(c.sources) != 1 \
             or c.sources[0] == APERTIUM:
         return None
     lemmas = {r.lemma for r in c.admissible}
-    if len(lemmas) != 1 or not all(r.source != APERTIUM and not r.evidence and r.pos == "adj"
+    if len(lemmas) != 1 or not all(r.source != APERTIUM and not r.evidence and r.pos == pos
                                    for r in c.admissible):
         return None
     lemma = lemmas.pop()
@@ -163,6 +164,64 @@ def negated_relational_ni(c: FormCandidate) -> str | None:
         return None
     return (f"ne- + the -ni adjective {base}: only {c.sources[0]}'s ne- prefix makes it, "
             f"and no other source has the word")
+
+
+def negated_verbal_noun(c: FormCandidate) -> str | None:
+    """hunspell-sr's ne- prefix flag is on its verbal nouns too, making *nežigosanje*,
+    *nezadobijanje*, *nehodanje* and their plurals *nepočinjanja*, *negarantovanja* (some
+    2,500 admitted forms of the 2026 build) that no dictionary of the language lists. The
+    negated verbal nouns of the lexical fund (*nepoštovanje*, *neplaćanje*,
+    *nepostojanje*, *nepušenje*) apertium has, and then this rule does not fire: it takes
+    only the ne- forms one dictionary alone makes."""
+    base = _negated_base(c, "n")
+    if base is None or not base.lower().endswith("nje"):
+        return None
+    return (f"ne- + the verbal noun {base}: only {c.sources[0]}'s ne- prefix makes it, and "
+            f"no other source has the word")
+
+
+#: The tens and hundreds a compound number's ordinal is written apart from
+#: (*dvadeset prvi*, *sto treći*), ekavian and ijekavian
+TENS_AND_HUNDREDS = ("dvadeset", "trideset", "četrdeset", "pedeset", "šezdeset",
+                     "sedamdeset", "osamdeset", "devedeset", "sto", "dvesta", "dvjesta",
+                     "tristo", "četiristo", "petsto", "šeststo", "sedamsto", "osamsto",
+                     "devetsto")
+#: The ordinals of the units, without their ending (prv-i, drug-i, treć-i, ...)
+UNIT_ORDINALS = ("prv", "drug", "treć", "četvrt", "pet", "šest", "sedm", "osm", "devet")
+#: One word made of a ten or hundred and a unit's ordinal in the nominative
+COMPOUND_ORDINAL = re.compile(f"^(?:{'|'.join(TENS_AND_HUNDREDS)})"
+                              f"(?:{'|'.join(UNIT_ORDINALS)})[aeio]$")
+
+
+def compound_ordinal(c: FormCandidate) -> str | None:
+    """The ordinal of a compound number is written in words apart: *dvadeset prvi*,
+    *sto treći* (only the last word takes the ordinal ending), so *dvadesetprvi*,
+    *tridesetosma*, *stodruga* are phrases written as one word, which the rule book does
+    not admit. hunspell-sr lists them as entries of their own (some 250 admitted forms of
+    the 2026 build). Ordinals that are one word stay: *dvestoti*, *hiljaditi*,
+    *dvadesetpetogodišnji* (the ending must follow the unit's ordinal). Only where no
+    apertium reading admits the form."""
+    if not c.admissible or not COMPOUND_ORDINAL.match(c.latin) \
+            or any(r.source == APERTIUM for r in c.admissible):
+        return None
+    return (f"a compound number's ordinal written as one word ({c.admissible[0].lemma}): "
+            f"it is two words")
+
+
+def unfleeting_a(c: FormCandidate) -> str | None:
+    """A qualitative adjective in -an drops its a in every other form (*sumaran*:
+    *sumarna*, *uvozan*: *uvozna*, *razgovetan*: *razgovetna*), but hunspell-sr's and
+    hunspell-hr's participle flags on such stems keep it, as a passive participle does
+    (*pisan*: *pisana*): *sumarana*, *uvozano*, *razgovetani* (some 200 admitted forms of
+    the 2026 build). Only where one dictionary's adjective slots of the stem are all that
+    admit the form, a dictionary has the short form (*sumarna*) that a source reads as a
+    positive adjective, and no source has a verb in -ati the stem would be the participle
+    of (*obavezan*: *obavezati*, so *obavezana* stays)."""
+    if c.fleeting_a is None:
+        return None
+    stem, source, short = c.fleeting_a
+    return (f"a form of the adjective {stem}, whose a is fleeting ({short}); only "
+            f"{source}'s slot keeps it as if {stem} were a participle")
 
 
 def infinitive_as_adjective(c: FormCandidate) -> str | None:
@@ -301,6 +360,14 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
             Reject("negated_relational_ni", "ne- + an adjective a dictionary lists by its "
                    "definite -ni form (mostly relational: modni, rasudni) that only that "
                    "dictionary's prefix flag makes", negated_relational_ni),
+            Reject("negated_verbal_noun", "ne- + a verbal noun (-nje) that only one "
+                   "dictionary's prefix flag makes and no other source has",
+                   negated_verbal_noun),
+            Reject("compound_ordinal", "a compound number's ordinal written as one word "
+                   "(dvadesetprvi), when no apertium reading admits it", compound_ordinal),
+            Reject("unfleeting_a", "forms of an -an adjective whose a is fleeting that one "
+                   "dictionary's slot makes keeping the a (sumarana beside sumarna)",
+                   unfleeting_a),
             Reject("infinitive_as_adjective", "adjective forms one dictionary's flags make of "
                    "a verb's infinitive (odmahnuti -> odmahnuta)", infinitive_as_adjective),
             Reject("intransitive_participle", "passive participles of verbs apertium has only "
