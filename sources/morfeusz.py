@@ -177,6 +177,14 @@ class Annotator:
 
     def __init__(self) -> None:
         self._morfeusz = morfeusz2.Morfeusz(analyse=True, generate=False, **OPTIONS)
+        # The wrapper's analyse() turns every edge into strings and lists (its getLabels
+        # walks a SWIG container in Python), most of the cost of analysing a form in a
+        # build of millions. Its SWIG object gives each edge's tag, name and labels as
+        # numbers, so each number is looked up once, by the same calls the wrapper makes.
+        self._swig = self._morfeusz._morfeusz_obj
+        self._tags: dict[int, str] = {}
+        self._names: dict[int, str] = {}
+        self._labels: dict[int, tuple[str, ...]] = {}
         # Analyses repeat a lot (same lemma/tag across forms); interning the
         # converted objects keeps memory flat when millions of forms are kept.
         self._interned: dict[tuple[Any, ...], Interpretation] = {}
@@ -203,18 +211,24 @@ class Annotator:
         of every reading of every form it judged."""
         self._interned.clear()
 
-    def _convert(self, interp: tuple[Any, ...]) -> Interpretation:
-        _orth, raw_lemma, tag, names, labels = interp
-        key = (raw_lemma, tag, tuple(names), tuple(labels))
+    def _convert(self, interp: Any) -> Interpretation:
+        """The reading of one edge (a SWIG ``MorphInterpretation``), interned by its lemma
+        and the numbers of its tag, name and labels; each number is resolved once."""
+        raw_lemma = interp.lemma
+        key = (raw_lemma, interp.tagId, interp.nameId, interp.labelsId)
         found = self._interned.get(key)
         if found is None:
-            found = Interpretation(
-                lemma=_strip_homonym(raw_lemma),
-                tags=tag,
-                name="|".join(names),
-                labels=_split_labels(labels),
-                raw_lemma=raw_lemma,
-            )
+            tags = self._tags.get(key[1])
+            if tags is None:
+                tags = self._tags[key[1]] = interp.getTag(self._swig)
+            name = self._names.get(key[2])
+            if name is None:
+                name = self._names[key[2]] = "|".join(interp.getName(self._swig))
+            labels = self._labels.get(key[3])
+            if labels is None:
+                labels = self._labels[key[3]] = _split_labels(interp.getLabels(self._swig))
+            found = Interpretation(lemma=_strip_homonym(raw_lemma), tags=tags, name=name,
+                                   labels=labels, raw_lemma=raw_lemma)
             self._interned[key] = found
         return found
 
@@ -227,7 +241,7 @@ class Annotator:
         """
         if form.split() != [form]:
             raise ValueError(f"expected a single word form, got {form!r}")
-        edges = self._morfeusz.analyse(form)
+        edges = [(i.startNode, i.endNode, i) for i in self._swig.analyse(form)]
         if not edges:
             return [self._unknown(form)]
         last = max(end for _start, end, _interp in edges)
