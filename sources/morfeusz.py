@@ -56,7 +56,7 @@ bound; :func:`is_fragment` exposes them for reporting.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import morfeusz2
@@ -82,6 +82,17 @@ SEGMENT_SEPARATOR = "+"
 MAX_PATHS = 64
 """Upper bound on split readings kept for one agglutinate (real forms have < 10)."""
 
+
+# The fields of a SWIG ``MorphInterpretation``, read by the extension's own getters: the
+# wrapper's properties put one or two Python calls before each (``lemma`` goes through
+# ``_lemma``), a third of the cost of reading an edge (morfeusz2 is pinned: pyproject.toml).
+_swig = morfeusz2._morfeusz2
+_start = _swig.MorphInterpretation_startNode_get
+_end = _swig.MorphInterpretation_endNode_get
+_lemma = _swig.MorphInterpretation__lemma_get
+_tag_id = _swig.MorphInterpretation_tagId_get
+_name_id = _swig.MorphInterpretation_nameId_get
+_labels_id = _swig.MorphInterpretation_labelsId_get
 
 OPTIONS: dict[str, Any] = {
     "expand_tags": False,
@@ -116,18 +127,20 @@ class Interpretation:
     name: str
     labels: tuple[str, ...]
     raw_lemma: str = ""
+    # What the rules ask of a reading for every form: worked out once, when the reading is
+    # made (the analyser interns its readings, so most are made once per build shard).
+    segment_pos: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Part of speech of each segment (one element unless this is an agglutinate)."""
+    pos: str = field(init=False, repr=False, compare=False)
+    """Part of speech (first tag field): ``"subst"``; ``"prep+ppron3"`` for an agglutinate."""
+    is_proper: bool = field(init=False, repr=False, compare=False)
+    """True if this reading is a proper name (see :func:`is_proper_name`)."""
 
-    @property
-    def pos(self) -> str:
-        """Part of speech (first tag field): ``"subst"``; ``"prep+ppron3"`` for an agglutinate."""
-        return SEGMENT_SEPARATOR.join(
-            tag.split(":", 1)[0] for tag in self.tags.split(SEGMENT_SEPARATOR)
-        )
-
-    @property
-    def segment_pos(self) -> tuple[str, ...]:
-        """Part of speech of each segment (one element unless this is an agglutinate)."""
-        return tuple(tag.split(":", 1)[0] for tag in self.tags.split(SEGMENT_SEPARATOR))
+    def __post_init__(self) -> None:
+        segments = tuple(tag.split(":", 1)[0] for tag in self.tags.split(SEGMENT_SEPARATOR))
+        object.__setattr__(self, "segment_pos", segments)
+        object.__setattr__(self, "pos", SEGMENT_SEPARATOR.join(segments))
+        object.__setattr__(self, "is_proper", self._proper())
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -141,9 +154,7 @@ class Interpretation:
         """True for a synthetic reading made of several segments (``dla+ń``)."""
         return SEGMENT_SEPARATOR in self.tags
 
-    @property
-    def is_proper(self) -> bool:
-        """True if this reading is a proper name (see :func:`is_proper_name`)."""
+    def _proper(self) -> bool:
         if self.lemma[:1].isupper():
             return True
         has_proper_class = any(n not in COMMON_NAME_CLASSES for n in self.names)
@@ -214,8 +225,8 @@ class Annotator:
     def _convert(self, interp: Any) -> Interpretation:
         """The reading of one edge (a SWIG ``MorphInterpretation``), interned by its lemma
         and the numbers of its tag, name and labels; each number is resolved once."""
-        raw_lemma = interp.lemma
-        key = (raw_lemma, interp.tagId, interp.nameId, interp.labelsId)
+        raw_lemma = _lemma(interp)
+        key = (raw_lemma, _tag_id(interp), _name_id(interp), _labels_id(interp))
         found = self._interned.get(key)
         if found is None:
             tags = self._tags.get(key[1])
@@ -241,7 +252,7 @@ class Annotator:
         """
         if form.split() != [form]:
             raise ValueError(f"expected a single word form, got {form!r}")
-        edges = [(i.startNode, i.endNode, i) for i in self._swig.analyse(form)]
+        edges = [(_start(i), _end(i), i) for i in self._swig.analyse(form)]
         if not edges:
             return [self._unknown(form)]
         last = max(end for _start, end, _interp in edges)
