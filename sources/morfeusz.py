@@ -105,6 +105,11 @@ docstring): a generated form must be spelled as the analyser would accept it bac
 ``zrobiłobym`` as one composite segment rather than ``zrobiło`` + ``by`` + ``m``."""
 
 
+_TAG_PARTS: dict[str, tuple[tuple[str, ...], str, bool]] = {}
+"""The segments' parts of speech, the part of speech and the bound test of each tag string
+seen (a few thousand tags in SGJP, millions of readings made of them)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Interpretation:
     """One Morfeusz reading of a whole word form (Morfeusz calls it an *interpretation*).
@@ -133,13 +138,20 @@ class Interpretation:
     """Part of speech of each segment (one element unless this is an agglutinate)."""
     pos: str = field(init=False, repr=False, compare=False)
     """Part of speech (first tag field): ``"subst"``; ``"prep+ppron3"`` for an agglutinate."""
+    is_bound: bool = field(init=False, repr=False, compare=False)
+    """True if every segment is a bound one (:data:`BOUND_TAGS`)."""
     is_proper: bool = field(init=False, repr=False, compare=False)
     """True if this reading is a proper name (see :func:`is_proper_name`)."""
 
     def __post_init__(self) -> None:
-        segments = tuple(tag.split(":", 1)[0] for tag in self.tags.split(SEGMENT_SEPARATOR))
-        object.__setattr__(self, "segment_pos", segments)
-        object.__setattr__(self, "pos", SEGMENT_SEPARATOR.join(segments))
+        parts = _TAG_PARTS.get(self.tags)
+        if parts is None:
+            segments = tuple(tag.split(":", 1)[0] for tag in self.tags.split(SEGMENT_SEPARATOR))
+            parts = _TAG_PARTS[self.tags] = (segments, SEGMENT_SEPARATOR.join(segments),
+                                             all(p in BOUND_TAGS for p in segments))
+        object.__setattr__(self, "segment_pos", parts[0])
+        object.__setattr__(self, "pos", parts[1])
+        object.__setattr__(self, "is_bound", parts[2])
         object.__setattr__(self, "is_proper", self._proper())
 
     @property
@@ -405,7 +417,7 @@ def is_prefix_or_suffix(analyses: Sequence[Interpretation]) -> bool:
     (see the module docstring); it guards against other dictionaries and
     future data rather than doing the main filtering.
     """
-    return bool(analyses) and all(all(pos in BOUND_TAGS for pos in a.segment_pos) for a in analyses)
+    return bool(analyses) and all(a.is_bound for a in analyses)
 
 
 def is_fragment(analyses: Sequence[Interpretation]) -> bool:
