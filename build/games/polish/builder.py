@@ -341,7 +341,11 @@ class PolishBuilder:
         forms = self.candidates(ctx.limit, ctx.workers)
         ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
         lemmas: set[str] = set()
-        self.inhabitants.listed = frozenset(forms)
+        # the spellings listed before judging; only keep_lowercase adds any while judging
+        # (and judges in one pass), so only it needs a copy: for the others the candidates
+        # themselves are those spellings, without a second table of millions of strings
+        self.inhabitants.listed = frozenset(forms) \
+            if self.inhabitants.policy == "keep_lowercase" else forms.keys()
         ctx.expect_records(len(forms))       # one per listed form; generated ones are added
         workers = ctx.workers
         yield from self._timed("listed", self._judge(forms, lemmas, workers))
