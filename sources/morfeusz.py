@@ -56,7 +56,7 @@ bound; :func:`is_fragment` exposes them for reporting.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import morfeusz2
@@ -83,6 +83,17 @@ MAX_PATHS = 64
 """Upper bound on split readings kept for one agglutinate (real forms have < 10)."""
 
 
+# The fields of a SWIG ``MorphInterpretation``, read by the extension's own getters: the
+# wrapper's properties put one or two Python calls before each (``lemma`` goes through
+# ``_lemma``), a third of the cost of reading an edge (morfeusz2 is pinned: pyproject.toml).
+_swig = morfeusz2._morfeusz2
+_start = _swig.MorphInterpretation_startNode_get
+_end = _swig.MorphInterpretation_endNode_get
+_lemma = _swig.MorphInterpretation__lemma_get
+_tag_id = _swig.MorphInterpretation_tagId_get
+_name_id = _swig.MorphInterpretation_nameId_get
+_labels_id = _swig.MorphInterpretation_labelsId_get
+
 OPTIONS: dict[str, Any] = {
     "expand_tags": False,
     "aggl": "strict",
@@ -92,6 +103,11 @@ OPTIONS: dict[str, Any] = {
 """The options of every Morfeusz instance, analyser and generator alike (see the module
 docstring): a generated form must be spelled as the analyser would accept it back, e.g.
 ``zrobiłobym`` as one composite segment rather than ``zrobiło`` + ``by`` + ``m``."""
+
+
+_TAG_PARTS: dict[str, tuple[tuple[str, ...], str, bool]] = {}
+"""The segments' parts of speech, the part of speech and the bound test of each tag string
+seen (a few thousand tags in SGJP, millions of readings made of them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,18 +132,27 @@ class Interpretation:
     name: str
     labels: tuple[str, ...]
     raw_lemma: str = ""
+    # What the rules ask of a reading for every form: worked out once, when the reading is
+    # made (the analyser interns its readings, so most are made once per build shard).
+    segment_pos: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Part of speech of each segment (one element unless this is an agglutinate)."""
+    pos: str = field(init=False, repr=False, compare=False)
+    """Part of speech (first tag field): ``"subst"``; ``"prep+ppron3"`` for an agglutinate."""
+    is_bound: bool = field(init=False, repr=False, compare=False)
+    """True if every segment is a bound one (:data:`BOUND_TAGS`)."""
+    is_proper: bool = field(init=False, repr=False, compare=False)
+    """True if this reading is a proper name (see :func:`is_proper_name`)."""
 
-    @property
-    def pos(self) -> str:
-        """Part of speech (first tag field): ``"subst"``; ``"prep+ppron3"`` for an agglutinate."""
-        return SEGMENT_SEPARATOR.join(
-            tag.split(":", 1)[0] for tag in self.tags.split(SEGMENT_SEPARATOR)
-        )
-
-    @property
-    def segment_pos(self) -> tuple[str, ...]:
-        """Part of speech of each segment (one element unless this is an agglutinate)."""
-        return tuple(tag.split(":", 1)[0] for tag in self.tags.split(SEGMENT_SEPARATOR))
+    def __post_init__(self) -> None:
+        parts = _TAG_PARTS.get(self.tags)
+        if parts is None:
+            segments = tuple(tag.split(":", 1)[0] for tag in self.tags.split(SEGMENT_SEPARATOR))
+            parts = _TAG_PARTS[self.tags] = (segments, SEGMENT_SEPARATOR.join(segments),
+                                             all(p in BOUND_TAGS for p in segments))
+        object.__setattr__(self, "segment_pos", parts[0])
+        object.__setattr__(self, "pos", parts[1])
+        object.__setattr__(self, "is_bound", parts[2])
+        object.__setattr__(self, "is_proper", self._proper())
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -141,9 +166,7 @@ class Interpretation:
         """True for a synthetic reading made of several segments (``dla+ń``)."""
         return SEGMENT_SEPARATOR in self.tags
 
-    @property
-    def is_proper(self) -> bool:
-        """True if this reading is a proper name (see :func:`is_proper_name`)."""
+    def _proper(self) -> bool:
         if self.lemma[:1].isupper():
             return True
         has_proper_class = any(n not in COMMON_NAME_CLASSES for n in self.names)
@@ -177,6 +200,14 @@ class Annotator:
 
     def __init__(self) -> None:
         self._morfeusz = morfeusz2.Morfeusz(analyse=True, generate=False, **OPTIONS)
+        # The wrapper's analyse() turns every edge into strings and lists (its getLabels
+        # walks a SWIG container in Python), most of the cost of analysing a form in a
+        # build of millions. Its SWIG object gives each edge's tag, name and labels as
+        # numbers, so each number is looked up once, by the same calls the wrapper makes.
+        self._swig = self._morfeusz._morfeusz_obj
+        self._tags: dict[int, str] = {}
+        self._names: dict[int, str] = {}
+        self._labels: dict[int, tuple[str, ...]] = {}
         # Analyses repeat a lot (same lemma/tag across forms); interning the
         # converted objects keeps memory flat when millions of forms are kept.
         self._interned: dict[tuple[Any, ...], Interpretation] = {}
@@ -203,18 +234,24 @@ class Annotator:
         of every reading of every form it judged."""
         self._interned.clear()
 
-    def _convert(self, interp: tuple[Any, ...]) -> Interpretation:
-        _orth, raw_lemma, tag, names, labels = interp
-        key = (raw_lemma, tag, tuple(names), tuple(labels))
+    def _convert(self, interp: Any) -> Interpretation:
+        """The reading of one edge (a SWIG ``MorphInterpretation``), interned by its lemma
+        and the numbers of its tag, name and labels; each number is resolved once."""
+        raw_lemma = _lemma(interp)
+        key = (raw_lemma, _tag_id(interp), _name_id(interp), _labels_id(interp))
         found = self._interned.get(key)
         if found is None:
-            found = Interpretation(
-                lemma=_strip_homonym(raw_lemma),
-                tags=tag,
-                name="|".join(names),
-                labels=_split_labels(labels),
-                raw_lemma=raw_lemma,
-            )
+            tags = self._tags.get(key[1])
+            if tags is None:
+                tags = self._tags[key[1]] = interp.getTag(self._swig)
+            name = self._names.get(key[2])
+            if name is None:
+                name = self._names[key[2]] = "|".join(interp.getName(self._swig))
+            labels = self._labels.get(key[3])
+            if labels is None:
+                labels = self._labels[key[3]] = _split_labels(interp.getLabels(self._swig))
+            found = Interpretation(lemma=_strip_homonym(raw_lemma), tags=tags, name=name,
+                                   labels=labels, raw_lemma=raw_lemma)
             self._interned[key] = found
         return found
 
@@ -227,7 +264,7 @@ class Annotator:
         """
         if form.split() != [form]:
             raise ValueError(f"expected a single word form, got {form!r}")
-        edges = self._morfeusz.analyse(form)
+        edges = [(_start(i), _end(i), i) for i in self._swig.analyse(form)]
         if not edges:
             return [self._unknown(form)]
         last = max(end for _start, end, _interp in edges)
@@ -380,7 +417,7 @@ def is_prefix_or_suffix(analyses: Sequence[Interpretation]) -> bool:
     (see the module docstring); it guards against other dictionaries and
     future data rather than doing the main filtering.
     """
-    return bool(analyses) and all(all(pos in BOUND_TAGS for pos in a.segment_pos) for a in analyses)
+    return bool(analyses) and all(a.is_bound for a in analyses)
 
 
 def is_fragment(analyses: Sequence[Interpretation]) -> bool:

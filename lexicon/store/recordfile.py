@@ -128,6 +128,11 @@ def _lemma_rule(word: str, lemma: str) -> tuple[int, str]:
 
 # -- splitting a record into shape + payload ------------------------------------------------
 
+_shape_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""A shape as canonical JSON: ``json.dumps`` with these options, without making an encoder
+for each of the millions of records a build splits."""
+
+
 def split(rec: Record) -> tuple[str, bytes]:
     """(shape as canonical JSON, payload without the shape number) of one record."""
     inline = bytearray()
@@ -164,7 +169,7 @@ def split(rec: Record) -> tuple[str, bytes]:
         shape["c"] = rec.category
     if rec.evidence:
         shape["e"] = _texts(rec.evidence, rec.word, lemma0, inline)
-    return json.dumps(shape, ensure_ascii=False, separators=(",", ":")), bytes(inline)
+    return _shape_text(shape), bytes(inline)
 
 
 def _texts(texts: list[str], word: str, lemma: str | None, inline: bytearray) -> list[Any]:

@@ -153,3 +153,41 @@ def test_forgetting_the_interned_readings_changes_no_reading() -> None:
     fresh.forget()
     after = fresh.analyse("zamku")
     assert after == before and after[0] is not before[0]
+
+
+def test_readings_match_the_wrappers_own_analysis(annotator: Annotator) -> None:
+    """The analyser reads edges from Morfeusz's SWIG object and resolves tag, name and
+    labels by number; each reading must equal the one built from the wrapper's ``analyse``
+    (strings and lists per edge), over forms with name classes, labels, homonym qualifiers,
+    several readings and agglutinates, asked twice (the second time from the tables)."""
+    import morfeusz2
+    from lexicon.sources.morfeusz import OPTIONS, _split_labels, _strip_homonym
+
+    wrapper = morfeusz2.Morfeusz(analyse=True, generate=False, **OPTIONS)
+    forms = ["Kraków", "krakowa", "oko", "min", "pot", "dlań", "żem", "abyś", "róbże",
+             "Jana", "zrobiłbym", "kg", "eks", "wznak", "chłopaki", "ee", "xyzzy"]
+    seen = 0
+    for _round in range(2):
+        for form in forms:
+            edges = wrapper.analyse(form)
+            last = max(end for _s, end, _i in edges)
+            expected = [Interpretation(_strip_homonym(raw), tag, "|".join(names),
+                                       _split_labels(labels), raw)
+                        for start, end, (_orth, raw, tag, names, labels) in edges
+                        if start == 0 and end == last]
+            got = annotator.analyse(form)
+            if expected:
+                assert got == expected, form
+                seen += sum(bool(a.name or a.labels) for a in got)
+            else:    # an agglutinate: every segment as the wrapper reads it, joined
+                assert all(a.is_agglutinate for a in got) or is_unknown(got), form
+    assert seen > 0    # the forms do carry names and labels
+    aglt = annotator.analyse("dlań")
+    assert [(a.lemma, a.tags) for a in aglt] == [("dla+on",
+                                                  "prep:gen+ppron3:sg:gen.acc:m1.m2.m3:ter:"
+                                                  "nakc:praep")]
+    # the derived fields agree with their definitions
+    for form in forms:
+        for a in annotator.analyse(form):
+            assert a.segment_pos == tuple(t.split(":", 1)[0] for t in a.tags.split("+"))
+            assert a.pos == "+".join(a.segment_pos)

@@ -39,6 +39,7 @@ from lexicon.build.games.polish.evidence import (
     left_out_slot,
     lemmas_to_generate,
     negation_base,
+    source_names,
 )
 from lexicon.build.games.polish.inhabitants import Inhabitants, policy_of
 from lexicon.build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
@@ -163,7 +164,7 @@ class PolishBuilder:
 
     def _record(self, cand: Candidate) -> Record:
         verdict = self.book.judge(cand)
-        srcs = sorted(s for s, bit in SOURCE_BITS.items() if cand.sources & bit)
+        srcs = source_names(cand.sources)
         stored = [Analysis(a.lemma, a.tags, "morfeusz2",
                            tuple(x for x in (a.name, *a.labels) if x))
                   for a in cand.analyses[:MAX_ANALYSES]]
@@ -340,7 +341,11 @@ class PolishBuilder:
         forms = self.candidates(ctx.limit, ctx.workers)
         ctx.log(f"{self.game}: {len(forms):,} candidate forms; analysing with Morfeusz 2")
         lemmas: set[str] = set()
-        self.inhabitants.listed = frozenset(forms)
+        # the spellings listed before judging; only keep_lowercase adds any while judging
+        # (and judges in one pass), so only it needs a copy: for the others the candidates
+        # themselves are those spellings, without a second table of millions of strings
+        self.inhabitants.listed = frozenset(forms) \
+            if self.inhabitants.policy == "keep_lowercase" else forms.keys()
         ctx.expect_records(len(forms))       # one per listed form; generated ones are added
         workers = ctx.workers
         yield from self._timed("listed", self._judge(forms, lemmas, workers))

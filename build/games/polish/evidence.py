@@ -3,6 +3,7 @@ and the worker functions that gather readings and generated paradigms in paralle
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 
@@ -86,11 +87,22 @@ class Candidate:
         return bool(self.sources & LISTED)
 
 
+@functools.cache
+def _source_names(bits: int) -> tuple[str, ...]:
+    return tuple(sorted(s for s, bit in SOURCE_BITS.items() if bits & bit))
+
+
+def source_names(bits: int) -> list[str]:
+    """The sources of a candidate's bit set (:data:`SOURCE_BITS`), sorted by name: a few
+    bit sets stand for millions of candidates, so each is spelled out once."""
+    return list(_source_names(bits))
+
+
 def accepted_reading(a: morfeusz.Interpretation) -> bool:
     """A reading that is evidence for a playable word: known, not an abbreviation, not a
     proper name, not made only of bound segments."""
     return (a.tags != morfeusz.UNKNOWN_TAG and a.pos != morfeusz.ABBREVIATION_TAG
-            and not a.is_proper and not all(p in morfeusz.BOUND_TAGS for p in a.segment_pos))
+            and not a.is_proper and not a.is_bound)
 
 
 def grade(c: Candidate) -> str:

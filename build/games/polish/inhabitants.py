@@ -104,7 +104,8 @@ class Inhabitants:
         self.kept = 0                 # lowercase spellings added (keep_lowercase)
 
     def _lemmas(self, c: Candidate) -> list[str]:
-        return sorted({a.lemma for a in readings(c.form, c.analyses, self.listed)})
+        found = readings(c.form, c.analyses, self.listed)
+        return sorted({a.lemma for a in found}) if found else []
 
     def capitalised_name(self, c: Candidate) -> str | None:
         """The veto: a capitalised name of inhabitants, under its own reason code."""

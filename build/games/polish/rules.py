@@ -19,6 +19,7 @@ from lexicon.build.games.polish.evidence import (
     category,
     evidence_text,
     grade,
+    source_names,
 )
 from lexicon.build.rules import Admit, Evidence, Reject, RuleBook
 from lexicon.sources import morfeusz
@@ -53,6 +54,8 @@ def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str],
         raise ValueError(f"unknown listing-only policy {listing_only!r}")
 
     def hyphen(c: Candidate) -> str | None:
+        if "-" not in c.form and "'" not in c.form and "’" not in c.form:
+            return None   # the common case, asked of every candidate
         odd = [ch for ch in c.form if ch in "-'’"]
         if odd:
             return f"needs {'a hyphen' if '-' in odd else 'an apostrophe'}"
@@ -66,6 +69,8 @@ def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str],
         return f"written with a capital letter{detail}"
 
     def foreign(c: Candidate) -> str | None:
+        if letters.issuperset(c.form):
+            return None
         odd = sorted({ch for ch in c.form if ch not in letters})
         if odd:
             return f"contains {', '.join(repr(ch) for ch in odd)}, not a letter of the Polish tiles"
@@ -149,7 +154,7 @@ def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str],
         def test(c: Candidate) -> Evidence | None:
             if grade(c) != level or not applies(c):
                 return None
-            srcs = sorted(s for s, bit in SOURCE_BITS.items() if c.sources & bit)
+            srcs = source_names(c.sources)
             return Evidence(level, evidence_text(level, srcs, c.analyses),
                             category(c.analyses), tuple(srcs))
         return Admit(level, GRADES[level], test)
