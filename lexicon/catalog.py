@@ -82,8 +82,9 @@ class Catalog:
                 every_file: bool = False) -> Lexicon:
         """The :class:`~lexicon.door.Lexicon` of the current release of ``game``, or of the
         published release ``release_id`` ("valid as of edition X"): made once per release
-        and cached, so asking on every request costs a ``stat`` of ``CURRENT`` and of the
-        store. ``every_file`` checks the size of every file the release maps (a batch or a
+        and cached, so asking on every request costs a ``stat`` of ``CURRENT`` (and of the
+        store, where the release holds no read lease: :meth:`Release.check_sizes`).
+        ``every_file`` checks the size of every file the release maps (a batch or a
         query may read any of them), not just the store's. NoRelease when none is built,
         ReleaseDamaged (a NoRelease) when CURRENT or the release fails its checks,
         UnknownRelease for an id that was never published."""

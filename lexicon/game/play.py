@@ -61,6 +61,8 @@ class PlayRules:
 
     def joker_letters(self, key: str) -> list[str]:
         """Those letters, as printed (Križemkražem's W, X, Y, Q), in word order."""
+        if not self.joker_only or self.joker_only.isdisjoint(key):
+            return []     # the common word: one C-level test, no loop over its letters
         letter = self.profile.by_canonical
         return [letter[c].letter for c in key if c in self.joker_only]
 
@@ -92,7 +94,7 @@ class PlayRules:
     def broken(self, key: str, foreign: Iterable[str] = (), *,
                edge: bool = False) -> Broken | None:
         """The first play rule laying ``key`` breaks, or None (``foreign``: non-tiles)."""
-        odd = "".join(dict.fromkeys(foreign))
+        odd = "".join(dict.fromkeys(foreign)) if foreign else ""
         if odd:
             if set(odd) & {"-", "'", "’"}:
                 return Broken("hyphen_or_apostrophe", f"contains {odd!r}: words needing a "

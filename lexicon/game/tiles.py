@@ -133,6 +133,8 @@ class Speller:
             return tuple(self._letter.get(c) or c.upper() for c in key)
 
     def tiling(self, key: str) -> Tiling:
+        if self._letter.keys() >= set(key):      # tiles only, the common case: C-level
+            return Tiling(key, self.tiles_of(key), ())
         return Tiling(key, self.tiles_of(key),
                       tuple(c for c in key if c not in self._letter))
 
@@ -214,7 +216,7 @@ class Speller:
         between two such positions is translated in one ``str.translate``.
         """
         text = word.replace(" ", "") if self.profile.phrases else word
-        if (not any(s in text for s, _c in self._multi)
+        if ((not self._multi or self._multi_re.search(text) is None)
                 and JOIN_OPEN not in text and JOIN_CLOSE not in text):
             if work is not None:
                 work.steps += 1

@@ -46,7 +46,7 @@ import weakref
 import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -187,6 +187,50 @@ def _texts(texts: list[str], word: str, lemma: str | None, inline: bytearray) ->
 
 def join(key: str, valid: bool, shape: dict[str, Any], payload: bytes, pos: int) -> Record:
     """The inverse of :func:`split`: ``payload[pos:]`` is the record's inline part."""
+    return decoder(shape)(key, valid, payload, pos)
+
+
+Decoder = Callable[[str, bool, bytes, int], Record]
+
+
+def decoder(shape: dict[str, Any]) -> Decoder:
+    """:func:`join` for the records of one shape, its reading of the shape done once: a
+    store keeps one per shape number (:meth:`RecordStore.decoder`), so a lookup decodes
+    only the record's own bytes. Most shapes inline nothing but the word (no message, no
+    lemma or evidence text of its own): those get a decoder that fills the templates
+    directly; any other is read by the general :func:`_join`."""
+    rows = shape.get("a", ())
+    evidence = shape.get("e", ())
+    if "m" in shape or any(row[0] == -1 for row in rows) or any(
+            part == 0 for part in evidence):
+        return partial(_join, shape=shape)
+    mode = shape.get("w", 0)
+    plan = tuple((row[0], row[1], row[2], row[3], tuple(row[4]) if len(row) > 4 else ())
+                 for row in rows)
+    texts = tuple((part, WORD_MARK in part or LEMMA_MARK in part) for part in evidence)
+    sources, code, category = tuple(shape.get("s", ())), shape.get("r"), shape.get("c")
+
+    def decode(key: str, valid: bool, payload: bytes, pos: int) -> Record:
+        if mode == 0:
+            word = key
+        elif mode == 1:
+            word = key.capitalize()
+        else:
+            word = get_text(payload, pos)[0]
+        analyses = [Analysis((word[:-cut] if cut else word) + suffix, tags, source, labels)
+                    for cut, suffix, tags, source, labels in plan]
+        lemma0 = analyses[0].lemma if analyses else None
+        return Record(key=key, word=word, valid=valid, reason_code=code,
+                      reason_message=None, analyses=analyses, sources=list(sources),
+                      category=category,
+                      evidence=[_fill(text, word, lemma0) if marked else text
+                                for text, marked in texts])
+    return decode
+
+
+def _join(key: str, valid: bool, payload: bytes, pos: int, *, shape: dict[str, Any]
+          ) -> Record:
+    """:func:`join` read from the shape itself: any shape."""
     mode = shape.get("w", 0)
     if mode == 0:
         word = key
@@ -508,6 +552,7 @@ class RecordStore:
         self._release = weakref.finalize(self, close_env, shared)
         self.block = lru_cache(maxsize=CACHE_BLOCKS)(self._block)
         self.shape = lru_cache(maxsize=16384)(self._shape)
+        self.decoder = lru_cache(maxsize=16384)(self._decoder)
 
     def _block(self, b: int) -> list[bytes]:
         with self.env.begin(db=self._shapes_db) as txn:
@@ -530,9 +575,12 @@ class RecordStore:
     def _shape(self, sid: int) -> dict[str, Any]:
         return json.loads(self.shape_text(sid))
 
+    def _decoder(self, sid: int) -> Decoder:
+        return decoder(self.shape(sid))
+
     def _record(self, key: str, raw: bytes) -> Record:
         sid, pos = get_varint(raw, 0)
-        return join(key, sid < self.valid_shapes, self.shape(sid), raw, pos)
+        return self.decoder(sid)(key, sid < self.valid_shapes, raw, pos)
 
     def get(self, key: str) -> Record | None:
         with self.env.begin(db=self.db, buffers=True) as txn:

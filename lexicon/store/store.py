@@ -124,12 +124,17 @@ class Release(Named):
         """Raise ReleaseDamaged if a file this release maps changed size since it was
         opened: a file truncated under a running server then becomes a 503 for its game
         instead of a SIGBUS for the whole process. ``full`` stats every mapped file (about
-        ten); otherwise only ``data.mdb``, which every word check reads. :class:`Catalog`
-        does the short check on every use and the full one for batches and queries and at
-        least every ``FULL_CHECK_EVERY`` seconds: ten stats per single-word request would
-        cost more than the lookup itself."""
+        ten); otherwise only ``data.mdb``, which every word check reads, and nothing at all
+        while the release holds a read lease (:attr:`guard` ``lease``): a truncation of a
+        leased file waits for the lease, and its break condemns the release before the
+        file can shrink, so that stat could only repeat what the condemnation says.
+        :class:`Catalog` does the short check on every use and the full one for batches
+        and queries and at least every ``FULL_CHECK_EVERY`` seconds: ten stats per
+        single-word request would cost more than the lookup itself."""
         if self._condemned:
             raise integrity.damaged(self.path, self._condemned, self.manifest)
+        if not full and self._lease is not None:
+            return    # a leased file cannot shrink unseen: its truncation condemns us first
         problems = []
         for path, size in (self._watched if full else self._watched[:1]):
             try:

@@ -36,10 +36,6 @@ from lexicon.store.store import Release
 MAX_BATCH = 10_000
 
 
-def _reason(code: str, message: str | None = None) -> dict[str, str]:
-    return {"code": code, "message": message or describe(code)}
-
-
 def decide(spell: Speller, word: str, record: Callable[[str], Record | None], *,
            known: PrefixOracle | None = None, every: bool = False) -> Resolution:
     """The reading of ``word`` a store of records decides (``record``: a key's record, or
@@ -123,16 +119,18 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
     word = clean_word(text)
     spell, rules = speller(profile), play_rules(profile)
     reading, record, alternatives = _choose(spell, rel, word)
-    reason: dict[str, str] | None
+    reason: dict[str, str] | None = None
     if record is not None and not record.valid:
-        reason = _reason(record.reason_code or "unknown", record.reason_message)
+        code = record.reason_code or "unknown"
+        reason = localized_reason(code, record.reason_message or describe(code), lang)
     else:
         broken = rules.broken(reading.key, reading.foreign, edge=edge)
-        reason = _reason(broken.code, broken.message) if broken else None
-        if reason is None and record is None:
-            reason = _reason("unknown", f"{word!r} is in none of this release's sources")
-    if reason is not None:
-        reason = localized_reason(reason["code"], reason["message"], lang)
+        if broken is not None:
+            reason = localized_reason(broken.code, broken.message or describe(broken.code),
+                                      lang)
+        elif record is None:
+            reason = localized_reason("unknown", f"{word!r} is in none of this release's "
+                                      f"sources", lang)
     result: dict[str, Any] = {
         "input": text,
         "game": game,
