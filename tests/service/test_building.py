@@ -142,9 +142,11 @@ def test_the_plan_builds_the_shortest_first_and_a_vocabulary_before_its_game(
     text = plan.plan_text(steps)
     assert text.startswith("build plan: 4 games, expected 29.0 min in all on this machine")
     assert "worker" not in text          # no worker count given
-    # the worker count is named for the games whose builders judge in workers (osps)
-    assert "; osps judged in 2 worker processes;" in plan.plan_text(steps, 2)
-    assert "worker" not in plan.plan_text(steps[:2], 2)
+    # the worker count is named for the games whose builders judge in workers (osps and
+    # kvizovka), in the plan's order
+    assert "; kvizovka and osps judged in 2 worker processes;" in plan.plan_text(steps, 2)
+    assert "; kvizovka judged in 2 worker processes;" in plan.plan_text(steps[:2], 2)
+    assert "worker" not in plan.plan_text(steps[:1], 2)
 
 
 def test_a_full_build_here_is_the_estimate_of_the_next(home: Path,
