@@ -387,11 +387,18 @@ def test_the_rules_are_made_once_from_the_complete_evidence(tmp_path: Path) -> N
 
 
 @needs_lttoolbox
-def test_the_same_release_with_1_2_and_3_workers(tmp_path: Path) -> None:
+def test_the_same_release_with_1_2_and_3_workers(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The keys judged in forked workers (build.shards) give the bytes one process writes,
-    and the same counts: the records come back in key order whatever the number."""
+    and the same counts: the records come back in key order whatever the number, and
+    whether a worker lives for the whole pool or is replaced after each shard."""
+    import sys
+    kvizovka_builder = sys.modules[KvizovkaBuilder.__module__]   # (the package's
+    # ``builder`` is the production factory, not the module)
     found = {}
     for workers in (1, 2, 3):
+        # three workers, each replaced by a fresh fork after one shard
+        monkeypatch.setattr(kvizovka_builder, "KEY_RECYCLE", 1 if workers == 3 else None)
         root = tmp_path / f"workers-{workers}"
         bins = tmp_path / f"bins-{workers}"
         bins.mkdir()

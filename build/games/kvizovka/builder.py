@@ -49,6 +49,8 @@ MAX_REJECTED_ANALYSES = 3
 MAX_EVIDENCE = 4
 KEY_SHARD = 20_000      # keys judged per shard (build.shards)
 KEYS_LEAST = 200_000    # by default, a worker per this many keys (forking costs)
+KEY_RECYCLE = 10        # shards a worker judges before a fresh fork replaces it (its copied
+                        # pages and its caches go with it: build.shards.ordered)
 CATEGORY_ORDER = ("noun", "verb", "prn", "num", "adj", "adv")
 
 
@@ -141,7 +143,8 @@ class KvizovkaBuilder:
         self._shard_keys = keys
         try:
             for shard in ordered_shards(self._judge_shard,
-                                        spans(len(keys), workers, KEY_SHARD), workers):
+                                        spans(len(keys), workers, KEY_SHARD), workers,
+                                        recycle=KEY_RECYCLE):
                 admitted_by.update(shard.admitted_by)
                 yield from shard.records
         finally:
