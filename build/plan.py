@@ -176,6 +176,12 @@ def minutes(seconds: float) -> str:
     return f"{seconds / 60:.1f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
+def _listed(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: names as a sentence lists them."""
+    return " and ".join(names) if len(names) <= 2 else \
+        ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def plan_text(steps: Sequence[Step], workers: int | None = None) -> str:
     """The line printed before a build starts: the order, each game's share, the total,
     and how many worker processes judge the forms of the games whose builders use them
@@ -184,7 +190,7 @@ def plan_text(steps: Sequence[Step], workers: int | None = None) -> str:
     bases = sorted({s.basis for s in steps})
     sharded = [s.game for s in steps if s.game in SHARDED]
     judging = "" if workers is None or not sharded else \
-        (f"; {' and '.join(sharded)} judged in {workers} worker "
+        (f"; {_listed(sharded)} judged in {workers} worker "
          f"process{'es' if workers != 1 else ''}")
     return (f"build plan: {len(steps)} game{'s' if len(steps) != 1 else ''}, expected "
             f"{minutes(total)} in all on this machine ("

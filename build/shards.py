@@ -77,13 +77,18 @@ def _run(token: int, start: int, stop: int) -> object:
 
 
 def ordered(task: Callable[[int, int], R], shards: list[tuple[int, int]],
-            workers: int) -> Iterator[R]:
+            workers: int, recycle: int | None = None) -> Iterator[R]:
     """``task(start, stop)`` of every shard, yielded in shard order; run in ``workers``
     forked processes (in this one when ``workers`` is 1 or there is one shard).
 
     ``task`` must depend only on its shard and on what was loaded before this call (the
     workers are forked here), and return something picklable. An exception in a worker
     is raised here, at its shard; closing the iterator early stops the workers.
+
+    ``recycle``: a worker is replaced by a fresh fork after that many shards. Reading a
+    loaded object writes its reference count, so a worker copies every page it reads
+    from; one that judged every key of a big build would end up holding its own copy of
+    most of the evidence. None: a worker lives as long as the pool.
     """
     if workers <= 1 or len(shards) <= 1:
         for start, stop in shards:
@@ -94,7 +99,8 @@ def ordered(task: Callable[[int, int], R], shards: list[tuple[int, int]],
     gc.collect()
     gc.freeze()       # the loaded objects stay in pages the workers share
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers,
+                                                     maxtasksperchild=recycle) as pool:
             queue = iter(shards)
             waiting = deque(pool.apply_async(_run, (token, *span))
                             for span in itertools.islice(queue, workers * IN_FLIGHT))

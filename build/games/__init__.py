@@ -47,7 +47,7 @@ BUILDERS: dict[str, str] = {
 
 #: the games whose builders judge their forms in worker processes (:mod:`build.shards`);
 #: the build plan names them with the number of workers
-SHARDED: frozenset[str] = frozenset({"osps", "krizemkrazem"})
+SHARDED: frozenset[str] = frozenset({"osps", "krizemkrazem", "kvizovka"})
 
 
 class GameBuilder(Protocol):

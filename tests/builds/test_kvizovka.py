@@ -23,6 +23,7 @@ from lexicon.build.games.hbs_script import LatinToCyrillic, digraph_key, to_lati
 from lexicon.build.games.kvizovka import KvizovkaBuilder
 from lexicon.build.games.kvizovka.paradigms import HForm, SlotLearner
 from lexicon.build.pipeline import BuildContext, build_game
+from lexicon.build.release import as_record
 
 from lexicon.catalog import Catalog
 from lexicon.store.releases import current_path
@@ -387,7 +388,8 @@ def test_the_rules_are_made_once_from_the_complete_evidence(tmp_path: Path) -> N
     assert not hasattr(b.sources, "judge")
     with pytest.raises(BuildError, match="made from the evidence"):
         b.rules()
-    records = list(b.records(BuildContext(root=tmp_path / "home", log=lambda _m: None)))
+    records = [as_record(r) for r in b.records(BuildContext(root=tmp_path / "home",
+                                                             log=lambda _m: None))]
     assert b.judge is not None and b.book is not None
     assert {"smejati", "kajati"} <= b.sources.reflexive_only
     assert all(b.judge.reflexive_only(v) for v in b.sources.reflexive_only)
@@ -445,3 +447,36 @@ def test_a_spool_replays_the_forms_it_recorded() -> None:
         assert recorded == list(paradigms.iter_forms(src)) == replayed
         assert len(recorded) > 3 * spool.BATCH and entries > 1
         assert sum(told) == 2 * entries
+
+
+@needs_lttoolbox
+def test_the_same_release_with_1_2_and_3_workers(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keys judged in forked workers (build.shards) give the bytes one process writes,
+    and the same counts: the records come back in key order whatever the number, and
+    whether a worker lives for the whole pool or is replaced after each shard."""
+    import sys
+    kvizovka_builder = sys.modules[KvizovkaBuilder.__module__]   # (the package's
+    # ``builder`` is the production factory, not the module)
+    found = {}
+    for workers in (1, 2, 3):
+        # three workers, each replaced by a fresh fork after one shard
+        monkeypatch.setattr(kvizovka_builder, "KEY_RECYCLE", 1 if workers == 3 else None)
+        root = tmp_path / f"workers-{workers}"
+        bins = tmp_path / f"bins-{workers}"
+        bins.mkdir()
+        b = make_builder(bins)
+        build_game("kvizovka", BuildContext(root=root, log=lambda _m: None, workers=workers),
+                   builder=b)
+        path = current_path("kvizovka", root)
+        assert path is not None
+        m = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+        measured = {k: v for k, v in m["policy"]["measured"].items()
+                    if "seconds" not in k}                      # wall times differ
+        measured["apertium"] = {k: v for k, v in measured["apertium"].items()
+                                if "seconds" not in k}
+        found[workers] = (m["content_sha256"], m["content_hash"], m["counts"], measured)
+    counts, measured = found[1][2:]
+    assert counts["valid"] > 10 and counts["rejected"] > 10
+    assert sum(measured["valid_admitted_by"].values()) == counts["valid"]
+    assert found[2] == found[1] and found[3] == found[1]

@@ -36,6 +36,20 @@ def test_results_come_back_in_shard_order_from_several_processes() -> None:
     assert {pid for pid, _part in inline} == {os.getpid()}
 
 
+def test_recycled_workers_give_the_same_results_in_order() -> None:
+    """A worker replaced after each shard (``recycle=1``) is a fresh fork of this process:
+    the results stay in shard order, judged by more processes than the pool holds."""
+    data = [f"w{i:03d}" for i in range(40)]
+
+    def task(start: int, stop: int) -> tuple[int, list[str]]:
+        return os.getpid(), data[start:stop]
+
+    spans = shards.spans(len(data), 2, chunk=5)
+    results = list(shards.ordered(task, spans, 2, recycle=1))
+    assert [w for _pid, part in results for w in part] == data
+    assert len({pid for pid, _part in results}) == len(spans) > 2
+
+
 def test_a_failing_shard_fails_the_run_at_that_shard() -> None:
     def task(start: int, stop: int) -> int:
         if start >= 20:

@@ -143,9 +143,13 @@ def test_the_plan_builds_the_shortest_first_and_a_vocabulary_before_its_game(
     expected = plan.minutes(sum(plan.REFERENCE_SECONDS.values()) * 2.0)
     assert text.startswith(f"build plan: 4 games, expected {expected} in all on this machine")
     assert "worker" not in text          # no worker count given
-    # the worker count is named for the games whose builders judge in workers
-    assert "; krizemkrazem and osps judged in 2 worker processes;" in plan.plan_text(steps, 2)
-    assert "worker" not in plan.plan_text(steps[1:2], 2)     # kvizovka alone
+    # the worker count is named for the games whose builders judge in workers, in the
+    # plan's order
+    assert "; krizemkrazem, kvizovka and osps judged in 2 worker processes;" in \
+        plan.plan_text(steps, 2)
+    assert "; krizemkrazem and kvizovka judged in 2 worker processes;" in \
+        plan.plan_text(steps[:2], 2)
+    assert "worker" not in plan.plan_text(steps[3:], 2)       # remik alone
 
 
 def test_a_full_build_here_is_the_estimate_of_the_next(home: Path,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +31,13 @@ from lexicon.build.games.kvizovka.paradigms import MIN_AGREEMENT, MIN_EXAMPLES, 
 from lexicon.build.games.kvizovka.rules import CATEGORY, make_book
 from lexicon.build.games.loading import collector_paused
 from lexicon.build.rules import RuleBook, Verdict
+from lexicon.build.shards import ordered as ordered_shards
+from lexicon.build.shards import spans, worker_count
 from lexicon.sources.wordlist import LISTS_DIR
 
 from lexicon.errors import BuildError
 from lexicon.game import profile as profiles
+from lexicon.store.recordfile import Split, split
 from lexicon.store.records import Analysis, Record
 
 GAME = "kvizovka"
@@ -43,7 +47,21 @@ HUNSPELL_DIR = Path("usr/share/hunspell")
 MAX_ANALYSES = 6  # analyses stored per admitted record (a referee needs a few, not forty)
 MAX_REJECTED_ANALYSES = 3
 MAX_EVIDENCE = 4
+KEY_SHARD = 20_000      # keys judged per shard (build.shards)
+KEYS_LEAST = 200_000    # by default, a worker per this many keys (forking costs)
+KEY_RECYCLE = 10        # shards a worker judges before a fresh fork replaces it (its copied
+                        # pages and its caches go with it: build.shards.ordered)
 CATEGORY_ORDER = ("noun", "verb", "prn", "num", "adj", "adv")
+
+
+@dataclass
+class KeyShard:
+    """What judging one shard of the sorted keys gives (:meth:`KvizovkaBuilder.
+    _judge_shard`): its records as the store keeps them, and its part of the count of what
+    admitted the valid forms."""
+
+    records: list[Split] = field(default_factory=list)
+    admitted_by: Counter[str] = field(default_factory=Counter)
 
 
 class KvizovkaBuilder:
@@ -75,6 +93,7 @@ class KvizovkaBuilder:
         # the rules, made once the evidence is complete (:meth:`records`)
         self.judge: AnalysisJudge | None = None
         self.book: RuleBook[FormCandidate] | None = None
+        self._shard_keys: list[str] = []   # the keys being judged (build.shards' tasks)
 
     def make_rules(self) -> tuple[RuleBook[FormCandidate], AnalysisJudge]:
         """The analysis judge (with this build's adverb switch and the reflexive-only verbs
@@ -98,9 +117,10 @@ class KvizovkaBuilder:
                [{"level": "analysis", **d} for d in judge.book.describe()]
 
     # -- building ------------------------------------------------------------------------
-    def records(self, ctx: BuildContext) -> Iterator[Record]:
+    def records(self, ctx: BuildContext) -> Iterator[Split]:
         """Read every source (the evidence, complete), make the rules from it, then judge
-        every key once.
+        every key once, in shards of the sorted keys by ``ctx.workers`` forked processes
+        (build.shards), the records yielded in key order whatever their number.
 
         The sources are read whole even for a smoke build (``ctx.limit``): slots are learned
         from the overlap of the sources, so only the judging is limited, to an evenly spaced
@@ -110,26 +130,51 @@ class KvizovkaBuilder:
         self.sources.log = ctx.log
         with collector_paused():      # tens of millions of long-lived objects: see .loading
             self.sources.load()
-        book, judge = self.make_rules()
+        self.make_rules()
         keys = sorted(self.sources.keys)
         ctx.log(f"kvizovka: writing {len(keys):,} keys")
         # smoke build: an evenly spaced sample (the sources are read whole: slots need
         # the overlap)
         keys = smoke_sample(keys, ctx.limit)
         ctx.expect_records(len(keys))
+        workers = worker_count(ctx.workers, len(keys), KEYS_LEAST)
+        self.sources.index()      # built before the workers fork: they share it
         admitted_by: Counter[str] = Counter()
-        candidate, judge_form, record = self.sources.candidate, book.judge, self._record
-        # the collector runs again here: what was loaded sits in its oldest generation, and
-        # what the judging and the writer make is short-lived, not all of it acyclic
-        for key in keys:
-            cand = candidate(key, judge)
-            verdict = judge_form(cand)
-            if verdict.valid:
-                admitted_by[self._admitted_by(cand)] += 1
-            yield record(cand, verdict)
+        self._shard_keys = keys
+        try:
+            for shard in ordered_shards(self._judge_shard,
+                                        spans(len(keys), workers, KEY_SHARD), workers,
+                                        recycle=KEY_RECYCLE):
+                admitted_by.update(shard.admitted_by)
+                yield from shard.records
+        finally:
+            self._shard_keys = []
         self.stats["valid_admitted_by"] = dict(sorted(admitted_by.items()))
         self.stats["seconds_in_builder"] = round(time.monotonic() - started, 1)
         self.sources.release()   # judged: the writer reuses its memory (see release)
+
+    def _judge_shard(self, start: int, stop: int) -> KeyShard:
+        """The records of the sorted keys ``start:stop``, already split as the store keeps
+        them (a worker sends bytes, not objects), and what admitted the valid ones.
+
+        A pure function of the keys and the loaded evidence: the caches the judging fills
+        (a lemma's attestation, a tag set's rank) give the same answers in any process."""
+        book, judge = self._rules_made()
+        candidate, judge_form, record = self.sources.candidate, book.judge, self._record
+        shard = KeyShard()
+        shapes: dict[str, str] = {}    # one string per shape: pickled once per shard
+        # the collector runs here: what was loaded sits in its oldest generation (frozen,
+        # in a worker), and what the judging makes is short-lived, not all of it acyclic
+        for key in self._shard_keys[start:stop]:
+            cand = candidate(key, judge)
+            verdict = judge_form(cand)
+            if verdict.valid:
+                shard.admitted_by[self._admitted_by(cand)] += 1
+            rec = record(cand, verdict)
+            shape, own = split(rec)
+            shard.records.append(Split(rec.key, rec.valid, shapes.setdefault(shape, shape),
+                                       own))
+        return shard
 
     @staticmethod
     def _admitted_by(c: FormCandidate) -> str:

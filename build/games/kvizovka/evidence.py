@@ -578,6 +578,19 @@ class SerboCroatianSources:
         sources have, in the same lemma's paradigm, is that spelling's typo. The lemma
         must correspond: *mucice* (of *mucica*) is no typo of *mučiće* (of *mučić*).
         """
+        plain_stems = {s.lower().translate(STRIP_DIACRITICS) for s in stems}
+        for twin in self._plain_spellings().get(latin, ()):
+            if len(twin) == len(latin) and all(
+                    a == b or (b in PLAIN_LETTERS and a in DIACRITICS)
+                    for a, b in zip(twin, latin, strict=True)) and any(
+                    lemma.lower() not in stems and lemma.lower().translate(STRIP_DIACRITICS)
+                    in plain_stems for lemma in self._lemmas_of(twin)):
+                return twin
+        return None
+
+    def _plain_spellings(self) -> dict[str, list[str]]:
+        """The spellings two sources have with č, ć, š, ž or đ, by their spelling without
+        (built once, on first use)."""
         if self._plain is None:
             plain: dict[str, list[str]] = {}
             for key, ev in self.keys.items():
@@ -587,15 +600,7 @@ class SerboCroatianSources:
                     if stripped != word:
                         plain.setdefault(stripped, []).append(word)
             self._plain = plain
-        plain_stems = {s.lower().translate(STRIP_DIACRITICS) for s in stems}
-        for twin in self._plain.get(latin, ()):
-            if len(twin) == len(latin) and all(
-                    a == b or (b in PLAIN_LETTERS and a in DIACRITICS)
-                    for a, b in zip(twin, latin, strict=True)) and any(
-                    lemma.lower() not in stems and lemma.lower().translate(STRIP_DIACRITICS)
-                    in plain_stems for lemma in self._lemmas_of(twin)):
-                return twin
-        return None
+        return self._plain
 
     def ekavian_twin(self, latin: str) -> str | None:
         """``latin`` with one ijekavian yat reflex spelled ekavian (-je-, -ije- as -e-),
@@ -656,6 +661,13 @@ class SerboCroatianSources:
                         index[lemma].append(form)
             self._citation_index = index
         return self._citation_index
+
+    def index(self) -> None:
+        """Build the lookups the judging builds on first use (the diacritic-free spellings,
+        the citation forms), so that judging workers forked after this call share them
+        instead of each building its own (build.shards)."""
+        self._plain_spellings()
+        self._citations()
 
     # -- one key -------------------------------------------------------------------------
     def candidate(self, key: str, judge: AnalysisJudge) -> FormCandidate:
