@@ -236,8 +236,13 @@ class KvizovkaBuilder:
                                 f"from their ending (long adjective endings -oga/-ome, "
                                 f"conjugated verb forms, truncated infinitives); ne-/naj- "
                                 f"forms take the slot of the unprefixed form; bare stems "
-                                f"are classified by inflectional flags only. Anything else "
-                                f"is 'unclassified' (rejected)",
+                                f"are classified by inflectional flags only; a form that is "
+                                f"its stem's possessive base + a nominative ending "
+                                f"(-in/-ina/-ino/-ini/-ine of an a-stem, -ov.../-ev... of a "
+                                f"consonant stem), whose masculine the same dictionary makes "
+                                f"and whose stem a source reads as a noun, is that noun's "
+                                f"possessive adjective (evidence possessive_nominative: "
+                                f"korisnicin). Anything else is 'unclassified' (rejected)",
             "other_lemmas": "a spelling apertium tags only as forms of other lemmas keeps "
                             "the noun readings of its hunspell slot when the dictionary has "
                             "it as a form of a stem apertium does not know as a lemma "
