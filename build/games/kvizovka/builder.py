@@ -182,6 +182,8 @@ class KvizovkaBuilder:
         if any(r.source == APERTIUM for r in c.admissible):
             return "apertium tags, attested by " + "+".join(s for s in c.sources
                                                             if s != APERTIUM)
+        if c.admissible and c.admissible[0].evidence == "possessive_nominative":
+            return "noun's possessive read from the ending, " + "+".join(c.sources)
         return "learned hunspell slot, " + "+".join(c.sources)
 
     @staticmethod

@@ -53,6 +53,8 @@ from lexicon.build.games.kvizovka.paradigms import (
 from lexicon.build.progress import Progress, track
 from lexicon.sources.hunspell import declared_entries
 
+from lexicon.export.audit.classes import POSSESSIVE_LABEL
+
 APERTIUM = "apertium-hbs-slv"
 HUNSPELL_SR = "hunspell-sr"
 HUNSPELL_HR = "hunspell-hr"
@@ -830,7 +832,7 @@ class SerboCroatianSources:
             if possessive is not None:
                 masculine, noun, tags = possessive
                 return [HbsAnalysis(latin, masculine, t, sid,
-                                    f"possessive of the noun {noun}, read from its ending",
+                                    f"{POSSESSIVE_LABEL}{noun}, read from its ending",
                                     "possessive_nominative") for t in tags]
             return [HbsAnalysis(latin, w.stem, (UNCLASSIFIED,), sid, "paradigm slot not learned")]
         note = (f"slot learned from {v.examples} apertium forms" if v.examples
