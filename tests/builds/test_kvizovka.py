@@ -122,6 +122,7 @@ VALID = {  # word -> tiles
     "korisnicina": ["K", "O", "R", "I", "S", "N", "I", "C", "I", "N", "A"],
     "korisnicine": ["K", "O", "R", "I", "S", "N", "I", "C", "I", "N", "E"],
     "majkin": ["M", "A", "J", "K", "I", "N"],
+    "majčina": ["M", "A", "J", "Č", "I", "N", "A"],   # k turned into č
     "brodov": ["B", "R", "O", "D", "O", "V"],
     "brodovo": ["B", "R", "O", "D", "O", "V", "O"],
 }
@@ -183,6 +184,7 @@ INVALID = {  # word -> reason code
     "korisnicinog": "unclassified",   # a possessive's oblique case: not read as one
     "korisnicinom": "unclassified",
     "brodovom": "unclassified",
+    "majčinog": "unclassified",
     "bubulejin": "unclassified",      # -in of bubuleja, which no source has as a noun
 }
 
