@@ -182,6 +182,8 @@ class KvizovkaBuilder:
         if any(r.source == APERTIUM for r in c.admissible):
             return "apertium tags, attested by " + "+".join(s for s in c.sources
                                                             if s != APERTIUM)
+        if c.admissible and c.admissible[0].evidence == "possessive_nominative":
+            return "noun's possessive read from the ending, " + "+".join(c.sources)
         return "learned hunspell slot, " + "+".join(c.sources)
 
     @staticmethod
@@ -236,8 +238,13 @@ class KvizovkaBuilder:
                                 f"from their ending (long adjective endings -oga/-ome, "
                                 f"conjugated verb forms, truncated infinitives); ne-/naj- "
                                 f"forms take the slot of the unprefixed form; bare stems "
-                                f"are classified by inflectional flags only. Anything else "
-                                f"is 'unclassified' (rejected)",
+                                f"are classified by inflectional flags only; a form that is "
+                                f"its stem's possessive base + a nominative ending "
+                                f"(-in/-ina/-ino/-ini/-ine of an a-stem, -ov.../-ev... of a "
+                                f"consonant stem), whose masculine the same dictionary makes "
+                                f"and whose stem a source reads as a noun, is that noun's "
+                                f"possessive adjective (evidence possessive_nominative: "
+                                f"korisnicin). Anything else is 'unclassified' (rejected)",
             "other_lemmas": "a spelling apertium tags only as forms of other lemmas keeps "
                             "the noun readings of its hunspell slot when the dictionary has "
                             "it as a form of a stem apertium does not know as a lemma "

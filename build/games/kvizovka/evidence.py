@@ -53,6 +53,8 @@ from lexicon.build.games.kvizovka.paradigms import (
 from lexicon.build.progress import Progress, track
 from lexicon.sources.hunspell import declared_entries
 
+from lexicon.export.audit.classes import POSSESSIVE_LABEL
+
 APERTIUM = "apertium-hbs-slv"
 HUNSPELL_SR = "hunspell-sr"
 HUNSPELL_HR = "hunspell-hr"
@@ -158,6 +160,17 @@ class FormCandidate:
     beside *sumarna*; see :meth:`SerboCroatianSources.fleeting_a`)."""
 
 
+#: The nominative endings of a possessive adjective (-in of a-stems, -ov/-ev of consonant
+#: stems) and the tags of each; longest first. -ina/-ine/-ini also spell oblique cases of
+#: the same adjective: the nominative reading is enough for the rule book.
+POSSESSIVE_NOMINATIVES: dict[str, tuple[Tags, ...]] = {
+    f"{family}{ending}": tuple(("adj", "pos", gender, number, "nom") for gender, number in slots)
+    for ending, slots in (("a", (("f", "sg"), ("nt", "pl"))), ("o", (("nt", "sg"),)),
+                          ("i", (("m", "pl"),)), ("e", (("f", "pl"),)))
+    for family in ("in", "ov", "ev")
+} | {family: (("adj", "pos", "m", "sg", "nom"),) for family in ("in", "ov", "ev")}
+#: The consonants a possessive's base may turn (majka: majčin, stric: stričev, snaha: snašin)
+PALATAL = {"k": "č", "g": "ž", "h": "š", "c": "č"}
 #: A passive participle's ending and its verb's infinitive ending (usporen: usporiti,
 #: zamotan: zamotati, nadignut: nadignuti, zauzet: zauzeti, poslat: poslati); not -it,
 #: -ast, -ovit (qualitative adjectives)
@@ -765,12 +778,62 @@ class SerboCroatianSources:
                              explained, tagged_by, capitalised_by, adverb, twin,
                              infinitive_stem, intransitive, ekavian, fleeting)
 
+    def possessive_nominative(self, latin: str, w: Witness
+                              ) -> tuple[str, str, tuple[Tags, ...]] | None:
+        """(masculine form, noun, tags) when an unclassified form of ``w``'s stem is a
+        nominative of the possessive adjective of that stem, a common noun.
+
+        The dictionaries derive possessives from a noun stem with flags apertium has no
+        example of (*korisnica*: *korisnicin*, *korisnicina*, ...; *mamuzar*: *mamuzarov*),
+        so their slots are never learned. The form is one when it is the noun's base (an
+        a-stem without its -a, a consonant stem as it is; k, g, h, c may turn into č, ž, š,
+        č, and a fleeting a drop: *majčin*, *inostrančev*) + a nominative ending of the
+        possessive (:data:`POSSESSIVE_NOMINATIVES`: -in for a-stems, -ov/-ev for consonant
+        stems), the same dictionary makes the masculine singular of the same stem too (a
+        noun's own -ovi, -ove are plurals: *gradove* has no *gradov* beside it there), and a
+        source reads the stem as a noun's nominative singular that a dictionary has as a
+        word. Oblique endings (-inog, -ovom, -inu) are not among the endings.
+        """
+        stem = w.stem
+        if len(stem) < 3 or not stem.islower():
+            return None
+        ending = next((e for e in POSSESSIVE_NOMINATIVES if latin.endswith(e)), None)
+        if ending is None:
+            return None
+        base, family = latin[: -len(ending)], ending[:2]
+        if family == "in":
+            if not stem.endswith("a"):
+                return None
+            roots = {stem[:-1]}
+        elif stem[-1] in VOWELS:
+            return None
+        else:
+            roots = {stem, stem[:-2] + stem[-1]} if stem[-2] == "a" else {stem}
+        roots |= {r[:-1] + PALATAL[r[-1]] for r in roots if r[-1:] in PALATAL}
+        if base not in roots:
+            return None
+        masculine = base + family
+        ev = self.keys.get(self.tiler.key(masculine))
+        if ev is None or not any(x.source == w.source and x.stem == stem for x in ev.witnesses):
+            return None
+        noun = self.keys.get(self.tiler.key(stem))
+        if noun is None or not noun.as_word or not self.read_as(
+                stem, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t):
+            return None
+        return masculine, stem, POSSESSIVE_NOMINATIVES[ending]
+
     def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
                        own_lemma: bool = False) -> list[HbsAnalysis]:
         """The analyses of a hunspell form's slot; ``own_lemma``: of a form apertium tags
         only as other lemmas' (only its noun readings are used, see :class:`Kind`)."""
         v = w.slot
         if v is None or not v.tag_sets:
+            possessive = self.possessive_nominative(latin, w)
+            if possessive is not None:
+                masculine, noun, tags = possessive
+                return [HbsAnalysis(latin, masculine, t, sid,
+                                    f"{POSSESSIVE_LABEL}{noun}, read from its ending",
+                                    "possessive_nominative") for t in tags]
             return [HbsAnalysis(latin, w.stem, (UNCLASSIFIED,), sid, "paradigm slot not learned")]
         note = (f"slot learned from {v.examples} apertium forms" if v.examples
                 else "slot read from its ending")

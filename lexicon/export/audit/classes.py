@@ -12,9 +12,9 @@ by its size in the release. Classes are read from what a record holds, so any re
 * Polish (osps and the remik games that play its vocabulary): the evidence grade the
   builder stores as ``grade:<name>`` (``admitted:grade:morfeusz``), a generated form also
   by its paradigm slot (``admitted:grade:generated:praet:sg:n``);
-* Kvizovka: the reading that decided (``apertium`` tags or a learned hunspell ``slot``)
-  and the combination of sources that have the form
-  (``admitted:apertium:apertium-hbs-slv+hunspell-hr``);
+* Kvizovka: the reading that decided (``apertium`` tags, a learned hunspell ``slot``, or a
+  hunspell form read as a noun's ``possessive`` from its ending) and the combination of
+  sources that have the form (``admitted:apertium:apertium-hbs-slv+hunspell-hr``);
 * Križemkražem: the rule whose evidence admitted it, recognised from the first evidence
   text (:data:`KRIZEMKRAZEM_RULES`; the builder counts the same rules in its manifest,
   ``admitted_by_deciding_evidence``);
@@ -34,6 +34,9 @@ REJECTED = "rejected:"
 ABSENT = "absent"
 OVERRIDE = "override"
 APERTIUM = "apertium-hbs-slv"
+#: How the Kvizovka builder labels a hunspell form it reads as the nominative of a noun's
+#: possessive adjective (a class of its own: drawn and weighed apart from learned slots)
+POSSESSIVE_LABEL = "possessive of the noun "
 
 #: Križemkražem's admission rules as their evidence text starts (first match wins; the
 #: texts are written by ``build/games/krizemkrazem/rules.py``). A plural reading of a
@@ -75,8 +78,10 @@ def polish(rec: Record) -> str:
 def kvizovka(rec: Record) -> str:
     """The deciding reading (apertium's tags, or a hunspell slot) and the sources that
     have the form: the pair the builder counts as ``admitted_by``."""
-    decided = ("apertium" if rec.analyses and rec.analyses[0].source == APERTIUM
-               else "slot" if rec.analyses else "no analysis")
+    first = rec.analyses[0] if rec.analyses else None
+    decided = ("no analysis" if first is None else "apertium" if first.source == APERTIUM
+               else "possessive" if first.labels[:1] and first.labels[0].startswith(
+                   POSSESSIVE_LABEL) else "slot")
     return f"{decided}:{'+'.join(sorted(rec.sources)) or 'no source'}"
 
 
