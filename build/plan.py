@@ -128,11 +128,12 @@ class Step:
     basis: str          # "last build here" or "reference"
 
 
-def _fetch_seconds(game: str, root: Path) -> float:
-    """The expected fetch time of the game's sources not yet in the cache."""
+def _fetch_seconds(game: str, root: Path, fetched: frozenset[str] = frozenset()) -> float:
+    """The expected fetch time of the game's sources not yet in the cache, leaving out
+    those another game of the plan fetches first (``fetched``: remik's are osps's)."""
     cache = fetching.cache_dir(root)
     return sum(FETCH_SECONDS for spec in fetching.sources_for(game)
-               if not fetching.is_cached(spec, cache))
+               if spec.id not in fetched and not fetching.is_cached(spec, cache))
 
 
 def plan(games: Sequence[str], root: Path, factor: Callable[[], float] = machine_factor
@@ -149,7 +150,11 @@ def plan(games: Sequence[str], root: Path, factor: Callable[[], float] = machine
                 scale = factor()
             seconds = REFERENCE_SECONDS.get(game, UNKNOWN_GAME_SECONDS) * scale
             basis = "reference"
-        steps[game] = Step(game, seconds + _fetch_seconds(game, root), basis)
+        vocabulary = profiles.load(game).vocabulary
+        # a game playing another's vocabulary is built after it, from the sources it fetched
+        fetched = frozenset(spec.id for spec in fetching.sources_for(vocabulary)) \
+            if vocabulary != game and vocabulary in games else frozenset()
+        steps[game] = Step(game, seconds + _fetch_seconds(game, root, fetched), basis)
     built = {g for g in steps if releases.current_id(g, root) is not None}
     order: list[Step] = []
     left = list(steps)

@@ -125,7 +125,7 @@ def test_an_announcement_of_a_dead_build_is_no_announcement(home: Path) -> None:
 
 def test_the_plan_builds_the_shortest_first_and_a_vocabulary_before_its_game(
         home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plan, "_fetch_seconds", lambda game, root: 0.0)
+    monkeypatch.setattr(plan, "_fetch_seconds", lambda game, root, fetched=frozenset(): 0.0)
     steps = plan.plan(["osps", "remik", "kvizovka", "krizemkrazem"], home, lambda: 2.0)
     # osps and remik together (about 3.6 min) are shorter than kvizovka (4.2 min)
     assert [s.game for s in steps] == ["krizemkrazem", "osps", "remik", "kvizovka"]
@@ -153,10 +153,25 @@ def test_the_plan_builds_the_shortest_first_and_a_vocabulary_before_its_game(
     assert "worker" not in plan.plan_text(steps[2:3], 2)      # remik alone
 
 
+def test_a_linked_game_is_not_charged_for_the_fetch_of_its_vocabulary(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Remik plays osps's vocabulary from osps's sources: built with osps, it waits for
+    none of their downloads; built alone (osps comes with it), it waits for them all."""
+    from lexicon.sources import fetch as fetching
+
+    monkeypatch.setattr(plan, "last_build_seconds", lambda game, root: 60.0)
+    fetches = len(fetching.sources_for("osps")) * plan.FETCH_SECONDS
+    assert fetches > 0                       # nothing is in this home's cache
+    both = {s.game: s.seconds for s in plan.plan(["osps", "remik"], home, lambda: 1.0)}
+    assert both == {"osps": 60.0 + fetches, "remik": 60.0}
+    alone = plan.plan(["remik"], home, lambda: 1.0)
+    assert [(s.game, s.seconds) for s in alone] == [("remik", 60.0 + fetches)]
+
+
 def test_a_full_build_here_is_the_estimate_of_the_next(home: Path,
                                                        monkeypatch: pytest.MonkeyPatch
                                                        ) -> None:
-    monkeypatch.setattr(plan, "_fetch_seconds", lambda game, root: 0.0)
+    monkeypatch.setattr(plan, "_fetch_seconds", lambda game, root, fetched=frozenset(): 0.0)
     path = publish(home, "osps", POLISH_RECORDS)
     assert plan.last_build_seconds("osps", home) is None   # canaries unchecked: not full
     manifest = path / "manifest.json"
