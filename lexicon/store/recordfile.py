@@ -296,6 +296,13 @@ class Split(NamedTuple):
     own: bytes
 
 
+def split_shared(rec: Record, shapes: dict[str, str]) -> Split:
+    """:func:`split` for a build worker to send back: equal shapes are one string in
+    ``shapes`` (the shard's own), so pickling a shard writes each shape once."""
+    shape, own = split(rec)
+    return Split(rec.key, rec.valid, shapes.setdefault(shape, shape), own)
+
+
 def split_all(records: Iterable[Record]) -> Iterator[Split]:
     for rec in records:
         shape, own = split(rec)

@@ -41,7 +41,7 @@ from lexicon.sources import lemmagen
 
 from lexicon.game.profile import Profile
 from lexicon.game.profile import load as load_profile
-from lexicon.store.recordfile import Split, split
+from lexicon.store.recordfile import Split, split_shared
 from lexicon.store.records import Analysis, Record
 
 GAME = "krizemkrazem"
@@ -184,9 +184,7 @@ class KrizemkrazemBuilder:
                 judged = [self.judge(w, key) for w in words[starts[i]:starts[i + 1]]]
                 rec = reduce(Record.merge, (r for _, _, r in judged))
                 self._count(judged, rec)
-                shape, own = split(rec)
-                shard.records.append(Split(rec.key, rec.valid, shapes.setdefault(shape, shape),
-                                           own))
+                shard.records.append(split_shared(rec, shapes))
         finally:
             (self.stats, self.decided, self.supported, self.by_list,
              self.book.rejected_by, self.book.admitted_by) = kept

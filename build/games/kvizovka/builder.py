@@ -37,7 +37,7 @@ from lexicon.sources.wordlist import LISTS_DIR
 
 from lexicon.errors import BuildError
 from lexicon.game import profile as profiles
-from lexicon.store.recordfile import Split, split
+from lexicon.store.recordfile import Split, split_shared
 from lexicon.store.records import Analysis, Record
 
 GAME = "kvizovka"
@@ -170,10 +170,7 @@ class KvizovkaBuilder:
             verdict = judge_form(cand)
             if verdict.valid:
                 shard.admitted_by[self._admitted_by(cand)] += 1
-            rec = record(cand, verdict)
-            shape, own = split(rec)
-            shard.records.append(Split(rec.key, rec.valid, shapes.setdefault(shape, shape),
-                                       own))
+            shard.records.append(split_shared(record(cand, verdict), shapes))
         return shard
 
     @staticmethod

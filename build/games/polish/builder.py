@@ -52,7 +52,7 @@ from lexicon.sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlis
 
 from lexicon.game import profile as profiles
 from lexicon.game.tiles import speller
-from lexicon.store.recordfile import Split, split
+from lexicon.store.recordfile import Split, split_shared
 from lexicon.store.records import Analysis, Record
 
 LISTS = LISTS_DIR
@@ -237,9 +237,7 @@ class PolishBuilder:
             chunk = ordered[start:stop]
             for form, analyses in zip(chunk, analyse_chunk(chunk), strict=True):
                 for rec in self._judge_form(form, analyses, forms, shard):
-                    shape, own = split(rec)
-                    shard.records.append(Split(rec.key, rec.valid,
-                                               shapes.setdefault(shape, shape), own))
+                    shard.records.append(split_shared(rec, shapes))
             shard.capitalised = self.inhabitants.capitalised
             shard.kept = self.inhabitants.kept
         finally:
