@@ -21,11 +21,11 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any
 
 import lmdb
 from lexicon.build import canaries
@@ -54,7 +54,6 @@ from lexicon.store.recordfile import (
 from lexicon.store.records import VALID, Record
 from lexicon.store.store import MANIFEST, Release
 
-T = TypeVar("T")
 STAGED_DB = b"staged"
 TXN_BATCH = 50_000
 DIFF_SAMPLE = 200
@@ -113,16 +112,6 @@ def as_record(item: Record | Split) -> Record:
     if isinstance(item, Split):
         return join(item.key, item.valid, json.loads(item.shape), item.own, 0)
     return item
-
-
-def read_store(path: Path, read: Callable[[RecordStore], T]) -> T:
-    """``read(store)`` on the record store at ``path``, opened for it and closed after:
-    the pages a scan touched leave the process's memory with the mapping."""
-    store = RecordStore(path)
-    try:
-        return read(store)
-    finally:
-        store.close()
 
 
 def _dir_size(path: Path) -> int:
@@ -538,16 +527,24 @@ class ReleaseWriter:
         # the store is read back by each step below on its own mapping, unmapped after
         # it: a whole scan maps every page of it (210 MB for Kvizovka), and the diff's scan
         # of the previous release would otherwise stack its pages on the new store's
-        def admitted() -> list[str]:
-            return read_store(store_dir, lambda w: list(w.valid_keys()))
+        valid: list[str] | None = None
 
-        valid = admitted() if identity is None or changed is None else None  # one scan, two uses
+        def admitted() -> list[str]:
+            """The admitted keys, scanned once for the identity and the diff together."""
+            nonlocal valid
+            if valid is None:
+                with closing(RecordStore(store_dir)) as written:
+                    valid = list(written.valid_keys())
+            return valid
+
         if identity is None:  # the playable words' Quackle hash and counts by length
-            identity = playable_identity(self.profile, valid or ())
-        diff = self._diff_current(admitted if valid is None else lambda: valid or (), changed)
+            identity = playable_identity(self.profile, admitted())
+        diff = self._diff_current(admitted, changed)
         valid = None
-        meanings = (read_store(store_dir, lambda w: self.meanings(self.staging, w))
-                    if self.meanings else None)
+        meanings = None
+        if self.meanings:
+            with closing(RecordStore(store_dir)) as written:
+                meanings = self.meanings(self.staging, written)
         indexes = build_indexes(self.profile, store_dir, self.staging, self._early)
         manifest = self.manifest(release_id, built_at, content, identity, {
             "sources": sources,
