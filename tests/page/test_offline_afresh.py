@@ -32,6 +32,7 @@ from tests.page.test_referee_page import ARTIFACTS, chromium
 from tests.query_data import KRIZEMKRAZEM, KVIZOVKA, POLISH, running_server
 
 GAMES = ("osps", "remik", "kvizovka", "krizemkrazem")
+LANGS = ["pl", "sr", "sr-Cyrl", "sl", "en"]
 
 
 #: for each interface language: a look-up (game, word, the verdict's key in UI_TEXT) and a
@@ -127,24 +128,29 @@ def test_saved_page_opens_afresh_with_no_network(home: Path, lang: str,
                                                  fresh_browser: webdriver.Chrome) -> None:
     driver = fresh_browser
     case = CASES[lang]
+    other = LANGS[(LANGS.index(lang) + 1) % len(LANGS)]
     with ExitStack() as stack:
         base = stack.enter_context(running_server(home))
-        titles = titles_on_server(base, lang)
-        driver.get(base + "/")                          # the first visit, with the server
-        WebDriverWait(driver, 15).until(lambda d: len(titles_shown(d)) == len(GAMES))
-        Select(driver.find_element(By.ID, "lang")).select_by_value(lang)
+        titles = {lg: titles_on_server(base, lg) for lg in LANGS}
+        # the first visit, with the server: the page in the referee's language, every game
+        # saved with the bar's button, and nothing else. The page's own requests go past
+        # the worker, as on a phone where it takes control only after the page loaded: what
+        # the device keeps is what saving keeps, never what the page happened to fetch.
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setBypassServiceWorker", {"bypass": True})
+        driver.get(f"{base}/?lang={quote(lang)}")
+        WebDriverWait(driver, 15).until(lambda d: titles_shown(d) == titles[lang])
         save_every_game(driver)
+        driver.execute_cdp_cmd("Network.setBypassServiceWorker", {"bypass": False})
     with pytest.raises(urllib.error.URLError):          # the network is gone
         titles_on_server(base, lang)
 
-    # a new navigation, as the home-screen icon opens it: the language chosen, the games
-    # named in it, a look-up and a judged play answered on the device
-    opened(driver, base + "/", lang, titles)
+    # a new navigation: the games named in the language, a look-up and a judged play
+    # answered on the device
+    opened(driver, f"{base}/?lang={quote(lang)}", lang, titles[lang])
     game, word, verdict = case["look"]
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
-    driver.find_element(By.ID, "mode-lookup").click()
     box = driver.find_element(By.ID, "word")
-    box.clear()
     box.send_keys(word + "\n")
     WebDriverWait(driver, 10).until(lambda d: answered(d, "verdict"))
     assert driver.find_element(By.ID, "verdict").text == ui_text(driver, lang, verdict)
@@ -167,15 +173,22 @@ def test_saved_page_opens_afresh_with_no_network(home: Path, lang: str,
     check_names(driver, lang, ["play-words", "reset-seconds"])
 
     # a deep link to a look-up, opened afresh
-    opened(driver, f"{base}/?game=kvizovka&word=ljubav&lang={quote(lang)}", lang, titles)
+    opened(driver, f"{base}/?game=kvizovka&word=ljubav&lang={quote(lang)}", lang, titles[lang])
     WebDriverWait(driver, 10).until(lambda d: answered(d, "verdict"))
     assert driver.find_element(By.ID, "verdict").text == ui_text(driver, lang, "valid")
     assert driver.find_element(By.ID, "tiles").text.split()[0] in ("LJ", "Љ")
     assert driver.find_element(By.ID, "offline-note").is_displayed()
 
+    # another language chosen with no network: the games in that one, also when the page
+    # is opened again as the home-screen icon opens it (the bare address)
+    Select(driver.find_element(By.ID, "lang")).select_by_value(other)
+    WebDriverWait(driver, 10).until(lambda d: titles_shown(d) == titles[other],
+                                    f"{other}: the game list {titles_shown(driver)}")
+    opened(driver, base + "/", other, titles[other])
+
     if lang in SHOTS:
         driver.set_window_size(390, 844)
-        opened(driver, base + SHOTS[lang], lang, titles)
+        opened(driver, base + SHOTS[lang], lang, titles[lang])
         WebDriverWait(driver, 10).until(lambda d: answered(d, "verdict"))
         assert driver.find_element(By.ID, "offline-note").is_displayed()
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
