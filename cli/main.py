@@ -300,7 +300,7 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
 def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | None,
            edge: bool, as_json: bool, lang: str | None, release: str | None,
            meaning: bool = False) -> None:
-    language(cat.profile(game).language, lang)   # a bad --lang before a missing release
+    shown = language(cat.profile(game).language, lang)   # a bad --lang before a missing release
     lex = cat.lexicon(game, release)            # one release answers every word
     if not words and from_file is None:
         raise InputError("give words to check, or --file", code="empty_word")
@@ -311,7 +311,7 @@ def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | No
         nonlocal all_valid
         for r in results:
             all_valid = all_valid and bool(r["valid"])
-            text = render.dump(r) if as_json else render.human(r)
+            text = render.dump(r) if as_json else render.human(r, shown)
             out.write(text + (render.meaning_lines(r) if meaning and not as_json else "") + "\n")
         out.flush()
 
@@ -414,7 +414,7 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
         earlier = (None if history is None else
                    read_history_file(sys.stdin.buffer if history == "-" else history))
     cat = Catalog()
-    language(cat.profile(game).language, lang)   # a bad --lang before a missing release
+    shown = language(cat.profile(game).language, lang)   # a bad --lang before a missing release
     lex = cat.lexicon(game, release)            # one release rules the play
     if move:
         ruling = lex.move(before, after, rack, opening=opening, reopening=reopening,
@@ -425,7 +425,7 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
     if as_json:
         print(render.dump(ruling))
     else:
-        print(render.move_text(ruling) if move else render.ruling_text(ruling))
+        print(render.move_text(ruling, shown) if move else render.ruling_text(ruling, shown))
     sys.stdout.flush()
     raise typer.Exit(0 if ruling["valid"] else EXIT_INVALID)
 

@@ -329,6 +329,13 @@ const Offline = (() => {
       };
       const opening = this.openingScore(key);
       if (opening !== null) result.opening_score = opening;
+      // gloss.spelled_in: a reader of Cyrillic gets the word and tiles of a game whose keys
+      // are Cyrillic (one letter a tile) as the key itself; the lemmas need the server
+      if (lang === "sr-Cyrl" && [...key].some((c) => this.scriptOf(c) === "Cyrl")) {
+        const upper = (k) => [...k].map((c) => c.toUpperCase());
+        result.script = { word: key, tiles: upper(key), lemmas: {},
+          alternatives: keys.filter((k) => k !== key).map(upper) };
+      }
       return result;
     }
     // the answer for one word, an error included, as check_many gives it

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import lexicon as run
-from tests.conftest import lexicon_process
+from tests.conftest import lexicon_process, publish, rec
 
 
 def test_check_json_valid_words_exit_0(small_releases: Path) -> None:
@@ -40,6 +40,26 @@ def test_check_unknown_word_and_too_short(small_releases: Path) -> None:
     assert row["reason"]["detail"] == "3 tiles; 4 required (3 at the board's edge)"
     p = run(small_releases, "check", "kvizovka", "džep", "--edge", "--json")
     assert p.returncode == 0 and json.loads(p.stdout)["tiles"] == ["DŽ", "E", "P"]
+
+
+def test_text_output_gives_the_reason_in_the_players_language_only(
+        small_releases: Path) -> None:
+    """The English detail is for a reader of English (``--lang en``) and for ``--json``;
+    the players read the reason in their own language only."""
+    english = "3 tiles; 4 required (3 at the board's edge)"
+    p = run(small_releases, "check", "kvizovka", "džep")
+    assert p.returncode == 1 and "reason [too_short] manje pločica" in p.stdout
+    assert english not in p.stdout
+    p = run(small_releases, "check", "kvizovka", "džep", "--lang", "en")
+    assert english in p.stdout
+    p = run(small_releases, "judge", "kvizovka", "džep", "sunce", "--reveal")
+    assert "manje pločica" in p.stdout and english not in p.stdout
+    publish(small_releases, "remik", [rec(w) for w in ("kot", "koty", "kotek")])
+    move = ("judge", "remik", "--before", "kotek", "--after", "koty", "--rack", "y",
+            "--variant", "2")
+    p = run(small_releases, *move)
+    assert "[leftover_letters]" in p.stdout and "letters would stay" not in p.stdout
+    assert "letters would stay" in run(small_releases, *move, "--lang", "en").stdout
 
 
 def test_kvizovka_lexicon_decides_the_tiling(small_releases: Path) -> None:
