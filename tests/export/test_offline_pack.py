@@ -4,6 +4,8 @@ holds every other record's key with its reason code, and its rules are the profi
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -101,3 +103,23 @@ def test_a_pack_is_made_once_and_kept(home: Path) -> None:
     assert kept.read_bytes() == first.words_gzip
     again = pack(lex.profile, lex.release, home)
     assert again is first               # this process keeps it too
+
+
+@pytest.mark.parametrize("damage", ["truncated", "emptied", "other words"])
+def test_a_damaged_kept_pack_is_made_again_never_served(home: Path, damage: str) -> None:
+    """A kept pack (``cache/offline/…``) whose words are cut short, emptied, or do not match
+    the sha256 its rules carry is made again when it is taken from the cache: the pack
+    served is whole, and the kept files are whole again."""
+    lex = Catalog(home).lexicon("osps")
+    good = make_pack(lex.profile, lex.release)
+    where = home / "cache" / "offline" / "osps"
+    where.mkdir(parents=True)
+    rules_file, words_file = where / f"{lex.release.id}.json", where / f"{lex.release.id}.bin.gz"
+    rules_file.write_text(json.dumps(good.rules), encoding="utf-8")
+    words_file.write_bytes({"truncated": good.words_gzip[:len(good.words_gzip) // 2],
+                            "emptied": b"",
+                            "other words": gzip.compress(good.words[:-1] + b"\0")}[damage])
+    got = pack(lex.profile, lex.release, home)
+    assert got is not None
+    assert got.words == good.words and gzip.decompress(got.words_gzip) == good.words
+    assert words_file.read_bytes() == good.words_gzip       # kept whole again
