@@ -279,10 +279,12 @@ def job(profile: Profile, release: Release, root: Path | None = None) -> Future[
             done.set_result(hit)
             return done
         running = _JOBS.get(name)
-        if running is None:
-            running = _JOBS[name] = _MAKERS.submit(_take, name, profile, release, root)
-            running.add_done_callback(lambda _f: _forget(name))
-        return running
+        if running is not None:
+            return running
+        running = _JOBS[name] = _MAKERS.submit(_take, name, profile, release, root)
+    # outside the lock: a job already ended runs the callback here, at once
+    running.add_done_callback(lambda _f: _forget(name))
+    return running
 
 
 def _forget(name: tuple[str, str, str]) -> None:
