@@ -38,6 +38,7 @@ from lexicon.errors import (
     ReleaseDamaged,
     out_of_descriptors,
 )
+from lexicon.export import offline
 from lexicon.game import profile as profiles
 from lexicon.game.profile import Profile
 from lexicon.paths import home
@@ -55,6 +56,8 @@ FULL_CHECK_EVERY = 0.05   # seconds between full size checks of a release in use
 #: releases asked for by id (``?release=``) kept open at once, the most recently used: each
 #: holds about ten file descriptors, and ids are many
 OPEN_BY_ID = 8
+CLOSE_RETRY_SECONDS = 0.5   # how often an evicted release still read by a pack's maker is
+                            # looked at again before it is closed
 
 
 class Catalog:
@@ -148,9 +151,14 @@ class Catalog:
 
     def _close_evicted(self, key: tuple[str, str], lex: Lexicon, adopted: int) -> None:
         """Close a release evicted from the releases opened by id, once every request that
-        may have taken it has ended (:func:`lexicon.store.leases.settle`), unless it was
-        taken in again meanwhile or is a game's current release (one Lexicon a release)."""
+        may have taken it has ended (:func:`lexicon.store.leases.settle`) and no offline
+        pack of it is being made, unless it was taken in again meanwhile or is a game's
+        current release (one Lexicon a release)."""
         leases.settle()
+        if offline.making(lex.release):      # read by a pack's maker: asked again later
+            time.sleep(CLOSE_RETRY_SECONDS)
+            self._closer.submit(self._close_evicted, key, lex, adopted)
+            return
         with self._lock:
             if (self._adopted.get(key) != adopted or key in self._by_id
                     or any(cur is lex for _stamp, cur in self._current.values())):

@@ -287,6 +287,13 @@ def job(profile: Profile, release: Release, root: Path | None = None) -> Future[
     return running
 
 
+def making(release: Release) -> bool:
+    """Is a job reading or making the pack of ``release`` now? Such a release is in use
+    (its records are read), whoever asked for the pack: it must not be closed."""
+    return any(rid == release.id and not done.done()
+               for (_root, _game, rid), done in list(_JOBS.items()))
+
+
 def _forget(name: tuple[str, str, str]) -> None:
     """A job ended: a pack it got is kept already, and a failed one is tried again by
     the next request, not remembered."""
@@ -361,4 +368,4 @@ def _made(profile: Profile, release: Release, root: Path | None) -> Pack:
     return made
 
 
-__all__ = ["FORMAT", "Pack", "job", "kept", "make_pack", "pack", "rules_json"]
+__all__ = ["FORMAT", "Pack", "job", "kept", "make_pack", "making", "pack", "rules_json"]

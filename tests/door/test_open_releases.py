@@ -10,6 +10,7 @@ import json
 import os
 import resource
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from lexicon.catalog import OPEN_BY_ID, Catalog
+from lexicon.door import Lexicon
 from lexicon.errors import OutOfDescriptors
+from lexicon.export import offline
 from lexicon.store import integrity, releases
 from lexicon.store.store import Release
 
@@ -108,3 +111,35 @@ def test_no_file_descriptor_left_is_not_damage(catalog: Catalog, small_releases:
         assert catalog.lexicon("osps", rid).check("kot")["valid"] is True
         assert not integrity.known_damage(releases.release_path("osps", rid, small_releases))
     assert catalog.state("osps")["state"] == "serving"
+
+
+def test_an_evicted_release_is_not_closed_under_its_pack_maker(
+        catalog: Catalog, small_releases: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A release whose offline pack is being made is in use: pushed out of the releases
+    kept open by id, it is closed only once the maker is done with it (another one pushed
+    out after it is closed before)."""
+    ids = editions(small_releases, "osps", OPEN_BY_ID + 2)
+    gate = threading.Event()
+    real = offline.make_pack
+    monkeypatch.setattr(offline, "make_pack", lambda *a: gate.wait(60) and real(*a))
+    held = catalog.lexicon("osps", ids[0])
+    job = held.offline_pack_job()
+    second = catalog.lexicon("osps", ids[1])
+    for rid in ids[2:]:                          # pushes out ids[0], then ids[1]
+        catalog.lexicon("osps", rid).check("kot")
+    _closed_within(second, 30)
+    assert not _closed(held)                     # still open under its maker
+    gate.set()
+    assert job.result(60).words == real(held.profile, held.release).words
+    _closed_within(held, 30)                     # and closed after it
+
+
+def _closed(lex: Lexicon) -> bool:
+    return lex.release.store._shared is None
+
+
+def _closed_within(lex: Lexicon, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not _closed(lex):
+        assert time.monotonic() < deadline, "never closed"
+        time.sleep(0.05)
