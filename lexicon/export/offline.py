@@ -337,9 +337,10 @@ _UNREADABLE = (OSError, ValueError, EOFError, zlib.error)
 
 def _read(profile: Profile, release: Release, root: Path | None) -> Pack | None:
     """The kept pack of ``release``, or None when there is none or it is not whole: rules
-    that do not parse or name another game, release or format, words that do not
-    decompress or whose sha256 is not the one the rules carry (a cut or emptied file).
-    Such a pack is made again, never served."""
+    that do not parse, name another release or differ from what :func:`rules_json` gives
+    the game now (another format, game, profile or rule table: a pack kept by an older
+    version), words that do not decompress or whose sha256 is not the one the rules carry
+    (a cut or emptied file). Such a pack is made again, never served."""
     rules_file, words_file = _files(profile, release, root)
     try:
         rules = json.loads(rules_file.read_bytes())
@@ -348,9 +349,11 @@ def _read(profile: Profile, release: Release, root: Path | None) -> Pack | None:
     except _UNREADABLE:
         return None
     want = rules.get("words") if isinstance(rules, dict) else None
-    if not (isinstance(want, dict) and rules.get("format") == FORMAT
-            and rules.get("game") == profile.id and rules.get("release") == release.id
+    if not (isinstance(want, dict) and rules.get("release") == release.id
             and want.get("sha256") == hashlib.sha256(words).hexdigest()):
+        return None
+    current = json.loads(json.dumps(rules_json(profile), ensure_ascii=False))
+    if any(rules.get(k) != v for k, v in current.items()):   # kept by an older version
         return None
     return Pack(rules, words, data)
 
