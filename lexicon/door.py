@@ -39,6 +39,7 @@ faces state) are the only names the CLI and the service may import from the libr
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -267,9 +268,16 @@ class Lexicon:
 
     def offline_pack(self, *, make: bool = True) -> offline.Pack | None:
         """The referee page's offline pack of this release (:mod:`lexicon.export.offline`):
-        its rules as JSON and its words as two DAWG-only KWGs, made once per release
-        (``make=False``: None when it is not made yet)."""
+        its rules as JSON and its words as two DAWG-only KWGs, made once per release,
+        waiting for it (``make=False``: None unless this process holds it already; that
+        asks no lock, no disk and no maker)."""
         return offline.pack(self.profile, self.release, self.root, make=make)
+
+    def offline_pack_job(self) -> Future[offline.Pack]:
+        """:meth:`offline_pack` as a future, never waited for here: done at once when this
+        process holds the pack, else the one job that reads the kept pack (checked against
+        its sha256) or makes it, on threads of its own. What an event loop asks."""
+        return offline.job(self.profile, self.release, self.root)
 
     def export(self, fmt: str, output: Path | None = None, *, stdout: IO[str] | None = None,
                dawg_only: bool = False) -> dict[str, Any]:

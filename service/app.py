@@ -67,7 +67,9 @@ percent-decoded is `bad_encoding`); 404 an unknown game (`unknown_game`), releas
 (`unknown_release`) or path; 413 a batch or body over its limit; 503 a game that cannot
 answer (`no_release`, `release_damaged`, `no_index`, or `not_ready` while a running build
 has not published its first release yet) while the others do, a full query pool
-(`busy`, with `Retry-After`), or a judge whose log cannot record the ruling
+(`busy`, with `Retry-After`), a server out of file descriptors (`out_of_descriptors`, with
+`Retry-After`; never taken for damage), an offline pack still being made
+(`pack_not_ready`, with `Retry-After`), or a judge whose log cannot record the ruling
 (`rulings_unavailable`: no verdict is then given).
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
