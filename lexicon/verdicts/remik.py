@@ -249,6 +249,8 @@ class _Search:
     #: after word -> is it a correct word of the game (the judge's verdict, read before the
     #: search): a group of table tiles only that is none is a leftover (unknown: a word)
     valid: dict[int, bool] = field(default_factory=dict)
+    #: after word -> the letters the referee said it took from the shelf (only that reading)
+    own_said: dict[int, Counter[str]] = field(default_factory=dict)
     least: tuple[int, int, int, int] = (0, 0, 0, 0)
     best: Assignment | None = None
 
@@ -285,7 +287,8 @@ def _remnant_choices(s: _Search, rest_b: list[int], rest_a: list[int]
     options = {j: [(i, k) for i in rest_b
                    for k in range(len(s.before[i].key) - len(s.after[j].key) + 1)
                    if len(s.after[j].key) < len(s.before[i].key)
-                   and s.before[i].key.startswith(s.after[j].key, k)]
+                   and s.before[i].key.startswith(s.after[j].key, k)
+                   and not s.own_said.get(j)]     # a word said to hold own letters
                for j in rest_a}
     spans: dict[int, list[tuple[int, int]]] = {}
 
@@ -362,6 +365,11 @@ def _spread(s: _Search, kept: dict[int, int], rest_b: list[int], rest_a: list[in
     for j in formed:
         letters = sorted(set(s.after[j].key))
         choice: list[tuple[bool, str | None]] = []
+        if j in s.own_said:       # the referee said it: new, or rebuilt with those letters
+            said = "".join(sorted(s.own_said[j].elements()))
+            options.append([(False, None)] if len(said) == len(s.after[j].key)
+                           else [(True, said or None)])
+            continue
         if any(on_table[c] for c in letters):
             choice += [(True, c) for c in letters if s.rack[c]]
         choice.append((False, None))
@@ -408,8 +416,8 @@ def _lay(s: _Search, kept: dict[int, int], rest_b: list[int],
     room: dict[int, dict[str, int]] = {}
     for j, (rebuilt, named) in zip(formed, chosen, strict=True):
         r = dict(s.letters[j]) if rebuilt else {}
-        if named is not None:
-            r[named] -= 1
+        for c in named or "":        # one named letter, or the letters the referee said
+            r[c] -= 1
         room[j] = r
     capacity: dict[str, int] = {}
     for r in room.values():
@@ -517,9 +525,13 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
 
     leftovers: dict[int, Counter[str]] = {}
     not_relaid: dict[int, Counter[str]] = {}
+    for j, said in s.own_said.items():       # the referee said which letters came from
+        if j in parts and Counter(own[j]) != said:     # the shelf: only that reading
+            return False
+    broken = {i for i, _k in remnants.values()}     # a run of it still lies on the table
     for i in rest_b:
         rest = avail[i] - gives[i]
-        if not gives[i]:
+        if not gives[i] and i not in broken:
             if rest:
                 not_relaid[i] = rest
                 fault("table_tile_not_relaid", f"{s.before[i].text}: "
@@ -614,14 +626,64 @@ def _record(answer: dict[str, Any], entry: dict[str, Any], root: Path) -> None:
             answer["judge"]["results"] = results
 
 
+def _own_said(profile: Profile, after: list[Word], rest_a: list[int], shelf: Counter[str],
+              value: object) -> dict[int, Counter[str]]:
+    """The referee's word on where tiles came from: ``{word: letters}``, the letters of a
+    word laid by the move that came from the player's shelf (``""``: all from the table;
+    the whole word: a new word). After-index -> those letters, for every occurrence of the
+    word among the words the move lays."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in value.items()):
+        raise InputError("own must map a word of the table after the move to the letters "
+                         "of it taken from the shelf", code="bad_move")
+    spell = speller(profile)
+    out: dict[int, Counter[str]] = {}
+    for word, letters in value.items():
+        key = spell.first(clean_word(word)).key
+        targets = [j for j in rest_a if after[j].key == key]
+        if not targets:
+            raise InputError(f"{word!r} is not a word the move lays (it is not on the table "
+                             f"after the move, or lies there as it lay before)",
+                             code="bad_move", detail={"own": word})
+        mine = _rack(profile, letters)
+        if mine - Counter(key):
+            raise InputError(f"{word!r} has no {''.join(sorted((mine - Counter(key)).elements()))}"
+                             f" to take from the shelf", code="bad_move", detail={"own": word})
+        if mine - shelf:
+            raise InputError(f"the shelf holds no {''.join(sorted((mine - shelf).elements()))}"
+                             f" for {word!r}", code="bad_move", detail={"own": word})
+        out.update((j, mine) for j in targets)
+    return out
+
+
+def _reading(found: Assignment | None, said: dict[int, Counter[str]], lang: str
+             ) -> dict[str, str] | None:
+    """Which reading of the tiles the ruling took: the referee's (``own_said``) or, for a
+    word laid whose own letters were not said, the search's (``own_assumed``: fewest rule
+    faults, then fewest letters back to the shelf, then fewest own letters)."""
+    if found is None:
+        return None
+    laid = [p.after for p in found.placements if p.kind in ("new", "rebuilt")]
+    if not laid:
+        return None
+    unsaid = [j for j in laid if j not in said]
+    return localized_reason("own_assumed" if unsaid else "own_said", None, lang)
+
+
 def rule_move(profile: Profile, rel: Release, before: object, after: object, rack: object,
               *, root: Path, opening: bool = False, reopening: bool = False,
-              variant: int = 1, history: object = None, reveal: bool = False,
-              lang: str | None = None, log: bool = True) -> dict[str, Any]:
+              variant: int = 1, history: object = None, own: object = None,
+              reveal: bool = False, lang: str | None = None, log: bool = True
+              ) -> dict[str, Any]:
     """Rule on one Remik move (see the module docstring) from ``rel``, logged in ``root``'s
-    rulings log. Raises InputError for a move that cannot be read and MoveTooComplex when
-    the search is too long, before anything is ruled or logged; RulingsUnavailable instead
-    of a ruling that cannot be logged."""
+    rulings log. ``own`` maps a word the move lays to the letters of it the player took
+    from the shelf, as the referee saw it (:func:`_own_said`); the words it does not name
+    are read as the search finds best (``reading`` in the answer says which). Raises
+    InputError for a move that cannot be read and MoveTooComplex when the search is too
+    long, before anything is ruled or logged; RulingsUnavailable instead of a ruling that
+    cannot be logged."""
     game = profile.id
     lang = language(profile.language, lang)
     release_id = rel.id
@@ -640,12 +702,19 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
     opening_length = (profile.reopening_min_length if reopening else None) or \
         profile.opening_min_length
     _, rest_b, rest_a = _kept(table_before, table_after)
+    said = _own_said(profile, table_after, rest_a, shelf, own)
     checked = _checked(profile, rel, table_after, rest_a, lang=lang)
     search = _Search(table_before, table_after, shelf, kind, variant, profile.min_length,
-                     opening_length, valid={j: r["valid"] for j, r in checked.items()})
+                     opening_length, valid={j: r["valid"] for j, r in checked.items()},
+                     own_said=said)
     found = _search(search)
     faults: dict[str, list[str]]
-    if found is None:
+    if found is None and said and not _missing(search, rest_b, rest_a):
+        faults = {"tiles_not_conserved": ["no assignment exists with the letters said to "
+                                          "come from the shelf: the table before the move "
+                                          "does not hold the rest"]}
+        laid = rest_a
+    elif found is None:
         missing = _missing(search, rest_b, rest_a)
         letters = ", ".join(profile.by_canonical[c].letter if c in profile.by_canonical
                             else c for c in sorted(missing.elements()))
@@ -662,7 +731,7 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
             faults.setdefault("repeated_arrangement", []).append(
                 f"the table after the move is arrangement {n} of the history")
             break
-    legal = not faults
+    form_legal = not faults
     judged = [j for j in laid if not _length_only(checked[j])]
     words_valid = all(checked[j]["valid"] for j in judged) if judged else None
     if words_valid is False:      # which word is wrong only the judge's ``reveal`` says
@@ -696,11 +765,11 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
         for c in found.leftovers.values():
             back.update(c)
     to_shelf = letters_of(back)
-    stands = legal and words_valid is not False
+    stands = form_legal and words_valid is not False
     if words_valid is False:
         outcome, points, penalty = "move_wrong_word", 0, WRONG_WORD_PENALTY
         to_shelf = []
-    elif not legal:
+    elif not form_legal:
         outcome, points, penalty = "move_taken_back", 0, 0
         to_shelf = []
     else:
@@ -708,9 +777,10 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
     verdict = judging.STANDS if stands else judging.FALLS
     answer: dict[str, Any] = {
         "game": game, "release": release_id,
-        "kind": kind, "variant": variant, "legal": legal, "words_valid": words_valid,
-        "valid": stands, "verdict": verdict,
-        "reasons": reasons, "words": words, "to_shelf": to_shelf,
+        "kind": kind, "variant": variant, "form_legal": form_legal,
+        "words_valid": words_valid, "valid": stands, "verdict": verdict,
+        "reasons": reasons, "reading": _reading(found, said, lang),
+        "words": words, "to_shelf": to_shelf,
         "points": points, "penalty": penalty, "total": points - penalty,
         "outcome": localized_reason(outcome, None, lang),
     }
@@ -728,7 +798,8 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
                  "move": {"kind": kind, "variant": variant,
                           "before": [w.text for w in table_before],
                           "after": [w.text for w in table_after], "rack": letters_of(shelf),
-                          "legal": legal, "words_valid": words_valid, "outcome": outcome,
+                          "form_legal": form_legal, "words_valid": words_valid,
+                          "outcome": outcome,
                           "points": points, "penalty": penalty, "total": points - penalty,
                           "to_shelf": to_shelf, "reasons": [r["code"] for r in reasons]}}
         _record(answer, entry, root)

@@ -398,7 +398,7 @@ async function judgePlay(event) {
 const MOVE_FIELDS = { before: "move-before", after: "move-after", rack: "move-rack",
   kind: "move-kind", variant: "move-variant" };
 // what the ruling's fields this page knows are; any other field the server adds is listed
-const MOVE_KNOWN = new Set(["game", "release", "kind", "variant", "legal", "words_valid",
+const MOVE_KNOWN = new Set(["game", "release", "kind", "variant", "form_legal", "reading", "words_valid",
   "valid", "verdict", "reasons", "words", "to_shelf", "points", "penalty", "total", "outcome",
   "assignment", "judge", "time"]);
 
