@@ -55,6 +55,7 @@ from lexicon.game.tiles import BREAK, JOIN_CLOSE, JOIN_OPEN, MAX_READINGS, spell
 from lexicon.paths import cache_dir
 from lexicon.store.records import VALID
 from lexicon.store.store import Release
+from lexicon.verdicts import remik
 from lexicon.verdicts.judge import MAX_PLAY_WORDS
 
 #: The pack's layout version: a reader refuses a pack it was not written for.
@@ -183,7 +184,7 @@ def rules_json(profile: Profile) -> dict[str, Any]:
     """The release-independent part of the rules: profile, speller, play rules, inputs."""
     spell, rules = speller(profile), play_rules(profile)
     reasons = sorted({*REASONS, "unknown"})
-    return {
+    out = {
         "format": FORMAT,
         "game": profile.id,
         "profile": profile.summary(),
@@ -210,6 +211,9 @@ def rules_json(profile: Profile) -> dict[str, Any]:
                            NEEDS_SERVER: NEEDS_SERVER_TEXT[lang]}
                     for lang in LANGUAGES},
     }
+    if profile.opening_min_length is not None:     # a game of table moves (Remik)
+        out["move"] = remik.offline_rules(profile)
+    return out
 
 
 def make_pack(profile: Profile, release: Release) -> Pack:
@@ -276,7 +280,8 @@ def _read(profile: Profile, release: Release, root: Path | None) -> Pack | None:
     rules_file, words_file = _files(profile, release, root)
     if rules_file.exists() and words_file.exists():
         rules = json.loads(rules_file.read_text(encoding="utf-8"))
-        if rules.get("format") == FORMAT:
+        if rules.get("format") == FORMAT and rules.get("move") == rules_json(profile).get(
+                "move"):     # a pack kept before the move rules changed is made again
             data = words_file.read_bytes()
             return Pack(rules, gzip.decompress(data), data)
     return None

@@ -74,7 +74,7 @@ from lexicon import atomic
 from lexicon.errors import InputError, LexiconError
 from lexicon.game.gloss import language, localized_reason
 from lexicon.game.inputs import clean_word, control_error, first_control, normalise
-from lexicon.game.play import play_rules
+from lexicon.game.play import OPENING_FACTOR, play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.store import Release
@@ -101,14 +101,51 @@ LENGTH_CODES = ("too_short", "too_long")
 LEFTOVER_PENALTY = 2      # points per letter sent back to the shelf (variant I)
 WRONG_WORD_PENALTY = 3    # points lost for a wrong word (and one tile drawn)
 VARIANTS = (1, 2)
+VARIANT_WITHOUT_LEFTOVERS = 2   # the rule book's variant II
 OPENING, REOPENING, MOVE = "opening", "reopening", "move"
 LEFTOVER = "leftover"     # a group of table tiles only that is no word (a placement's kind)
 NAMES = {OPENING: "an opening", REOPENING: "a re-opening", MOVE: "a move"}
 
-#: the order reasons are listed in (stable, whatever order the faults were found in)
-FAULTS = ("tiles_not_conserved", "table_tile_not_relaid", "opening_not_own_tiles",
-          "opening_one_word", "opening_too_short", "too_short", "no_own_letter_added",
-          "leftover_letters", "nothing_laid", "repeated_arrangement", "wrong_word")
+#: each fault by its role in the ruling -> its stable code; in the order reasons are listed
+#: (stable, whatever order the faults were found in)
+FAULT_CODES = {"no_assignment": "tiles_not_conserved", "not_relaid": "table_tile_not_relaid",
+               "opening_own": "opening_not_own_tiles", "opening_one": "opening_one_word",
+               "opening_short": "opening_too_short", "short": "too_short",
+               "no_own": "no_own_letter_added", "leftovers": "leftover_letters",
+               "nothing": "nothing_laid", "repeated": "repeated_arrangement",
+               "wrong": "wrong_word"}
+FAULTS = tuple(FAULT_CODES.values())
+
+
+#: the kinds of group a placement names (the answer's ``words[].kind``)
+PLACEMENT_KINDS = ("kept", "remnant", "new", "rebuilt", LEFTOVER)
+OUTCOMES = {"stands": "move_stands", "wrong_word": "move_wrong_word",
+            "taken_back": "move_taken_back"}
+READINGS = {"said": "own_said", "assumed": "own_assumed"}
+
+
+def offline_rules(profile: Profile) -> dict[str, Any]:
+    """This module's rules as data, for the offline pack (``move`` in its rules): every
+    limit, penalty, code and scoring fact the browser's move search
+    (``service/static/remik-offline.js``) needs, so that it holds no rule of its own. The
+    texts of the codes are the pack's ``reasons``."""
+    rules = play_rules(profile)
+    return {
+        "min_length": profile.min_length,
+        "lengths": {OPENING: profile.opening_min_length,
+                    REOPENING: profile.reopening_min_length or profile.opening_min_length},
+        "kinds": [OPENING, REOPENING, MOVE], "move": MOVE,
+        "variants": list(VARIANTS), "variant_without_leftovers": VARIANT_WITHOUT_LEFTOVERS,
+        "leftover_penalty": LEFTOVER_PENALTY, "wrong_word_penalty": WRONG_WORD_PENALTY,
+        "faults": FAULT_CODES, "length_codes": list(LENGTH_CODES),
+        "placements": dict(zip(("kept", "remnant", "new", "rebuilt", "leftover"),
+                               PLACEMENT_KINDS, strict=True)),
+        "outcomes": OUTCOMES, "readings": READINGS,
+        "scoring": {"opening_doubles": rules.opening_doubles,
+                    "opening_factor": OPENING_FACTOR},
+        "limits": {"max_steps": MAX_MOVE_STEPS, "max_words": MAX_MOVE_WORDS,
+                   "max_rack": MAX_MOVE_RACK, "max_history": MAX_HISTORY},
+    }
 
 
 class MoveTooComplex(LexiconError):
@@ -534,37 +571,38 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
         if not gives[i] and i not in broken:
             if rest:
                 not_relaid[i] = rest
-                fault("table_tile_not_relaid", f"{s.before[i].text}: "
+                fault(FAULT_CODES["not_relaid"], f"{s.before[i].text}: "
                       f"{''.join(sorted(rest.elements()))} taken and not laid again")
         elif rest:
             leftovers[i] = rest
     groups = {j: Counter(s.after[j].key) for j in remnants if _leftover(s, j)}
     groups.update({j: Counter(parts[j]) for j in parts if not own[j] and _leftover(s, j)})
     n_left = sum(sum(c.values()) for c in (*leftovers.values(), *groups.values()))
-    if n_left and s.variant == 2:
-        fault("leftover_letters", f"{n_left} letters would stay on the table as no word")
+    if n_left and s.variant == VARIANT_WITHOUT_LEFTOVERS:
+        fault(FAULT_CODES["leftovers"], f"{n_left} letters would stay on the table as no word")
     formed = [j for j in parts if j not in groups]
     n_own = sum(sum(c.values()) for c in own.values())
     if s.kind == MOVE:
         for j in formed:
             w = s.after[j]
             if len(w.key) < s.min_length:
-                fault("too_short", f"{w.text}: {len(w.key)} letters; {s.min_length} required")
+                fault(FAULT_CODES["short"],
+                      f"{w.text}: {len(w.key)} letters; {s.min_length} required")
             if parts[j] and not own[j]:
-                fault("no_own_letter_added", f"{w.text}: rebuilt from table tiles only")
+                fault(FAULT_CODES["no_own"], f"{w.text}: rebuilt from table tiles only")
         if not n_own:
-            fault("nothing_laid", "no letter from the player's shelf was laid")
+            fault(FAULT_CODES["nothing"], "no letter from the player's shelf was laid")
     else:
         if rest_b or any(parts[j] for j in parts):
-            fault("opening_not_own_tiles", f"{NAMES[s.kind]} lays its word from the "
+            fault(FAULT_CODES["opening_own"], f"{NAMES[s.kind]} lays its word from the "
                   "player's own tiles only and leaves the table as it lay")
         if len(parts) + len(remnants) != 1:
-            fault("opening_one_word", f"{NAMES[s.kind]} lays one word; this move lays "
+            fault(FAULT_CODES["opening_one"], f"{NAMES[s.kind]} lays one word; this move lays "
                   f"{len(parts) + len(remnants)}")
         for j in formed:
             w = s.after[j]
             if len(w.key) < s.opening_length:
-                fault("opening_too_short", f"{w.text}: {len(w.key)} letters; "
+                fault(FAULT_CODES["opening_short"], f"{w.text}: {len(w.key)} letters; "
                       f"{NAMES[s.kind]} needs {s.opening_length}")
     head = (sum(len(v) for v in faults.values()), n_left, n_own)
     if s.best is not None and head > s.best.cost[:3]:
@@ -669,7 +707,7 @@ def _reading(found: Assignment | None, said: dict[int, Counter[str]], lang: str
     if not laid:
         return None
     unsaid = [j for j in laid if j not in said]
-    return localized_reason("own_assumed" if unsaid else "own_said", None, lang)
+    return localized_reason(READINGS["assumed" if unsaid else "said"], None, lang)
 
 
 def rule_move(profile: Profile, rel: Release, before: object, after: object, rack: object,
@@ -710,7 +748,7 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
     found = _search(search)
     faults: dict[str, list[str]]
     if found is None and said and not _missing(search, rest_b, rest_a):
-        faults = {"tiles_not_conserved": ["no assignment exists with the letters said to "
+        faults = {FAULT_CODES["no_assignment"]: ["no assignment exists with the letters said to "
                                           "come from the shelf: the table before the move "
                                           "does not hold the rest"]}
         laid = rest_a
@@ -718,7 +756,7 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
         missing = _missing(search, rest_b, rest_a)
         letters = ", ".join(profile.by_canonical[c].letter if c in profile.by_canonical
                             else c for c in sorted(missing.elements()))
-        faults = {"tiles_not_conserved": [f"no assignment exists: the table after the move "
+        faults = {FAULT_CODES["no_assignment"]: [f"no assignment exists: the table after the move "
                                           f"needs {letters} beyond the table tiles and the "
                                           f"rack"]}
         laid = rest_a
@@ -728,14 +766,14 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
     after_set = Counter(w.key for w in table_after)
     for n, table in enumerate(earlier, 1):
         if table == after_set:
-            faults.setdefault("repeated_arrangement", []).append(
+            faults.setdefault(FAULT_CODES["repeated"], []).append(
                 f"the table after the move is arrangement {n} of the history")
             break
     form_legal = not faults
     judged = [j for j in laid if not _length_only(checked[j])]
     words_valid = all(checked[j]["valid"] for j in judged) if judged else None
     if words_valid is False:      # which word is wrong only the judge's ``reveal`` says
-        faults["wrong_word"] = []
+        faults[FAULT_CODES["wrong"]] = []
     reasons = [localized_reason(code, "; ".join(faults[code]) or None, lang)
                for code in FAULTS if code in faults]
     rules = play_rules(profile)
@@ -756,8 +794,7 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
                                 for i, c in sorted(p.taken.items())]
             if p.kind in ("new", "rebuilt"):
                 item["own"] = letters_of(p.own)
-                score = (rules.opening_score(w.key) if kind != MOVE else rules.score(w.key))
-                item["points"] = score or 0
+                item["points"] = rules.word_points(w.key, opening=kind != MOVE) or 0
                 points += item["points"]
             elif p.kind == LEFTOVER:
                 back.update(w.key)
@@ -767,13 +804,13 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
     to_shelf = letters_of(back)
     stands = form_legal and words_valid is not False
     if words_valid is False:
-        outcome, points, penalty = "move_wrong_word", 0, WRONG_WORD_PENALTY
+        outcome, points, penalty = OUTCOMES["wrong_word"], 0, WRONG_WORD_PENALTY
         to_shelf = []
     elif not form_legal:
-        outcome, points, penalty = "move_taken_back", 0, 0
+        outcome, points, penalty = OUTCOMES["taken_back"], 0, 0
         to_shelf = []
     else:
-        outcome, penalty = "move_stands", LEFTOVER_PENALTY * len(to_shelf)
+        outcome, penalty = OUTCOMES["stands"], LEFTOVER_PENALTY * len(to_shelf)
     verdict = judging.STANDS if stands else judging.FALLS
     answer: dict[str, Any] = {
         "game": game, "release": release_id,
