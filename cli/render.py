@@ -105,6 +105,8 @@ def move_text(r: dict) -> str:
         lines.append(f"  {w['word']:16} {what}{points}")
     if r["to_shelf"]:
         lines.append(f"  back to the shelf: {' '.join(r['to_shelf'])}")
+    if r.get("reading"):            # which letters were read as the shelf's, and why
+        lines.append(f"  {r['reading']['message']}")
     for reason in r["reasons"]:
         detail = f" ({reason['detail']})" if reason.get("detail") else ""
         lines.append(f"  [{reason['code']}] {reason['message']}{detail}")

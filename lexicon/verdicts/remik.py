@@ -23,9 +23,15 @@ new word. This module finds that out and applies the rule book:
   player's shelf: variant I at 2 penalty points a letter, variant II refuses them
   (``leftover_letters``). Which tiles of a group came from the shelf and which from the
   table is what the search finds (below); a group that could be either is read as table
-  tiles, which lays fewer own letters. A table word none of whose tiles went into any
-  group and which is gone from the table was taken and not laid again
-  (``table_tile_not_relaid``);
+  tiles, which lays fewer own letters. Letters broken off a table word stay on the table
+  ("zostaną graczowi na stole"): a table word is broken when a run of it still lies there
+  or it gave a tile to a laid word, and its other letters are leftovers whether the
+  players typed them or not, so the ruling depends on the tiles, not on the typing. Only a
+  table word none of whose tiles lies anywhere after the move was taken away and not laid
+  again ("zabranych ze stołu", ``table_tile_not_relaid``);
+* **the reading of the tiles**: which letters of a laid word came from the shelf is the
+  search's best reading unless the referee says it (``own``), and the answer's ``reading``
+  says which it was;
 * **arrangements** used earlier in the game may not be repeated: a table after the move
   equal (as a multiset of words) to one in the history is refused;
 * **a wrong word**: the table is restored, the player draws one tile and loses 3 points.
@@ -59,7 +65,7 @@ the 3-letter minimum beside "poprawnie zbudowany" (how a word is built), and the
 five letters the same way; the 3 penalty points belong to "niewłaściwy wyraz", a word the
 dictionary does not have, which is what a challenge asks. So a word too short for the move
 and an opening too short are taken back alike; a word that is also not in the dictionary
-(a 4-letter opening ``kotu``) is still a wrong word.
+(a 4-letter opening ``tkot``) is still a wrong word.
 """
 
 from __future__ import annotations

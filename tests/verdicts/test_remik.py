@@ -350,7 +350,11 @@ def test_faces_refuse_and_keep_the_plain_judge(table: Path) -> None:
     assert p.returncode == 2 and "bad_move" in p.stderr
     p = lexicon(table, "judge", "remik", "--before", "kotek", "--after", "koty", "--rack", "y")
     assert p.returncode == 0 and "back to the shelf: E K" in p.stdout
+    assert "najmniejszą liczbą" in p.stdout     # the reading taken, in the players' language
     assert "points 4, penalty 4, total 0" in p.stdout
+    p = lexicon(table, "judge", "remik", "--before", "kotek", "--after", "koty", "--rack", "y",
+                "--own", "koty")
+    assert p.returncode == 2 and "WORD=LETTERS" in p.stderr
 
 
 def test_no_release(home: Path) -> None:
