@@ -33,6 +33,7 @@ from tests.conftest import publish
 from tests.page.test_referee_page import ARTIFACTS, browser  # noqa: F401  (a fixture)
 from tests.query_data import running_server
 from tests.verdicts.test_remik_corpus import load as load_corpus
+from tools.remik_flood import heavy_moves
 from tools.remik_moves import draw, project, records
 
 DRAWN = 600
@@ -67,10 +68,12 @@ def on_server(base: str, move: dict[str, Any], lang: str) -> dict[str, Any]:
         return {"error": {"code": json.loads(exc.read())["code"]}}
 
 
-@pytest.fixture()
+@pytest.fixture(scope="module")
 def saved(home: Path, browser: webdriver.Chrome) -> Iterator[tuple[str, list[Any]]]:  # noqa: F811
     """The page saved Remik with the server up; the server's rulings of the drawn moves."""
-    moves = draw(DRAWN, seed=39)
+    # and the heaviest moves a request may carry: refused alike (move_too_complex), since
+    # both searches count the same units of work
+    moves = draw(DRAWN, seed=39) + [body for _label, body in heavy_moves()]
     with ExitStack() as stack:
         base = stack.enter_context(running_server(home))
         driver = browser
@@ -113,6 +116,7 @@ def test_remik_moves_are_ruled_on_the_device_as_on_the_server(
     assert shapes == {"error", "move_stands", "move_taken_back", "move_wrong_word"}
     assert any(w.get("to_shelf") and w["penalty"] for _m, w in cases)        # leftovers
     assert {w.get("kind") for _m, w in cases} >= {"opening", "reopening", "move"}
+    assert sum(w.get("error") == "move_too_complex" for _m, w in cases) == len(heavy_moves())
 
 
 def test_the_remik_form_rules_a_move_offline(saved: tuple[str, list[Any]],
