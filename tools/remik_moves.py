@@ -21,13 +21,13 @@ import sys
 from collections import Counter
 from typing import Any
 
-#: the words of the corpus's release: Polish words, and near-words the release rejects
+#: the words of the corpus's release: Polish words, and near-words no Polish word list has
 WORDS = ["kot", "kota", "koty", "kotek", "kotka", "kotki", "tok", "kto", "okno", "okna",
          "dom", "domy", "domek", "lis", "lisy", "las", "lasy", "ara", "kotara", "pasta",
          "pasy", "nowy", "domowy", "zażółć", "jaźń", "żaba", "żaby", "róża", "róże", "źle",
          "mak", "maki", "rak", "raki", "ser", "sery", "sen", "nos", "nosy", "sok", "soki",
          "kret", "krety", "motyl", "lato", "tama", "mama", "tata", "kasa", "kosa", "osa"]
-REJECTED = ["kotu", "tkot", "okot", "domk", "lisk", "sekt"]
+REJECTED = ["tkot", "okot", "domk", "lisk", "otk", "nosk", "rako", "mokt"]
 LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźż"
 #: moves that cannot be read: each face refuses them with the same code
 UNREADABLE: list[dict[str, Any]] = [

@@ -4,14 +4,17 @@ holds every other record's key with its reason code, and its rules are the profi
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from kwg_reader import Reader
 
 from lexicon import Catalog
+from lexicon.export import offline
 from lexicon.export.offline import make_pack, pack, tiling_sequences
 from lexicon.store.records import Record
+from lexicon.verdicts import remik
 from tests.conftest import lexicon, publish, rec
 
 RECORDS = [
@@ -101,3 +104,24 @@ def test_a_pack_is_made_once_and_kept(home: Path) -> None:
     assert kept.read_bytes() == first.words_gzip
     again = pack(lex.profile, lex.release, home)
     assert again is first               # this process keeps it too
+
+
+def test_a_remik_pack_carries_the_move_rules_and_is_made_again_without_them(
+        home: Path) -> None:
+    """Remik's pack holds the move rules lexicon.verdicts.remik writes; one kept on disk
+    without them (or with other ones) is not served but made again."""
+    publish(home, "remik", [])
+    lex = Catalog(home).lexicon("remik")
+    made = pack(lex.profile, lex.release, home)
+    assert made.rules["move"] == json.loads(json.dumps(remik.offline_rules(lex.profile)))
+    assert made.rules["move"]["faults"]["short"] == "too_short"
+    assert made.rules["move"]["scoring"]["opening_doubles"] == ["ó", "ź", "ż"]
+    assert "move" not in pack(Catalog(home).lexicon("osps").profile,
+                              Catalog(home).lexicon("osps").release, home).rules
+    rules_file = home / "cache" / "offline" / "remik" / f"{lex.release.id}.json"
+    old = {k: v for k, v in made.rules.items() if k != "move"}     # an older pack's rules
+    rules_file.write_text(json.dumps(old, ensure_ascii=False), encoding="utf-8")
+    offline._KEPT.clear()
+    again = pack(lex.profile, lex.release, home)
+    assert again.rules["move"] == made.rules["move"]
+    assert "move" in json.loads(rules_file.read_text(encoding="utf-8"))
