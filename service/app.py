@@ -556,12 +556,16 @@ def _add_remik(app: FastAPI, catalog: Catalog) -> None:
         "only with `reveal`: `wrong_word`), the `points`, the `penalty` (2 a letter sent "
         "back to the shelf in variant I, `to_shelf`; 3 for a wrong word) and the `outcome`. "
         "A group of table tiles only that is no word is a leftover (`words[].kind` "
-        "`leftover`), never a wrong word. The search is bounded (`move_too_complex`) and runs "
-        "on the queries' workers (503 `busy` when they are all taken)."),
+        "`leftover`), never a wrong word. `valid` (and `verdict`) say whether the move "
+        "stands; `reading` says whether the letters from the shelf are the referee's "
+        "(`own`: `own_said`) or the ruling's reading (`own_assumed`). The search is bounded "
+        "(`move_too_complex`) and runs on the queries' workers (503 `busy` when they are all "
+        "taken)."),
         responses={200: {"content": {"application/json": {"example": {
             "game": "remik", "release": "osps-…", "kind": "move", "variant": 1,
             "form_legal": True, "words_valid": True, "valid": True, "verdict": "stands",
-            "reasons": [], "words": [{"word": "koty", "kind": "rebuilt", "from": [
+            "reasons": [], "reading": {"code": "own_assumed", "message": "…"},
+            "words": [{"word": "koty", "kind": "rebuilt", "from": [
                 {"word": "kotek", "letters": ["K", "O", "T"]}], "own": ["Y"], "points": 4}],
             "to_shelf": ["E", "K"], "points": 4, "penalty": 4, "total": 0}}}}})
     async def remik_move(req: MoveRequest) -> dict[str, Any]:
