@@ -147,6 +147,7 @@ def offline_rules(profile: Profile) -> dict[str, Any]:
         "placements": dict(zip(("kept", "remnant", "new", "rebuilt", "leftover"),
                                PLACEMENT_KINDS, strict=True)),
         "outcomes": OUTCOMES, "readings": READINGS,
+        "verdicts": {"stands": judging.STANDS, "falls": judging.FALLS},
         "scoring": {"opening_doubles": rules.opening_doubles,
                     "opening_factor": OPENING_FACTOR},
         "limits": {"max_steps": MAX_MOVE_STEPS, "max_words": MAX_MOVE_WORDS,

@@ -525,13 +525,13 @@ const RemikOffline = (() => {
     }
     const answer = {
       game: game.id, release: game.release, kind, variant, form_legal: formLegal,
-      words_valid: wordsValid, valid: stands, verdict: stands ? "stands" : "falls",
+      words_valid: wordsValid, valid: stands, verdict: M.verdicts[stands ? "stands" : "falls"],
       reasons, reading, words: out, to_shelf: toShelf, points: pts, penalty, total: pts - penalty,
       outcome: reason(outcome), offline: true,
     };
     if (found === null) answer.assignment = null;
     if (judged.length) {
-      answer.judge = { verdict: wordsValid ? "stands" : "falls", valid: wordsValid, count: judged.length };
+      answer.judge = { verdict: M.verdicts[wordsValid ? "stands" : "falls"], valid: wordsValid, count: judged.length };
       if (reveal) answer.judge.results = judged.map((j) => checked.get(j));
     }
     return answer;
