@@ -155,13 +155,16 @@ class Lexicon:
 
     def move(self, before: object, after: object, rack: object, *, opening: bool = False,
              reopening: bool = False, variant: int = 1, history: object = None,
-             reveal: bool = False, lang: str | None = None, log: bool = True
-             ) -> dict[str, Any]:
+             own: object = None, reveal: bool = False, lang: str | None = None,
+             log: bool = True) -> dict[str, Any]:
         """A ruling on a Remik table move by the rule book (:mod:`lexicon.verdicts.remik`): which
-        table word became which new word, its legality, points and penalty."""
+        table word became which new word, its legality, points and penalty. ``own``: the
+        letters of a laid word that came from the shelf, when the referee saw it
+        (``{"kot": "k"}``)."""
         return remik.rule_move(self.profile, self.release, before, after, rack,
                                root=self.root, opening=opening, reopening=reopening,
-                               variant=variant, history=history, reveal=reveal, lang=lang,
+                               variant=variant, history=history, own=own, reveal=reveal,
+                               lang=lang,
                                log=log)
 
     # -- queries (:mod:`lexicon.queries.queries`): counted and paged ------------------------------

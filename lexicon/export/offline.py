@@ -57,6 +57,7 @@ from lexicon.game.tiles import BREAK, JOIN_CLOSE, JOIN_OPEN, MAX_READINGS, spell
 from lexicon.paths import cache_dir
 from lexicon.store.records import VALID
 from lexicon.store.store import Release
+from lexicon.verdicts import remik
 from lexicon.verdicts.judge import MAX_PLAY_WORDS
 
 #: The pack's layout version: a reader refuses a pack it was not written for.
@@ -185,7 +186,7 @@ def rules_json(profile: Profile) -> dict[str, Any]:
     """The release-independent part of the rules: profile, speller, play rules, inputs."""
     spell, rules = speller(profile), play_rules(profile)
     reasons = sorted({*REASONS, "unknown"})
-    return {
+    out = {
         "format": FORMAT,
         "game": profile.id,
         "profile": profile.summary(),
@@ -212,6 +213,9 @@ def rules_json(profile: Profile) -> dict[str, Any]:
                            NEEDS_SERVER: NEEDS_SERVER_TEXT[lang]}
                     for lang in LANGUAGES},
     }
+    if profile.opening_min_length is not None:     # a game of table moves (Remik)
+        out["move"] = remik.offline_rules(profile)
+    return out
 
 
 def make_pack(profile: Profile, release: Release) -> Pack:

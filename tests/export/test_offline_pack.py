@@ -15,6 +15,7 @@ from lexicon import Catalog
 from lexicon.export import offline
 from lexicon.export.offline import make_pack, pack, tiling_sequences
 from lexicon.store.records import Record
+from lexicon.verdicts import remik
 from tests.conftest import lexicon, publish, rec
 
 RECORDS = [
@@ -147,3 +148,24 @@ def test_a_whole_kept_pack_is_taken_as_it_is(home: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(offline, "make_pack", never)
     got = pack(lex.profile, lex.release, home)
     assert got is not None and got.words == good.words
+
+
+def test_a_remik_pack_carries_the_move_rules_and_is_made_again_without_them(
+        home: Path) -> None:
+    """Remik's pack holds the move rules lexicon.verdicts.remik writes; one kept on disk
+    without them (or with other ones) is not served but made again."""
+    publish(home, "remik", [])
+    lex = Catalog(home).lexicon("remik")
+    made = pack(lex.profile, lex.release, home)
+    assert made.rules["move"] == json.loads(json.dumps(remik.offline_rules(lex.profile)))
+    assert made.rules["move"]["faults"]["short"] == "too_short"
+    assert made.rules["move"]["scoring"]["opening_doubles"] == ["ó", "ź", "ż"]
+    assert "move" not in pack(Catalog(home).lexicon("osps").profile,
+                              Catalog(home).lexicon("osps").release, home).rules
+    rules_file = home / "cache" / "offline" / "remik" / f"{lex.release.id}.json"
+    old = {k: v for k, v in made.rules.items() if k != "move"}     # an older pack's rules
+    rules_file.write_text(json.dumps(old, ensure_ascii=False), encoding="utf-8")
+    offline._KEPT.clear()
+    again = pack(lex.profile, lex.release, home)
+    assert again.rules["move"] == made.rules["move"]
+    assert "move" in json.loads(rules_file.read_text(encoding="utf-8"))
