@@ -39,6 +39,7 @@ from lexicon import (
     identity,
     language,
     read_history_file,
+    stream_lines,
 )
 
 #: set (to anything but empty) to let an unexpected exception's traceback through, for a
@@ -329,24 +330,37 @@ FILE_CHUNK = 2048
 
 def _word_chunks(from_file: str) -> Iterator[list[str]]:
     """The file's words, a chunk at a time (one line at a time from a terminal, so a
-    referee typing words sees each verdict at once). A line of white space only is
-    skipped; one of U+0085 or \\v is a word (the checker refuses it). Bytes that are not
-    UTF-8 stop the command with exit 2 at that line, after the verdicts before it."""
+    referee typing words sees each verdict at once), each line read bounded
+    (:func:`lexicon.userfile.stream_lines`): a file, a pipe or stdin of any size is read
+    in bounded memory. A line of white space only is skipped; one of U+0085 or \\v is a
+    word (the checker refuses it). A line that is not UTF-8 (``bad_encoding``) or too
+    long (``line_too_long``) stops the command with exit 2 at that line, after the
+    verdicts of every line before it."""
     try:
-        fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
-        with fh:
-            size = 1 if fh.isatty() else FILE_CHUNK
-            chunk: list[str] = []
-            for line in fh:
+        fh = sys.stdin.buffer if from_file == "-" else open(from_file, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise InputError(f"cannot read {from_file}: {exc.strerror or exc}",
+                         detail={"file": from_file}) from None
+    with fh:
+        size = 1 if fh.isatty() else FILE_CHUNK
+        chunk: list[str] = []
+        try:
+            for _n, line in stream_lines(fh, "stdin" if from_file == "-" else from_file,
+                                         "a word list"):
                 if line.strip(EDGE_SPACE):
-                    chunk.append(line.rstrip("\r\n"))
+                    chunk.append(line)
                 if len(chunk) >= size:
                     yield chunk
                     chunk = []
+        except OSError as exc:
+            raise InputError(f"cannot read {from_file}: {exc.strerror or exc}",
+                             detail={"file": from_file}) from None
+        except LexiconError:
             if chunk:
-                yield chunk
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{from_file} cannot be read as UTF-8 text ({exc})") from None
+                yield chunk     # the verdicts up to the line that stops the command
+            raise
+        if chunk:
+            yield chunk
 
 
 def _edge_flags(edge: bool, positions: list[int] | None, count: int) -> bool | list[bool]:

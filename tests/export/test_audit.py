@@ -377,3 +377,67 @@ def test_generated_slots_are_the_builders() -> None:
     tags = ["praet:sg:n:pri:perf", "cond:pl:m1:sec:imperf", "ger:sg:nom:n:imperf:neg",
             "ger:sg:nom:n:imperf:aff", "subst:sg:nom:m3", "praet:sg:f:perf"]
     assert {generated_slot(t) for t in tags} == {*GENERATED_SLOTS, None}
+
+
+# -- what a sheet's name and cells may hold --------------------------------------------------
+
+HEADER = "# game: osps\n# reviewer: Ana\nword\tclass\tverdict\treason\tevidence\tlabel\tnote\n"
+
+
+def test_a_sheet_name_cannot_add_override_lines(osps: Lexicon, home: Path) -> None:
+    """A sheet's file name holding a line break and tabs once became override lines of its
+    own in the file ``apply`` wrote (``amend`` then removed a word no label asked for);
+    every text of the file is written so that ``amend`` reads back only the labels."""
+    victim = MORFEUSZ[1]
+    path = home / "audits" / "osps" / f"evil\n{victim}\tremove\tinjected\n.tsv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(HEADER + f"{ABBREVIATIONS[0]}\t\t\t\t\tY\tshort\n", encoding="utf-8")
+    done = lexicon(home, "audit", "apply", str(path), "--date", "2026-12-04", "--json")
+    assert done.returncode == 0, done.stderr
+    written = Path(json.loads(done.stdout)["overrides"])
+    overrides = read_overrides(written)
+    assert [(o.word, o.action) for o in overrides] == [(ABBREVIATIONS[0], "add")]
+    assert overrides[0].reason == (f"audit evil {victim} remove injected : reviewed by Ana "
+                                   "on 2026-12-04: short")
+    amended = lexicon(home, "amend", "osps", "--overrides", str(written))
+    assert amended.returncode == 0, amended.stderr
+    assert open_lexicon("osps", root=home).valid([victim, ABBREVIATIONS[0]]) == [True, True]
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x0c", "\x0b"])
+def test_a_sheet_row_ends_at_a_line_feed_only(osps: Lexicon, home: Path,
+                                              separator: str) -> None:
+    """A note holding a Unicode line or paragraph separator, NEL, a form feed or a vertical
+    tab is one cell, as a spreadsheet and Python's csv read it: no labelled row hides in
+    it (``str.splitlines`` made one, and ``apply`` removed its word)."""
+    hidden = f"{MORFEUSZ[1]}\t\t\t\t\tN\thidden"
+    path = home / "audits" / "osps" / "notes.tsv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(HEADER + f"{ONE_LIST[0]}\t\t\t\t\tY\tfine{separator}{hidden}\r\n"
+                    f"{MORFEUSZ[2]}\t\t\t\t\tN\tgone\n", encoding="utf-8")
+    rows = sheets.read(path).rows
+    assert [(r.word, r.label) for r in rows] == [(ONE_LIST[0], "Y"), (MORFEUSZ[2], "N")]
+    assert rows[0].note == f"fine{separator}{MORFEUSZ[1]}"
+    done = lexicon(home, "audit", "apply", "notes", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert (out["labelled"], out["add"], out["remove"]) == (2, 0, 1)
+    assert [o.word for o in read_overrides(Path(out["overrides"]))] == [MORFEUSZ[2]]
+
+
+def test_apply_writes_only_what_amend_accepts(osps: Lexicon, home: Path) -> None:
+    """A note holding a NUL or a zero-width character (copied from elsewhere) reaches the
+    reason without them, so ``amend`` takes the file ``apply`` wrote (it refused it)."""
+    path = home / "audits" / "osps" / "invisible.tsv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(HEADER + f"{MORFEUSZ[0]}\t\t\t\t\tN\tno\x00t a\u200b wo\u2028rd\n",
+                    encoding="utf-8")
+    done = lexicon(home, "audit", "apply", "invisible", "--date", "2026-12-04")
+    assert done.returncode == 0, done.stderr
+    written = Path(done.stdout.splitlines()[0])
+    assert [o.reason for o in read_overrides(written)] == [
+        "audit invisible: reviewed by Ana on 2026-12-04: not a wo rd"]
+    amended = lexicon(home, "amend", "osps", "--overrides", str(written))
+    assert amended.returncode == 0, amended.stderr
+    verdict = open_lexicon("osps", root=home).check(MORFEUSZ[0])
+    assert not verdict["valid"] and verdict["reason"]["code"] == "override"
