@@ -276,7 +276,10 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
           words: Annotated[list[str] | None, typer.Argument(help="words to check")] = None,
           from_file: Annotated[str | None, typer.Option(
               "--file", help="also check the words in this file, one per line ('-': stdin); "
-                             "an unreadable line gets an error object instead of stopping")]
+                             "a word that cannot be checked gets an error object; a line "
+                             "that is not UTF-8 (or over 64 KiB) stops the command (exit 2) "
+                             "after the verdicts of the lines before it, with an error "
+                             "object naming its line")]
           = None,
           edge: Annotated[bool, typer.Option(
               "--edge", help="Kvizovka: the word touches the board's edge (3 letters allowed)")]
