@@ -21,7 +21,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO
 
 import click
 import typer
@@ -339,17 +339,11 @@ def _word_chunks(from_file: str) -> Iterator[list[str]]:
     word (the checker refuses it). A line that is not UTF-8 (``bad_encoding``) or too
     long (``line_too_long``) stops the command with exit 2 at that line, after the
     verdicts of every line before it."""
-    try:
-        fh = sys.stdin.buffer if from_file == "-" else open(from_file, "rb")  # noqa: SIM115
-    except OSError as exc:
-        raise InputError(f"cannot read {from_file}: {exc.strerror or exc}",
-                         detail={"file": from_file}) from None
-    with fh:
+    with _open_stream(from_file) as fh:
         size = 1 if fh.isatty() else FILE_CHUNK
         chunk: list[str] = []
         try:
-            for _n, line in stream_lines(fh, "stdin" if from_file == "-" else from_file,
-                                         "a word list"):
+            for _n, line in stream_lines(fh, _stream_name(from_file), "a word list"):
                 if line.strip(EDGE_SPACE):
                     chunk.append(line)
                 if len(chunk) >= size:
@@ -364,6 +358,20 @@ def _word_chunks(from_file: str) -> Iterator[list[str]]:
             raise
         if chunk:
             yield chunk
+
+
+def _open_stream(path: str) -> BinaryIO:
+    """A file, a pipe or (``-``) standard input, opened to be read as a stream of lines
+    (:func:`lexicon.userfile.stream_lines`); one that cannot be opened is ``bad_input``."""
+    try:
+        return sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}",
+                         detail={"file": path}) from None
+
+
+def _stream_name(path: str) -> str:
+    return "stdin" if path == "-" else path
 
 
 def _edge_flags(edge: bool, positions: list[int] | None, count: int) -> bool | list[bool]:
@@ -759,9 +767,9 @@ def hash_list(path: Annotated[str, typer.Argument(
         help="a word list, one word a line ('-': stdin), e.g. from `lexicon export`")]) -> None:
     """Quackle's order-independent content hash and counts by length of a plain word list
     (compare with a manifest's `content_hash`)."""
-    fh = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    with fh:
-        words = dict.fromkeys(w for w in (ln.strip() for ln in fh) if w)
+    with _open_stream(path) as fh:
+        words = dict.fromkeys(w for _n, ln in stream_lines(fh, _stream_name(path), "a word list")
+                              if (w := ln.strip()))
     print(render.dump(identity(words)))
 
 

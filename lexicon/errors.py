@@ -201,12 +201,12 @@ CODES: dict[str, str] = {
                     "of `check --file` that is not UTF-8 (`detail.line`, and `detail.offset`: "
                     "the byte offset in the file of the first bad byte)",
     "not_a_regular_file": "a file given to the CLI to be read whole (a word list, an audit "
-                          "sheet, an overrides file) that is a FIFO, a device or a directory: "
-                          "refused before it is read",
+                          "sheet, an overrides file, a list to import) that is a FIFO, a "
+                          "device or a directory: refused before it is read",
     "file_too_large": "a file given to the CLI that holds more bytes than the limit below: "
                       "refused before it fills memory",
-    "line_too_long": "a line of a file given to the CLI (or of `check --file -`'s input) "
-                     "longer than the limit below",
+    "line_too_long": "a line of a file given to the CLI (or of the input of `check --file -`, "
+                     "`hash -`) longer than the limit below",
     "invalid_request": "the request body is not UTF-8 JSON or does not match the schema",
     "batch_too_large": "more words in one batch than the limits below",
     "body_too_large": "a request body over the limits below, refused before it is read "

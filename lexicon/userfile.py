@@ -74,28 +74,37 @@ def read_bounded(source: Path | str | BinaryIO, limit: int, *, regular: bool = F
         return _read_at_most(fh, limit, str(source))
 
 
-def read_lines(path: Path | str, error: type[InputError], what: str, *,
-               limit: int = MAX_FILE_BYTES) -> list[str]:
-    """The lines of the text file ``path`` (UTF-8, its BOM dropped, each line without its
-    ``\\n`` or ``\\r\\n``). Refused as ``error`` naming the file: one that cannot be read
-    or is not UTF-8 (the line and byte offset of the first bad byte); with its own code,
-    one that is not a regular file (``not_a_regular_file``), holds more than ``limit``
-    bytes (``file_too_large``) or a line longer than :data:`MAX_LINE_BYTES`
-    (``line_too_long``)."""
+def read_file(path: Path | str, error: type[InputError], what: str, *,
+              limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit``. Refused as ``error``
+    (with its code) naming the file when it cannot be read; with a code of its own when it
+    is not a regular file (``not_a_regular_file``: a FIFO, a device, a directory) or holds
+    more than ``limit`` bytes (``file_too_large``), before it is read."""
     detail: dict[str, object] = {"file": str(path)}
     try:
-        data = read_bounded(path, limit, regular=True)
+        return read_bounded(path, limit, regular=True)
     except TooLarge:
         raise error(f"{path} holds more than {limit:,} bytes; {what} is read whole, up to "
                     "that", code="file_too_large",
                     detail={**detail, "max_bytes": limit}) from None
     except OSError as exc:
-        if exc.errno == errno.EINVAL:
+        if exc.errno in (errno.EINVAL, errno.EISDIR):
             raise error(f"{path} is not a regular file (a FIFO, a device, a directory); "
                         f"{what} is read from a file", code="not_a_regular_file",
                         detail=detail) from None
         raise error(f"cannot read {what} {path}: {exc.strerror or exc}",
                     detail=detail) from None
+
+
+def read_lines(path: Path | str, error: type[InputError], what: str, *,
+               limit: int = MAX_FILE_BYTES) -> list[str]:
+    """The lines of the text file ``path`` (:func:`read_file`; UTF-8, its BOM dropped,
+    each line without its ``\\n`` or ``\\r\\n``). Refused as ``error`` (with its code)
+    naming the file: one that is not UTF-8 (the line and byte offset of the first bad
+    byte); with a code of its own, a line longer than :data:`MAX_LINE_BYTES`
+    (``line_too_long``)."""
+    detail: dict[str, object] = {"file": str(path)}
+    data = read_file(path, error, what, limit=limit)
     lines = data.split(b"\n")
     if lines and not lines[-1]:
         lines.pop()            # the line break that ends the last line starts none

@@ -194,3 +194,21 @@ def test_check_file_bounds_its_lines_and_still_reads_a_stream(small_releases: Pa
     assert rows[0]["valid"] and rows[1]["error"]["code"] == "word_too_long"
     assert rows[2]["error"]["code"] == "line_too_long"
     assert rows[2]["error"]["detail"]["line"] == 3
+
+
+def test_hash_and_import_read_their_files_bounded(small_releases: Path, tmp_path: Path) -> None:
+    """``hash`` reads its list as a stream of bounded lines (/dev/zero: line_too_long, it
+    grew one line until memory ran out) and ``import`` reads a regular file of at most
+    MAX_FILE_BYTES (a bigger one is file_too_large before it is read)."""
+    p = lexicon(small_releases, "hash", "/dev/zero")
+    assert p.returncode == 2 and "error [line_too_long]" in p.stderr, p.stderr
+    p = lexicon(small_releases, "hash", "-", stdin="kot\nkoty\r\nkot\n")
+    assert p.returncode == 0 and json.loads(p.stdout)["words"] == 2, p.stdout
+    from lexicon.userfile import MAX_FILE_BYTES
+
+    huge = tmp_path / "huge.txt"
+    with huge.open("wb") as fh:
+        fh.truncate(MAX_FILE_BYTES + 1)
+    p = lexicon(small_releases, "import", "osps", str(huge))
+    assert p.returncode == 2 and "error [file_too_large]" in p.stderr, p.stderr
+    assert not (small_releases / "imports").exists()
