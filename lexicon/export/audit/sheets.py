@@ -111,7 +111,9 @@ def cell(value: object) -> str:
 
 
 def read(path: Path) -> Sheet:
-    """A sheet from its file; a bad label or row is reported with its line number."""
+    """A sheet from its file (:func:`lexicon.userfile.read_lines`: bounded, a row ending at
+    ``\\n`` or ``\\r\\n`` only, as a spreadsheet writes it); a bad label or row is reported
+    with its line number."""
     path = Path(path)
     meta: dict[str, str] = {}
     rows: list[Row] = []
