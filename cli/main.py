@@ -21,7 +21,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO
 
 import click
 import typer
@@ -39,6 +39,7 @@ from lexicon import (
     identity,
     language,
     read_history_file,
+    stream_lines,
 )
 
 #: set (to anything but empty) to let an unexpected exception's traceback through, for a
@@ -275,7 +276,10 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
           words: Annotated[list[str] | None, typer.Argument(help="words to check")] = None,
           from_file: Annotated[str | None, typer.Option(
               "--file", help="also check the words in this file, one per line ('-': stdin); "
-                             "an unreadable line gets an error object instead of stopping")]
+                             "a word that cannot be checked gets an error object; a line "
+                             "that is not UTF-8 (or over 64 KiB) stops the command (exit 2) "
+                             "after the verdicts of the lines before it, with an error "
+                             "object naming its line")]
           = None,
           edge: Annotated[bool, typer.Option(
               "--edge", help="Kvizovka: the word touches the board's edge (3 letters allowed)")]
@@ -329,24 +333,45 @@ FILE_CHUNK = 2048
 
 def _word_chunks(from_file: str) -> Iterator[list[str]]:
     """The file's words, a chunk at a time (one line at a time from a terminal, so a
-    referee typing words sees each verdict at once). A line of white space only is
-    skipped; one of U+0085 or \\v is a word (the checker refuses it). Bytes that are not
-    UTF-8 stop the command with exit 2 at that line, after the verdicts before it."""
-    try:
-        fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
-        with fh:
-            size = 1 if fh.isatty() else FILE_CHUNK
-            chunk: list[str] = []
-            for line in fh:
+    referee typing words sees each verdict at once), each line read bounded
+    (:func:`lexicon.userfile.stream_lines`): a file, a pipe or stdin of any size is read
+    in bounded memory. A line of white space only is skipped; one of U+0085 or \\v is a
+    word (the checker refuses it). A line that is not UTF-8 (``bad_encoding``) or too
+    long (``line_too_long``) stops the command with exit 2 at that line, after the
+    verdicts of every line before it."""
+    with _open_stream(from_file) as fh:
+        size = 1 if fh.isatty() else FILE_CHUNK
+        chunk: list[str] = []
+        try:
+            for _n, line in stream_lines(fh, _stream_name(from_file), "a word list"):
                 if line.strip(EDGE_SPACE):
-                    chunk.append(line.rstrip("\r\n"))
+                    chunk.append(line)
                 if len(chunk) >= size:
                     yield chunk
                     chunk = []
+        except OSError as exc:
+            raise InputError(f"cannot read {from_file}: {exc.strerror or exc}",
+                             detail={"file": from_file}) from None
+        except LexiconError:
             if chunk:
-                yield chunk
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{from_file} cannot be read as UTF-8 text ({exc})") from None
+                yield chunk     # the verdicts up to the line that stops the command
+            raise
+        if chunk:
+            yield chunk
+
+
+def _open_stream(path: str) -> BinaryIO:
+    """A file, a pipe or (``-``) standard input, opened to be read as a stream of lines
+    (:func:`lexicon.userfile.stream_lines`); one that cannot be opened is ``bad_input``."""
+    try:
+        return sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}",
+                         detail={"file": path}) from None
+
+
+def _stream_name(path: str) -> str:
+    return "stdin" if path == "-" else path
 
 
 def _edge_flags(edge: bool, positions: list[int] | None, count: int) -> bool | list[bool]:
@@ -761,9 +786,9 @@ def hash_list(path: Annotated[str, typer.Argument(
         help="a word list, one word a line ('-': stdin), e.g. from `lexicon export`")]) -> None:
     """Quackle's order-independent content hash and counts by length of a plain word list
     (compare with a manifest's `content_hash`)."""
-    fh = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    with fh:
-        words = dict.fromkeys(w for w in (ln.strip() for ln in fh) if w)
+    with _open_stream(path) as fh:
+        words = dict.fromkeys(w for _n, ln in stream_lines(fh, _stream_name(path), "a word list")
+                              if (w := ln.strip()))
     print(render.dump(identity(words)))
 
 

@@ -61,6 +61,7 @@ PUBLIC: dict[str, str] = {
     **dict.fromkeys(("LOCK_TIMEOUT", "LockHeld"), "lexicon.verdicts.rulings"),
     "lease_releases": "lexicon.store.leases",
     "OFFLINE_FORMAT": "lexicon.export.offline",
+    "stream_lines": "lexicon.userfile",
 }
 __all__ = sorted(PUBLIC)
 

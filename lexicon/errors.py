@@ -243,7 +243,16 @@ CODES: dict[str, str] = {
     "bad_date": "a rulings date that is not YYYY-MM-DD",
     "no_previous_release": "`lexicon diff` with no earlier release to compare with",
     "unknown_source": "`lexicon fetch` of a source the manifest does not list",
-    "bad_encoding": "a request path or query that is not UTF-8 once percent-decoded",
+    "bad_encoding": "a request path or query that is not UTF-8 once percent-decoded; a line "
+                    "of `check --file` that is not UTF-8 (`detail.line`, and `detail.offset`: "
+                    "the byte offset in the file of the first bad byte)",
+    "not_a_regular_file": "a file given to the CLI to be read whole (a word list, an audit "
+                          "sheet, an overrides file, a list to import) that is a FIFO, a "
+                          "device or a directory: refused before it is read",
+    "file_too_large": "a file given to the CLI that holds more bytes than the limit below: "
+                      "refused before it fills memory",
+    "line_too_long": "a line of a file given to the CLI (or of the input of `check --file -`, "
+                     "`hash -`) longer than the limit below",
     "invalid_request": "the request body is not UTF-8 JSON or does not match the schema",
     "batch_too_large": "more words in one batch than the limits below",
     "body_too_large": "a request body over the limits below, refused before it is read "

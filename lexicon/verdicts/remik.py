@@ -76,7 +76,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from lexicon import atomic
+from lexicon import userfile
 from lexicon.errors import InputError, LexiconError
 from lexicon.game.gloss import language, localized_reason
 from lexicon.game.inputs import clean_word, control_error, first_control, normalise
@@ -241,8 +241,8 @@ def read_history_file(source: str | Path | BinaryIO) -> list[list[str]]:
     cannot be read, or is not UTF-8, is ``bad_move``."""
     name = source if isinstance(source, (str, Path)) else "stdin"
     try:
-        raw = atomic.read_bounded(source, MAX_HISTORY_BYTES)
-    except atomic.TooLarge:
+        raw = userfile.read_bounded(source, MAX_HISTORY_BYTES)
+    except userfile.TooLarge:
         raise InputError(f"the history file {name} holds more than {MAX_HISTORY_BYTES:,} "
                          f"bytes ({MAX_HISTORY} tables of {MAX_MOVE_WORDS} words at most)",
                          code="move_too_large",

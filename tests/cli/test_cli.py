@@ -166,6 +166,33 @@ def test_check_file_lines_of_controls_are_words_and_binary_files_a_usage_error(
     assert p.returncode == 2 and "Traceback" not in p.stderr
 
 
+def test_check_file_answers_every_line_before_a_bad_byte(small_releases: Path,
+                                                       tmp_path: Path) -> None:
+    """A line that is not UTF-8 stops ``check --file`` (exit 2) after the verdicts of every
+    line before it, however many chunks they fill, and its error object names the line
+    and the byte offset of the bad byte in the file (not in a chunk of the decoder)."""
+    from lexicon.cli.main import FILE_CHUNK
+
+    before = FILE_CHUNK + 5          # more than one chunk: the last is not yet full
+    good = "jaźń\n".encode() * before
+    words = tmp_path / "words.txt"
+    words.write_bytes(good + b"ko\xfft\nnp\n")
+    p = run(small_releases, "check", "osps", "--file", str(words), "--json")
+    rows = [json.loads(line) for line in p.stdout.split("\n") if line]
+    assert p.returncode == 2 and "error [bad_encoding]" in p.stderr, p.stderr
+    assert len(rows) == before + 1 and all(r["valid"] for r in rows[:before])
+    error = rows[-1]["error"]
+    assert error["code"] == "bad_encoding"
+    assert error["detail"] == {"file": str(words), "line": before + 1,
+                               "offset": len(good) + 2}
+    assert f"{words}:{before + 1}:" in p.stderr
+    small = tmp_path / "small.txt"   # a small file: its lines before the bad one answered
+    small.write_bytes("jaźń\nnp\n".encode() + b"\xff\n")
+    p = run(small_releases, "check", "osps", "--file", str(small))
+    assert p.returncode == 2 and "jaźń: VALID" in p.stdout and "np: INVALID" in p.stdout
+    assert "small.txt:3:" in p.stderr
+
+
 def test_check_file_streams_its_verdicts(small_releases: Path) -> None:
     """``check --file -`` answers a chunk of words while the rest is still unread: a word
     list of any size is checked in bounded memory. The first chunk's verdicts are read back
