@@ -455,3 +455,23 @@ def test_audit_classes_are_the_deciding_rules(built: tuple[Catalog, Krizemkrazem
     decided = rel.manifest["policy"]["admitted_by_deciding_evidence"]
     assert dict(classes) == decided
     assert len(decided) >= 5
+
+
+def test_the_plural_of_inhabitants_and_nations_is_admitted_for_women_too(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """Rule book (seed 001, IZBOR BESED): "množina pa le pri prebivalcih, narodih (npr.
+    Škoti)". A woman of Ljubljana is an inhabitant and a Scotswoman of a nation: the plural
+    of the feminine stands on the evidence of the masculine's (its -an suffix and the pair;
+    the reviewed list's entry)."""
+    derived = check(built, "Ljubljančanke")
+    assert derived["valid"] and derived["category"] == "nation_plural", derived["reason"]
+    assert derived["evidence"][0] == ("nominative plural of Ljubljančanka, the feminine of an "
+                                      "inhabitant/nation noun (masculine Ljubljančan)")
+    listed = check(built, "Škotinje")
+    assert listed["valid"] and listed["category"] == "nation_plural", listed["reason"]
+    assert listed["evidence"][0].endswith("(masculine Škot); sl_nation_plurals.txt: Škoti")
+    # the same feminine's other cases, and a place's plural, stay out
+    assert check(built, "Ljubljančanko")["reason"]["code"] == "inflected_form"
+    assert check(built, "Ljubljane")["reason"]["code"] == "inflected_form"
+    stats = built[0].release("krizemkrazem").manifest["policy"]
+    assert stats["admitted_by_deciding_evidence"]["inhabitant_plural_feminine"] == 2
