@@ -46,8 +46,9 @@ class StringTable:
     """Interns the strings that repeat across millions of records (tags, sources, evidence).
 
     A record stores small integers instead of, say, ``"adj:sg:nom.voc:m1.m2.m3:pos"`` or
-    ``"listed by hunspell-pl and wpolish; known to Morfeusz"``; the table is written once per
-    release (LMDB database ``strings``) and read into memory when the release is opened. This
+    ``"listed by the sjp.pl word list (packages hunspell-pl and wpolish); known to
+    Morfeusz"``; the table is written once per release (LMDB database ``strings``) and read
+    into memory when the release is opened. This
     cut the Polish release to about a third of its size.
     """
 

@@ -86,7 +86,8 @@ CHECK_EXAMPLE = {
                   "gloss": "czasownik, tryb rozkazujący, 2. osoba liczby pojedynczej, "
                            "aspekt dokonany"}],
     "category": "verb", "sources": ["hunspell-pl", "wpolish"],
-    "evidence": ["grade:morfeusz", "listed by hunspell-pl and wpolish; known to Morfeusz"],
+    "evidence": ["grade:morfeusz", "listed by the sjp.pl word list (packages hunspell-pl and "
+                                   "wpolish); known to Morfeusz"],
     "meanings": [],
     "alternatives": [], "jokers_needed": [], "release": "osps-20261201T154611Z-b6b8f3a7",
 }

@@ -56,6 +56,8 @@ class SourceSpec:
     credit: str = ""          # authors and copyright holders, shown with every release
     suite: str = ""           # the Debian suite the pin was taken from (informative: a
     #                           version is looked for in every configured suite)
+    word_list: str = ""       # the word list a package carries (sjp.pl): two packages of
+    #                           one list are one witness of a form, not two
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,8 @@ def load_manifest(path: Path = MANIFEST_PATH) -> dict[str, SourceSpec]:
     for raw in data["source"]:
         spec = SourceSpec(raw["id"], raw["kind"], raw["package"], raw["version"], raw["sha256"],
                           raw["license"], raw["contributes"], tuple(raw.get("games", ())),
-                          raw.get("credit", ""), raw.get("suite", ""))
+                          raw.get("credit", ""), raw.get("suite", ""),
+                          raw.get("word_list", ""))
         if spec.kind not in ("deb", "pypi"):
             raise SourceError(f"source {spec.id}: unknown kind {spec.kind!r}")
         specs[spec.id] = spec

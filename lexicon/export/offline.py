@@ -209,7 +209,7 @@ def rules_json(profile: Profile) -> dict[str, Any]:
         },
         "inputs": character_classes(),
         "max_play_words": MAX_PLAY_WORDS,
-        "reasons": {lang: {**{code: reason_text(code, lang) for code in reasons},
+        "reasons": {lang: {**{code: reason_text(code, lang, profile.id) for code in reasons},
                            NEEDS_SERVER: NEEDS_SERVER_TEXT[lang]}
                     for lang in LANGUAGES},
     }

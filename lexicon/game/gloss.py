@@ -159,7 +159,7 @@ def tagset_for(game: str) -> TagSet | None:
 
 
 @cache
-def _reason_texts() -> dict[str, dict[str, str]]:
+def _reason_texts() -> dict[str, dict[str, Any]]:
     with open(GLOSS_DIR / "reasons.toml", "rb") as fh:
         return tomllib.load(fh)["reasons"]
 
@@ -209,20 +209,28 @@ def gloss(game: str, tags: str, lang: str) -> str | None:
     return ts.gloss(tags, lang) if ts is not None and tags else None
 
 
-def reason_text(code: str, lang: str) -> str:
-    """The reason code's text in ``lang`` (English from lexicon.game.reasons, the catalogue)."""
+def reason_text(code: str, lang: str, game: str | None = None) -> str:
+    """The reason code's text in ``lang`` (English from lexicon.game.reasons, the catalogue),
+    ``game``'s own where the code means more in that game (reasons.toml's
+    ``[reasons.CODE.GAME]``: Križemkražem's inflected form is any but the nominative
+    *singular*)."""
     base, write = _script(lang)
-    if base != FALLBACK:
-        found = _reason_texts().get(code, {}).get(base)
-        if found:
-            return write(found) if write else found
+    texts = _reason_texts().get(code, {})
+    own = texts.get(game) if game else None
+    found = own.get(base) if isinstance(own, dict) else None
+    if not found and base != FALLBACK:
+        found = texts.get(base)
+    if found:
+        return write(found) if write else found
     return describe(code)
 
 
-def localized_reason(code: str, specific: str | None, lang: str) -> dict[str, str]:
-    """``{"code", "message", "detail"}``: the code's text in ``lang`` and, as ``detail``, the
-    specific message stored with the word or made by a play rule (in English)."""
-    out = {"code": code, "message": reason_text(code, lang)}
+def localized_reason(code: str, specific: str | None, lang: str,
+                     game: str | None = None) -> dict[str, str]:
+    """``{"code", "message", "detail"}``: the code's text in ``lang`` (``game``'s own where
+    it has one) and, as ``detail``, the specific message stored with the word or made by a
+    play rule (in English)."""
+    out = {"code": code, "message": reason_text(code, lang, game)}
     if specific:
         out["detail"] = specific
     return out

@@ -125,6 +125,15 @@ class Speller:
         """The lower-case spelling of a canonical key (Kvizovka: Cyrillic -> Latin)."""
         return key.translate(self._latin)
 
+    def written(self, text: str, key: str) -> str:
+        """How a word the lexicon has no record of is shown: ``text`` (cleaned) itself when
+        it is a phrase of a game that admits phrases and spells ``key`` (*dobro jutro*, as
+        the players write it, not *dobrojutro*), else :meth:`to_latin` of ``key``."""
+        latin = self.to_latin(key)
+        if self._phrases and " " in text and text.replace(" ", "") == latin:
+            return " ".join(text.split())
+        return latin
+
     def tiles_of(self, key: str) -> tuple[str, ...]:
         """Tile letters of a canonical key (a non-tile character as itself, upper-cased)."""
         try:     # a key of tiles only, the common case: one C-level pass

@@ -122,19 +122,19 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
     reason: dict[str, str] | None = None
     if record is not None and not record.valid:
         code = record.reason_code or "unknown"
-        reason = localized_reason(code, record.reason_message or describe(code), lang)
+        reason = localized_reason(code, record.reason_message or describe(code), lang, game)
     else:
         broken = rules.broken(reading.key, reading.foreign, edge=edge)
         if broken is not None:
             reason = localized_reason(broken.code, broken.message or describe(broken.code),
-                                      lang)
+                                      lang, game)
         elif record is None:
             reason = localized_reason("unknown", f"{word!r} is in none of this release's "
-                                      f"sources", lang)
+                                      f"sources", lang, game)
     result: dict[str, Any] = {
         "input": text,
         "game": game,
-        "word": record.word if record else spell.to_latin(reading.key),
+        "word": record.word if record else spell.written(word, reading.key),
         "valid": reason is None,
         "tiles": list(reading.tiles),
         "score": rules.score(reading.key),

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 from lexicon.build.games.polish import WPOLISH, PolishBuilder
-from lexicon.build.games.polish.inhabitants import DEFAULT, policy_of, readings
+from lexicon.build.games.polish.inhabitants import (
+    DEFAULT,
+    inhabitant_lemma,
+    policy_of,
+    readings,
+)
 from lexicon.build.pipeline import BuildContext, build_game
 from lexicon.sources import morfeusz
 
@@ -22,9 +27,10 @@ WORDS = ["Moskwianin", "Moskwianina", "Chojniczanka", "Polak", "polak", "Kowalsk
          "zażółć"]
 
 
-def _build(home: Path, tmp_path: Path, policy: str | None) -> Catalog:
+def _build(home: Path, tmp_path: Path, policy: str | None,
+           listed: list[str] = WORDS) -> Catalog:
     words = tmp_path / "polish"
-    words.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    words.write_text("\n".join(listed) + "\n", encoding="utf-8")
     b = PolishBuilder("osps", wordlists=[(WPOLISH, words)],
                       abbreviations=DATA / "abbreviations.txt", prefixes=DATA / "prefixes.txt",
                       short_words=DATA / "short_words.txt", inhabitants=policy)
@@ -91,3 +97,38 @@ def test_keep_lowercase_admits_the_lowercase_form_with_evidence(home: Path,
     m = _manifest(cat)
     assert m["policy"]["inhabitants"]["lowercase_admitted"] == 3
     assert m["policy"]["admitted_by_evidence"]["inhabitant_lowercase"] == 3
+
+
+# as sjp.pl lists them in 2026: names of inhabitants in -anin, -anka, -iak with their plurals,
+# capitalised; warszawianka also in lower case (a word of its own beside the name); a
+# surname in -iak (Gwardiak, plural Gwardiakowie) that Morfeusz also reads as the common
+# noun gwardiak; the feminine Andorka beside its masculine Andorczyk; beemka's -ka
+WORDS_2026 = ["Warszawiak", "Warszawiacy", "Poznaniak", "Poznaniacy", "Krakowianin",
+              "Krakowianie", "Łodzianka", "Moskwianin", "Warszawianka", "warszawianka",
+              "Gwardiak", "Gwardiakowie", "Andorka", "Andorczyk", "Beemka", "kot"]
+
+
+def test_every_name_of_inhabitants_has_one_reason(home: Path, tmp_path: Path) -> None:
+    """Rule book (seed 002, 5. Dozwolone słowa): every word of the Polish dictionaries "z
+    wyjątkiem tych, które zaczynają się od wielkiej litery" (Remik, seed 004: "Nie wolno
+    używać ... słów rozpoczynających się z dużej litery"). The 2026 spelling writes every
+    name of inhabitants of a town with a capital, so each is out for the same reason,
+    whatever its suffix; a word the dictionaries also list in lower case is in."""
+    lex = _build(home, tmp_path, None, WORDS_2026).lexicon("osps")
+    for word in ("warszawiak", "warszawiacy", "poznaniak", "poznaniacy", "krakowianin",
+                 "krakowianie", "łodzianka", "moskwianin", "andorka", "andorczyk"):
+        row = lex.check(word)
+        assert not row["valid"] and row["reason"]["code"] == "inhabitant_capitalised", (
+            word, row["reason"])
+    assert lex.check("warszawianka")["valid"]        # listed in lower case too
+    # a surname in -iak, a noun in -ka without a masculine in -czyk: capitalised words
+    for word in ("gwardiak", "gwardiakowie", "beemka"):
+        assert lex.check(word)["reason"]["code"] == "capitalised", word
+
+
+def test_inhabitant_endings_that_other_nouns_share_need_the_lists_word() -> None:
+    listed = frozenset(WORDS_2026)
+    assert inhabitant_lemma("moskwianin", listed)
+    assert inhabitant_lemma("poznaniak", listed) and not inhabitant_lemma("gwardiak", listed)
+    assert inhabitant_lemma("andorka", listed) and not inhabitant_lemma("beemka", listed)
+    assert inhabitant_lemma("barcelonka", frozenset({"Barcelończyk"}))   # n: -ńczyk

@@ -455,3 +455,52 @@ def test_audit_classes_are_the_deciding_rules(built: tuple[Catalog, Krizemkrazem
     decided = rel.manifest["policy"]["admitted_by_deciding_evidence"]
     assert dict(classes) == decided
     assert len(decided) >= 5
+
+
+def test_the_plural_of_inhabitants_and_nations_is_admitted_for_women_too(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """Rule book (seed 001, IZBOR BESED): "množina pa le pri prebivalcih, narodih (npr.
+    Škoti)". A woman of Ljubljana is an inhabitant and a Scotswoman of a nation: the plural
+    of the feminine stands on the evidence of the masculine's (its -an suffix and the pair;
+    the reviewed list's entry)."""
+    derived = check(built, "Ljubljančanke")
+    assert derived["valid"] and derived["category"] == "nation_plural", derived["reason"]
+    assert derived["evidence"][0] == ("nominative plural of Ljubljančanka, the feminine of an "
+                                      "inhabitant/nation noun (masculine Ljubljančan)")
+    listed = check(built, "Škotinje")
+    assert listed["valid"] and listed["category"] == "nation_plural", listed["reason"]
+    assert listed["evidence"][0].endswith("(masculine Škot); sl_nation_plurals.txt: Škoti")
+    # the same feminine's other cases, and a place's plural, stay out
+    assert check(built, "Ljubljančanko")["reason"]["code"] == "inflected_form"
+    assert check(built, "Ljubljane")["reason"]["code"] == "inflected_form"
+    stats = built[0].release("krizemkrazem").manifest["policy"]
+    assert stats["admitted_by_deciding_evidence"]["inhabitant_plural_feminine"] == 2
+
+
+@pytest.mark.skipif(not HAVE_LTCOMP, reason="lttoolbox (lt-comp, lt-print) not installed")
+@pytest.mark.parametrize(("lang", "says"), [
+    ("sl", "velja le imenovalnik ednine"), ("pl", "tylko mianownik liczby pojedynczej"),
+    ("sr", "samo nominativ jednine"), ("sr-Cyrl", "само номинатив једнине"),
+    ("en", "only the nominative singular counts")])
+def test_the_reason_of_a_nominative_plural_says_nominative_singular(
+        built: tuple[Catalog, KrizemkrazemBuilder], lang: str, says: str) -> None:
+    """Rule book (seed 001, IZBOR BESED): "dovoljeni samo samostalniki v 1. sklonu ednine
+    ... množina pa le pri prebivalcih, narodih": *hiše* is a nominative (plural), so the
+    game's reason names the singular in every language; Kvizovka, which admits the
+    nominative plural, keeps its "only the nominative"."""
+    reason = built[0].lexicon("krizemkrazem").check("hiše", lang=lang)["reason"]
+    assert reason["code"] == "inflected_form" and says in reason["message"], reason
+    from lexicon.game.gloss import reason_text
+    assert reason_text("inflected_form", "sr", "kvizovka").endswith("(važi samo nominativ)")
+
+
+def test_a_phrase_the_release_lacks_is_shown_as_written(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """Rule book (seed 001, IZBOR BESED): "(znane ali v virih dokazljive) besedne zveze
+    (pustni ples, svetla soba)": a phrase is played as two words, so the answer shows it so
+    (its key, the tiles, has no space)."""
+    r = check(built, "Dobro  jutro")
+    assert not r["valid"] and r["reason"]["code"] == "unknown"
+    assert r["word"] == "dobro jutro" and "".join(r["tiles"]) == "DOBROJUTRO"
+    assert check(built, "dobrojutro")["word"] == "dobrojutro"
+    assert check(built, "svetla soba")["word"] == "svetla soba"

@@ -203,10 +203,10 @@ def test_one_list_negation_needs_a_supported_base(polish: Catalog) -> None:
     assert base["valid"] and base["evidence"][0] == "grade:one_list"
     neg = polish.lexicon("osps").check("niekotowy")
     assert neg["valid"] and neg["evidence"][0] == "grade:one_list"
-    assert polish.lexicon("osps").check("kotowy")["evidence"][0] == "grade:two_lists"
+    assert polish.lexicon("osps").check("kotowy")["evidence"][0] == "grade:one_list_two_packages"
     stats = polish.release("osps").manifest["policy"]["stats"]
     assert stats["one_list_negation_of_one_list_rejected"] == 1
-    assert stats["one_list_negation_of_two_lists_admitted"] == 1
+    assert stats["one_list_negation_of_one_list_two_packages_admitted"] == 1
 
 
 def test_abbreviation_only_when_every_reading_is_one(polish: Catalog) -> None:
@@ -222,7 +222,7 @@ def test_grades_and_the_named_listing_only_policy() -> None:
     ign = [morfeusz.Interpretation("xyz", morfeusz.UNKNOWN_TAG, "", ())]
     one = Candidate("ksyzm", 1, ign)
     both = Candidate("ksyzm", 3, ign)
-    assert (grade(one), grade(both)) == ("one_list", "two_lists")
+    assert (grade(one), grade(both)) == ("one_list", "one_list_two_packages")
     assert make_rules({}, {}, "wpolish").judge(one).valid
     strict = make_rules({}, {}, "two_lists")
     assert strict.judge(both).valid
@@ -234,7 +234,7 @@ def test_grades_and_the_named_listing_only_policy() -> None:
     assert not verdict.valid and verdict.code == "unsupported_listing"
     assert make_rules({}, {}, "wpolish").judge(neg).valid
     # ... not when the base has more support, nor when the negation is in both lists
-    for support in ("two_lists", "morfeusz", None):
+    for support in ("one_list_two_packages", "two_lists", "morfeusz", None):
         assert make_rules({}, {}).judge(Candidate("nieksyzm", 1, ign, negated_base=support)).valid
     assert make_rules({}, {}).judge(Candidate("nieksyzm", 3, ign, negated_base="one_list")).valid
     assert make_rules({}, {}).judge(one).valid
@@ -261,3 +261,27 @@ def test_audit_classes_are_the_builders_grades(polish: Catalog) -> None:
     assert dict(classes) == {k.removeprefix("admitted_grade_"): n for k, n in stats.items()
                              if k.startswith("admitted_grade_")}
     assert len(classes) >= 2
+
+
+def test_one_word_list_in_two_packages_is_one_witness(polish: Catalog) -> None:
+    """Rule book (seed 002, 5. Dozwolone słowa): "wszystkich słów znajdujących się w
+    słownikach języka polskiego": the evidence is a dictionary's listing, and wpolish and
+    hunspell-pl package one dictionary, sjp.pl (sources/manifest.toml's ``word_list``). A
+    form both have is listed once, by that list, and graded so; the verdict is the same."""
+    from lexicon.build.games.polish.evidence import GRADES, WORD_LISTS, listing_text
+    from lexicon.sources.fetch import load_manifest
+
+    specs = load_manifest()
+    assert specs["wpolish"].word_list == specs["hunspell-pl"].word_list == "sjp.pl"
+    assert WORD_LISTS == {"wpolish": "sjp.pl", "hunspell-pl": "sjp.pl"}
+    kotowy = polish.lexicon("osps").check("kotowy")       # no Morfeusz reading, both packages
+    assert kotowy["valid"]
+    assert kotowy["evidence"][:2] == [
+        "grade:one_list_two_packages",
+        "listed by the sjp.pl word list (packages hunspell-pl and wpolish); not in Morfeusz "
+        "(admitted on the word list alone)"]
+    assert "one witness" in GRADES["one_list_two_packages"]
+    kot = polish.lexicon("osps").check("kot")
+    assert kot["evidence"][1].startswith("listed by the sjp.pl word list (packages ")
+    assert listing_text(["wpolish"]) == "the sjp.pl word list (package wpolish)"
+    assert listing_text(["pl_extra"]) == "pl_extra"

@@ -95,6 +95,21 @@ def test_polish_reasons_name_the_tile_as_each_games_rule_book() -> None:
     assert gloss.reason_text("too_short", "pl") == "mniej liter niż minimum tej gry"
 
 
+def test_a_games_own_reason_texts_speak_every_language() -> None:
+    """A game's own text of a code ([reasons.CODE.GAME]) stands in for the catalogue's in
+    every language, English too, and belongs to a game that exists."""
+    from lexicon.game.profile import load as load_profile
+
+    own = {(code, game): texts for code, by in gloss._reason_texts().items()
+           for game, texts in by.items() if isinstance(texts, dict)}
+    assert ("inflected_form", "krizemkrazem") in own
+    for (code, game), texts in own.items():
+        assert load_profile(game).id == game and code in REASONS
+        assert set(texts) == {"pl", "sr", "sl", "en"}, (code, game)
+        for lang in gloss.LANGUAGES:
+            assert gloss.reason_text(code, lang, game) != gloss.reason_text(code, lang)
+
+
 def test_check_glosses_and_localizes(small_releases: Path) -> None:
     cat = Catalog(small_releases)
     r = cat.lexicon("osps").check("zażółć")

@@ -47,7 +47,8 @@ EXAMPLE_RECORDS = [
     Record(key="zażółć", word="zażółć", valid=True,
            analyses=[Analysis("zażółcić", "impt:sg:sec:perf", "morfeusz2")],
            sources=["hunspell-pl", "wpolish"], category="verb",
-           evidence=["grade:morfeusz", "listed by hunspell-pl and wpolish; known to Morfeusz"]),
+           evidence=["grade:morfeusz", "listed by the sjp.pl word list (packages hunspell-pl "
+                                       "and wpolish); known to Morfeusz"]),
     Record(key="np", word="np", valid=False, reason_code="abbreviation",
            reason_message="abbreviation (reviewed list: skrót: na przykład [Morfeusz: ign, "
                           "z kropką brev])",
@@ -55,7 +56,8 @@ EXAMPLE_RECORDS = [
     Record(key="kot", word="kot", valid=True,
            analyses=[Analysis("kot", "subst:sg:nom:m2", "morfeusz2", ("nazwa_pospolita",))],
            sources=["hunspell-pl", "wpolish"], category="noun",
-           evidence=["grade:morfeusz", "listed by hunspell-pl and wpolish; known to Morfeusz"]),
+           evidence=["grade:morfeusz", "listed by the sjp.pl word list (packages hunspell-pl "
+                                       "and wpolish); known to Morfeusz"]),
 ]
 #: FreeDict's Polish-English entry for kot, as the package writes it.
 KOT = ("kot", "kot /kɔt/ <n>\n1. dust bunny\n(potocznie, potoczny) kłąb kurzu\n2. cat\n"

@@ -39,6 +39,9 @@ OWN_CASES = (("dative singular", "locative singular"), ("instrumental singular",
 #: -o (accusative and instrumental singular) is the one ending no masculine form has
 OWN_CASES_FEM_A = (("accusative singular", "instrumental singular"),)
 NOUN_TAGS = ("n", "np")
+#: the feminine of an inhabitant or nation noun a reviewed list names in the plural, from its
+#: masculine: Škot -> Škotinja, Srb -> Srbkinja, Hrvat -> Hrvatica, Bolgar -> Bolgarka
+FEMININE_SUFFIXES = ("ka", "inja", "kinja", "ica")
 PARADIGM_CHUNK = 20_000   # spellings tried per shard of the paradigm pass (build.shards)
 PARADIGM_LEAST = 200_000  # by default, a worker per this many spellings (start-up costs)
 
@@ -61,10 +64,18 @@ class CaseForm(NamedTuple):
 
 
 class InhabitantPair(NamedTuple):
-    """The admitted masculine and feminine behind an inhabitant plural (*Ljubljančani*)."""
+    """The admitted masculine and feminine behind an inhabitant plural (*Ljubljančani*,
+    *Ljubljančanke*), which of the two it is the plural of, and what made the masculine an
+    inhabitant or nation noun (its suffix and feminine, or a reviewed list's entry)."""
 
     masculine: str
     feminine: str
+    feminine_plural: bool = False
+    listed_in: str = ""          # "sl_nation_plurals.txt: Škoti" when a list made it one
+
+    @property
+    def lemma(self) -> str:
+        return self.feminine if self.feminine_plural else self.masculine
 
 
 @dataclass
@@ -405,20 +416,25 @@ class SlovenianSources:
                         self.strong_inflection.add(form)
 
     def _derive_inhabitant_plurals(self) -> None:
-        """Ljubljančan + Ljubljančanka (both nouns) -> Ljubljančani is an inhabitant plural.
+        """Ljubljančan + Ljubljančanka (both nouns) -> Ljubljančani and Ljubljančanke are
+        inhabitant plurals.
 
-        Inhabitant and nation nouns come in masculine/feminine pairs; surnames do not, so
-        requiring the feminine (itself a recognised nominative) keeps out most surnames.
-        Only the productive inhabitant suffixes -an (-čan, -ljan) and -ec (-ka, -ica) are
-        derived: hunspell-sl also pairs surnames in -ar (Žagar/Žagarka), and ethnonyms
-        without a suffix (Škot, Hrvat) are few enough for the reviewed list.
+        The rule book admits the plural "pri prebivalcih, narodih (npr. Škoti)": of every
+        inhabitant and nation noun, so of the feminine (*Ljubljančanka*, *Nemka*) as of the
+        masculine. Inhabitant and nation nouns come in masculine/feminine pairs; surnames
+        do not, so requiring the feminine (itself a recognised nominative) keeps out most
+        surnames. Only the productive inhabitant suffixes -an (-čan, -ljan) and -ec (-ka,
+        -ica) are derived: hunspell-sl also pairs surnames in -ar (Žagar/Žagarka), and
+        ethnonyms without a suffix (Škot, Hrvat) are in the reviewed list, whose entry then
+        makes the pair: the masculine its plural is a form of, and that masculine's
+        feminine (:data:`FEMININE_SUFFIXES`, *Škotinja*), whose plural is admitted on the
+        same entry.
         """
         admitted = self.paradigm_admitted
         for lemma, paradigms in admitted.items():
             if not lemma[:1].isupper() or lemma.isupper():
                 continue
-            masc = [p for p in paradigms if p.cls == "masc"]
-            if not masc:
+            if not any(p.cls == "masc" for p in paradigms):
                 continue
             if lemma.endswith("ec"):
                 fems: tuple[str, ...] = (lemma[:-2] + "ka", lemma[:-2] + "ica")
@@ -426,15 +442,45 @@ class SlovenianSources:
                 fems = (lemma + "ka",)
             else:
                 continue     # Škot, Anglež, Hrvat...: the list; Žagar/Žagarka are surnames
-            fem = next((f for f in fems if f in admitted
-                        and any(p.cls == "fem_a" for p in admitted[f])), None)
-            if fem is None:
+            self._add_pair(lemma, fems, "", masculine_too=True)
+        for entry in self.list_entries:
+            if entry.category != "nation_plural":
                 continue
-            for p in masc:
+            for cf in self.inflection_of.get(entry.word, ()):
+                lemma = cf.lemma
+                if morph.NP not in cf.cases or not lemma[:1].isupper() or \
+                        not any(p.cls == "masc" for p in admitted.get(lemma, ())):
+                    continue
+                stems = (lemma, lemma[:-2]) if lemma.endswith("ec") else (lemma,)
+                self._add_pair(lemma, tuple(s + x for s in stems for x in FEMININE_SUFFIXES),
+                               f"{entry.file}: {entry.word}", masculine_too=False)
+        self.stats["derived_inhabitant_plurals"] = sum(
+            1 for p in self.derived_plurals.values() if not p.feminine_plural)
+        self.stats["derived_inhabitant_feminine_plurals"] = sum(
+            1 for p in self.derived_plurals.values() if p.feminine_plural)
+
+    def _add_pair(self, masculine: str, feminines: tuple[str, ...], listed_in: str, *,
+                  masculine_too: bool) -> None:
+        """Take the nominative plurals of the first of ``feminines`` that is an admitted
+        feminine in -a as inhabitant plurals, and with ``masculine_too`` those of
+        ``masculine`` (nothing without such a feminine). A pair found by its suffix
+        replaces one found before; a list's pair (whose masculine plural the list admits
+        already) never does."""
+        admitted = self.paradigm_admitted
+        fem = next((f for f in feminines if f in admitted
+                    and any(p.cls == "fem_a" for p in admitted[f])), None)
+        if fem is None:
+            return
+        genders = ((masculine, "masc", "i", False),) if masculine_too else ()
+        for lemma, cls, ending, feminine in (*genders, (fem, "fem_a", "e", True)):
+            for p in admitted[lemma]:
+                if p.cls != cls:
+                    continue
                 for form, cases in p.found.items():
-                    if morph.NP in cases and form.endswith("i"):
-                        self.derived_plurals[form] = InhabitantPair(lemma, fem)
-        self.stats["derived_inhabitant_plurals"] = len(self.derived_plurals)
+                    if morph.NP in cases and form.endswith(ending) and (
+                            masculine_too or form not in self.derived_plurals):
+                        self.derived_plurals[form] = InhabitantPair(masculine, fem, feminine,
+                                                                    listed_in)
 
     def _contradicted(self, w: str) -> bool:
         """Does the analyser know ``w`` but not as a nominative (singular or plural lemma)?"""

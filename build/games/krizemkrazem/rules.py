@@ -14,7 +14,8 @@ contradicts, *osla*); FreeDict noun headwords; thesaurus (mythes-sl) headwords w
 meaning ``(sam.)``; a noun declension found among the
 hunspell forms (:mod:`.morph`), strong alone, weak with LemmaGen's "its own lemma"; an
 uninflected capitalised entry with an attested possessive (*Karin*: *Karinin*); an
-inhabitant plural (*Ljubljančani*). A spelling is admitted when any of its readings is:
+inhabitant plural, masculine or feminine (*Ljubljančani*, *Ljubljančanke*). A spelling
+is admitted when any of its readings is:
 *Stanko* is the accusative of *Stanka* and a masculine name with forms of its own
 (*Stanku*, *Stankom*); *Fužine* a genitive of the village *Fužina* and a plural place
 name; *matematika*, which the analyser knows only as *matematik*'s genitive, a feminine by
@@ -40,6 +41,7 @@ from lexicon.build.games.krizemkrazem.evidence import (
     LEMMAGEN,
     MYTHES,
     Candidate,
+    InhabitantPair,
     is_nom_sg,
 )
 from lexicon.build.rules import Admit, Evidence, Reject, Rejection, RuleBook
@@ -234,12 +236,35 @@ def name_entry(c: Candidate) -> Evidence | None:
                     "name", (HUNSPELL, LEMMAGEN))
 
 
-def inhabitant_plural(c: Candidate) -> Evidence | None:
-    if c.derived_plural_of is None or any(is_nom_sg(a.tags) for a in c.noun_analyses()):
+def _inhabitant_pair(c: Candidate, feminine: bool) -> InhabitantPair | None:
+    pair = c.derived_plural_of
+    if pair is None or pair.feminine_plural != feminine or \
+            any(is_nom_sg(a.tags) for a in c.noun_analyses()):
         return None
-    lem, fem = c.derived_plural_of
-    return Evidence("inhabitant_plural", f"nominative plural of {lem}, an inhabitant/nation "
-                    f"noun (feminine {fem})", "nation_plural")
+    return pair
+
+
+def inhabitant_plural(c: Candidate) -> Evidence | None:
+    """The plural "pri prebivalcih, narodih" of a masculine (*Ljubljančani*)."""
+    pair = _inhabitant_pair(c, False)
+    if pair is None:
+        return None
+    listed = f"; {pair.listed_in}" if pair.listed_in else ""
+    return Evidence("inhabitant_plural", f"nominative plural of {pair.masculine}, an "
+                    f"inhabitant/nation noun (feminine {pair.feminine}){listed}",
+                    "nation_plural")
+
+
+def inhabitant_plural_feminine(c: Candidate) -> Evidence | None:
+    """The same plural of the feminine (*Ljubljančanke*, *Nemke*): a woman of Ljubljana is
+    an inhabitant, and the rule book names no gender."""
+    pair = _inhabitant_pair(c, True)
+    if pair is None:
+        return None
+    listed = f"; {pair.listed_in}" if pair.listed_in else ""
+    return Evidence("inhabitant_plural_feminine", f"nominative plural of {pair.feminine}, "
+                    f"the feminine of an inhabitant/nation noun (masculine "
+                    f"{pair.masculine}){listed}", "nation_plural")
 
 
 def own_lemma(c: Candidate) -> Evidence | None:
@@ -399,8 +424,12 @@ def make_book(allowed_letters: frozenset[str]) -> RuleBook[Candidate]:
                   "inflected form of an admitted noun, without adjective or verb endings, "
                   "with an attested possessive (Karin: Karinin)", name_entry),
             Admit("inhabitant_plural", "nominative plural of an admitted capitalised masculine "
-                  "in -an/-ec with a feminine counterpart (Slovenec/Slovenka)",
+                  "in -an/-ec with a feminine counterpart in -a (Slovenec/Slovenka)",
                   inhabitant_plural),
+            Admit("inhabitant_plural_feminine", "nominative plural of the feminine of an "
+                  "inhabitant or nation noun: of the feminine in -a of an -an/-ec masculine "
+                  "(Slovenka: Slovenke), or of a masculine whose plural a reviewed list names "
+                  "(Škoti: Škotinja, Škotinje)", inhabitant_plural_feminine),
             Admit("lemmagen", "LemmaGen lemmatises the form to itself", own_lemma,
                   supporting=True),
         ],

@@ -264,7 +264,8 @@ class PolishBuilder:
                          self._negated_base(form, analyses, forms))
         rec = self._record(cand)
         level = grade(cand)
-        if cand.negated_base is not None and level in ("one_list", "two_lists"):
+        if cand.negated_base is not None and level in ("one_list", "one_list_two_packages",
+                                                   "two_lists"):
             verdict = "admitted" if rec.valid else "rejected"
             self.stats[f"{level}_negation_of_{cand.negated_base}_{verdict}"] += 1
         if rec.valid:

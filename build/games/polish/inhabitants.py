@@ -18,14 +18,19 @@ How an inhabitant name is recognised (measured against wpolish 20220301-1 -> 202
 README "Names of inhabitants"): a listed form written with one initial capital, whose
 lowercase spelling no word list has, and which Morfeusz 2 (SGJP 2026) reads as a form of a
 *lowercase* common personal noun (``subst``/``depr``, gender ``m1`` or ``f``: SGJP still
-keeps ``moskwianin`` in lower case) in -anin, -anka or -czyk. Measured on the 2026 list:
+keeps ``moskwianin`` in lower case) in -anin, -anka or -czyk; in -iak when the lists hold
+its personal plural capitalised (``Poznaniacy``: a surname in -iak has -iakowie); in -ka when
+they hold its masculine in -czyk capitalised (``Andorka``: ``Andorczyk``). Every such name
+gets the one reason, whatever its suffix. Measured on the 2026 list:
 23,787 forms flagged, 92.3% of them spellings that moved from lower case in 2022 (most of
 the rest are names of inhabitants new to the list, ``Poznanianinem``); they are 56% of all
 38,944 moved spellings, 74% of those not from brand names (``Mentos``, ``Rover``) and other
 endings (``Oksywiaków``, ``Hanojka``). Forms SGJP does not know (``Kątowianin``) are not
 flagged: guessing them from the list's own capitalised lemma was right for only 64% (names
 of inhabitants of countries and regions, ``Fidżyjczyk``, were capitalised before 2026
-too). SGJP marks no inhabitant class of its own, and the previous edition of the list is
+too). The -iak and -ka tests add 315 forms of 34 lemmas (``warszawiak``, ``poznaniak``,
+``londynka``; one not a name of inhabitants, ``lenka``, 4 forms), 24,102 in all. SGJP marks
+no inhabitant class of its own, and the previous edition of the list is
 not a build input, so this is the evidence a build has.
 Capitalised surnames and place names fail it (their lemma is capitalised or their class is a
 proper-name class); a capitalised form whose lowercase is also listed (``Polak`` beside
@@ -50,11 +55,20 @@ POLICIES = {
 DEFAULT = "follow_sources"
 OPTION = "inhabitants"            # the key in a Polish profile's [options]
 PERSONAL_GENDERS = frozenset({"m1", "f"})
-# Lemma endings of Polish names of inhabitants (warszawianin, krakowianka, amsterdamczyk).
-# Measured (README): lowercase personal nouns with other endings that meet the other tests
-# are mostly unrelated common nouns a surname or place name happens to inflect like
-# (Wacho: wacha, Płanetą: płaneta), not moved spellings.
+# Lemma endings of Polish names of inhabitants (warszawianin, krakowianka, amsterdamczyk)
+# that are evidence enough alone. Measured (README): lowercase personal nouns with other
+# endings that meet the other tests are mostly unrelated common nouns a surname or place
+# name happens to inflect like (Wacho: wacha, Płanetą: płaneta), not moved spellings; the
+# two endings below are names of inhabitants only with the list's word for it.
 LEMMA_ENDINGS = ("anin", "anka", "czyk")
+# -iak (warszawiak, poznaniak): a name of inhabitants when the lists hold its personal
+# plural in -iacy, capitalised (Poznaniacy); a surname in -iak read as a common noun
+# (Gwardiak: gwardiak) has -iakowie instead, and the lists hold no Gwardiacy.
+IAK = "iak"
+# -ka (andorka, barcelonka, ateńka): the feminine of a name of inhabitants in -czyk, when the
+# lists hold that masculine capitalised (Andorczyk, Barcelończyk); other -ka nouns a name
+# inflects like (beemka, chanuka) have none.
+KA = "ka"
 EVIDENCE_KIND = "inhabitant_lowercase"
 
 
@@ -70,11 +84,24 @@ def policy_of(options: dict[str, object]) -> str:
 def _personal_common_noun(a: morfeusz.Interpretation) -> bool:
     if a.is_agglutinate or a.pos not in ("subst", "depr") or not a.lemma.islower():
         return False
-    if not a.lemma.endswith(LEMMA_ENDINGS):
-        return False
     if any(n not in morfeusz.COMMON_NAME_CLASSES for n in a.names):
         return False
     return bool(set(a.tags.rsplit(":", 1)[-1].split(".")) & PERSONAL_GENDERS)
+
+
+def inhabitant_lemma(lemma: str, listed: Container[str]) -> bool:
+    """Is the lowercase ``lemma`` a name of inhabitants, by its ending and, for the endings
+    other nouns share, by what the lists hold of its paradigm or its masculine (see
+    :data:`LEMMA_ENDINGS`, :data:`IAK`, :data:`KA`)?"""
+    if lemma.endswith(LEMMA_ENDINGS):
+        return True
+    if lemma.endswith(IAK):
+        return lemma[:-1].capitalize() + "cy" in listed
+    if lemma.endswith(KA):
+        stem = lemma[:-2].capitalize()
+        soft = stem[:-1] + "ń" if stem.endswith("n") else None
+        return stem + "czyk" in listed or (soft is not None and soft + "czyk" in listed)
+    return False
 
 
 def readings(form: str, analyses: list[morfeusz.Interpretation],
@@ -85,7 +112,8 @@ def readings(form: str, analyses: list[morfeusz.Interpretation],
         return []
     if not form[1:].isalpha() or form.lower() in listed:
         return []
-    return [a for a in analyses if _personal_common_noun(a)]
+    return [a for a in analyses
+            if _personal_common_noun(a) and inhabitant_lemma(a.lemma, listed)]
 
 
 class Inhabitants:

@@ -28,7 +28,8 @@ from lexicon.game.profile import load as load_profile
 
 LISTING_ONLY_POLICIES = {
     "wpolish": "a form without a Morfeusz reading is admitted when wpolish lists it",
-    "two_lists": "a form without a Morfeusz reading is admitted only when both lists have it",
+    "two_lists": "a form without a Morfeusz reading is admitted only when both packages (or "
+                 "lists) have it",
     "supported": "a form without a Morfeusz reading that wpolish alone lists is admitted unless "
                  "it is the nie- negation of a form that has that same single listing and "
                  "nothing more (a derivative of an unsupported word: nieolibanowy)",
@@ -175,6 +176,7 @@ def make_rules(abbreviations: dict[str, str], prefixes: dict[str, str],
         graded("generated", short_ok),
         graded("morfeusz", lambda c: True),
         graded("two_lists", short_ok),
+        graded("one_list_two_packages", short_ok),
         graded("one_list", one_list_admitted),
         Admit("list:pl_short_words.txt", "a reviewed short-word entry (supports a listing)",
               short_word_entry, supporting=True),

@@ -53,6 +53,7 @@ KRIZEMKRAZEM_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("paradigm_name", r"^hunspell-sl forms, .*; a capitalised masculine "),
         ("paradigm", r"^hunspell-sl forms, "),
         ("name_entry", r"^hunspell-sl: capitalised entry "),
+        ("inhabitant_plural_feminine", r"^nominative plural of \S+, the feminine "),
         ("inhabitant_plural", r"^nominative plural of "),
         ("lemmagen", r"^LemmaGen: its own lemma$"),
     ))
