@@ -41,6 +41,7 @@ import argparse
 import contextlib
 import json
 import os
+import pwd
 import re
 import shutil
 import signal
@@ -204,7 +205,11 @@ class Nginx:
         temp.chmod(0o1777)             # the workers run as nobody when the master is root
         temps = "".join(f"    {kind}_temp_path {temp}/{kind};\n"
                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        # the workers run as this user, so that they can write a big request body into
+        # the work directory's temp (nobody, nginx's default, cannot reach a private one)
+        user = pwd.getpwuid(os.geteuid()).pw_name
         self.conf.write_text(
+            f"{'user ' + user + ';' if os.geteuid() == 0 else ''}\n"
             f"worker_processes 1;\ndaemon off;\npid {work}/nginx.pid;\n"
             f"error_log {work}/nginx-error.log warn;\nevents {{ worker_connections 1024; }}\n"
             f"http {{\n    access_log off;\n{temps}    include {work}/site.conf;\n}}\n",

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -23,6 +24,7 @@ from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
 from tests.conftest import POLISH_RECORDS, SmallHomes, publish
+from tests.query_data import running_server
 
 DATA = "records.lmdb/data.mdb"
 
@@ -222,18 +224,29 @@ def test_workers_leave_with_a_killed_manager(small_releases: Path, tmp_path: Pat
         proc.communicate()
 
 
-def test_the_nginx_site_config_is_valid(tmp_path: Path) -> None:
-    """deploy/nginx-lexicon.conf, as the fleet drill renders it, passes ``nginx -t``."""
+def _fleet_drill() -> Any:
+    """deploy/fleet_drill.py as a module (it is a script, not part of the package)."""
     import importlib.util
-    import shutil
 
-    if shutil.which("nginx") is None:
-        pytest.skip("Debian nginx is not installed (make fleet-drill installs it)")
     spec = importlib.util.spec_from_file_location(
         "fleet_drill", Path(__file__).parents[2] / "deploy" / "fleet_drill.py")
     assert spec is not None and spec.loader is not None
     drill = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(drill)
+    return drill
+
+
+def _needs_nginx() -> None:
+    import shutil
+
+    if shutil.which("nginx") is None:
+        pytest.skip("Debian nginx is not installed (make fleet-drill installs it)")
+
+
+def test_the_nginx_site_config_is_valid(tmp_path: Path) -> None:
+    """deploy/nginx-lexicon.conf, as the fleet drill renders it, passes ``nginx -t``."""
+    _needs_nginx()
+    drill = _fleet_drill()
     replica = drill.Replica("r1", tmp_path, tmp_path)
     nginx = drill.Nginx(tmp_path, [replica])
     nginx.write({f"127.0.0.1:{replica.port}": True, "127.0.0.1:9": False})
@@ -241,3 +254,43 @@ def test_the_nginx_site_config_is_valid(tmp_path: Path) -> None:
         "server 127.0.0.1:9 max_fails=1 fail_timeout=2s down;")
     check = subprocess.run(nginx._cmd("-t"), capture_output=True, text=True, timeout=60)
     assert check.returncode == 0, check.stderr
+
+
+def test_nginx_lets_through_every_body_the_service_takes(tmp_path: Path, small_homes: SmallHomes,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Through Debian nginx with deploy/nginx-lexicon.conf, a ``/valid`` body the service
+    takes (over 8 MiB, under its limit) is answered by the service, and one over every
+    limit gets the API's JSON ``body_too_large``, not nginx's HTML page."""
+    from lexicon.service.bodies import MAX_VALID_BODY_BYTES, largest_body
+
+    _needs_nginx()
+    drill = _fleet_drill()
+    home = small_homes("small", tmp_path / "home")
+    monkeypatch.setenv("LEXICON_GAMES", "osps,kvizovka")   # what the home holds: ready
+    with running_server(home) as base:
+        port = int(base.rsplit(":", 1)[1])
+        work = tmp_path / "nginx"
+        work.mkdir()
+        replica = drill.Replica("r1", home, work)   # the server above, as a replica
+        replica.port = port
+        nginx = drill.Nginx(work, [replica])
+        try:
+            nginx.start()
+            url = f"http://127.0.0.1:{nginx.port}/v1/games/osps/valid"
+            pad = b" " * (9 * 1024 * 1024)          # JSON allows the blanks; 9 MiB of body
+            body = b'{"words": ["kot", "xyz"]' + pad + b"}"
+            assert len(body) < MAX_VALID_BODY_BYTES
+            r = httpx.post(url, content=body, timeout=60,
+                           headers={"content-type": "application/json"})
+            assert r.status_code == 200, r.text[:300]
+            assert r.json()["count"] == 2
+            over = b'{"words": ["kot"]' + b" " * largest_body() + b"}"
+            r = httpx.post(url, content=over, timeout=60,
+                           headers={"content-type": "application/json"})
+            assert r.status_code == 413
+            assert r.headers["content-type"].startswith("application/json")
+            assert r.json()["code"] == "body_too_large"
+            assert r.json()["detail"]["max_bytes"] == largest_body()
+        finally:
+            nginx.stop()
