@@ -25,6 +25,7 @@ from lexicon.service import (
     apidocs,
     bodies,
     contract,
+    docspage,
     hotpath,
     inflight,
     metrics,
@@ -145,6 +146,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     lease_releases(inflight.quiesce)
     app = Service(title="Lexicon", version="0.1.0",
                   description=apidocs.api_description(API_DESCRIPTION),
+                  docs_url=None, redoc_url=None,   # served whole by service.docspage
                   dependencies=[Depends(_decodable_url)],
                   # the service's own figures are Prometheus's (/metrics); FastAPI's
                   # OpenTelemetry bridge, unconfigured here, still asked on every request
@@ -272,6 +274,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     _add_judge(app, catalog)
     _add_remik(app, catalog)
     _add_referee_page(app)
+    docspage.install(app)   # /docs and /redoc with their assets, nothing from elsewhere
     offline.install(app, catalog)   # the page with no network (service/offline.py)
     return app
 

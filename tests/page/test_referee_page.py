@@ -46,8 +46,8 @@ def base(small_homes: SmallHomes) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+def chromium(profile: Path, *flags: str) -> webdriver.Chrome:
+    """Headless Chromium with its profile in ``profile``, plus ``flags``."""
     assert CHROMIUM and CHROMEDRIVER, "CI must install chromium and chromium-driver"
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
@@ -55,10 +55,16 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chro
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage", "--window-size=420,900",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+                 f"--user-data-dir={profile}", *flags):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
     try:
         yield driver
     finally:
