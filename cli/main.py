@@ -715,6 +715,19 @@ def install(path: Annotated[str, typer.Argument(metavar="BUNDLE", help="a .lexbu
                                        signature=Path(signature) if signature else None)))
 
 
+@app.command()
+def rollback(game: Game,
+             release_id: Annotated[str | None, typer.Argument(
+                 metavar="RELEASE", help="the release to serve (default: the newest one "
+                                         "built before the one being served)")] = None
+             ) -> None:
+    """Serve an older release of GAME again: check it as `install` does (sizes, sha256,
+    opened, canaries), then switch CURRENT atomically and log the switch in
+    releases/GAME/CURRENT.log. A release that fails its checks is refused, nothing changed."""
+    from lexicon.build.rollback import roll_back
+    print(render.dump(roll_back(game, release_id)))
+
+
 @app.command("import")
 def import_list(game: Game,
                 path: Annotated[str, typer.Argument(
