@@ -294,3 +294,36 @@ def test_nginx_lets_through_every_body_the_service_takes(tmp_path: Path, small_h
             assert r.json()["detail"]["max_bytes"] == largest_body()
         finally:
             nginx.stop()
+
+
+def _gate(tmp_path: Path, *args: str, path: str | None = None) -> subprocess.CompletedProcess:
+    """``python deploy/fleet_drill.py gate ARGS`` as an operator runs it."""
+    env = {**os.environ, **({"PATH": path} if path is not None else {})}
+    return subprocess.run([sys.executable, str(Path(__file__).parents[2] / "deploy"
+                                                / "fleet_drill.py"), "gate", *args],
+                          capture_output=True, text=True, env=env, timeout=120, check=False,
+                          cwd=tmp_path)
+
+
+def test_the_gate_without_systemctl_says_so_and_tries_again(tmp_path: Path) -> None:
+    """Without ``--reload`` the gate runs ``systemctl reload nginx``; on a machine where that
+    fails it exits 3 with one line saying what failed and how to give the command (no
+    traceback), and leaves the upstream list as it was, so the next pass reloads."""
+    upstreams = tmp_path / "upstreams.conf"
+    empty = tmp_path / "no-tools"
+    empty.mkdir()                                     # a PATH with no systemctl on it
+    p = _gate(tmp_path, "--upstreams", str(upstreams), "127.0.0.1:9", path=str(empty))
+    assert p.returncode == 3, (p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr and "systemctl reload nginx" in p.stderr
+    assert "--reload" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    assert not upstreams.exists()                     # never loaded: not left as if it were
+    p = _gate(tmp_path, "--upstreams", str(upstreams), "--reload", "true", "127.0.0.1:9")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == {"127.0.0.1:9": False}
+    assert upstreams.read_text() == "server 127.0.0.1:9 max_fails=1 fail_timeout=2s down;\n"
+    p = _gate(tmp_path, "--upstreams", str(upstreams), "--reload", "false", "127.0.0.1:9")
+    assert p.returncode == 0                          # nothing changed: no reload asked
+    upstreams.write_text("server 127.0.0.1:9 max_fails=1 fail_timeout=2s;\n")   # the old list
+    p = _gate(tmp_path, "--upstreams", str(upstreams), "--reload", "false", "127.0.0.1:9")
+    assert p.returncode == 3 and "'false' failed (exit 1" in p.stderr, p.stderr
+    assert upstreams.read_text() == "server 127.0.0.1:9 max_fails=1 fail_timeout=2s;\n"
