@@ -496,6 +496,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
         import subprocess
         subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "build", "--if-missing",
                           *build_games], stdout=sys.stderr)
+    # where it looks and what it found, before anything else: a server on the wrong data
+    # directory answers every game 503, which says nothing of why. The catalog is closed
+    # before the app opens its own (LMDB opens an environment once per process).
+    from lexicon import startup_report, startup_text
+    found = Catalog()
+    try:
+        typer.echo(f"lexicon serve: {startup_text(startup_report(found))}", err=True)
+    finally:
+        found.close()
     launch.run("lexicon.service.app:create_app", host=host, port=port, workers=workers,
                log_level="info", access_log=False, timeout_graceful_shutdown=drain_seconds)
 

@@ -49,6 +49,7 @@ from lexicon import (
     LockHeld,
     NotReady,
     game_name,
+    health_status,
     language,
     lease_releases,
     limit_value,
@@ -171,17 +172,17 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, Any]:
         """Liveness, and each game's state on its own: one game's damaged release never
-        hides the others. ``status`` is ``ok``, or ``degraded`` when some game's release
-        is damaged or its query indexes cannot be read (always HTTP 200: the process is
-        alive); ``games[g].state`` is ``serving``, ``building`` (no release yet; a running
-        build will publish one, ``expected_at``), ``no_release`` or ``damaged``;
+        hides the others. ``status`` is ``ok``, ``degraded`` when some game's release
+        is damaged or its query indexes cannot be read, or ``no_games`` when no game has a
+        release (nothing to serve: see the data directory ``lexicon serve`` logs at its
+        start); always HTTP 200: the process is alive. ``games[g].state`` is ``serving``,
+        ``building`` (no release yet; a running build will publish one, ``expected_at``),
+        ``no_release`` or ``damaged``;
         ``guards[g]`` how a release file shrinking under the server is kept from faulting a
         read: ``lease`` (the shrinking waits until no read is under way) or ``size_checks``
         (where the kernel refuses leases); ``metrics`` whether counters can be written."""
         states = {game: catalog.state(game) for game in catalog.games()}
-        degraded = any(s["state"] == "damaged" or s.get("queries", "ok") != "ok"
-                       for s in states.values())
-        return {"status": "degraded" if degraded else "ok",
+        return {"status": health_status(states),
                 "releases": {g: s["release"] for g, s in states.items()}, "games": states,
                 "guards": {g: catalog.guard(g) for g in states},
                 "metrics": metrics.write_state()}

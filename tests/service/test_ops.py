@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
+from lexicon.store import releases
 from tests.conftest import POLISH_RECORDS, SmallHomes, publish
 from tests.query_data import running_server
 
@@ -327,3 +328,41 @@ def test_the_gate_without_systemctl_says_so_and_tries_again(tmp_path: Path) -> N
     p = _gate(tmp_path, "--upstreams", str(upstreams), "--reload", "false", "127.0.0.1:9")
     assert p.returncode == 3 and "'false' failed (exit 1" in p.stderr, p.stderr
     assert upstreams.read_text() == "server 127.0.0.1:9 max_fails=1 fail_timeout=2s;\n"
+
+
+def _first_log_line(home: Path) -> str:
+    """The first line ``lexicon serve`` writes to stderr with ``LEXICON_HOME=home``."""
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port",
+                             str(free_port())], stderr=subprocess.PIPE, text=True,
+                            stdout=subprocess.DEVNULL,
+                            env={**os.environ, "LEXICON_HOME": str(home)})
+    try:
+        assert proc.stderr is not None
+        return proc.stderr.readline().strip()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
+def test_serve_says_where_it_looks_and_what_it_found(tmp_path: Path,
+                                                     small_homes: SmallHomes) -> None:
+    home = small_homes("small", tmp_path / "home")                # osps and kvizovka
+    line = _first_log_line(home)
+    osps, kvizovka = (releases.current_id(g, home) for g in ("osps", "kvizovka"))
+    assert line.startswith(f"lexicon serve: data directory {home} (LEXICON_HOME); "), line
+    assert f"serving: osps ({osps}), kvizovka ({kvizovka})" in line or \
+        f"serving: kvizovka ({kvizovka}), osps ({osps})" in line, line
+    assert "no release: " in line and "remik" in line and "krizemkrazem" in line
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    line = _first_log_line(empty)
+    assert f"no release of any game in {empty} (LEXICON_HOME): nothing to serve" in line, line
+    line = _first_log_line(tmp_path / "typo")
+    assert f"the data directory {tmp_path / 'typo'} (LEXICON_HOME) does not exist" in line
+
+
+def test_healthz_says_no_games_when_there_is_nothing_to_serve(tmp_path: Path,
+                                                              client_for) -> None:
+    body = client_for(tmp_path / "nowhere").get("/healthz").json()
+    assert body["status"] == "no_games"
+    assert set(s["state"] for s in body["games"].values()) == {"no_release"}
