@@ -214,8 +214,10 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
     """Publish a new release of ``game`` from ``parent_path`` (default: the current one)."""
     profile = profiles.load(game)
     if profile.vocabulary != game:
-        raise BuildError(f"{game} plays the {profile.vocabulary} vocabulary: {kind} "
-                         f"{profile.vocabulary}, then `lexicon build {game}` links it")
+        raise InputError(f"{game} plays the {profile.vocabulary} vocabulary: {kind} "
+                         f"{profile.vocabulary}, then `lexicon build {game}` links it",
+                         code="linked_game", detail={"game": game,
+                                                     "vocabulary": profile.vocabulary})
     if parent_path is None:
         parent_path = releases.current_path(game, root)
         if parent_path is None:

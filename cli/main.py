@@ -225,8 +225,9 @@ def verify(game: Annotated[str | None, typer.Argument(
 def amend(game: Annotated[str, typer.Argument(help="the game whose current release to amend")],
           overrides: Annotated[str, typer.Option(
               "--overrides", help="TSV: word, add|remove, reason (one a line)")]) -> None:
-    """Publish a new release from the current one with overrides applied, in seconds,
-    without judging the sources again (atomically; the manifest names the parent)."""
+    """Publish a new release from the current one with overrides applied, without judging
+    the sources again (about a minute, not a build's many; atomically; the manifest names
+    the parent). A game playing another's vocabulary (remik) is amended through that game."""
     from lexicon.build.amend import derive, read_overrides
     Catalog().profile(game)
     path = derive(game, overrides=read_overrides(Path(overrides)), kind="amend")

@@ -172,6 +172,8 @@ class BuildBusy(BuildError):
 CODES: dict[str, str] = {
     # the word, pattern, rack or request cannot be read (CLI exit 2)
     "bad_input": "the input cannot be read (the generic input error)",
+    "linked_game": "the game plays another game's vocabulary (remik plays osps's): amend or "
+                   "repack that game, then build this one to link it",
     "empty_word": "no word given, or a word of `|` only",
     "word_too_long": "the word is longer than the limit below",
     "control_character": "a control, invisible or unpaired-surrogate character",

@@ -93,6 +93,20 @@ def test_amend_cli_publishes_and_rejects_bad_files(home: Path, tmp_path: Path) -
     assert check.returncode == 1 and '"code": "override"' in check.stdout
 
 
+@pytest.mark.parametrize("command", [["amend", "remik", "--overrides"], ["repack", "remik"]])
+def test_amending_a_linked_game_is_a_usage_error(home: Path, tmp_path: Path,
+                                                 command: list[str]) -> None:
+    """remik plays osps's words: amending or repacking remik itself is a usage error (exit
+    2, ``linked_game``) that says what to amend instead, not a failed build (exit 3)."""
+    from tests.conftest import lexicon
+    publish(home, "osps", POLISH_RECORDS)
+    args = [*command, str(_overrides(tmp_path, ["kot\tremove\twhy"]))] \
+        if command[0] == "amend" else command
+    p = lexicon(home, *args)
+    assert p.returncode == 2 and "error [linked_game]" in p.stderr, p.stderr
+    assert f"{command[0]} osps" in p.stderr
+
+
 def test_full_builds_apply_reviewed_overrides(home: Path, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "osps.tsv").write_text("jaźń\tremove\treviewed: not in edition 2026\n"
