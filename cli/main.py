@@ -643,7 +643,9 @@ def diff(game: Game,
              help="the older release id (default: the one NEW was built after)")] = None,
          new: Annotated[str | None, typer.Argument(
              help="the newer release id (default: the current release)")] = None,
-         as_json: AsJson = False,
+         as_json: Annotated[bool, typer.Option(
+             "--json", help="print the diff as one JSON object (the CLI's own: the HTTP API "
+                            "has no diff)")] = False,
          summary: Annotated[bool, typer.Option(
              "--summary", help="the edition diff: counts by verdict and reason before and "
              "after, added and removed words by class with samples, not every word")] = False,

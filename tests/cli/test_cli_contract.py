@@ -133,3 +133,19 @@ def test_no_release_names_the_directory_it_looked_in(tmp_path: Path) -> None:
                        cwd=elsewhere, env=env, capture_output=True, text=True, check=False)
     assert p.returncode == 3, p.stderr
     assert f"{elsewhere / 'data'} (./data: LEXICON_HOME is not set)" in p.stderr
+
+
+def test_a_json_option_promising_the_http_apis_json_has_a_route() -> None:
+    """A command whose ``--json`` says it prints "the JSON the HTTP API returns" has an
+    HTTP route of its name (``anagram``: ``/anagrams``): no help promises a shape the API
+    does not answer with."""
+    from lexicon.service.app import create_app
+
+    from tools.docs import cli_command
+    routes = {r.path.rsplit("/", 1)[1] for r in create_app().routes}   # type: ignore[attr-defined]
+    cli = cli_command()
+    promised = [name for name, cmd in cli.commands.items()
+                if any("HTTP API returns" in (p.help or "") for p in cmd.params
+                       if getattr(p, "help", None))]
+    assert "pattern" in promised
+    assert [n for n in promised if n not in routes and n + "s" not in routes] == []
