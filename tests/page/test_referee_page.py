@@ -409,7 +409,7 @@ def test_the_page_shows_a_meaning_with_its_source(tmp_path_factory: pytest.TempP
         ask(browser, "osps", "kot")
         shown = browser.find_element(By.ID, "meanings").text
         assert "MEANING (FROM THE DICTIONARY)" in shown          # h2, upper case by CSS
-        assert "kot: dust bunny; cat (FreeDict Polish-English dictionary, CC-BY-SA-3.0" in shown
+        assert "kot: cat; dust bunny (FreeDict Polish-English dictionary, CC-BY-SA-3.0" in shown
         ask(browser, "osps", "jaźń")
         assert "no meaning in this release's dictionaries" in browser.find_element(
             By.ID, "meanings").text

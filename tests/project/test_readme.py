@@ -58,9 +58,9 @@ EXAMPLE_RECORDS = [
            evidence=["grade:morfeusz", "listed by hunspell-pl and wpolish; known to Morfeusz"]),
 ]
 #: FreeDict's Polish-English entry for kot, as the package writes it.
-KOT = ("kot", "kot /kɔt/ <n>\n1. dust bunny\n(potocznie, potoczny) kłąb kurzu\n2. cat\n"
-              "(zoologia, zoologiczny) Felis silvestris domesticus\n3. freshman\n"
-              "(slang) student pierwszego roku\n")
+KOT = ("kot", "kot /kɔt/ <n>\n1. cat\n(zoologia, zoologiczny) Felis catus Linnaeus, zwierzę "
+              "domowe;\n2. dust bunny\n(potocznie, potoczny) kłąb kurzu zbierającego się w "
+              "zakamarkach mieszkania\n3. freshman\n(slangowo) rekrut, nowy uczeń\n")
 
 
 def examples(text: str | None = None) -> dict[str, str]:
