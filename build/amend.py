@@ -37,7 +37,7 @@ from lexicon.build.legacy import LegacyRelease, open_parent
 from lexicon.build.progress import track
 from lexicon.build.release import Changed, ReleaseWriter, StoreWriter, read_release_overrides
 
-from lexicon.errors import BuildError, LexiconError, NoRelease
+from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
 from lexicon.export.export import Identity
 from lexicon.game import profile as profiles
 from lexicon.game.inputs import clean_word
@@ -169,8 +169,10 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
     """Publish a new release of ``game`` from ``parent_path`` (default: the current one)."""
     profile = profiles.load(game)
     if profile.vocabulary != game:
-        raise BuildError(f"{game} plays the {profile.vocabulary} vocabulary: {kind} "
-                         f"{profile.vocabulary}, then `lexicon build {game}` links it")
+        raise InputError(f"{game} plays the {profile.vocabulary} vocabulary: {kind} "
+                         f"{profile.vocabulary}, then `lexicon build {game}` links it",
+                         code="linked_game", detail={"game": game,
+                                                     "vocabulary": profile.vocabulary})
     if parent_path is None:
         parent_path = releases.current_path(game, root)
         if parent_path is None:

@@ -520,6 +520,6 @@ def _publish(tar: tarfile.TarFile, scan: _Scan, make_current: bool, root: Path,
                             f"({exc.code}): {shown}",
                             detail={"cause": exc.code, **exc.detail}) from exc
         if make_current:
-            releases.set_current(game, release_id, root)
+            releases.set_current(game, release_id, root, by="install")
     return {"game": game, "release": release_id, "installed": installed,
             "current": make_current, "path": str(target)}

@@ -74,7 +74,9 @@ def public_pem(public: Ed25519PublicKey) -> bytes:
 
 def keygen(output: Path | None = None) -> dict[str, Any]:
     """Write a new private key to ``output`` (mode 0600) and its public key to
-    ``output.pub``; never overwrites either (``key_exists``)."""
+    ``output.pub``; never overwrites either (``key_exists``). A directory of ``output``
+    that does not exist is made (mode 0700: what holds a private key is nobody else's
+    to list), so ``keygen -o ~/.lexicon/fleet.key`` works on a fresh machine."""
     private_path = Path(output or DEFAULT_KEY)
     public_path = private_path.with_name(private_path.name + PUB_SUFFIX)
     key = Ed25519PrivateKey.generate()
@@ -87,6 +89,8 @@ def keygen(output: Path | None = None) -> dict[str, Any]:
                 raise LexiconError(f"{path} exists; not overwriting a key (choose another "
                                    f"--output or move it away)", code="key_exists",
                                    detail={"path": str(path)})
+        for missing in reversed([d for d in private_path.parents if not d.exists()]):
+            missing.mkdir(mode=0o700)
         # O_EXCL: created here, with its final mode, whatever the umask: never world-readable
         _create(private_path, pem, 0o600, written)
         os.chmod(private_path, 0o600)

@@ -226,8 +226,9 @@ def verify(game: Annotated[str | None, typer.Argument(
 def amend(game: Annotated[str, typer.Argument(help="the game whose current release to amend")],
           overrides: Annotated[str, typer.Option(
               "--overrides", help="TSV: word, add|remove, reason (one a line)")]) -> None:
-    """Publish a new release from the current one with overrides applied, in seconds,
-    without judging the sources again (atomically; the manifest names the parent)."""
+    """Publish a new release from the current one with overrides applied, without judging
+    the sources again (about a minute, not a build's many; atomically; the manifest names
+    the parent). A game playing another's vocabulary (remik) is amended through that game."""
     from lexicon.build.amend import derive, read_overrides
     Catalog().profile(game)
     path = derive(game, overrides=read_overrides(Path(overrides)), kind="amend")
@@ -540,6 +541,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
         import subprocess
         subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "build", "--if-missing",
                           *build_games], stdout=sys.stderr)
+    # where it looks and what it found, before anything else: a server on the wrong data
+    # directory answers every game 503, which says nothing of why. The catalog is closed
+    # before the app opens its own (LMDB opens an environment once per process).
+    from lexicon import startup_report, startup_text
+    found = Catalog()
+    try:
+        typer.echo(f"lexicon serve: {startup_text(startup_report(found))}", err=True)
+    finally:
+        found.close()
     launch.run("lexicon.service.app:create_app", host=host, port=port, workers=workers,
                log_level="info", access_log=False, timeout_graceful_shutdown=drain_seconds)
 
@@ -677,7 +687,9 @@ def diff(game: Game,
              help="the older release id (default: the one NEW was built after)")] = None,
          new: Annotated[str | None, typer.Argument(
              help="the newer release id (default: the current release)")] = None,
-         as_json: AsJson = False,
+         as_json: Annotated[bool, typer.Option(
+             "--json", help="print the diff as one JSON object (the CLI's own: the HTTP API "
+                            "has no diff)")] = False,
          summary: Annotated[bool, typer.Option(
              "--summary", help="the edition diff: counts by verdict and reason before and "
              "after, added and removed words by class with samples, not every word")] = False,
@@ -757,6 +769,19 @@ def install(path: Annotated[str, typer.Argument(metavar="BUNDLE", help="a .lexbu
                                        allow_unsigned=allow_unsigned,
                                        allow_downgrade=allow_downgrade,
                                        signature=Path(signature) if signature else None)))
+
+
+@app.command()
+def rollback(game: Game,
+             release_id: Annotated[str | None, typer.Argument(
+                 metavar="RELEASE", help="the release to serve (default: the newest one "
+                                         "built before the one being served)")] = None
+             ) -> None:
+    """Serve an older release of GAME again: check it as `install` does (sizes, sha256,
+    opened, canaries), then switch CURRENT atomically and log the switch in
+    releases/GAME/CURRENT.log. A release that fails its checks is refused, nothing changed."""
+    from lexicon.build.rollback import roll_back
+    print(render.dump(roll_back(game, release_id)))
 
 
 @app.command("import")

@@ -32,7 +32,8 @@ per phase and a summary; exits 1 when a target is missed. Every loop is bounded 
 every port is on 127.0.0.1, every process started here is stopped here.
 
 ``python deploy/fleet_drill.py gate --upstreams FILE --reload CMD HOST:PORT ...`` is the same
-readiness gate for a real fleet (one pass: run it from a timer).
+readiness gate for a real fleet (one pass: run it from a timer). It exits 0 after a pass, 3
+when the reload command failed (the list is then put back, so the next pass tries again).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import argparse
 import contextlib
 import json
 import os
+import pwd
 import re
 import shutil
 import signal
@@ -204,7 +206,11 @@ class Nginx:
         temp.chmod(0o1777)             # the workers run as nobody when the master is root
         temps = "".join(f"    {kind}_temp_path {temp}/{kind};\n"
                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        # the workers run as this user, so that they can write a big request body into
+        # the work directory's temp (nobody, nginx's default, cannot reach a private one)
+        user = pwd.getpwuid(os.geteuid()).pw_name
         self.conf.write_text(
+            f"{'user ' + user + ';' if os.geteuid() == 0 else ''}\n"
             f"worker_processes 1;\ndaemon off;\npid {work}/nginx.pid;\n"
             f"error_log {work}/nginx-error.log warn;\nevents {{ worker_connections 1024; }}\n"
             f"http {{\n    access_log off;\n{temps}    include {work}/site.conf;\n}}\n",
@@ -597,13 +603,43 @@ def _bundle_release(path: Path) -> str:
         return tar.next().name.split("/", 1)[0]  # type: ignore[union-attr]
 
 
+class GateError(RuntimeError):
+    """The gate could not do its pass (the reload failed, the list cannot be written)."""
+
+
 def gate_once(upstreams: Path, reload_cmd: str, addrs: list[str]) -> dict[str, bool]:
-    """One pass of the readiness gate for a real fleet: probe, rewrite, reload if changed."""
+    """One pass of the readiness gate for a real fleet: probe, rewrite, reload if changed.
+
+    When the reload fails the upstream list is put back as it was, so that the next pass
+    finds it changed and reloads again (a list rewritten but never loaded would otherwise
+    look current for ever); the failure is a :class:`GateError` saying what ran and how it
+    ended."""
     states = {addr: probe(addr) for addr in addrs}
     text = upstream_lines(states)
-    if not upstreams.exists() or upstreams.read_text(encoding="utf-8") != text:
+    try:
+        old = upstreams.read_text(encoding="utf-8") if upstreams.exists() else None
+        if old == text:
+            return states
         upstreams.write_text(text, encoding="utf-8")
-        subprocess.run(reload_cmd, shell=True, check=True, timeout=60)
+    except OSError as exc:
+        raise GateError(f"cannot write the upstream list {upstreams}: {exc.strerror or exc}"
+                        ) from None
+    try:
+        done = subprocess.run(reload_cmd, shell=True, timeout=60, capture_output=True,
+                              text=True, check=False)
+        failed = (f"exit {done.returncode}: {(done.stderr or done.stdout).strip()[-500:]}"
+                  if done.returncode else None)
+    except subprocess.TimeoutExpired:
+        failed = "no answer within 60 s"
+    if failed:
+        if old is None:
+            upstreams.unlink(missing_ok=True)
+        else:
+            upstreams.write_text(old, encoding="utf-8")
+        raise GateError(f"the reload command {reload_cmd!r} failed ({failed}); the upstream "
+                        f"list {upstreams} is left as it was. Give the command that reloads "
+                        f"your nginx with --reload (default: systemctl reload nginx; without "
+                        f"systemd: --reload 'nginx -s reload')")
     return states
 
 
@@ -615,12 +651,20 @@ def main(argv: list[str] | None = None) -> int:
     drill.add_argument("--steady", type=int, default=10, help="seconds of load before")
     drill.add_argument("--keep", action="store_true", help="keep the work directory")
     gate = sub.add_parser("gate", help="one pass of the readiness gate for a real fleet")
-    gate.add_argument("--upstreams", type=Path, required=True)
-    gate.add_argument("--reload", default="systemctl reload nginx")
+    gate.add_argument("--upstreams", type=Path, required=True,
+                      help="the upstream list nginx includes (rewritten when it changes)")
+    gate.add_argument("--reload", default="systemctl reload nginx",
+                      help="shell command that reloads nginx after the list changed (default: "
+                           "%(default)s; 'nginx -s reload' without systemd). It fails: exit 3, "
+                           "the list put back")
     gate.add_argument("replicas", nargs="+", metavar="HOST:PORT")
     args = parser.parse_args(argv if argv is not None else (sys.argv[1:] or ["drill"]))
     if args.command == "gate":
-        print(json.dumps(gate_once(args.upstreams, args.reload, args.replicas)))
+        try:
+            print(json.dumps(gate_once(args.upstreams, args.reload, args.replicas)))
+        except GateError as exc:
+            print(f"gate: {exc}", file=sys.stderr)
+            return 3
         return 0
     for tool in ("nginx", "wrk"):
         if shutil.which(tool) is None:

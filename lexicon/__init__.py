@@ -60,6 +60,7 @@ PUBLIC: dict[str, str] = {
     **dict.fromkeys(("read_history", "read_history_file"), "lexicon.verdicts.remik"),
     **dict.fromkeys(("LOCK_TIMEOUT", "LockHeld"), "lexicon.verdicts.rulings"),
     "lease_releases": "lexicon.store.leases",
+    **dict.fromkeys(("health_status", "startup_report", "startup_text"), "lexicon.serving"),
     "OFFLINE_FORMAT": "lexicon.export.offline",
     "stream_lines": "lexicon.userfile",
 }

@@ -218,6 +218,10 @@ class BuildBusy(BuildError):
 CODES: dict[str, str] = {
     # the word, pattern, rack or request cannot be read (CLI exit 2)
     "bad_input": "the input cannot be read (the generic input error)",
+    "bad_request": "the HTTP request itself cannot be read, most often a raw non-ASCII byte "
+                   "in the path or query: percent-encode words as UTF-8",
+    "linked_game": "the game plays another game's vocabulary (remik plays osps's): amend or "
+                   "repack that game, then build this one to link it",
     "empty_word": "no word given, or a word of `|` only",
     "word_too_long": "the word is longer than the limit below",
     "control_character": "a control, invisible or unpaired-surrogate character",

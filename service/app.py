@@ -25,6 +25,7 @@ from lexicon.service import (
     apidocs,
     bodies,
     contract,
+    docspage,
     hotpath,
     inflight,
     metrics,
@@ -48,6 +49,7 @@ from lexicon import (
     LockHeld,
     NotReady,
     game_name,
+    health_status,
     language,
     lease_releases,
     limit_value,
@@ -148,6 +150,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     lease_releases(inflight.quiesce)
     app = Service(title="Lexicon", version="0.1.0",
                   description=apidocs.api_description(API_DESCRIPTION),
+                  docs_url=None, redoc_url=None,   # served whole by service.docspage
                   dependencies=[Depends(_decodable_url)],
                   # the service's own figures are Prometheus's (/metrics); FastAPI's
                   # OpenTelemetry bridge, unconfigured here, still asked on every request
@@ -172,17 +175,17 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, Any]:
         """Liveness, and each game's state on its own: one game's damaged release never
-        hides the others. ``status`` is ``ok``, or ``degraded`` when some game's release
-        is damaged or its query indexes cannot be read (always HTTP 200: the process is
-        alive); ``games[g].state`` is ``serving``, ``building`` (no release yet; a running
-        build will publish one, ``expected_at``), ``no_release`` or ``damaged``;
+        hides the others. ``status`` is ``ok``, ``degraded`` when some game's release
+        is damaged or its query indexes cannot be read, or ``no_games`` when no game has a
+        release (nothing to serve: see the data directory ``lexicon serve`` logs at its
+        start); always HTTP 200: the process is alive. ``games[g].state`` is ``serving``,
+        ``building`` (no release yet; a running build will publish one, ``expected_at``),
+        ``no_release`` or ``damaged``;
         ``guards[g]`` how a release file shrinking under the server is kept from faulting a
         read: ``lease`` (the shrinking waits until no read is under way) or ``size_checks``
         (where the kernel refuses leases); ``metrics`` whether counters can be written."""
         states = {game: catalog.state(game) for game in catalog.games()}
-        degraded = any(s["state"] == "damaged" or s.get("queries", "ok") != "ok"
-                       for s in states.values())
-        return {"status": "degraded" if degraded else "ok",
+        return {"status": health_status(states),
                 "releases": {g: s["release"] for g, s in states.items()}, "games": states,
                 "guards": {g: catalog.guard(g) for g in states},
                 "metrics": metrics.write_state()}
@@ -275,6 +278,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     _add_judge(app, catalog)
     _add_remik(app, catalog)
     _add_referee_page(app)
+    docspage.install(app)   # /docs and /redoc with their assets, nothing from elsewhere
     offline.install(app, catalog)   # the page with no network (service/offline.py)
     return app
 

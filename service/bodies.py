@@ -58,6 +58,13 @@ _BATCH = re.compile(r"^/v1/games/[^/]+/(check|valid)$")
 _LIMITS = {"valid": MAX_VALID_BODY_BYTES, "check": MAX_CHECK_BODY_BYTES}
 
 
+def largest_body() -> int:
+    """The largest request body any path takes: what a proxy in front of the service must
+    let through (``deploy/nginx-lexicon.conf`` is written from it by ``python -m
+    tools.docs``), so that a body the service would take is never refused before it."""
+    return max(MAX_BODY_BYTES, MAX_CHECK_BODY_BYTES, MAX_VALID_BODY_BYTES)
+
+
 def _error(status: int, code: str, message: str, detail: dict,
            headers: tuple[tuple[bytes, bytes], ...] = ()) -> tuple[Message, Message]:
     """The two messages of a refusal in the API's error shape; it closes the connection."""

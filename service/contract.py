@@ -41,12 +41,14 @@ from lexicon import (
     game_ids,
 )
 
-# The referee page needs nothing from elsewhere; the Swagger/ReDoc pages load their scripts
-# from a CDN and inline code, so they get only the framing rule.
+# The referee page needs nothing from elsewhere; nor does the Swagger UI page
+# (service/docspage.py serves its script), which starts from inline code and inline styles.
 PAGE_CSP = ("default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; "
             "frame-ancestors 'none'")
-DOCS_CSP = "frame-ancestors 'none'"
-DOCS_PATHS = ("/docs", "/redoc")
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline'; "
+            "style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; "
+            "frame-ancestors 'none'")
+DOCS_PATHS = ("/docs",)
 
 
 class ErrorBody(BaseModel):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from lexicon.service.wire import PROTOCOL
 from uvicorn.supervisors.multiprocess import Multiprocess
 
 
@@ -42,7 +43,8 @@ def serving(target: str, home: Path, *, ready_path: str = "/healthz",
     port = free_port()
     env = {**os.environ, "LEXICON_HOME": str(home)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", target, "--factory", "--host", "127.0.0.1",
+        [sys.executable, "-m", "uvicorn", target, "--factory", "--http", PROTOCOL,
+         "--host", "127.0.0.1",
          "--port", str(port), "--workers", "1", "--log-level", "warning", "--no-access-log"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
@@ -142,7 +144,7 @@ def run(app: str, *, host: str, port: int, workers: int, **options: Any) -> None
     connection.
     """
     config = NoDelayConfig(app, factory=True, host=host, port=port, workers=workers,
-                           **options)
+                           http=PROTOCOL, **options)
     if config.workers > 1:
         DrainingMultiprocess(config, sockets=[config.bind_socket()]).run()
     else:

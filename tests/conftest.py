@@ -220,8 +220,8 @@ def small_releases(home: Path, small_homes: SmallHomes) -> Path:
 #: rules and the faces in process; ``make test`` runs them all. Paths are relative to
 #: ``tests/``.
 E2E_FILES = frozenset({
-    "page/test_offline.py", "page/test_offline_afresh.py", "page/test_referee_page.py",
-    "page/test_remik_offline.py",
+    "page/test_apidocs.py", "page/test_offline.py", "page/test_offline_afresh.py",
+    "page/test_referee_page.py", "page/test_remik_offline.py",
     "project/test_wheel.py",
     "service/test_bodies.py", "service/test_building.py", "service/test_damaged_release.py",
     "service/test_fuzz.py", "service/test_metrics.py", "service/test_metrics_safety.py",

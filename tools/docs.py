@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import re
 import subprocess
 import sys
@@ -248,23 +249,51 @@ def cli_reference() -> str:
     return "\n".join(out).rstrip("\n")
 
 
+def nginx_body_limit() -> str:
+    """The nginx site's body bound: the largest body the service takes
+    (:func:`service.bodies.largest_body`), and a body over it answered in the API's error
+    shape (``body_too_large``) rather than nginx's HTML page."""
+    from lexicon.service.bodies import largest_body
+
+    most = largest_body()
+    body = json.dumps({"code": "body_too_large",
+                       "message": f"the request body passed {most:,} bytes, the most any "
+                                  "path takes", "detail": {"max_bytes": most}})
+    return ("    # the largest body the service takes (service/bodies.py): a batch it accepts\n"
+            "    # is never refused here, and a bigger one gets the API's JSON error\n"
+            f"    client_max_body_size {most};\n"
+            "    error_page 413 = @body_too_large;\n"
+            "    location @body_too_large {\n"
+            "        default_type application/json;\n"
+            f"        return 413 '{body}';\n"
+            "    }")
+
+
 TABLES = {"error-codes": error_table, "limits": lambda: limit_table(limits=LIMITS),
-          "cli-reference": cli_reference}
+          "cli-reference": cli_reference, "body-limit": nginx_body_limit}
 
-#: The page each generated part lives in.
+#: The nginx site the fleet runs behind (its body bound is generated).
+SITE_CONF = ROOT / "deploy" / "nginx-lexicon.conf"
+
+#: The page (or file) each generated part lives in.
 PAGES = {"error-codes": DOCS / "errors-and-limits.md", "limits": DOCS / "errors-and-limits.md",
-         "cli-reference": DOCS / "cli-reference.md"}
+         "cli-reference": DOCS / "cli-reference.md", "body-limit": SITE_CONF}
+
+#: How a generated part is marked, by the suffix of its file (the comment syntax there).
+MARKERS = {".md": ("<!-- generated: {} -->", "<!-- /generated: {} -->"),
+           ".conf": ("# generated: {}", "# /generated: {}")}
 
 
-def render(text: str, names: tuple[str, ...] | None = None) -> str:
+def render(text: str, names: tuple[str, ...] | None = None, suffix: str = ".md") -> str:
     """``text`` with each generated section ``names`` names (default: every one) written
-    anew; a section it lacks is an error, so a page that lost its markers is not stale in
-    silence."""
+    anew, marked as a file of ``suffix`` marks it (:data:`MARKERS`); a section it lacks is an
+    error, so a page that lost its markers is not stale in silence."""
+    opening, closing = MARKERS[suffix]
     for name in names if names is not None else tuple(TABLES):
-        pattern = re.compile(rf"(<!-- generated: {name} -->\n)(?:.*?\n)?"
-                             rf"(<!-- /generated: {name} -->)", re.S)
+        start, end = opening.format(name), closing.format(name)
+        pattern = re.compile(rf"({re.escape(start)}\n)(?:.*?\n)?({re.escape(end)})", re.S)
         if not pattern.search(text):
-            raise SystemExit(f"no '<!-- generated: {name} -->' section")
+            raise SystemExit(f"no '{start}' section")
         table = TABLES[name]()
         text = pattern.sub(lambda m, t=table: m.group(1) + t + "\n" + m.group(2), text)
     return text
@@ -276,7 +305,7 @@ def pages() -> dict[Path, tuple[str, str]]:
     for page in dict.fromkeys(PAGES.values()):
         current = page.read_text(encoding="utf-8")
         names = tuple(n for n, p in PAGES.items() if p == page)
-        out[page] = (current, render(current, names))
+        out[page] = (current, render(current, names, page.suffix))
     return out
 
 

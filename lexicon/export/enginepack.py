@@ -58,7 +58,8 @@ def _lexicon(words: list[str], profile: Profile, say: Callable[[str], None]
              ) -> tuple[bytes, str, dict[str, Any]]:
     """The KWG bytes of ``words`` and its format: the KWG when it fits, else the big KWG
     (the graph is built once; only the node encoding differs)."""
-    graph = kwg.Graph(kwg.encode_words(profile, words), say)
+    graph = kwg.Graph(kwg.encode_words(profile, words), say, limit=kwg.MAX_BIG_NODES,
+                      big=True)   # too large for both formats: fails as soon as that is known
     try:
         data, fmt = graph.encode(big=False), "kwg"
     except kwg.KwgTooLarge:

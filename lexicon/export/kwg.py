@@ -84,10 +84,26 @@ def encode_words(profile: Profile, keys: Iterable[str]) -> list[bytes]:
     return out
 
 
-class _StateMaker:
-    """The register of frozen states; state 0 is the sink (no tile, no children)."""
+class _Full(Exception):
+    """The register passed its cap (see :class:`_StateMaker`)."""
 
-    def __init__(self) -> None:
+
+class _StateMaker:
+    """The register of frozen states; state 0 is the sink (no tile, no children).
+
+    It also counts, while the graph is built, a lower bound on the nodes the file will
+    have (:attr:`at_least`, beside the roots): every state but the sink is reachable from
+    a root (a state is made only as the tail of the sibling list whose head its parent's
+    arc then names) and the layout (:func:`_layout`) gives each a node of its own; and a
+    state that is the next sibling of two or more states can follow only one of them in
+    memory, so each further one is followed by a copy of it, a node more. ``cap`` stops the
+    build with :class:`_Full` the moment that count reaches it: a file that cannot fit
+    fails then, not after the whole graph is built, laid out and encoded."""
+
+    def __init__(self, cap: int | None = None) -> None:
+        self.cap = cap if cap is not None else 1 << 62
+        self.at_least = 0
+        self.followed = bytearray(1)    # per state: 1 once some state has it as next
         self.tile = array("B", [0])
         self.accepts = array("B", [0])
         self.arc = array("I", [0])
@@ -104,6 +120,15 @@ class _StateMaker:
             found = register.get(key)
             if found is None:
                 found = register[key] = len(self.tile)
+                self.followed.append(0)
+                if ret:
+                    if self.followed[ret]:
+                        self.at_least += 1       # a copy of ret's list follows this one
+                    else:
+                        self.followed[ret] = 1
+                self.at_least += 1
+                if self.at_least >= self.cap:
+                    raise _Full
                 self.tile.append(tiles[i])
                 self.accepts.append(accepts[i])
                 self.arc.append(arcs[i])
@@ -228,24 +253,58 @@ def _layout(sm: _StateMaker, roots: list[int]) -> tuple[array, int]:
     return dest, written
 
 
+def too_large(nodes: int, limit: int, *, big: bool, gaddag: bool, at_least: bool = False,
+              **detail: Any) -> KwgTooLarge:
+    """The refusal of a graph of ``nodes`` nodes (``at_least``: counted so far, the build
+    stopped there) for a format holding ``limit``, with the way out: the big KWG for the
+    KWG, the DAWG alone for the big KWG."""
+    if big:
+        hint = "; `--dawg-only` writes the DAWG alone" if gaddag else ""
+        what = "the big KWG format (24-bit arc index)"
+    else:
+        hint = ("; `--format kbwg` writes wolges' big KWG (24-bit arc index, up to "
+                f"{MAX_BIG_NODES:,} nodes)")
+        what = "the KWG format (22-bit arc index)"
+    counted = f"more than {limit:,} nodes (stopped counting there" if at_least else \
+        f"{nodes:,} nodes ("
+    return KwgTooLarge(f"{counted}); {what} holds at most {limit:,}{hint}",
+                       detail={"nodes": nodes, "at_least": at_least, "gaddag": gaddag,
+                               "format": "kbwg" if big else "kwg", **detail})
+
+
 class Graph:
-    """A built DAWG (+ GADDAG), laid out: what either node format encodes."""
+    """A built DAWG (+ GADDAG), laid out: what either node format encodes.
+
+    ``limit``: the most nodes the file may have (the format's). The build stops with
+    :class:`KwgTooLarge` the moment its states alone pass it (see :class:`_StateMaker`),
+    before the rest of the graph, its layout and its encoding are made: a lexicon too
+    large for the format fails early, not after the whole build."""
 
     def __init__(self, words: list[bytes], progress: Callable[[str], None] | None = None,
-                 *, gaddag: bool = True) -> None:
+                 *, gaddag: bool = True, limit: int | None = None, big: bool = False
+                 ) -> None:
         say = progress or (lambda _m: None)
         self.gaddag = gaddag
-        sm = self.sm = _StateMaker()
+        roots_n = 2 if gaddag else 1
+        # the file has roots + sm.at_least nodes at least: at limit - roots + 1 it is too large
+        sm = self.sm = _StateMaker(None if limit is None else limit - roots_n + 1)
         t0 = time.monotonic()
-        roots = [sm.make_dawg(words, 0, False)]
-        say(f"dawg: {len(words):,} words, {len(sm.tile):,} states, "
-            f"{time.monotonic() - t0:.1f} s")
-        if gaddag:
-            entries = gaddag_entries(words)
-            say(f"gaddag: {len(entries):,} entries sorted, {time.monotonic() - t0:.1f} s")
-            roots.append(sm.make_dawg(entries, roots[0], True))
-            del entries
-            say(f"gaddag: {len(sm.tile):,} states, {time.monotonic() - t0:.1f} s")
+        stage = "dawg"
+        try:
+            roots = [sm.make_dawg(words, 0, False)]
+            say(f"dawg: {len(words):,} words, {len(sm.tile):,} states, "
+                f"{time.monotonic() - t0:.1f} s")
+            if gaddag:
+                stage = "gaddag"
+                entries = gaddag_entries(words)
+                say(f"gaddag: {len(entries):,} entries sorted, {time.monotonic() - t0:.1f} s")
+                roots.append(sm.make_dawg(entries, roots[0], True))
+                del entries
+                say(f"gaddag: {len(sm.tile):,} states, {time.monotonic() - t0:.1f} s")
+        except _Full:
+            assert limit is not None
+            raise too_large(limit + 1, limit, big=big, gaddag=gaddag, at_least=True,
+                            stage=stage, seconds=round(time.monotonic() - t0, 1)) from None
         sm.register.clear()
         self.roots = roots
         self.dest, self.size = _layout(sm, roots)
@@ -256,16 +315,7 @@ class Graph:
         :class:`KwgTooLarge` when the graph has more nodes than the format addresses."""
         limit = MAX_BIG_NODES if big else MAX_NODES
         if self.size > limit:
-            if big:
-                hint = "; `--dawg-only` writes the DAWG alone" if self.gaddag else ""
-                what = "the big KWG format (24-bit arc index)"
-            else:
-                hint = ("; `--format kbwg` writes wolges' big KWG (24-bit arc index, up to "
-                        f"{MAX_BIG_NODES:,} nodes)")
-                what = "the KWG format (22-bit arc index)"
-            raise KwgTooLarge(f"{self.size:,} nodes; {what} holds at most {limit:,}{hint}",
-                              detail={"nodes": self.size, "gaddag": self.gaddag,
-                                      "format": "kbwg" if big else "kwg"})
+            raise too_large(self.size, limit, big=big, gaddag=self.gaddag)
         if big and self.max_tile > MAX_BIG_TILE:
             raise KwgTooLarge(f"tile {self.max_tile}; the big KWG holds tiles 1-{MAX_BIG_TILE}",
                               detail={"tiles": self.max_tile, "format": "kbwg"})
@@ -303,7 +353,8 @@ def build_kwg(words: list[bytes], progress: Callable[[str], None] | None = None,
     ``gaddag=False``: wolges' DAWG-only KWG, node 0 alone; ``big``: the Node24 layout)."""
     say = progress or (lambda _m: None)
     t0 = time.monotonic()
-    data = Graph(words, say, gaddag=gaddag).encode(big=big)
+    data = Graph(words, say, gaddag=gaddag, big=big,
+                 limit=MAX_BIG_NODES if big else MAX_NODES).encode(big=big)
     say(f"{'kbwg' if big else 'kwg'}: {len(data) // 4:,} nodes, "
         f"{time.monotonic() - t0:.1f} s")
     return data
@@ -381,6 +432,10 @@ def export_kwg(profile: Profile, release: Release, output: Path,
     ``.alphabet.txt`` beside it."""
     say = log or (lambda m: print(m, file=sys.stderr, flush=True))
     t0 = time.monotonic()
+    tiles = len(profile.alphabet.engine)
+    if big and tiles > MAX_BIG_TILE:                 # known before a word is read
+        raise KwgTooLarge(f"{tiles} tiles; the big KWG holds tiles 1-{MAX_BIG_TILE}",
+                          detail={"tiles": tiles, "format": "kbwg"})
     alphabet_bytes = alphabet_text(profile).encode()
     words = encode_words(profile, valid_keys(profile, release))
     say(f"{profile.id}: {len(words):,} words read, {time.monotonic() - t0:.1f} s")

@@ -8,6 +8,7 @@ new one, never a mixture.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from datetime import UTC, datetime
@@ -127,14 +128,59 @@ def release_path(game: str, release_id: str, root: Path | None = None) -> Path:
     if not found:
         known = [r["release"] for r in list_releases(game, root)][:20]
         shown = printable(release_id)
-        raise UnknownRelease(f"{game} has no published release {release_id[:100]!r}",
+        raise UnknownRelease(f"{game} has no published release {release_id[:100]!r}; "
+                             f"{known_text(game, known)}",
                              detail={"game": game, "release": shown, "known": known})
     return gdir / release_id
 
 
-def set_current(game: str, release_id: str, root: Path | None = None) -> None:
-    """Point ``CURRENT`` at ``release_id`` atomically (write a temp file, then rename)."""
-    atomic.write_text(game_dir(game, root) / CURRENT, release_id + "\n")
+#: Every switch of ``CURRENT`` (a build's or amend's publish, an install, a rollback), one
+#: JSON line each, beside it: what an operator reads to see which release served when.
+CURRENT_LOG = "CURRENT.log"
+
+
+def known_text(game: str, known: list[str]) -> str:
+    """The releases of ``game`` there are, as an error message says them (newest first)."""
+    return (f"its releases, newest first: {', '.join(known)}" if known else
+            f"it has none here (`lexicon build {game}` or `lexicon install BUNDLE`)")
+
+
+def set_current(game: str, release_id: str, root: Path | None = None, *,
+                by: str = "publish") -> None:
+    """Point ``CURRENT`` at ``release_id`` atomically (write a temp file, then rename), and
+    log the switch in :data:`CURRENT_LOG`: when, from which release (``was``, None for the
+    first), to which, and ``by`` what (``publish``, ``install``, ``rollback``)."""
+    try:
+        was = current_id(game, root)
+    except LexiconError:        # a damaged CURRENT is being replaced: it named nothing
+        was = None
+    gdir = game_dir(game, root)
+    atomic.write_text(gdir / CURRENT, release_id + "\n")
+    line = json.dumps({"at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                       "release": release_id, "was": was, "by": by,
+                       "pid": os.getpid()}) + "\n"
+    # one write of one short line in append mode: concurrent writers never interleave
+    fd = os.open(gdir / CURRENT_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode())
+    finally:
+        os.close(fd)
+
+
+def current_log(game: str, root: Path | None = None) -> list[dict[str, Any]]:
+    """The switches of ``CURRENT`` logged for ``game``, oldest first (a line that is not
+    JSON, a torn write, is skipped)."""
+    try:
+        text = (game_dir(game, root) / CURRENT_LOG).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in text.splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue
+    return out
 
 
 #: Release summaries by release directory, with the manifest's (inode, size, mtime) they

@@ -93,6 +93,20 @@ def test_amend_cli_publishes_and_rejects_bad_files(home: Path, tmp_path: Path) -
     assert check.returncode == 1 and '"code": "override"' in check.stdout
 
 
+@pytest.mark.parametrize("command", [["amend", "remik", "--overrides"], ["repack", "remik"]])
+def test_amending_a_linked_game_is_a_usage_error(home: Path, tmp_path: Path,
+                                                 command: list[str]) -> None:
+    """remik plays osps's words: amending or repacking remik itself is a usage error (exit
+    2, ``linked_game``) that says what to amend instead, not a failed build (exit 3)."""
+    from tests.conftest import lexicon
+    publish(home, "osps", POLISH_RECORDS)
+    args = [*command, str(_overrides(tmp_path, ["kot\tremove\twhy"]))] \
+        if command[0] == "amend" else command
+    p = lexicon(home, *args)
+    assert p.returncode == 2 and "error [linked_game]" in p.stderr, p.stderr
+    assert f"{command[0]} osps" in p.stderr
+
+
 def test_full_builds_apply_reviewed_overrides(home: Path, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "osps.tsv").write_text("jaźń\tremove\treviewed: not in edition 2026\n"
@@ -238,7 +252,7 @@ def test_a_binary_or_foreign_overrides_file_is_bad_overrides(home: Path, tmp_pat
     assert "Traceback" not in run.stderr
     assert releases.current_id("osps", home) == first.name           # nothing published
     assert [p.name for p in first.parent.iterdir() if not p.name.startswith(".")
-            and p.name != "CURRENT"] == [first.name]
+            and p.name not in ("CURRENT", releases.CURRENT_LOG)] == [first.name]
 
 
 def test_a_bom_is_no_part_of_the_first_override(tmp_path: Path) -> None:

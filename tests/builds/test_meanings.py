@@ -26,8 +26,8 @@ from tests.sources.test_source_readers import write_dictd, write_thesaurus
 
 # entries as the real packages write them (see sources/freedict.py)
 POL_ENG = [
-    ("kot", "kot /kɔt/ <n>\n1. dust bunny\n(potocznie, potoczny) kłąb kurzu\n2. cat\n"
-            "(zoologia, zoologiczny) Felis silvestris domesticus, zwierzę domowe;\n"),
+    ("kot", "kot /kɔt/ <n>\n1. cat\n(zoologia, zoologiczny) Felis catus Linnaeus, zwierzę "
+            "domowe;\n2. dust bunny\n(potocznie, potoczny) kłąb kurzu\n"),
     ("dom", "dom /dɔ̃m/ /ˈdɔmɨ/ <n>\n1. house, home 2.\n(architektura) oddzielny budynek\n"
             " 3.\n(heraldyka) ród, rodzina\n2. home, house\npomieszczenie\n"),
     ("gęśl", "gęśl /ɡɛ̃ɕl/ <n>\ngittern\n(muzyka) dawny instrument strunowy\n"),
@@ -63,7 +63,7 @@ def polish(home: Path, tmp_path: Path) -> Path:
 
 def test_reader_keeps_the_translations_of_each_sense_only(tmp_path: Path) -> None:
     pol = freedict.by_headword(write_dictd(tmp_path / "p", "freedict-pol-eng", POL_ENG))
-    assert pol["kot"][0].translations == ("dust bunny", "cat")   # not the Polish definitions
+    assert pol["kot"][0].translations == ("cat", "dust bunny")   # not the Polish definitions
     assert pol["dom"][0].translations == ("house, home", "home, house")  # two IPA, markers
     assert pol["sytuacja"][0].translations == ("situation",)     # a "</sup>" in the IPA
     slv = freedict.by_headword(write_dictd(tmp_path / "s", "freedict-slv-eng", SLV_ENG))
@@ -83,7 +83,7 @@ def test_a_meaning_comes_with_its_source_and_licence(home: Path, polish: Path) -
         "lemma": "kot", "source": POL,
         "name": "FreeDict Polish-English dictionary",
         "license": "CC-BY-SA-3.0 (FreeDict + WikDict, from Wiktionary)",
-        "translations": ["dust bunny", "cat"]}]
+        "translations": ["cat", "dust bunny"]}]
     # by lemma: an inflected form shows its lemma's meaning
     assert [m["lemma"] for m in cat.lexicon("osps").check("gęślą")["meanings"]] == ["gęśl"]
     # a word no source lists shows none; a rejected word shows none
@@ -98,12 +98,12 @@ def test_a_meaning_comes_with_its_source_and_licence(home: Path, polish: Path) -
 def test_the_same_meanings_on_every_face(home: Path, polish: Path) -> None:
     with TestClient(create_app(home)) as client:
         body = client.get("/v1/games/osps/words/kot").json()
-        assert body["meanings"][0]["translations"] == ["dust bunny", "cat"]
+        assert body["meanings"][0]["translations"] == ["cat", "dust bunny"]
         batch = client.post("/v1/games/osps/check", json={"words": ["kot", "ul"]}).json()
         assert [r["meanings"] for r in batch["results"]][1] == []
     out = lexicon(home, "check", "osps", "kot", "ul", "--meaning")
     assert "meaning of kot (FreeDict Polish-English dictionary, CC-BY-SA-3.0" in out.stdout
-    assert "1. dust bunny" in out.stdout and "2. cat" in out.stdout
+    assert "1. cat" in out.stdout and "2. dust bunny" in out.stdout
     assert "meaning: none in this release's sources" in out.stdout        # ul
     js = json.loads(lexicon(home, "check", "osps", "kot", "--json").stdout)
     assert js["meanings"] == body["meanings"]

@@ -11,7 +11,7 @@ from lexicon.build.amend import derive
 from lexicon.build.pipeline import BuildContext, build_game
 
 from lexicon.catalog import Catalog
-from lexicon.errors import BuildError
+from lexicon.errors import InputError
 from lexicon.store import releases
 from tests.conftest import POLISH_RECORDS, publish, rec
 
@@ -70,5 +70,6 @@ def test_a_new_osps_release_does_not_change_a_published_remik(
 
 
 def test_remik_is_amended_through_osps(shared: tuple[Path, Path], home: Path) -> None:
-    with pytest.raises(BuildError, match="plays the osps vocabulary"):
+    with pytest.raises(InputError, match="plays the osps vocabulary") as err:
         derive("remik", root=home)
+    assert err.value.code == "linked_game"

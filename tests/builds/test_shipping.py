@@ -13,9 +13,12 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import stat
+import subprocess
+import sys
 import tarfile
 from collections import namedtuple
 from collections.abc import Callable
@@ -113,7 +116,8 @@ def unchanged(server: Path, before: str | None) -> None:
     """The refused bundle left nothing: the same release directories, CURRENT, and the
     server still answers with its old release."""
     gdir = server / "releases" / "osps"
-    assert sorted(p.name for p in gdir.iterdir() if not p.name.startswith(".build")) == \
+    assert sorted(p.name for p in gdir.iterdir() if not p.name.startswith(".build")
+                  and p.name != releases.CURRENT_LOG) == \
         sorted([before, "CURRENT"]), "a directory was left behind"
     assert releases.current_id("osps", server) == before
     cat = Catalog(server)
@@ -219,6 +223,80 @@ def test_a_replayed_older_bundle_needs_allow_downgrade(homes: dict[str, Path]) -
     # forward again needs nothing
     assert lexicon(server, "install", str(signed_bundle(homes, "new.tar"))).returncode == 0
     assert releases.current_id("osps", server) == newest
+
+
+def test_the_shipping_snippet_of_the_docs_runs_as_written(homes: dict[str, Path]) -> None:
+    """docs/releases.md's shipping block, line by line in bash (``set -e``), on a fresh
+    ``HOME`` (no ``~/.lexicon`` yet): the build machine is the builder's home, whose
+    published release stands in for the block's ``lexicon build`` (minutes on real
+    sources); ``/srv/lexicon`` is the server's home, which serves an older release."""
+    builder, server, work = homes["builder"], homes["server"], homes["dir"] / "work"
+    work.mkdir()
+    (homes["dir"] / "home").mkdir()
+    text = (Path(__file__).parents[2] / "docs" / "releases.md").read_text(encoding="utf-8")
+    section = text.split("## Shipping a release to a fleet", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert block is not None
+    lexicon_bin = Path(sys.executable).parent / "lexicon"
+    lines = [line for line in block.group(1).splitlines()
+             if not line.startswith(".venv/bin/lexicon build ")]
+    assert len(lines) == len(block.group(1).splitlines()) - 1   # only the build is left out
+    script = ("set -euo pipefail\n" + "\n".join(lines)).replace(
+        "/srv/lexicon", str(server)).replace(".venv/bin/lexicon", str(lexicon_bin))
+    p = subprocess.run(["bash", "-c", script], cwd=work, capture_output=True, text=True,
+                       env={**os.environ, "HOME": str(homes["dir"] / "home"),
+                            "LEXICON_HOME": str(builder)}, timeout=300, check=False)
+    assert p.returncode == 0, (p.stdout, p.stderr)
+    newest = releases.current_id("osps", builder)
+    assert (server / "trusted-keys" / "fleet.pub").is_file()
+    log = releases.current_log("osps", server)
+    assert [(e["by"], e["release"]) for e in log][-2:] == [("install", newest),
+                                                           ("rollback", log[-1]["release"])]
+    assert log[-1]["was"] == newest and releases.current_id("osps", server) != newest
+
+
+def test_rollback_serves_the_previous_or_a_named_release_checked_and_logged(
+        homes: dict[str, Path]) -> None:
+    """`lexicon rollback GAME` serves the release built before the current one, `lexicon
+    rollback GAME RELEASE` the one named (forward too); each switch is checked as an
+    install is, atomic, and logged in CURRENT.log; with nothing older, or a release that
+    is not there, the error names the releases there are."""
+    builder = homes["builder"]
+    newest, old = [r["release"] for r in releases.list_releases("osps", builder)]
+    assert releases.current_id("osps", builder) == newest
+    assert lexicon(builder, "check", "osps", "zażółć").returncode == 0
+    p = lexicon(builder, "rollback", "osps")
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout)
+    assert got["release"] == old and got["was"] == newest and got["hashed"] is True
+    assert releases.current_id("osps", builder) == old
+    assert lexicon(builder, "check", "osps", "zażółć").returncode == 1   # the old edition's
+    last = releases.current_log("osps", builder)[-1]
+    assert (last["release"], last["was"], last["by"]) == (old, newest, "rollback")
+    p = lexicon(builder, "rollback", "osps")                # nothing older is left
+    assert p.returncode == 2 and "error [unknown_release]" in p.stderr, p.stderr
+    assert newest in p.stderr and old in p.stderr
+    p = lexicon(builder, "rollback", "osps", "osps-20990101T000000Z-00000000")
+    assert p.returncode == 2 and "error [unknown_release]" in p.stderr
+    assert newest in p.stderr and old in p.stderr          # the releases there are
+    assert lexicon(builder, "rollback", "osps", newest).returncode == 0   # forward again
+    assert releases.current_id("osps", builder) == newest
+    assert [e["by"] for e in releases.current_log("osps", builder)][-2:] == ["rollback"] * 2
+
+
+def test_rollback_to_a_damaged_release_is_refused(homes: dict[str, Path]) -> None:
+    builder = homes["builder"]
+    newest, old = [r["release"] for r in releases.list_releases("osps", builder)]
+    data = builder / "releases" / "osps" / old / "records.lmdb" / "data.mdb"
+    with open(data, "r+b") as fh:                         # same size, one byte changed
+        fh.seek(4096)
+        byte = fh.read(1)
+        fh.seek(4096)
+        fh.write(bytes([byte[0] ^ 0xFF]))
+    p = lexicon(builder, "rollback", "osps")
+    assert p.returncode == 3 and "error [release_damaged]" in p.stderr, p.stderr
+    assert releases.current_id("osps", builder) == newest
+    assert lexicon(builder, "check", "osps", "zażółć").returncode == 0
 
 
 def test_key_signature_and_checksum_files_that_are_no_regular_file_are_refused(

@@ -124,6 +124,14 @@ def test_no_release_is_a_clear_error(home: Path) -> None:
     assert p.returncode == 3 and "no release of 'remik'" in p.stderr
 
 
+def test_an_unknown_release_names_the_releases_there_are(small_releases: Path) -> None:
+    from lexicon.store import releases
+    current = releases.current_id("osps", small_releases)
+    p = run(small_releases, "check", "osps", "kot", "--release", "osps-nope")
+    assert p.returncode == 2 and "error [unknown_release]" in p.stderr
+    assert f"its releases, newest first: {current}" in p.stderr, p.stderr
+
+
 def test_releases_and_games_listing(small_releases: Path) -> None:
     p = run(small_releases, "releases", "--json")
     rows = [json.loads(line) for line in p.stdout.splitlines()]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -97,15 +98,24 @@ def test_an_unexpected_exception_is_exit_5_in_one_line(table: Path,
     assert lexicon(table, "check", "remik", "kotu").returncode == 1
 
 
-def test_keygen_into_a_missing_directory_or_too_long_a_name(tmp_path: Path) -> None:
+def test_keygen_makes_a_missing_directory(tmp_path: Path) -> None:
+    """``keygen -o DIR/KEY`` with DIR missing makes DIR (0700: it holds a private key)."""
+    p = lexicon(tmp_path, "keygen", "-o", str(tmp_path / "missing" / "deeper" / "k"))
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(tmp_path / "missing" / "deeper")) == ["k", "k.pub"]
+    for made in (tmp_path / "missing", tmp_path / "missing" / "deeper"):
+        assert stat.S_IMODE(os.stat(made).st_mode) == 0o700
+
+
+def test_keygen_under_a_file_or_too_long_a_name(tmp_path: Path) -> None:
     """A clear error (exit 2, key_not_written), and no half key pair left behind."""
-    p = lexicon(tmp_path, "keygen", "-o", str(tmp_path / "missing" / "k"))
-    assert p.returncode == 2 and "error [key_not_written]" in p.stderr
-    assert "No such file or directory" in p.stderr
+    (tmp_path / "plain").write_text("a file, not a directory")
+    p = lexicon(tmp_path, "keygen", "-o", str(tmp_path / "plain" / "k"))
+    assert p.returncode == 2 and "error [key_not_written]" in p.stderr, p.stderr
     for name in ("a" * 300, "b" * 253):          # 253: the key fits, its .pub does not
         p = lexicon(tmp_path, "keygen", "-o", str(tmp_path / name))
         assert p.returncode == 2 and "error [key_not_written]" in p.stderr, p.stderr
-    assert sorted(os.listdir(tmp_path)) == []
+    assert sorted(os.listdir(tmp_path)) == ["plain"]
 
 
 def test_no_release_names_the_directory_it_looked_in(tmp_path: Path) -> None:
@@ -124,6 +134,22 @@ def test_no_release_names_the_directory_it_looked_in(tmp_path: Path) -> None:
                        cwd=elsewhere, env=env, capture_output=True, text=True, check=False)
     assert p.returncode == 3, p.stderr
     assert f"{elsewhere / 'data'} (./data: LEXICON_HOME is not set)" in p.stderr
+
+
+def test_a_json_option_promising_the_http_apis_json_has_a_route() -> None:
+    """A command whose ``--json`` says it prints "the JSON the HTTP API returns" has an
+    HTTP route of its name (``anagram``: ``/anagrams``): no help promises a shape the API
+    does not answer with."""
+    from lexicon.service.app import create_app
+
+    from tools.docs import cli_command
+    routes = {r.path.rsplit("/", 1)[1] for r in create_app().routes}   # type: ignore[attr-defined]
+    cli = cli_command()
+    promised = [name for name, cmd in cli.commands.items()
+                if any("HTTP API returns" in (p.help or "") for p in cmd.params
+                       if getattr(p, "help", None))]
+    assert "pattern" in promised
+    assert [n for n in promised if n not in routes and n + "s" not in routes] == []
 
 
 #: every file input of the CLI that is read whole, as its command takes it

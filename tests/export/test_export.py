@@ -163,6 +163,40 @@ def test_too_large_for_the_kwg_points_at_the_big_kwg(releases: Path, tmp_path: P
     assert p.exit_code == 3 and "kwg_too_large" in p.output and "--dawg-only" in p.output
 
 
+def test_a_kwg_too_large_fails_as_soon_as_that_is_known(releases: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The states made are a lower bound on the file's nodes, so the build stops the moment
+    they pass the format's limit: with a limit the DAWG alone passes, the GADDAG is never
+    started; with one only the GADDAG passes, it stops before its end and nothing is laid
+    out or encoded. Either way the message points at the big KWG."""
+    from lexicon.catalog import Catalog
+    from lexicon.export import kwg
+    from lexicon.game import profile as profiles
+
+    profile = profiles.load("osps")
+    cat = Catalog(releases)
+    try:
+        release = cat.release("osps")
+        said: list[str] = []
+        dawg_only = kwg.export_kwg(profile, release, tmp_path / "d.kwg", said.append,
+                                   gaddag=False)["nodes"]
+        full = len(Reader.open(kwg_file(releases, tmp_path, "osps", "kwg")).tile)
+        for limit, stage in ((dawg_only - 2, "dawg"), (dawg_only + 2, "gaddag"),
+                             (full - 1, "gaddag")):
+            monkeypatch.setattr(kwg, "MAX_NODES", limit)
+            said.clear()
+            with pytest.raises(kwg.KwgTooLarge) as err:
+                kwg.export_kwg(profile, release, tmp_path / "x.kwg", said.append)
+            assert err.value.detail["stage"] == stage and err.value.detail["at_least"]
+            assert "--format kbwg" in err.value.message
+            assert f"more than {limit:,} nodes" in err.value.message
+            made = [m.split(":")[0] for m in said]
+            assert made == ["osps", "dawg", "gaddag"][:1 if stage == "dawg" else 3], said
+            assert not (tmp_path / "x.kwg").exists()
+    finally:
+        cat.close()
+
+
 def kwg_file(home: Path, tmp_path: Path, game: str, fmt: str, *extra: str) -> Path:
     out = tmp_path / f"{game}-{fmt}{'-'.join(extra)}.{fmt}"
     p = run(home, "export", game, "--format", fmt, "-o", str(out), *extra)

@@ -46,9 +46,9 @@ def base(small_homes: SmallHomes) -> Iterator[str]:
         yield url
 
 
-def chromium(profile: Path) -> webdriver.Chrome:
+def chromium(profile: Path, *flags: str) -> webdriver.Chrome:
     """A headless Chromium whose profile (caches, service workers, storage) is ``profile``:
-    a new folder is a browser that never saw the page."""
+    a new folder is a browser that never saw the page; ``flags`` are added to the usual."""
     assert CHROMIUM and CHROMEDRIVER, "CI must install chromium and chromium-driver"
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
@@ -56,7 +56,7 @@ def chromium(profile: Path) -> webdriver.Chrome:
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage", "--window-size=420,900",
-                 f"--user-data-dir={profile}"):
+                 f"--user-data-dir={profile}", *flags):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
@@ -412,7 +412,7 @@ def test_the_page_shows_a_meaning_with_its_source(tmp_path_factory: pytest.TempP
         ask(browser, "osps", "kot")
         shown = browser.find_element(By.ID, "meanings").text
         assert "MEANING (FROM THE DICTIONARY)" in shown          # h2, upper case by CSS
-        assert "kot: dust bunny; cat (FreeDict Polish-English dictionary, CC-BY-SA-3.0" in shown
+        assert "kot: cat; dust bunny (FreeDict Polish-English dictionary, CC-BY-SA-3.0" in shown
         ask(browser, "osps", "jaźń")
         assert "no meaning in this release's dictionaries" in browser.find_element(
             By.ID, "meanings").text

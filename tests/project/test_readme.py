@@ -60,9 +60,9 @@ EXAMPLE_RECORDS = [
                                        "and wpolish); known to Morfeusz"]),
 ]
 #: FreeDict's Polish-English entry for kot, as the package writes it.
-KOT = ("kot", "kot /kɔt/ <n>\n1. dust bunny\n(potocznie, potoczny) kłąb kurzu\n2. cat\n"
-              "(zoologia, zoologiczny) Felis silvestris domesticus\n3. freshman\n"
-              "(slang) student pierwszego roku\n")
+KOT = ("kot", "kot /kɔt/ <n>\n1. cat\n(zoologia, zoologiczny) Felis catus Linnaeus, zwierzę "
+              "domowe;\n2. dust bunny\n(potocznie, potoczny) kłąb kurzu zbierającego się w "
+              "zakamarkach mieszkania\n3. freshman\n(slangowo) rekrut, nowy uczeń\n")
 
 
 def examples(text: str | None = None) -> dict[str, str]:
@@ -267,3 +267,42 @@ def test_every_option_the_readme_prose_names_is_one_its_command_has() -> None:
         options = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
         assert option in options, (path, option, span)
     assert (["check"], "--colour", "check --colour") in _named_options("`check --colour`")
+
+
+def _unquoted_globs(command: str) -> list[str]:
+    """The ``?`` and ``*`` a POSIX shell would expand in ``command`` (outside quotes and
+    before a comment): a pattern or joker word typed so matches file names, or fails in
+    zsh ("no matches found")."""
+    found, quote, i = [], "", 0
+    while i < len(command):
+        c = command[i]
+        if quote:
+            if c == quote:
+                quote = ""
+            elif c == "\\" and quote == '"':
+                i += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "\\":
+            i += 1
+        elif c == "#" and (i == 0 or command[i - 1].isspace()):
+            break
+        elif c in "?*":
+            found.append(c)
+        i += 1
+    return found
+
+
+def test_shell_examples_quote_their_jokers_and_stars() -> None:
+    """Every ``lexicon`` or ``curl`` command the pages show, in a fenced block or inline,
+    quotes its ``?`` and ``*`` so a shell passes them on as typed."""
+    fence = re.compile(r"^```[\w-]*\n(.*?)^```", re.S | re.M)
+    bad = []
+    for page in doc_files():
+        text = page.read_text(encoding="utf-8")
+        commands = [line.removeprefix("$ ") for block in fence.findall(text)
+                    for line in block.splitlines()]
+        commands += re.findall(r"`([^`]+)`", fence.sub("", text).replace("\n", " "))
+        bad += [(page.name, c) for c in commands
+                if re.match(r"(\.venv/bin/)?(lexicon|curl) ", c) and _unquoted_globs(c)]
+    assert bad == []

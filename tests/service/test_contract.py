@@ -3,6 +3,7 @@ numeric limits; HEAD wherever GET is; a CSP with frame-ancestors on every HTML p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -53,6 +54,24 @@ def test_every_html_response_forbids_framing(client: TestClient) -> None:
         assert "frame-ancestors 'none'" in PAGE_CSP and r.headers["x-frame-options"] == "DENY"
     assert "frame-ancestors 'none'" in client.get("/docs").headers["content-security-policy"]
     assert "content-security-policy" not in client.get("/healthz").headers
+
+
+def test_the_api_docs_page_loads_everything_from_the_service(client: TestClient) -> None:
+    """Every URL ``/docs`` names (script, style sheet, icon, the schema) is this server's
+    own and answers 200; the page's CSP lets the browser ask no other host. There is no
+    ReDoc page (it would draw its logo from elsewhere)."""
+    r = client.get("/docs")
+    assert r.status_code == 200
+    urls = set(re.findall(r"""(?:src|href)=["']([^"']+)["']""", r.text))
+    urls |= set(re.findall(r"""url: *["']([^"']+)["']""", r.text))
+    assert any(u.endswith(".js") for u in urls) and "/openapi.json" in urls, urls
+    for url in urls:
+        assert url.startswith("/") and not url.startswith("//"), url
+        assert client.get(url).status_code == 200, url
+    assert "://" not in r.text.replace("http://www.w3.org", ""), "a URL of another host"
+    csp = r.headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "http" not in csp and "*" not in csp
+    assert client.get("/redoc").status_code == 404
 
 
 def test_openapi_shows_the_real_errors_and_limits(client: TestClient) -> None:

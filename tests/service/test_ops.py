@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -22,7 +23,9 @@ from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
+from lexicon.store import releases
 from tests.conftest import POLISH_RECORDS, SmallHomes, publish
+from tests.query_data import running_server
 
 DATA = "records.lmdb/data.mdb"
 
@@ -222,18 +225,29 @@ def test_workers_leave_with_a_killed_manager(small_releases: Path, tmp_path: Pat
         proc.communicate()
 
 
-def test_the_nginx_site_config_is_valid(tmp_path: Path) -> None:
-    """deploy/nginx-lexicon.conf, as the fleet drill renders it, passes ``nginx -t``."""
+def _fleet_drill() -> Any:
+    """deploy/fleet_drill.py as a module (it is a script, not part of the package)."""
     import importlib.util
-    import shutil
 
-    if shutil.which("nginx") is None:
-        pytest.skip("Debian nginx is not installed (make fleet-drill installs it)")
     spec = importlib.util.spec_from_file_location(
         "fleet_drill", Path(__file__).parents[2] / "deploy" / "fleet_drill.py")
     assert spec is not None and spec.loader is not None
     drill = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(drill)
+    return drill
+
+
+def _needs_nginx() -> None:
+    import shutil
+
+    if shutil.which("nginx") is None:
+        pytest.skip("Debian nginx is not installed (make fleet-drill installs it)")
+
+
+def test_the_nginx_site_config_is_valid(tmp_path: Path) -> None:
+    """deploy/nginx-lexicon.conf, as the fleet drill renders it, passes ``nginx -t``."""
+    _needs_nginx()
+    drill = _fleet_drill()
     replica = drill.Replica("r1", tmp_path, tmp_path)
     nginx = drill.Nginx(tmp_path, [replica])
     nginx.write({f"127.0.0.1:{replica.port}": True, "127.0.0.1:9": False})
@@ -241,3 +255,114 @@ def test_the_nginx_site_config_is_valid(tmp_path: Path) -> None:
         "server 127.0.0.1:9 max_fails=1 fail_timeout=2s down;")
     check = subprocess.run(nginx._cmd("-t"), capture_output=True, text=True, timeout=60)
     assert check.returncode == 0, check.stderr
+
+
+def test_nginx_lets_through_every_body_the_service_takes(tmp_path: Path, small_homes: SmallHomes,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Through Debian nginx with deploy/nginx-lexicon.conf, a ``/valid`` body the service
+    takes (over 8 MiB, under its limit) is answered by the service, and one over every
+    limit gets the API's JSON ``body_too_large``, not nginx's HTML page."""
+    from lexicon.service.bodies import MAX_VALID_BODY_BYTES, largest_body
+
+    _needs_nginx()
+    drill = _fleet_drill()
+    home = small_homes("small", tmp_path / "home")
+    monkeypatch.setenv("LEXICON_GAMES", "osps,kvizovka")   # what the home holds: ready
+    with running_server(home) as base:
+        port = int(base.rsplit(":", 1)[1])
+        work = tmp_path / "nginx"
+        work.mkdir()
+        replica = drill.Replica("r1", home, work)   # the server above, as a replica
+        replica.port = port
+        nginx = drill.Nginx(work, [replica])
+        try:
+            nginx.start()
+            url = f"http://127.0.0.1:{nginx.port}/v1/games/osps/valid"
+            pad = b" " * (9 * 1024 * 1024)          # JSON allows the blanks; 9 MiB of body
+            body = b'{"words": ["kot", "xyz"]' + pad + b"}"
+            assert len(body) < MAX_VALID_BODY_BYTES
+            r = httpx.post(url, content=body, timeout=60,
+                           headers={"content-type": "application/json"})
+            assert r.status_code == 200, r.text[:300]
+            assert r.json()["count"] == 2
+            over = b'{"words": ["kot"]' + b" " * largest_body() + b"}"
+            r = httpx.post(url, content=over, timeout=60,
+                           headers={"content-type": "application/json"})
+            assert r.status_code == 413
+            assert r.headers["content-type"].startswith("application/json")
+            assert r.json()["code"] == "body_too_large"
+            assert r.json()["detail"]["max_bytes"] == largest_body()
+        finally:
+            nginx.stop()
+
+
+def _gate(tmp_path: Path, *args: str, path: str | None = None) -> subprocess.CompletedProcess:
+    """``python deploy/fleet_drill.py gate ARGS`` as an operator runs it."""
+    env = {**os.environ, **({"PATH": path} if path is not None else {})}
+    return subprocess.run([sys.executable, str(Path(__file__).parents[2] / "deploy"
+                                                / "fleet_drill.py"), "gate", *args],
+                          capture_output=True, text=True, env=env, timeout=120, check=False,
+                          cwd=tmp_path)
+
+
+def test_the_gate_without_systemctl_says_so_and_tries_again(tmp_path: Path) -> None:
+    """Without ``--reload`` the gate runs ``systemctl reload nginx``; on a machine where that
+    fails it exits 3 with one line saying what failed and how to give the command (no
+    traceback), and leaves the upstream list as it was, so the next pass reloads."""
+    upstreams = tmp_path / "upstreams.conf"
+    empty = tmp_path / "no-tools"
+    empty.mkdir()                                     # a PATH with no systemctl on it
+    p = _gate(tmp_path, "--upstreams", str(upstreams), "127.0.0.1:9", path=str(empty))
+    assert p.returncode == 3, (p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr and "systemctl reload nginx" in p.stderr
+    assert "--reload" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    assert not upstreams.exists()                     # never loaded: not left as if it were
+    p = _gate(tmp_path, "--upstreams", str(upstreams), "--reload", "true", "127.0.0.1:9")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == {"127.0.0.1:9": False}
+    assert upstreams.read_text() == "server 127.0.0.1:9 max_fails=1 fail_timeout=2s down;\n"
+    p = _gate(tmp_path, "--upstreams", str(upstreams), "--reload", "false", "127.0.0.1:9")
+    assert p.returncode == 0                          # nothing changed: no reload asked
+    upstreams.write_text("server 127.0.0.1:9 max_fails=1 fail_timeout=2s;\n")   # the old list
+    p = _gate(tmp_path, "--upstreams", str(upstreams), "--reload", "false", "127.0.0.1:9")
+    assert p.returncode == 3 and "'false' failed (exit 1" in p.stderr, p.stderr
+    assert upstreams.read_text() == "server 127.0.0.1:9 max_fails=1 fail_timeout=2s;\n"
+
+
+def _first_log_line(home: Path) -> str:
+    """The first line ``lexicon serve`` writes to stderr with ``LEXICON_HOME=home``."""
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port",
+                             str(free_port())], stderr=subprocess.PIPE, text=True,
+                            stdout=subprocess.DEVNULL,
+                            env={**os.environ, "LEXICON_HOME": str(home)})
+    try:
+        assert proc.stderr is not None
+        return proc.stderr.readline().strip()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
+def test_serve_says_where_it_looks_and_what_it_found(tmp_path: Path,
+                                                     small_homes: SmallHomes) -> None:
+    home = small_homes("small", tmp_path / "home")                # osps and kvizovka
+    line = _first_log_line(home)
+    osps, kvizovka = (releases.current_id(g, home) for g in ("osps", "kvizovka"))
+    assert line.startswith(f"lexicon serve: data directory {home} (LEXICON_HOME); "), line
+    assert f"serving: osps ({osps}), kvizovka ({kvizovka})" in line or \
+        f"serving: kvizovka ({kvizovka}), osps ({osps})" in line, line
+    assert "no release: " in line and "remik" in line and "krizemkrazem" in line
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    line = _first_log_line(empty)
+    assert f"no release of any game in {empty} (LEXICON_HOME): nothing to serve" in line, line
+    line = _first_log_line(tmp_path / "typo")
+    assert f"the data directory {tmp_path / 'typo'} (LEXICON_HOME) does not exist" in line
+
+
+def test_healthz_says_no_games_when_there_is_nothing_to_serve(tmp_path: Path,
+                                                              client_for) -> None:
+    body = client_for(tmp_path / "nowhere").get("/healthz").json()
+    assert body["status"] == "no_games"
+    assert set(s["state"] for s in body["games"].values()) == {"no_release"}

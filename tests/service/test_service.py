@@ -91,3 +91,24 @@ def test_releases_endpoint_and_openapi(server: str) -> None:
     assert {r["game"] for r in rows} == {"osps", "kvizovka"}
     spec = httpx.get(server + "/openapi.json").json()
     assert "/v1/games/{game}/check" in spec["paths"]
+
+
+@pytest.mark.parametrize("target", [b"/v1/games/osps/words/k\xc3\xb3t",
+                                    b"/v1/games/osps/words/kot?lang=\xc5\xbc",
+                                    b"/v1/games/osps/pattern?pattern=k\xc3\xb3?"])
+def test_raw_utf8_in_the_request_line_gets_the_json_error(server: str, target: bytes) -> None:
+    """HTTP allows only printable ASCII in the request line, so the parser refuses a word
+    sent as raw UTF-8 (curl sends it so); the answer is the API's JSON error with a stable
+    code and how to send the word, not uvicorn's plain text."""
+    import socket
+    host, port = server.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 "), answer
+    assert b"content-type: application/json" in head.lower()
+    error = json.loads(body)
+    assert error["code"] == "bad_request" and "percent-encoded" in error["message"]
