@@ -395,7 +395,11 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
                                 "shelf, 2 points a letter) or 2 (no leftovers)")] = 1,
           history: Annotated[str | None, typer.Option(
               "--history", help="remik move: earlier tables, one a line ('-': stdin); the "
-                                "move may not repeat one")] = None) -> None:
+                                "move may not repeat one")] = None,
+          own: Annotated[list[str] | None, typer.Option(
+              "--own", help="remik move: WORD=LETTERS, the letters of a laid word that came "
+                            "from the shelf, as the referee saw it (WORD= for none); "
+                            "repeat for each word")] = None) -> None:
     """One ruling for a whole play: exit 0 if it stands, 1 if it falls (which word failed is
     not said unless --reveal), 2 on a usage error, 3 when no release is built or the ruling
     cannot be logged (it is then not given). Every ruling is logged (see `lexicon rulings`).
@@ -418,7 +422,8 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
     lex = cat.lexicon(game, release)            # one release rules the play
     if move:
         ruling = lex.move(before, after, rack, opening=opening, reopening=reopening,
-                          variant=variant, history=earlier, reveal=reveal, lang=lang)
+                          variant=variant, history=earlier, own=_own_pairs(own),
+                          reveal=reveal, lang=lang)
     else:
         ruling = lex.judge(words or [], edge=_edge_flags(edge, edge_word, len(words or [])),
                            reveal=reveal, lang=lang)
@@ -428,6 +433,20 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
         print(render.move_text(ruling, shown) if move else render.ruling_text(ruling, shown))
     sys.stdout.flush()
     raise typer.Exit(0 if ruling["valid"] else EXIT_INVALID)
+
+
+def _own_pairs(pairs: list[str] | None) -> dict[str, str] | None:
+    """``--own WORD=LETTERS`` options as the library's ``own`` mapping."""
+    if not pairs:
+        return None
+    out: dict[str, str] = {}
+    for pair in pairs:
+        word, eq, letters = pair.partition("=")
+        if not eq or not word.strip():
+            raise InputError(f"--own {pair!r}: give WORD=LETTERS (the letters of WORD that "
+                             f"came from the shelf)", code="bad_move")
+        out[word.strip()] = letters.strip()
+    return out
 
 
 @app.command("rulings")

@@ -113,6 +113,8 @@ def move_text(r: dict, lang: str = "en") -> str:
         lines.append(f"  {w['word']:16} {what}{points}")
     if r["to_shelf"]:
         lines.append(f"  back to the shelf: {' '.join(r['to_shelf'])}")
+    if r.get("reading"):            # which letters were read as the shelf's, and why
+        lines.append(f"  {r['reading']['message']}")
     for reason in r["reasons"]:
         detail = f" ({d})" if (d := _detail(reason, lang)) else ""
         lines.append(f"  [{reason['code']}] {reason['message']}{detail}")

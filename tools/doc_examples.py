@@ -15,7 +15,8 @@ it is checked:
 How a block runs depends on its fence: a ``console`` block is ``$ COMMAND`` lines, each
 followed by what it prints (``…`` in a line stands for any text: release ids, times); the
 command's standard output must be that. An ``sh`` block is commands whose output is not
-shown: each line (``\\`` continuations joined) must exit 0. Both run with ``bash`` in a
+shown: each line (``\\`` continuations joined) must exit 0, or 1 for a ``lexicon`` command
+(a word not valid, a play that falls: an answer). Both run with ``bash`` in a
 scratch folder that is also ``HOME`` (so ``~`` is the scratch folder) and holds ``.venv``
 (this interpreter's environment), with ``LEXICON_HOME`` set to the home given: the commands
 run as written from a clone.
@@ -137,6 +138,13 @@ def _shell(command: str, home: Path, cwd: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, check=False)
 
 
+def _answers(command: str) -> tuple[int, ...]:
+    """The exit codes that answer ``command`` as it means: a ``lexicon`` command exits 1
+    for a word that is not valid or a play that falls (an answer, not a failure; 2 and up
+    are usage errors and failures), any other command 0."""
+    return (0, 1) if re.match(r"(\w+=\S+ )*\.venv/bin/lexicon ", command.strip()) else (0,)
+
+
 def run_block(block: Block, home: Path, cwd: Path) -> list[str]:
     """Run ``block`` in the scratch folder ``cwd`` against ``home``: what went wrong, one
     line a failed command (empty: it runs as written)."""
@@ -154,7 +162,7 @@ def run_block(block: Block, home: Path, cwd: Path) -> list[str]:
     elif block.fence in SHELL_FENCES:
         for command in commands(block.body):
             got = _shell(command, home, cwd)
-            if got.returncode != 0:
+            if got.returncode not in _answers(command):
                 failures.append(f"{block.where}: {command.strip()}: exit {got.returncode}: "
                                 f"{got.stderr.strip()[-400:]}")
     else:

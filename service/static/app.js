@@ -210,7 +210,9 @@ async function getOrOffline(url, options, ask) {
     return await getJSON(url, offline ? { ...options, signal: offline.signal(ask.game) } : options);
   } catch (err) {
     if (!offline || !offline.unreachable(err)) throw err;
-    return offline.answer(ask);
+    // a Remik move is ruled by remik-offline.js, everything else by offline-page.js
+    return ask.kind === "move" && typeof RemikOffline !== "undefined" ? RemikOffline.answer(ask)
+      : offline.answer(ask);
   }
 }
 
@@ -413,7 +415,7 @@ async function judgePlay(event) {
 const MOVE_FIELDS = { before: "move-before", after: "move-after", rack: "move-rack",
   kind: "move-kind", variant: "move-variant" };
 // what the ruling's fields this page knows are; any other field the server adds is listed
-const MOVE_KNOWN = new Set(["game", "release", "kind", "variant", "legal", "words_valid",
+const MOVE_KNOWN = new Set(["game", "release", "kind", "variant", "form_legal", "words_valid",
   "valid", "verdict", "reasons", "words", "to_shelf", "points", "penalty", "total", "outcome",
   "assignment", "judge", "time"]);
 
@@ -502,12 +504,14 @@ async function ruleMove(event) {
   syncAddress();
   const asked = lang;
   try {
-    const r = await getJSON("/v1/games/remik/move", { method: "POST", body: JSON.stringify({
-      before: tableWords(move.before), after: tableWords(move.after), rack: move.rack,
+    const body = { before: tableWords(move.before), after: tableWords(move.after), rack: move.rack,
       opening: move.kind === "opening", reopening: move.kind === "reopening",
-      variant: Number(move.variant), lang }) });
+      variant: Number(move.variant), lang };
+    const r = await getOrOffline("/v1/games/remik/move", { method: "POST", body: JSON.stringify(body) },
+      { kind: "move", game: "remik", move: body });
     if (lastMove !== move || lang !== asked) return;   // another move or language meanwhile
     showMove(r);
+    if (typeof OfflinePage !== "undefined") OfflinePage.shown(r);     // offline hook
   } catch (err) {
     if (lastMove !== move) return;
     verdict($("judge-verdict"), "error", t("cannot"));

@@ -18,7 +18,8 @@
 const SHELL = "referee-shell-v1";
 const PACKS = "referee-offline-v1";          // offline.js CACHE
 const SHELL_FILES = ["/", "/static/app.css", "/static/i18n.js", "/static/app.js",
-  "/static/offline.js", "/static/offline-page.js", "/static/icon.svg", "/manifest.webmanifest"];
+  "/static/offline.js", "/static/remik-offline.js", "/static/offline-page.js", "/static/icon.svg",
+  "/manifest.webmanifest"];
 const GAMES = "/v1/games";
 const NETWORK_WAIT_MS = 3000;
 

@@ -2,8 +2,8 @@
 run by the tests on their small releases, run by ``make docs-full`` on the built releases,
 or not run for a reason it gives. The ``sh`` blocks marked ``run`` run here, as written,
 from a scratch folder with ``.venv`` in it, against small real releases (osps and Kvizovka,
-and Remik linked to osps); the ``console`` and ``curl`` ones run in ``test_readme.py``, the
-``python`` ones in ``tests/door/test_door.py``.
+and Remik linked to osps, with the words the Remik page's moves lay); the ``console`` and
+``curl`` ones run in ``test_readme.py``, the ``python`` ones in ``tests/door/test_door.py``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from lexicon.store import releases
-from tests.conftest import SmallHomes, publish
+from tests.conftest import POLISH_RECORDS, SmallHomes, publish, rec
+from tests.verdicts.test_remik_docs import WORDS as REMIK_WORDS
 from tools.doc_examples import (
     CHECKED_FENCES,
     KINDS,
@@ -53,6 +54,7 @@ def test_an_unmarked_or_unknown_block_is_found() -> None:
 def _home(small_homes: SmallHomes, dst: Path) -> Path:
     def make(root: Path) -> None:
         small_homes("small", root)
+        publish(root, "osps", [*POLISH_RECORDS, *(rec(w) for w in REMIK_WORDS if w != "kot")])
         publish(root, "remik", [])      # linked to the osps release
     return small_homes("doc-examples", dst, make=make)
 
@@ -78,6 +80,8 @@ def test_a_drifted_shell_example_fails(tmp_path: Path, small_homes: SmallHomes) 
 
     assert failures("sh", ".venv/bin/lexicon export osps --colour\n")
     assert failures("sh", ".venv/bin/lexicon export krizemkrazem > k.txt\n")
+    assert failures("sh", "printf x | grep -q y\n")          # any other command: exit 0 only
+    assert failures("sh", ".venv/bin/lexicon judge osps kot np\n") == []   # falls: exit 1
     assert failures("console", "$ lexicon judge osps kot\nFALLS  1 word   release osps-…\n")
     assert failures("console", "$ lexicon judge osps kot\nSTANDS  1 word   release osps-…\n") \
         == []
