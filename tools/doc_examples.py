@@ -12,6 +12,9 @@ it is checked:
 ``<!-- example: not-run: REASON -->``
     not run, for the reason given (a full build, the network, a server's paths).
 
+A table of figures typed by hand from a measurement's output (not generated) says so and
+from which tool on the line before it: ``<!-- figures: typed: TOOL, DATE -->``.
+
 How a block runs depends on its fence: a ``console`` block is ``$ COMMAND`` lines, each
 followed by what it prints (``…`` in a line stands for any text: release ids, times); the
 command's standard output must be that. An ``sh`` block is commands whose output is not
@@ -208,11 +211,14 @@ def run_full_data(home: Path, work: Path) -> dict:
 
 
 def counts() -> dict[str, int]:
-    """How many checked blocks of the docs are of each kind (None: unmarked)."""
+    """How many checked blocks of the docs are of each kind (``unmarked``: none), and how
+    many tables of figures say they were typed from a measurement's output."""
     out: dict[str, int] = {}
     for block in all_blocks():
         key = block.kind or "unmarked"
         out[key] = out.get(key, 0) + 1
+    out["figures-typed"] = sum(len(re.findall(r"^<!-- figures: typed: ", p.read_text("utf-8"),
+                                              re.M)) for p in pages())
     return out
 
 

@@ -8,6 +8,7 @@ and Remik linked to osps, with the words the Remik page's moves lay); the ``cons
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lexicon.store import releases
@@ -16,6 +17,7 @@ from tests.verdicts.test_remik_docs import WORDS as REMIK_WORDS
 from tools.doc_examples import (
     CHECKED_FENCES,
     KINDS,
+    ROOT,
     Block,
     all_blocks,
     blocks,
@@ -103,3 +105,15 @@ def test_the_full_data_examples_never_write_the_home(tmp_path: Path,
     assert run_block(block, copy, tmp_path / "scratch") == []
     assert releases.current_id("osps", copy) != releases.current_id("osps", home)
     assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file()} == before
+
+
+def test_every_table_of_measured_figures_says_where_it_comes_from() -> None:
+    """Each table of the benchmarks page holds figures a tool measured: the line before it
+    names the tool and the day, so the figures read as one run's, not as constants."""
+    lines = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8").splitlines()
+    heads = [n for n, line in enumerate(lines)
+             if line.startswith("| ") and not lines[n - 1].startswith("|")]
+    assert len(heads) >= 6
+    for n in heads:
+        assert re.match(r"<!-- figures: typed: \S.+, \d{4}-\d\d-\d\d -->$", lines[n - 1]), \
+            f"docs/benchmarks.md:{n + 1}: a table of figures without <!-- figures: typed: -->"
