@@ -12,7 +12,7 @@ GAMES ?= osps remik kvizovka krizemkrazem
 export LEXICON_HOME ?= $(CURDIR)/data
 STAMP := $(VENV)/.installed
 
-.PHONY: install system-deps browser-deps test-deps fetch build rebuild serve test docs lint bench fleet-drill clean-data
+.PHONY: install system-deps browser-deps test-deps fetch build rebuild serve test docs docs-full lint bench fleet-drill clean-data
 
 # Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev), the archive
 # keyring the private apt configuration verifies the suites with (debian-archive-keyring; see
@@ -77,6 +77,12 @@ test: install test-deps
 docs: install
 	$(BIN)/python -m tools.docs --check --site docs/_build/html
 
+# The docs' examples that need built releases (`<!-- example: full-data-NAME -->`,
+# tools/doc_examples.py), run as written against a hard-linked copy of LEXICON_HOME's releases
+# (the home is never written). Prints a JSON report; exits 1 when an example fails.
+docs-full: build
+	$(BIN)/python -m tools.doc_examples --home $(LEXICON_HOME) --strict
+
 # Figures, not timed tests: one JSON object per figure, each beside its reference
 # (plain Python set, bare Starlette, gzip of the word list). Needs built releases.
 BENCH_ARGS ?= --games osps kvizovka
@@ -87,6 +93,7 @@ bench: build
 	$(BIN)/python -m tools.pattern_flood --home $(LEXICON_HOME) --costs
 	$(BIN)/python -m tools.remik_flood --home $(LEXICON_HOME) --costs
 	$(BIN)/python -m tools.label_flood --home $(LEXICON_HOME)
+	$(BIN)/python -m tools.doc_examples --home $(LEXICON_HOME) --strict
 
 # Three replicas behind Debian's nginx on 127.0.0.1, wrk load through it, a rolling upgrade
 # to a second bundle, a rollback and the readiness gate (deploy/fleet_drill.py: small

@@ -16,6 +16,7 @@ from lexicon.errors import NoRelease, UnknownGame
 from lexicon.queries.queries import pattern
 from lexicon.verdicts.checker import check_word
 from tests.conftest import POLISH_RECORDS, publish, rec
+from tools.doc_examples import all_blocks
 
 
 def test_a_lexicon_answers_as_the_library_does(small_releases: Path) -> None:
@@ -97,15 +98,12 @@ def test_the_route_reads_repeated_parameters_as_fastapi_does(small_releases: Pat
 
 
 def test_the_readme_example_runs(small_releases: Path) -> None:
-    """The library examples of the README and of the *Using the library* page
-    (``docs/library.md``), every ``python`` block, run as written against a small release."""
+    """The library examples of the README, every ``python`` block, and those of the pages
+    of ``docs/`` marked ``<!-- example: run-NAME -->`` (``tools/doc_examples.py``), run as
+    written against a small release."""
     root = Path(__file__).resolve().parents[2]
-    ran = 0
-    for name in ("README.md", "docs/library.md"):
-        text = (root / name).read_text(encoding="utf-8")
-        blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-        assert blocks, name
-        for code in blocks:
-            exec(compile(code, f"{name}: python example", "exec"), {})
-            ran += 1
-    assert ran >= 2
+    readme = re.findall(r"```python\n(.*?)```", (root / "README.md").read_text("utf-8"), re.S)
+    docs = [(b.where, b.body) for b in all_blocks() if b.fence == "python" and b.kind == "run"]
+    assert readme and docs
+    for where, code in [("README.md", c) for c in readme] + docs:
+        exec(compile(code, f"{where}: python example", "exec"), {})

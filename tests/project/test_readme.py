@@ -28,6 +28,7 @@ from lexicon.store.records import Analysis, Record
 from tests.builds.test_meanings import POL, _fetched
 from tests.conftest import SmallHomes, StaticBuilder, lexicon
 from tests.sources.test_source_readers import write_dictd
+from tools.doc_examples import matches as _matches
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -99,13 +100,6 @@ def _example_release(home: Path) -> None:
     dictd = write_dictd(home.with_name(home.name + "-pol"), "freedict-pol-eng", [KOT])
     ctx = BuildContext(root=home, log=lambda _m: None, fetched=_fetched(home, {POL: dictd}))
     build_game("osps", ctx, builder=StaticBuilder("osps", EXAMPLE_RECORDS))
-
-
-def _matches(shown: str, printed: str) -> bool:
-    """``printed`` is ``shown``, where a ``…`` in a line stands for any text."""
-    pattern = "\n".join(".*?".join(map(re.escape, line.split("…")))
-                        for line in shown.splitlines())
-    return re.fullmatch(pattern, printed.rstrip("\n")) is not None
 
 
 def _sessions(kind: str) -> list[str]:
