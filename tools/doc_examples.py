@@ -180,13 +180,22 @@ def _games(block: Block) -> set[str]:
 
 
 def linked_copy(home: Path, dst: Path) -> Path:
-    """``home``'s releases (and audit sheets) in ``dst``, files hard-linked: what a block
-    publishes, logs or draws lands in ``dst``, never in ``home`` (publishing replaces a
-    release's ``CURRENT`` by a rename, so a linked file is never written)."""
+    """``home``'s releases (and audit sheets) in ``dst``: what a block publishes, logs or
+    draws lands in ``dst``, never in ``home``. Only the files inside a release's folder
+    (``releases/GAME/ID/…``, immutable once published) are hard-linked; every other file
+    (``CURRENT``, the log of its switches, which a publish appends to, the sheets) is
+    copied, so no write through a link can reach ``home``."""
     dst.mkdir(parents=True, exist_ok=True)
+    releases = (home / "releases").resolve()
+
+    def place(src: str, target: str) -> None:
+        inside = Path(src).resolve().relative_to(releases).parts if Path(src).resolve(
+            ).is_relative_to(releases) else ()
+        (os.link if len(inside) >= 3 else shutil.copy2)(src, target)
+
     for part in ("releases", "audits"):
         if (home / part).is_dir():
-            shutil.copytree(home / part, dst / part, copy_function=os.link, symlinks=True)
+            shutil.copytree(home / part, dst / part, copy_function=place, symlinks=True)
     return dst
 
 

@@ -266,7 +266,8 @@ def test_every_option_the_readme_prose_names_is_one_its_command_has() -> None:
 def _unquoted_globs(command: str) -> list[str]:
     """The ``?`` and ``*`` a POSIX shell would expand in ``command`` (outside quotes and
     before a comment): a pattern or joker word typed so matches file names, or fails in
-    zsh ("no matches found")."""
+    zsh ("no matches found"). A star in a word naming a file path (holding ``/``) is a glob
+    the example means the shell to expand, and is not counted."""
     found, quote, i = [], "", 0
     while i < len(command):
         c = command[i]
@@ -282,7 +283,11 @@ def _unquoted_globs(command: str) -> list[str]:
         elif c == "#" and (i == 0 or command[i - 1].isspace()):
             break
         elif c in "?*":
-            found.append(c)
+            start = max(command.rfind(" ", 0, i), command.rfind("\t", 0, i)) + 1
+            end = min((j for j in (command.find(" ", i), command.find("\t", i)) if j >= 0),
+                      default=len(command))
+            if "/" not in command[start:end]:
+                found.append(c)
         i += 1
     return found
 
