@@ -16,8 +16,12 @@ and the reason (required: it is what a referee reads). ``#`` starts a comment li
   rejected keeps its analyses and sources.
 
 Reviewed overrides live in ``sources/overrides/GAME.tsv`` and every full build applies them
-after judging (:func:`apply_to_writer`), so a correction made by amend is never lost when
-the game is rebuilt from its sources.
+after judging (:func:`apply_to_writer`); a rebuild also applies, after them, every amend
+override of the release it replaces (:func:`build.post_rules.kept_overrides`), so a
+correction made by amend is never lost when the game is rebuilt from its sources unless
+the maintainer drops it by saying so (``lexicon build --drop-overrides``). Each override
+in a release's ``overrides.jsonl`` says where it came from (``origin``: ``reviewed`` or
+``amend``), so a rebuild takes the reviewed ones from the reviewed file as it is now.
 
 ``repack`` is the same path with no override: it rewrites an existing release in the
 current record format (``records.lmdb/``), reading one of an older layout (``records/``,
@@ -29,7 +33,7 @@ from __future__ import annotations
 import heapq
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -58,15 +62,22 @@ OVERRIDE = "override"          # reason code and source name of an override
 _INVISIBLE = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
 
 
+#: Where an override came from, as a release's ``overrides.jsonl`` records it: the reviewed
+#: file kept with the sources, or a maintainer's ``amend`` (kept by every rebuild).
+REVIEWED, AMENDED = "reviewed", "amend"
+
+
 @dataclass(frozen=True)
 class Override:
     word: str
     action: str
     reason: str
     line: int = 0
+    origin: str = AMENDED
 
     def to_json(self, key: str) -> dict[str, Any]:
-        return {"word": self.word, "key": key, "action": self.action, "reason": self.reason}
+        return {"word": self.word, "key": key, "action": self.action, "reason": self.reason,
+                "origin": self.origin}
 
 
 class OverridesError(InputError):
@@ -103,7 +114,8 @@ def read_overrides(path: Path) -> list[Override]:
 def reviewed_overrides(game: str, directory: Path | None = None) -> list[Override]:
     """The reviewed overrides of ``game`` kept with the sources (none if no file)."""
     path = (directory or OVERRIDES_DIR) / f"{game}.tsv"
-    return read_overrides(path) if path.exists() else []
+    return [replace(ov, origin=REVIEWED) for ov in read_overrides(path)] \
+        if path.exists() else []
 
 
 def resolve(profile: Profile, overrides: Iterable[Override],

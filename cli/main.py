@@ -178,14 +178,23 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
           workers: Annotated[int | None, typer.Option(
               min=1, help="processes that judge the forms (default: $LEXICON_BUILD_WORKERS, "
                           "else the machine's cores); the release is the same either way")]
-          = None) -> None:
+          = None,
+          drop_overrides: Annotated[bool, typer.Option(
+              "--drop-overrides", help="build without the overrides `lexicon amend` made in "
+                                       "the release being replaced (kept by default)")]
+          = False) -> None:
     """Build and publish a new release for each game (atomically; the old one keeps serving
     if the build fails). The games are built shortest first, the plan and its expected
     duration on this machine are printed first, and a server running meanwhile answers
-    each game as soon as it is published (503 not_ready, "being built", until then)."""
+    each game as soon as it is published (503 not_ready, "being built", until then).
+
+    A rebuild keeps every override the maintainer made in the release it replaces
+    (`lexicon amend`, `audit apply` then amend), after the reviewed ones, and the plan line
+    says how many; --drop-overrides builds without them."""
     from lexicon.build.pipeline import BuildContext
     from lexicon.build.plan import build_games
-    build_games(game_ids, BuildContext(root=Catalog().root, limit=limit, workers=workers),
+    build_games(game_ids, BuildContext(root=Catalog().root, limit=limit, workers=workers,
+                                       drop_overrides=drop_overrides),
                 if_missing=if_missing)
 
 
