@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from lexicon.service.heads import HeadTimeoutProtocol
 from uvicorn.supervisors.multiprocess import Multiprocess
 
 
@@ -139,10 +140,11 @@ def run(app: str, *, host: str, port: int, workers: int, **options: Any) -> None
     every answer on a kept-alive connection (headers and body are two writes) waited for the
     client's delayed ACK, about 40 ms (measured: 20 requests/s on one connection, bare
     Starlette alike). Set on the listening socket, Linux gives TCP_NODELAY to every accepted
-    connection.
+    connection. Every connection's request head is bounded in time
+    (:class:`service.heads.HeadTimeoutProtocol`), whatever HTTP parser is installed.
     """
     config = NoDelayConfig(app, factory=True, host=host, port=port, workers=workers,
-                           **options)
+                           http=HeadTimeoutProtocol, **options)
     if config.workers > 1:
         DrainingMultiprocess(config, sockets=[config.bind_socket()]).run()
     else:
