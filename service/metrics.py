@@ -79,8 +79,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from lexicon import EXIT_FAILED, Catalog, LexiconError, game_ids
-from lexicon.errors import EXIT_BUSY
+from lexicon import EXIT_BUSY, EXIT_FAILED, Catalog, LexiconError, game_ids
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 ACCESS_LOG_ENV = "LEXICON_ACCESS_LOG"
