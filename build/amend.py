@@ -31,9 +31,8 @@ current record format (``records.lmdb/``), reading one of an older layout (``rec
 from __future__ import annotations
 
 import heapq
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -43,10 +42,11 @@ from lexicon.build.legacy import LegacyRelease, open_parent
 from lexicon.build.progress import track
 from lexicon.build.release import Changed, ReleaseWriter, StoreWriter, read_release_overrides
 
-from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
+from lexicon.errors import BuildError, LexiconError, NoRelease
 from lexicon.export.export import Identity
 from lexicon.game import profile as profiles
-from lexicon.game.inputs import clean_word, read_utf8
+from lexicon.game.inputs import clean_word
+from lexicon.game.overrides import REVIEWED, Override, OverridesError, read_overrides
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
@@ -57,58 +57,7 @@ from lexicon.store.store import Release
 from lexicon.verdicts.checker import decide
 
 OVERRIDES_DIR = Path(__file__).resolve().parent.parent / "sources" / "overrides"
-ACTIONS = ("add", "remove")
 OVERRIDE = "override"          # reason code and source name of an override
-_INVISIBLE = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
-
-
-#: Where an override came from, as a release's ``overrides.jsonl`` records it: the reviewed
-#: file kept with the sources, or a maintainer's ``amend`` (kept by every rebuild).
-REVIEWED, AMENDED = "reviewed", "amend"
-
-
-@dataclass(frozen=True)
-class Override:
-    word: str
-    action: str
-    reason: str
-    line: int = 0
-    origin: str = AMENDED
-
-    def to_json(self, key: str) -> dict[str, Any]:
-        return {"word": self.word, "key": key, "action": self.action, "reason": self.reason,
-                "origin": self.origin}
-
-
-class OverridesError(InputError):
-    """An overrides file line that cannot be applied (the line number says which)."""
-
-    code = "bad_overrides"
-
-
-def read_overrides(path: Path) -> list[Override]:
-    """Parse an overrides TSV; every problem is reported with its line number."""
-    text = read_utf8(path, OverridesError, "an overrides file (TSV)")
-    out = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        parts = [p.strip() for p in raw.split("\t")]
-        if len(parts) != 3 or not all(parts):
-            raise OverridesError(
-                f"{path}:{n}: expected three tab-separated fields: word, add|remove, reason",
-                detail={"file": str(path), "line": n})
-        word, action, reason = parts
-        if any(unicodedata.category(c) in _INVISIBLE for c in word + reason):
-            # a NUL would reach the key trie; the reason is what a referee reads
-            raise OverridesError(f"{path}:{n}: a control or invisible character",
-                                 detail={"file": str(path), "line": n})
-        if action not in ACTIONS:
-            raise OverridesError(f"{path}:{n}: action {action!r} is not add or remove",
-                                 detail={"file": str(path), "line": n})
-        out.append(Override(word, action, reason, n))
-    return out
 
 
 def reviewed_overrides(game: str, directory: Path | None = None) -> list[Override]:

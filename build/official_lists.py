@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from lexicon import atomic
+from lexicon import atomic, userfile
 from lexicon.errors import BuildError, InputError, SourceError
 from lexicon.game.inputs import MAX_WORD_CHARS, normalise, printable, scripts_in
 from lexicon.game.profile import Profile
@@ -138,7 +138,7 @@ def import_list(profile: Profile, path: Path, mode: str, *, name: str | None = N
     path = Path(path)
     if not path.is_file():
         raise InputError(f"{path} is not a file", code="bad_input")
-    data = path.read_bytes()
+    data = userfile.read_file(path, InputError, "a list to import")
     digest = hashlib.sha256(data).hexdigest()
     try:
         words = len(read_list(profile, data))

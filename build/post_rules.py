@@ -31,6 +31,7 @@ from lexicon.build.release import ReleaseWriter, as_record, read_release_overrid
 
 from lexicon.errors import BuildError, LexiconError
 from lexicon.game import profile as profiles
+from lexicon.game.overrides import REVIEWED, Override
 from lexicon.game.profile import Profile
 from lexicon.store import releases
 from lexicon.store.integrity import read_manifest
@@ -43,7 +44,7 @@ class Kept:
     """The amend overrides a rebuild carries over from the release it replaces."""
 
     release: str
-    overrides: list[amend.Override]
+    overrides: list[Override]
 
 
 def kept_overrides(game: str, root: Path | None) -> Kept | None:
@@ -60,8 +61,8 @@ def kept_overrides(game: str, root: Path | None) -> Kept | None:
         return None
     try:
         entries = list(read_release_overrides(path, read_manifest(path)))
-        kept = [amend.Override(str(e["word"]), str(e["action"]), str(e["reason"]), n)
-                for n, e in enumerate(entries, 1) if e.get("origin") != amend.REVIEWED]
+        kept = [Override(str(e["word"]), str(e["action"]), str(e["reason"]), n)
+                for n, e in enumerate(entries, 1) if e.get("origin") != REVIEWED]
     except (LexiconError, OSError, ValueError, KeyError, TypeError) as exc:
         raise BuildError(f"{game}: the overrides of release {path.name} cannot be read "
                          f"({exc}); rebuild with --drop-overrides to build without them",

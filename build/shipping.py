@@ -42,7 +42,7 @@ from typing import Any, BinaryIO
 from lexicon.build import signing
 from lexicon.build.release import build_lock, canaries_checked, check_staged, remove_dead_staging
 
-from lexicon import atomic
+from lexicon import atomic, userfile
 from lexicon.errors import BadBundle, LexiconError, UnknownGame
 from lexicon.game import profile as profiles
 from lexicon.paths import home
@@ -132,10 +132,10 @@ def _expected_sha256(path: Path, sha256: str | None) -> str | None:
         return sha256.strip().lower()
     beside = path.with_name(path.name + ".sha256")
     try:   # a regular file (a FIFO would hang), bounded: a sha256sum line is ~100 bytes
-        text = atomic.read_bounded(beside, 4096, regular=True).decode("utf-8")
+        text = userfile.read_bounded(beside, 4096, regular=True).decode("utf-8")
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as exc:   # UnicodeDecodeError, atomic.TooLarge
+    except (OSError, ValueError) as exc:   # UnicodeDecodeError, userfile.TooLarge
         raise BadBundle(f"{beside.name} cannot be read as a sha256sum line ({exc})",
                         detail={"bundle": str(path)}) from exc
     words = text.split()

@@ -38,7 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from lexicon import atomic
+from lexicon import atomic, userfile
 from lexicon.errors import EXIT_FAILED, EXIT_USAGE, BadBundle, LexiconError
 
 FORMAT = "lexicon-bundle-signature-1"
@@ -122,11 +122,11 @@ def _create(path: Path, data: bytes, mode: int, written: list[Path]) -> None:
 def _load(path: Path, *, private: bool) -> Ed25519PrivateKey | Ed25519PublicKey:
     kind, want = ("private", Ed25519PrivateKey) if private else ("public", Ed25519PublicKey)
     try:   # a regular file, bounded: a FIFO or /dev/zero named *.pub is refused, not read
-        raw = atomic.read_bounded(path, SIG_FILE_BYTES, regular=True)
+        raw = userfile.read_bounded(path, SIG_FILE_BYTES, regular=True)
         key = (serialization.load_pem_private_key(raw, password=None) if private
                else serialization.load_pem_public_key(raw))
     except (OSError, ValueError, TypeError) as exc:   # TypeError: a passphrase-protected key
-        # (ValueError: also atomic.TooLarge)
+        # (ValueError: also userfile.TooLarge)
         raise BadKey(f"{path}: not a readable ed25519 {kind} key (PEM) ({exc})",
                      detail={"path": str(path)}) from exc
     if not isinstance(key, want):
@@ -186,7 +186,7 @@ def verify(bundle: Path, sha256: str, signature: Path | None, trusted_dir: Path
     sig_path = Path(signature) if signature else Path(bundle).with_name(name + SIG_SUFFIX)
     where = {"signature": str(sig_path)}
     try:   # a regular file only (a FIFO would hang the install), read bounded
-        raw = atomic.read_bounded(sig_path, SIG_FILE_BYTES, regular=True)
+        raw = userfile.read_bounded(sig_path, SIG_FILE_BYTES, regular=True)
     except FileNotFoundError:
         raise BadBundle(f"{name} is not signed: no {sig_path.name} beside it. Sign bundles "
                         f"with `lexicon bundle GAME --sign KEY`, or install an unsigned one "
@@ -195,7 +195,7 @@ def verify(bundle: Path, sha256: str, signature: Path | None, trusted_dir: Path
     except OSError as exc:
         raise BadBundle(f"{sig_path} cannot be read ({exc.strerror})", code="bad_signature",
                         detail=_about(bundle, **where)) from exc
-    except atomic.TooLarge as exc:
+    except userfile.TooLarge as exc:
         raise BadBundle(f"{sig_path.name} is not a bundle signature ({exc})",
                         code="bad_signature", detail=_about(bundle, **where)) from None
     try:

@@ -21,7 +21,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO
 
 import click
 import typer
@@ -39,6 +39,7 @@ from lexicon import (
     identity,
     language,
     read_history_file,
+    stream_lines,
 )
 
 #: set (to anything but empty) to let an unexpected exception's traceback through, for a
@@ -284,7 +285,10 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
           words: Annotated[list[str] | None, typer.Argument(help="words to check")] = None,
           from_file: Annotated[str | None, typer.Option(
               "--file", help="also check the words in this file, one per line ('-': stdin); "
-                             "an unreadable line gets an error object instead of stopping")]
+                             "a word that cannot be checked gets an error object; a line "
+                             "that is not UTF-8 (or over 64 KiB) stops the command (exit 2) "
+                             "after the verdicts of the lines before it, with an error "
+                             "object naming its line")]
           = None,
           edge: Annotated[bool, typer.Option(
               "--edge", help="Kvizovka: the word touches the board's edge (3 letters allowed)")]
@@ -309,7 +313,7 @@ def check(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
 def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | None,
            edge: bool, as_json: bool, lang: str | None, release: str | None,
            meaning: bool = False) -> None:
-    language(cat.profile(game).language, lang)   # a bad --lang before a missing release
+    shown = language(cat.profile(game).language, lang)   # a bad --lang before a missing release
     lex = cat.lexicon(game, release)            # one release answers every word
     if not words and from_file is None:
         raise InputError("give words to check, or --file", code="empty_word")
@@ -320,7 +324,7 @@ def _check(cat: Catalog, game: str, words: list[str] | None, from_file: str | No
         nonlocal all_valid
         for r in results:
             all_valid = all_valid and bool(r["valid"])
-            text = render.dump(r) if as_json else render.human(r)
+            text = render.dump(r) if as_json else render.human(r, shown)
             out.write(text + (render.meaning_lines(r) if meaning and not as_json else "") + "\n")
         out.flush()
 
@@ -338,24 +342,45 @@ FILE_CHUNK = 2048
 
 def _word_chunks(from_file: str) -> Iterator[list[str]]:
     """The file's words, a chunk at a time (one line at a time from a terminal, so a
-    referee typing words sees each verdict at once). A line of white space only is
-    skipped; one of U+0085 or \\v is a word (the checker refuses it). Bytes that are not
-    UTF-8 stop the command with exit 2 at that line, after the verdicts before it."""
-    try:
-        fh = sys.stdin if from_file == "-" else open(from_file, encoding="utf-8")  # noqa: SIM115
-        with fh:
-            size = 1 if fh.isatty() else FILE_CHUNK
-            chunk: list[str] = []
-            for line in fh:
+    referee typing words sees each verdict at once), each line read bounded
+    (:func:`lexicon.userfile.stream_lines`): a file, a pipe or stdin of any size is read
+    in bounded memory. A line of white space only is skipped; one of U+0085 or \\v is a
+    word (the checker refuses it). A line that is not UTF-8 (``bad_encoding``) or too
+    long (``line_too_long``) stops the command with exit 2 at that line, after the
+    verdicts of every line before it."""
+    with _open_stream(from_file) as fh:
+        size = 1 if fh.isatty() else FILE_CHUNK
+        chunk: list[str] = []
+        try:
+            for _n, line in stream_lines(fh, _stream_name(from_file), "a word list"):
                 if line.strip(EDGE_SPACE):
-                    chunk.append(line.rstrip("\r\n"))
+                    chunk.append(line)
                 if len(chunk) >= size:
                     yield chunk
                     chunk = []
+        except OSError as exc:
+            raise InputError(f"cannot read {from_file}: {exc.strerror or exc}",
+                             detail={"file": from_file}) from None
+        except LexiconError:
             if chunk:
-                yield chunk
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{from_file} cannot be read as UTF-8 text ({exc})") from None
+                yield chunk     # the verdicts up to the line that stops the command
+            raise
+        if chunk:
+            yield chunk
+
+
+def _open_stream(path: str) -> BinaryIO:
+    """A file, a pipe or (``-``) standard input, opened to be read as a stream of lines
+    (:func:`lexicon.userfile.stream_lines`); one that cannot be opened is ``bad_input``."""
+    try:
+        return sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}",
+                         detail={"file": path}) from None
+
+
+def _stream_name(path: str) -> str:
+    return "stdin" if path == "-" else path
 
 
 def _edge_flags(edge: bool, positions: list[int] | None, count: int) -> bool | list[bool]:
@@ -404,7 +429,11 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
                                 "shelf, 2 points a letter) or 2 (no leftovers)")] = 1,
           history: Annotated[str | None, typer.Option(
               "--history", help="remik move: earlier tables, one a line ('-': stdin); the "
-                                "move may not repeat one")] = None) -> None:
+                                "move may not repeat one")] = None,
+          own: Annotated[list[str] | None, typer.Option(
+              "--own", help="remik move: WORD=LETTERS, the letters of a laid word that came "
+                            "from the shelf, as the referee saw it (WORD= for none); "
+                            "repeat for each word")] = None) -> None:
     """One ruling for a whole play: exit 0 if it stands, 1 if it falls (which word failed is
     not said unless --reveal), 2 on a usage error, 3 when no release is built or the ruling
     cannot be logged (it is then not given). Every ruling is logged (see `lexicon rulings`).
@@ -423,20 +452,35 @@ def judge(game: Annotated[str, typer.Argument(help="osps, remik, kvizovka, krize
         earlier = (None if history is None else
                    read_history_file(sys.stdin.buffer if history == "-" else history))
     cat = Catalog()
-    language(cat.profile(game).language, lang)   # a bad --lang before a missing release
+    shown = language(cat.profile(game).language, lang)   # a bad --lang before a missing release
     lex = cat.lexicon(game, release)            # one release rules the play
     if move:
         ruling = lex.move(before, after, rack, opening=opening, reopening=reopening,
-                          variant=variant, history=earlier, reveal=reveal, lang=lang)
+                          variant=variant, history=earlier, own=_own_pairs(own),
+                          reveal=reveal, lang=lang)
     else:
         ruling = lex.judge(words or [], edge=_edge_flags(edge, edge_word, len(words or [])),
                            reveal=reveal, lang=lang)
     if as_json:
         print(render.dump(ruling))
     else:
-        print(render.move_text(ruling) if move else render.ruling_text(ruling))
+        print(render.move_text(ruling, shown) if move else render.ruling_text(ruling, shown))
     sys.stdout.flush()
     raise typer.Exit(0 if ruling["valid"] else EXIT_INVALID)
+
+
+def _own_pairs(pairs: list[str] | None) -> dict[str, str] | None:
+    """``--own WORD=LETTERS`` options as the library's ``own`` mapping."""
+    if not pairs:
+        return None
+    out: dict[str, str] = {}
+    for pair in pairs:
+        word, eq, letters = pair.partition("=")
+        if not eq or not word.strip():
+            raise InputError(f"--own {pair!r}: give WORD=LETTERS (the letters of WORD that "
+                             f"came from the shelf)", code="bad_move")
+        out[word.strip()] = letters.strip()
+    return out
 
 
 @app.command("rulings")
@@ -758,9 +802,9 @@ def hash_list(path: Annotated[str, typer.Argument(
         help="a word list, one word a line ('-': stdin), e.g. from `lexicon export`")]) -> None:
     """Quackle's order-independent content hash and counts by length of a plain word list
     (compare with a manifest's `content_hash`)."""
-    fh = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    with fh:
-        words = dict.fromkeys(w for w in (ln.strip() for ln in fh) if w)
+    with _open_stream(path) as fh:
+        words = dict.fromkeys(w for _n, ln in stream_lines(fh, _stream_name(path), "a word list")
+                              if (w := ln.strip()))
     print(render.dump(identity(words)))
 
 

@@ -33,7 +33,15 @@ def meaning_lines(r: dict) -> str:
     return out
 
 
-def human(r: dict) -> str:
+def _detail(reason: dict, lang: str) -> str | None:
+    """The specific message stored with a word or made by a rule: English, so shown only to
+    a reader of English; the others read the reason in their own language (``--json`` keeps
+    the detail for everyone)."""
+    return reason.get("detail") if lang == "en" else None
+
+
+def human(r: dict, lang: str = "en") -> str:
+    """One word's verdict; ``lang`` is the language the reasons were asked in."""
     if "error" in r:
         return f"{r['input']}: error [{r['error']['code']}] {r['error']['message']}"
     verdict = "VALID" if r["valid"] else "INVALID"
@@ -42,8 +50,8 @@ def human(r: dict) -> str:
         line += f"  score {r['score']}"
     if r["reason"]:
         line += f"\n  reason [{r['reason']['code']}] {r['reason']['message']}"
-        if r["reason"].get("detail"):
-            line += f"\n    {r['reason']['detail']}"
+        if detail := _detail(r["reason"], lang):
+            line += f"\n    {detail}"
     # an admitted word says what admitted it (the grade marker is for machines)
     for ev in [e for e in r.get("evidence") or [] if not e.startswith("grade:")][:3]:
         line += f"\n  admitted: {ev}"
@@ -60,11 +68,11 @@ def human(r: dict) -> str:
     return line
 
 
-def ruling_text(r: dict) -> str:
+def ruling_text(r: dict, lang: str = "en") -> str:
     head = "STANDS" if r["valid"] else "FALLS"
     line = f"{head}  {r['count']} word{'s' if r['count'] != 1 else ''}   release {r['release']}"
     for item in r.get("results", []):
-        line += "\n  " + human(item).replace("\n", "\n  ")
+        line += "\n  " + human(item, lang).replace("\n", "\n  ")
     return line
 
 
@@ -91,7 +99,7 @@ def ruling_line(r: dict) -> str:
     return f"{r['time']}  {r['game']:13} {r['verdict'].upper():6}  {what}   release {r['release']}"
 
 
-def move_text(r: dict) -> str:
+def move_text(r: dict, lang: str = "en") -> str:
     head = "STANDS" if r["valid"] else "FALLS"
     lines = [f"{head}  {r['kind']} (variant {'I' * r['variant']})   release {r['release']}"]
     for w in r["words"]:
@@ -105,11 +113,13 @@ def move_text(r: dict) -> str:
         lines.append(f"  {w['word']:16} {what}{points}")
     if r["to_shelf"]:
         lines.append(f"  back to the shelf: {' '.join(r['to_shelf'])}")
+    if r.get("reading"):            # which letters were read as the shelf's, and why
+        lines.append(f"  {r['reading']['message']}")
     for reason in r["reasons"]:
-        detail = f" ({reason['detail']})" if reason.get("detail") else ""
+        detail = f" ({d})" if (d := _detail(reason, lang)) else ""
         lines.append(f"  [{reason['code']}] {reason['message']}{detail}")
     for item in r.get("judge", {}).get("results", []):
-        lines.append("  " + human(item).replace("\n", "\n  "))
+        lines.append("  " + human(item, lang).replace("\n", "\n  "))
     lines.append(f"points {r['points']}, penalty {r['penalty']}, total {r['total']}")
     lines.append(r["outcome"]["message"])
     return "\n".join(lines)

@@ -40,8 +40,8 @@ PUBLIC: dict[str, str] = {
     "Lexicon": "lexicon.door",
     **dict.fromkeys(("Catalog", "open"), "lexicon.catalog"),
     **dict.fromkeys(("CODES", "EXIT_BUSY", "EXIT_FAILED", "EXIT_INTERNAL", "EXIT_INVALID",
-                     "InputError",
-                     "InternalError", "LexiconError", "NotReady"), "lexicon.errors"),
+                     "InputError", "InternalError", "LexiconError", "NotReady", "PackNotReady"),
+                    "lexicon.errors"),
     **dict.fromkeys(("LIMITS", "Limits", "limit_table", "limit_value", "markdown_cell"),
                     "lexicon.limits"),
     **dict.fromkeys(("EDGE_SPACE", "MAX_WORD_CHARS"), "lexicon.game.inputs"),
@@ -61,6 +61,7 @@ PUBLIC: dict[str, str] = {
     **dict.fromkeys(("LOCK_TIMEOUT", "LockHeld"), "lexicon.verdicts.rulings"),
     "lease_releases": "lexicon.store.leases",
     "OFFLINE_FORMAT": "lexicon.export.offline",
+    "stream_lines": "lexicon.userfile",
 }
 __all__ = sorted(PUBLIC)
 

@@ -23,18 +23,27 @@ import os
 import threading
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexicon import paths
 from lexicon.door import Lexicon
-from lexicon.errors import Building, LexiconError, NoRelease, ReleaseDamaged
+from lexicon.errors import (
+    Building,
+    LexiconError,
+    NoRelease,
+    ReleaseDamaged,
+    out_of_descriptors,
+)
+from lexicon.export import offline
 from lexicon.game import profile as profiles
 from lexicon.game.profile import Profile
 from lexicon.paths import home
 from lexicon.readiness import readiness
-from lexicon.store import building, releases
+from lexicon.store import building, integrity, leases, releases
 from lexicon.store.store import Release
 
 if TYPE_CHECKING:
@@ -44,6 +53,11 @@ if TYPE_CHECKING:
 
 Stamp = tuple[int, int, int]
 FULL_CHECK_EVERY = 0.05   # seconds between full size checks of a release in use
+#: releases asked for by id (``?release=``) kept open at once, the most recently used: each
+#: holds about ten file descriptors, and ids are many
+OPEN_BY_ID = 8
+CLOSE_RETRY_SECONDS = 0.5   # how often an evicted release still read by a pack's maker is
+                            # looked at again before it is closed
 
 
 class Catalog:
@@ -57,8 +71,11 @@ class Catalog:
         self._by_path: weakref.WeakValueDictionary[str, Lexicon] = (
             weakref.WeakValueDictionary())
         self._lock = threading.Lock()
-        # releases asked for by id ("valid as of edition X"), kept open: they are immutable
-        self._by_id: dict[tuple[str, str], Lexicon] = {}
+        # releases asked for by id ("valid as of edition X"), the most recently used kept
+        # open (they are immutable); one evicted is closed once no request can be reading it
+        self._by_id: OrderedDict[tuple[str, str], Lexicon] = OrderedDict()
+        self._adopted: dict[tuple[str, str], int] = {}    # times each id was taken in
+        self._closer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="release-closer")
 
     def profile(self, game: str) -> Profile:
         return profiles.load(game)
@@ -90,12 +107,7 @@ class Catalog:
         UnknownRelease for an id that was never published."""
         self.profile(game)  # raises UnknownGame first
         if release_id is not None and release_id != releases.current_id(game, self.root):
-            with self._lock:
-                lex = self._by_id.get((game, release_id))
-                if lex is None:
-                    lex = self._open_path(game,
-                                          releases.release_path(game, release_id, self.root))
-                    self._by_id[(game, release_id)] = lex
+            lex = self._by_id_lexicon(game, release_id)
             lex.release.check_sizes()
             return lex
         stamp = self._current_stamp(game)
@@ -117,6 +129,46 @@ class Catalog:
                     del self._current[game]
             raise
         return lex
+
+    def _by_id_lexicon(self, game: str, release_id: str) -> Lexicon:
+        """The Lexicon of a release asked for by id, the most recently used
+        :data:`OPEN_BY_ID` of them kept open: the one pushed out is closed by
+        :meth:`_close_evicted`, never under a request that is reading it."""
+        key = (game, release_id)
+        with self._lock:
+            lex = self._by_id.get(key)
+            if lex is not None and self._usable(lex):
+                self._by_id.move_to_end(key)
+                return lex
+            lex = self._open_path(game, releases.release_path(game, release_id, self.root))
+            self._by_id[key] = lex
+            self._adopted[key] = self._adopted.get(key, 0) + 1
+            while len(self._by_id) > OPEN_BY_ID:
+                old_key, old = self._by_id.popitem(last=False)
+                self._closer.submit(self._close_evicted, old_key, old,
+                                    self._adopted[old_key])
+        return lex
+
+    def _close_evicted(self, key: tuple[str, str], lex: Lexicon, adopted: int) -> None:
+        """Close a release evicted from the releases opened by id, once every request that
+        may have taken it has ended (:func:`lexicon.store.leases.settle`) and no offline
+        pack of it is being made, unless it was taken in again meanwhile or is a game's
+        current release (one Lexicon a release)."""
+        leases.settle()
+        if offline.making(lex.release):      # read by a pack's maker: asked again later
+            time.sleep(CLOSE_RETRY_SECONDS)
+            self._closer.submit(self._close_evicted, key, lex, adopted)
+            return
+        with self._lock:
+            if (self._adopted.get(key) != adopted or key in self._by_id
+                    or any(cur is lex for _stamp, cur in self._current.values())):
+                return
+            # the closings run in order: none still waiting can be for an older taking
+            del self._adopted[key]
+            path = os.fspath(lex.release.path)
+            if self._by_path.get(path) is lex:
+                del self._by_path[path]
+            lex.release.close()
 
     def release(self, game: str, release_id: str | None = None) -> Release:
         """The store of :meth:`lexicon` (builders, tools and tests read it directly)."""
@@ -146,8 +198,13 @@ class Catalog:
         holds the lock)."""
         key = os.fspath(path)
         lex = self._by_path.get(key)
-        if lex is None:
-            rel = Release(path)
+        if lex is None or not self._usable(lex):
+            try:
+                rel = Release(path)
+            except (LexiconError, OSError) as exc:
+                if out_of_descriptors(exc):     # of this process: the release is not damaged
+                    raise integrity.descriptors_exhausted(path) from exc
+                raise
             if rel.game != game or rel.id != path.name:
                 raise ReleaseDamaged(
                     f"{game}: the release directory {path.name} holds release {rel.id} of "
@@ -156,6 +213,23 @@ class Catalog:
             lex = Lexicon(self.profile(game), rel, self.root, opener=self._opener(game))
             self._by_path[key] = lex
         return lex
+
+    @staticmethod
+    def _usable(lex: Lexicon) -> bool:
+        """May ``lex`` still be handed out? Not once its release was condemned and then
+        verified again (:func:`lexicon.store.integrity.verify_condemned`): it is opened
+        afresh, on the files as they are now."""
+        return not lex.release.condemned or bool(integrity.known_damage(lex.release.path))
+
+    def reverify(self, game: str) -> bool:
+        """Hash the current release of ``game`` again if it was condemned and its files
+        changed since (:func:`lexicon.store.integrity.verify_condemned`): True when it
+        verifies now and so serves again."""
+        try:
+            path = releases.current_path(game, self.root)
+        except LexiconError:
+            return False
+        return path is not None and integrity.verify_condemned(path)
 
     def _opener(self, game: str) -> Callable[[str], Lexicon]:
         """How a Lexicon of ``game`` opens another of its releases (diff's older one):

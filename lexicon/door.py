@@ -39,6 +39,7 @@ faces state) are the only names the CLI and the service may import from the libr
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -154,13 +155,16 @@ class Lexicon:
 
     def move(self, before: object, after: object, rack: object, *, opening: bool = False,
              reopening: bool = False, variant: int = 1, history: object = None,
-             reveal: bool = False, lang: str | None = None, log: bool = True
-             ) -> dict[str, Any]:
+             own: object = None, reveal: bool = False, lang: str | None = None,
+             log: bool = True) -> dict[str, Any]:
         """A ruling on a Remik table move by the rule book (:mod:`lexicon.verdicts.remik`): which
-        table word became which new word, its legality, points and penalty."""
+        table word became which new word, its legality, points and penalty. ``own``: the
+        letters of a laid word that came from the shelf, when the referee saw it
+        (``{"kot": "k"}``)."""
         return remik.rule_move(self.profile, self.release, before, after, rack,
                                root=self.root, opening=opening, reopening=reopening,
-                               variant=variant, history=history, reveal=reveal, lang=lang,
+                               variant=variant, history=history, own=own, reveal=reveal,
+                               lang=lang,
                                log=log)
 
     # -- queries (:mod:`lexicon.queries.queries`): counted and paged ------------------------------
@@ -267,9 +271,16 @@ class Lexicon:
 
     def offline_pack(self, *, make: bool = True) -> offline.Pack | None:
         """The referee page's offline pack of this release (:mod:`lexicon.export.offline`):
-        its rules as JSON and its words as two DAWG-only KWGs, made once per release
-        (``make=False``: None when it is not made yet)."""
+        its rules as JSON and its words as two DAWG-only KWGs, made once per release,
+        waiting for it (``make=False``: None unless this process holds it already; that
+        asks no lock, no disk and no maker)."""
         return offline.pack(self.profile, self.release, self.root, make=make)
+
+    def offline_pack_job(self) -> Future[offline.Pack]:
+        """:meth:`offline_pack` as a future, never waited for here: done at once when this
+        process holds the pack, else the one job that reads the kept pack (checked against
+        its sha256) or makes it, on threads of its own. What an event loop asks."""
+        return offline.job(self.profile, self.release, self.root)
 
     def export(self, fmt: str, output: Path | None = None, *, stdout: IO[str] | None = None,
                dawg_only: bool = False) -> dict[str, Any]:

@@ -15,6 +15,9 @@ verdicts, so a script reading 1 as "the word is not valid" never mistakes a cras
 
 from __future__ import annotations
 
+import errno
+import os
+
 EXIT_INVALID = 1   # a word, play or query that is not valid / found nothing (not an error)
 EXIT_USAGE = 2
 EXIT_FAILED = 3
@@ -124,6 +127,49 @@ class NotReady(LexiconError):
     exit_code = EXIT_FAILED
 
 
+class PackNotReady(LexiconError):
+    """The offline pack of a release is still being read or made (a big game's first pack
+    takes a while): nothing waits for it, the client asks again after ``Retry-After``."""
+
+    code = "pack_not_ready"
+    status = 503
+    exit_code = EXIT_FAILED
+
+    def __init__(self, message: str, *, retry_after: int, detail: dict | None = None) -> None:
+        super().__init__(message, detail={**(detail or {}), "retry_after": retry_after})
+        self.headers = {"Retry-After": str(retry_after)}
+
+
+class OutOfDescriptors(LexiconError):
+    """This process (or the whole system) has no file descriptor left to open a release
+    with (``EMFILE``, ``ENFILE``): the release is not damaged and is not condemned; the
+    request is refused for now, to be tried again after ``Retry-After``."""
+
+    code = "out_of_descriptors"
+    status = 503
+    exit_code = EXIT_FAILED
+    retry_after = 1
+
+    def __init__(self, message: str, *, detail: dict | None = None) -> None:
+        super().__init__(message, detail={**(detail or {}), "retry_after": self.retry_after})
+        self.headers = {"Retry-After": str(self.retry_after)}
+
+
+def out_of_descriptors(exc: BaseException) -> bool:
+    """Did ``exc`` (or what it was raised from) fail for want of a file descriptor? Such a
+    failure says nothing of the file asked for: it must never be taken for damage. LMDB
+    reports the errno as text, so its errors are matched on the system's own message."""
+    texts = {os.strerror(errno.EMFILE), os.strerror(errno.ENFILE)}
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in (errno.EMFILE, errno.ENFILE):
+            return True
+        if any(t in str(seen) for t in texts):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 class SourceError(LexiconError):
     """A source dictionary could not be fetched or failed its checksum."""
 
@@ -197,7 +243,16 @@ CODES: dict[str, str] = {
     "bad_date": "a rulings date that is not YYYY-MM-DD",
     "no_previous_release": "`lexicon diff` with no earlier release to compare with",
     "unknown_source": "`lexicon fetch` of a source the manifest does not list",
-    "bad_encoding": "a request path or query that is not UTF-8 once percent-decoded",
+    "bad_encoding": "a request path or query that is not UTF-8 once percent-decoded; a line "
+                    "of `check --file` that is not UTF-8 (`detail.line`, and `detail.offset`: "
+                    "the byte offset in the file of the first bad byte)",
+    "not_a_regular_file": "a file given to the CLI to be read whole (a word list, an audit "
+                          "sheet, an overrides file, a list to import) that is a FIFO, a "
+                          "device or a directory: refused before it is read",
+    "file_too_large": "a file given to the CLI that holds more bytes than the limit below: "
+                      "refused before it fills memory",
+    "line_too_long": "a line of a file given to the CLI (or of the input of `check --file -`, "
+                     "`hash -`) longer than the limit below",
     "invalid_request": "the request body is not UTF-8 JSON or does not match the schema",
     "batch_too_large": "more words in one batch than the limits below",
     "body_too_large": "a request body over the limits below, refused before it is read "
@@ -227,6 +282,11 @@ CODES: dict[str, str] = {
     "not_ready": "`/readyz`: some configured game serves no verified release (`detail.not_ready`); "
                  "or a game whose first release a running build has not published yet "
                  "(`detail.state` is `building`, `detail.expected_at` when it should be)",
+    "pack_not_ready": "the game's offline pack is still being read or made (a big game's "
+                      "first pack takes a while); nothing waits for it: ask again after "
+                      "`Retry-After` seconds",
+    "out_of_descriptors": "the server has no file descriptor left to open a release with; "
+                          "the release is not damaged: ask again after `Retry-After` seconds",
     "busy": "a query (pattern, blanks, anagrams, extend, hooks, prefix) found every query worker "
             "taken and the queue full, or waited too long for one; `Retry-After` says when "
             "to try again (lookups, batches and `/healthz` never get it)",

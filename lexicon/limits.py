@@ -50,6 +50,14 @@ LIMITS: Limits = {
                                         "move_too_large"),
     ("lexicon.verdicts.remik", "MAX_HISTORY"):
         ("earlier arrangements a Remik move is compared with", "move_too_large"),
+    ("lexicon.userfile", "MAX_FILE_BYTES"):
+        ("bytes of a file the CLI reads whole (`amend --overrides`, an audit sheet, `audit "
+         "compare`'s list, `audit draw --from-list`, `audit score --population`, `import`)",
+         "file_too_large"),
+    ("lexicon.userfile", "MAX_LINE_BYTES"):
+        ("bytes of one line of a file the CLI reads (and of `check --file`'s and `hash`'s "
+         "input)",
+         "line_too_long"),
     ("lexicon.verdicts.remik", "MAX_HISTORY_BYTES"):
         ("bytes of a `judge --history` file (read no further)", "move_too_large"),
     ("lexicon.verdicts.remik", "MAX_MOVE_STEPS"):

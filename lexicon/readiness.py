@@ -13,7 +13,9 @@ verdict, good or bad, is remembered by the release's path and its files' stamp (
 size, mtime: :func:`lexicon.store.integrity.hashed_problems`) and hashed again only when a
 file changes; a new release (a publish or ``lexicon install`` switching ``CURRENT``) is a
 new path, hashed on the first probe that sees it. A release that fails is not served at
-all from then on: every route answers 503 ``release_damaged`` for its game.
+all from then on: every route answers 503 ``release_damaged`` for its game, and so does
+``/healthz``'s state, whatever then happens to its files' inodes, sizes or times, until a
+probe here hashes it again (once its files changed) and every file matches its sha256.
 
 The configured games are every game with a profile, or the comma-separated ids in
 ``LEXICON_GAMES`` for a replica that serves only some of them.
@@ -39,6 +41,7 @@ class Catalog(Protocol):
     def games(self) -> list[str]: ...
     def release(self, game: str) -> Release: ...
     def state(self, game: str) -> dict[str, Any]: ...
+    def reverify(self, game: str) -> bool: ...
 
 
 def configured_games(catalog: Catalog) -> list[str]:
@@ -75,6 +78,8 @@ def readiness(catalog: Catalog) -> dict[str, Any]:
     games: dict[str, dict[str, Any]] = {}
     for game in configured_games(catalog):
         state = catalog.state(game)
+        if state["state"] == "damaged" and catalog.reverify(game):   # whole again
+            state = catalog.state(game)
         row: dict[str, Any] = {"state": state["state"], "release": state["release"]}
         if state["state"] == "building":      # named apart: it will serve by itself
             row["reason"] = "building"

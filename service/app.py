@@ -67,7 +67,9 @@ percent-decoded is `bad_encoding`); 404 an unknown game (`unknown_game`), releas
 (`unknown_release`) or path; 413 a batch or body over its limit; 503 a game that cannot
 answer (`no_release`, `release_damaged`, `no_index`, or `not_ready` while a running build
 has not published its first release yet) while the others do, a full query pool
-(`busy`, with `Retry-After`), or a judge whose log cannot record the ruling
+(`busy`, with `Retry-After`), a server out of file descriptors (`out_of_descriptors`, with
+`Retry-After`; never taken for damage), an offline pack still being made
+(`pack_not_ready`, with `Retry-After`), or a judge whose log cannot record the ruling
 (`rulings_unavailable`: no verdict is then given).
 
 Kvizovka input may be Latin or Cyrillic; `[dž]` forces one tile and `|` forbids a tile
@@ -532,6 +534,11 @@ class MoveRequest(BaseModel):
                                         "the shelf, 2 penalty points each) or 2 (none allowed)")
     history: list[Any] = Field([], description="earlier tables of the game (lists of words); "
                                                "the move may not repeat one")
+    own: dict[str, Any] | None = Field(
+        None, description="the letters of a laid word that came from the player's shelf, as "
+                          "the referee saw it (`{\"kot\": \"k\"}`; `\"\"` for none); words not "
+                          "named are read as the ruling finds best (`reading` says which)",
+        examples=[{"kot": "kot"}])
     reveal: bool = Field(False, description="give each word's verdict (settling a dispute)")
     lang: str | None = Field(None, description=LANG_HELP)
     release: str | None = Field(None, description=RELEASE_HELP)
@@ -543,7 +550,7 @@ def _add_remik(app: FastAPI, catalog: Catalog) -> None:
     @app.post("/v1/games/remik/move", tags=["check"], description=(
         "A ruling on a Remik move by the rule book: which table word became which new word "
         "(`words[].kind`: `kept`, `remnant`, `new`, `rebuilt`, with `from` and `own`), "
-        "whether the move's form is legal (`legal`, with `reasons`: `tiles_not_conserved` "
+        "whether the move's form is legal (`form_legal`, with `reasons`: `tiles_not_conserved` "
         "when no assignment exists, `table_tile_not_relaid`, `no_own_letter_added`, "
         "`too_short`, `opening_too_short`, `opening_not_own_tiles`, `opening_one_word`, "
         "`leftover_letters` (variant II), `nothing_laid`, `repeated_arrangement`), whether "
@@ -551,12 +558,16 @@ def _add_remik(app: FastAPI, catalog: Catalog) -> None:
         "only with `reveal`: `wrong_word`), the `points`, the `penalty` (2 a letter sent "
         "back to the shelf in variant I, `to_shelf`; 3 for a wrong word) and the `outcome`. "
         "A group of table tiles only that is no word is a leftover (`words[].kind` "
-        "`leftover`), never a wrong word. The search is bounded (`move_too_complex`) and runs "
-        "on the queries' workers (503 `busy` when they are all taken)."),
+        "`leftover`), never a wrong word. `valid` (and `verdict`) say whether the move "
+        "stands; `reading` says whether the letters from the shelf are the referee's "
+        "(`own`: `own_said`) or the ruling's reading (`own_assumed`). The search is bounded "
+        "(`move_too_complex`) and runs on the queries' workers (503 `busy` when they are all "
+        "taken)."),
         responses={200: {"content": {"application/json": {"example": {
             "game": "remik", "release": "osps-…", "kind": "move", "variant": 1,
-            "legal": True, "words_valid": True, "valid": True, "verdict": "stands",
-            "reasons": [], "words": [{"word": "koty", "kind": "rebuilt", "from": [
+            "form_legal": True, "words_valid": True, "valid": True, "verdict": "stands",
+            "reasons": [], "reading": {"code": "own_assumed", "message": "…"},
+            "words": [{"word": "koty", "kind": "rebuilt", "from": [
                 {"word": "kotek", "letters": ["K", "O", "T"]}], "own": ["Y"], "points": 4}],
             "to_shelf": ["E", "K"], "points": 4, "penalty": 4, "total": 0}}}}})
     async def remik_move(req: MoveRequest) -> dict[str, Any]:
@@ -564,7 +575,8 @@ def _add_remik(app: FastAPI, catalog: Catalog) -> None:
             lex = catalog.lexicon("remik", req.release, every_file=True)  # the whole move
             return lex.move(req.before, req.after, req.rack, opening=req.opening,
                             reopening=req.reopening, variant=req.variant,
-                            history=req.history, reveal=req.reveal, lang=req.lang)
+                            history=req.history, own=req.own, reveal=req.reveal,
+                            lang=req.lang)
         # a move's search is bounded work (about a second at most) in pure Python: it runs
         # on the queries' own workers, never in the shared pool beside /healthz and lookups
         return await app.state.query_pool.run(run)

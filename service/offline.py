@@ -9,6 +9,10 @@
   page at ``/``) and ``GET /manifest.webmanifest`` (what makes the page installable).
 
 Nothing here decides a rule: the pack is made by the library from the game's profile.
+No route waits for it on the event loop: a pack this process does not hold yet is read or
+made by the library's own threads (``Lexicon.offline_pack_job``), awaited for at most
+:data:`PACK_WAIT_SECONDS`, and until then the answer is 503 ``pack_not_ready`` with
+``Retry-After``, while ``/healthz`` and every game's look-ups go on answering.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
+from lexicon.service.contract import ErrorBody
 
-from lexicon import OFFLINE_FORMAT, Catalog
+from lexicon import OFFLINE_FORMAT, Catalog, Lexicon, PackNotReady
 
 STATIC_DIR = Path(__file__).parent / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -32,39 +37,61 @@ def _links(game: str, release: str) -> dict[str, str]:
     return {"rules": base + "/rules", "words": base + "/words"}
 
 
+#: how long a pack route waits for a pack being read (a kept one takes well under this)
+#: before it answers ``pack_not_ready``; the wait is an await, never a blocked loop
+PACK_WAIT_SECONDS = 1.0
+#: when a client told ``pack_not_ready`` should ask again
+PACK_RETRY_SECONDS = 5
+
+
+async def ready_pack(lex: Lexicon) -> Any:
+    """The pack of ``lex``'s release once it is ready, waiting at most
+    :data:`PACK_WAIT_SECONDS` on the event loop (an await: every other request goes on);
+    ``pack_not_ready`` (503, ``Retry-After``) while the library's maker is still at it."""
+    made = lex.offline_pack_job()
+    if not made.done():
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(made)),
+                                   PACK_WAIT_SECONDS)
+        except TimeoutError:
+            raise PackNotReady(
+                f"the offline pack of {lex.release_id} is being made; ask again in "
+                f"{PACK_RETRY_SECONDS} s", retry_after=PACK_RETRY_SECONDS,
+                detail={"game": lex.profile.id, "release": lex.release_id}) from None
+    return made.result()
+
+
 def install(app: FastAPI, catalog: Catalog) -> None:
     """Add the offline routes (see the module docstring) to ``app``."""
 
-    async def pack_of(game: str, release: str | None) -> Any:
-        lex = catalog.lexicon(game, release)
-        # made once per release (a cache file); the first request for a big game builds
-        # two DAWGs, off the event loop
-        return lex, await asyncio.get_running_loop().run_in_executor(None, lex.offline_pack)
-
-    @app.get("/v1/games/{game}/offline", tags=["offline"])
+    @app.get("/v1/games/{game}/offline", tags=["offline"], responses={503: {
+        "model": ErrorBody, "description": "`pack_not_ready` (with `Retry-After`) while "
+                                           "the pack is being made"}})
     async def offline_current(game: str) -> Response:
-        """The release a phone should keep for ``game``, its pack's addresses and, once the
-        pack is made (the first download of the release makes it), ``words_bytes``: what
-        is downloaded, compressed. Asking never makes a pack."""
+        """The release a phone should keep for ``game``, its pack's addresses and
+        ``words_bytes``: what is downloaded, compressed. Asking starts the pack's making
+        when it is not made yet (off the event loop) and answers at once: 503
+        ``pack_not_ready`` with ``Retry-After`` until it is ready."""
         lex = catalog.lexicon(game)
-        pack = lex.offline_pack(make=False)
+        pack = await ready_pack(lex)
         body = {"game": game, "release": lex.release_id, **_links(game, lex.release_id),
-                "words_bytes": len(pack.words_gzip) if pack else None, "format": OFFLINE_FORMAT}
+                "words_bytes": len(pack.words_gzip), "format": OFFLINE_FORMAT}
         return Response(json.dumps(body), media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 
     @app.get("/v1/games/{game}/offline/{release}/rules", tags=["offline"])
     async def offline_rules(game: str, release: str) -> Response:
         """The rules of ``release``'s pack: profile, speller and play-rule tables, input
-        classes and reason texts (JSON)."""
-        _lex, pack = await pack_of(game, release)
+        classes and reason texts (JSON); ``pack_not_ready`` while it is being made."""
+        pack = await ready_pack(catalog.lexicon(game, release))
         return Response(json.dumps(pack.rules, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json", headers={"Cache-Control": IMMUTABLE})
 
     @app.get("/v1/games/{game}/offline/{release}/words", tags=["offline"])
     async def offline_words(game: str, release: str, request: Request) -> Response:
-        """The words of ``release``'s pack: two DAWG-only KWGs (gzip when accepted)."""
-        _lex, pack = await pack_of(game, release)
+        """The words of ``release``'s pack: two DAWG-only KWGs (gzip when accepted);
+        ``pack_not_ready`` while it is being made."""
+        pack = await ready_pack(catalog.lexicon(game, release))
         headers = {"Cache-Control": IMMUTABLE, "Vary": "Accept-Encoding"}
         if "gzip" in request.headers.get("accept-encoding", ""):
             headers["Content-Encoding"] = "gzip"

@@ -243,10 +243,13 @@ def small_releases(home: Path, small_homes: SmallHomes) -> Path:
 #: rules and the faces in process; ``make test`` runs them all. Paths are relative to
 #: ``tests/``.
 E2E_FILES = frozenset({
-    "page/test_offline.py", "page/test_referee_page.py", "project/test_wheel.py",
+    "page/test_offline.py", "page/test_offline_afresh.py", "page/test_referee_page.py",
+    "page/test_remik_offline.py",
+    "project/test_wheel.py",
     "service/test_bodies.py", "service/test_building.py", "service/test_damaged_release.py",
     "service/test_heads.py",
     "service/test_fuzz.py", "service/test_metrics.py", "service/test_metrics_safety.py",
+    "service/test_offline_routes.py",
     "service/test_ops.py", "service/test_pattern_flood.py", "service/test_remik_flood.py",
     "sources/test_fetch.py", "sources/test_sources.py", "store/test_concurrency.py",
 })

@@ -36,7 +36,9 @@ import hashlib
 import json
 import threading
 import unicodedata
+import zlib
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from itertools import groupby
@@ -55,6 +57,7 @@ from lexicon.game.tiles import BREAK, JOIN_CLOSE, JOIN_OPEN, MAX_READINGS, spell
 from lexicon.paths import cache_dir
 from lexicon.store.records import VALID
 from lexicon.store.store import Release
+from lexicon.verdicts import remik
 from lexicon.verdicts.judge import MAX_PLAY_WORDS
 
 #: The pack's layout version: a reader refuses a pack it was not written for.
@@ -183,7 +186,7 @@ def rules_json(profile: Profile) -> dict[str, Any]:
     """The release-independent part of the rules: profile, speller, play rules, inputs."""
     spell, rules = speller(profile), play_rules(profile)
     reasons = sorted({*REASONS, "unknown"})
-    return {
+    out = {
         "format": FORMAT,
         "game": profile.id,
         "profile": profile.summary(),
@@ -210,6 +213,9 @@ def rules_json(profile: Profile) -> dict[str, Any]:
                            NEEDS_SERVER: NEEDS_SERVER_TEXT[lang]}
                     for lang in LANGUAGES},
     }
+    if profile.opening_min_length is not None:     # a game of table moves (Remik)
+        out["move"] = remik.offline_rules(profile)
+    return out
 
 
 def make_pack(profile: Profile, release: Release) -> Pack:
@@ -247,24 +253,81 @@ def make_pack(profile: Profile, release: Release) -> Pack:
 #: them on disk: the rules, the words and the "current" routes must not each make one)
 _KEPT: dict[tuple[str, str, str], Pack] = {}
 _KEPT_PACKS = 8
+#: the pack of each release being read or made now: one job a release, whoever asks
+_JOBS: dict[tuple[str, str, str], Future[Pack]] = {}
+#: guards _KEPT and _JOBS for a few dict operations only: nothing waits on it for a pack
 _KEPT_LOCK = threading.Lock()
+#: one pack made at a time (a big game's takes a core and hundreds of MB for a while);
+#: taken only by the makers' threads, never by a caller
+_MAKING = threading.Lock()
+#: the threads that read kept packs and make new ones, apart from every caller's
+_MAKERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="offline-pack")
+
+
+def kept(profile: Profile, release: Release, root: Path | None = None) -> Pack | None:
+    """The pack of ``release`` if this process holds it already, else None: no lock waited
+    for, no disk read, so an event loop may ask."""
+    return _KEPT.get((str(root), profile.id, release.id))
+
+
+def job(profile: Profile, release: Release, root: Path | None = None) -> Future[Pack]:
+    """The pack of ``release`` as a future: done at once when this process holds it,
+    else the one job that reads it from the data directory's cache (checked against the
+    sha256 its rules carry) or makes it, on the makers' threads. Never waits itself, so an
+    event loop may ask, and await the future with a bound of its own."""
+    name = (str(root), profile.id, release.id)
+    with _KEPT_LOCK:
+        hit = _KEPT.get(name)
+        if hit is not None:
+            done: Future[Pack] = Future()
+            done.set_result(hit)
+            return done
+        running = _JOBS.get(name)
+        if running is not None:
+            return running
+        running = _JOBS[name] = _MAKERS.submit(_take, name, profile, release, root)
+    # outside the lock: a job already ended runs the callback here, at once
+    running.add_done_callback(lambda _f: _forget(name))
+    return running
+
+
+def making(release: Release) -> bool:
+    """Is a job reading or making the pack of ``release`` now? Such a release is in use
+    (its records are read), whoever asked for the pack: it must not be closed."""
+    return any(rid == release.id and not done.done()
+               for (_root, _game, rid), done in list(_JOBS.items()))
+
+
+def _forget(name: tuple[str, str, str]) -> None:
+    """A job ended: a pack it got is kept already, and a failed one is tried again by
+    the next request, not remembered."""
+    with _KEPT_LOCK:
+        _JOBS.pop(name, None)
+
+
+def _take(name: tuple[str, str, str], profile: Profile, release: Release,
+          root: Path | None) -> Pack:
+    """Read the kept pack of ``release``, or make it (one maker at a time), and keep it."""
+    hit = _read(profile, release, root)
+    if hit is None:
+        with _MAKING:
+            hit = _read(profile, release, root) or _made(profile, release, root)
+    with _KEPT_LOCK:
+        _KEPT[name] = hit
+        while len(_KEPT) > _KEPT_PACKS:
+            del _KEPT[next(iter(_KEPT))]
+    return hit
 
 
 def pack(profile: Profile, release: Release, root: Path | None = None, *,
          make: bool = True) -> Pack | None:
     """The pack of ``release``, made once and kept under the data directory's cache (a
-    release never changes, so its pack is made once per machine) and in this process;
-    ``make=False``: None unless it was made already (asking costs no build)."""
-    name = (str(root), profile.id, release.id)
-    with _KEPT_LOCK:        # one maker at a time: two first requests make it once
-        hit = _KEPT.get(name) or _read(profile, release, root)
-        if hit is None and make:
-            hit = _made(profile, release, root)
-        if hit is not None:
-            _KEPT[name] = hit
-            while len(_KEPT) > _KEPT_PACKS:
-                del _KEPT[next(iter(_KEPT))]
-        return hit
+    release never changes, so its pack is made once per machine) and in this process,
+    waiting for it (:func:`job`); ``make=False``: the pack only if this process holds it
+    already (:func:`kept`: asking costs no build, no read and no wait)."""
+    if not make:
+        return kept(profile, release, root)
+    return job(profile, release, root).result()
 
 
 def _files(profile: Profile, release: Release, root: Path | None) -> tuple[Path, Path]:
@@ -272,14 +335,31 @@ def _files(profile: Profile, release: Release, root: Path | None) -> tuple[Path,
     return where / f"{release.id}.json", where / f"{release.id}.bin.gz"
 
 
+#: what a kept pack's files raise when they are cut short, emptied or overwritten
+_UNREADABLE = (OSError, ValueError, EOFError, zlib.error)
+
+
 def _read(profile: Profile, release: Release, root: Path | None) -> Pack | None:
+    """The kept pack of ``release``, or None when there is none or it is not whole: rules
+    that do not parse, name another release or differ from what :func:`rules_json` gives
+    the game now (another format, game, profile or rule table: a pack kept by an older
+    version), words that do not decompress or whose sha256 is not the one the rules carry
+    (a cut or emptied file). Such a pack is made again, never served."""
     rules_file, words_file = _files(profile, release, root)
-    if rules_file.exists() and words_file.exists():
-        rules = json.loads(rules_file.read_text(encoding="utf-8"))
-        if rules.get("format") == FORMAT:
-            data = words_file.read_bytes()
-            return Pack(rules, gzip.decompress(data), data)
-    return None
+    try:
+        rules = json.loads(rules_file.read_bytes())
+        data = words_file.read_bytes()
+        words = gzip.decompress(data)
+    except _UNREADABLE:
+        return None
+    want = rules.get("words") if isinstance(rules, dict) else None
+    if not (isinstance(want, dict) and rules.get("release") == release.id
+            and want.get("sha256") == hashlib.sha256(words).hexdigest()):
+        return None
+    current = json.loads(json.dumps(rules_json(profile), ensure_ascii=False))
+    if any(rules.get(k) != v for k, v in current.items()):   # kept by an older version
+        return None
+    return Pack(rules, words, data)
 
 
 def _made(profile: Profile, release: Release, root: Path | None) -> Pack:
@@ -295,4 +375,4 @@ def _made(profile: Profile, release: Release, root: Path | None) -> Pack:
     return made
 
 
-__all__ = ["FORMAT", "Pack", "make_pack", "pack", "rules_json"]
+__all__ = ["FORMAT", "Pack", "job", "kept", "make_pack", "making", "pack", "rules_json"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from pathlib import Path
 
 from lexicon.errors import InputError
 
@@ -140,20 +139,3 @@ def clean_word(text: str, *, max_chars: int = MAX_WORD_CHARS) -> str:
         )
     # Collapse runs of white space: "pustni  ples" is the phrase "pustni ples".
     return " ".join(word.split()).lower()
-
-
-def read_utf8(path: Path, error: type[InputError], what: str) -> str:
-    """The text of a file a maintainer hands over (an overrides file, an audit sheet, a
-    word list), its BOM dropped: one that cannot be read or is not UTF-8 is ``error``
-    naming the file and the line of the first bad byte, never a traceback."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise error(f"cannot read {what} {path}: {exc.strerror}",
-                    detail={"file": str(path)}) from exc
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff")   # a BOM is no part of a word
-    except UnicodeDecodeError as exc:   # a binary file, or another encoding
-        n = data.count(b"\n", 0, exc.start) + 1
-        raise error(f"{path}:{n}: not UTF-8 text (byte {exc.start:,}); {what} is UTF-8 "
-                    "text", detail={"file": str(path), "line": n}) from exc

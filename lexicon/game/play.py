@@ -138,17 +138,32 @@ class PlayRules:
             total += self.joker_value(letter) - (values[letter] or 0)
         return total
 
-    def opening_score(self, key: str) -> int | None:
-        """Remik: an opening word holding one of the listed letters scores double."""
+    @property
+    def opening_doubles(self) -> list[str]:
+        """Remik: the canonical letters that double an opening word's score."""
         doubles = self.profile.opening_double_letters
-        if not doubles:          # every game but Remik: no second scoring of the word
-            return None
+        return sorted(t.canonical for t in self.profile.tiles if t.letter in doubles)
+
+    def word_points(self, key: str, *, opening: bool) -> int | None:
+        """What a word laid on the table scores: its score, times ``OPENING_FACTOR`` for an
+        opening (or re-opening) word holding a doubling letter (Remik's „podwójną ilość
+        punktów”, once however many of those letters it holds)."""
         score = self.score(key)
-        if score is None:
+        if score is None or not opening:
+            return score
+        doubles = self.opening_doubles
+        return score * (OPENING_FACTOR if any(c in doubles for c in key) else 1)
+
+    def opening_score(self, key: str) -> int | None:
+        """Remik: an opening word's score (:meth:`word_points`); None in every other game,
+        which has no second scoring of a word."""
+        if not self.profile.opening_double_letters:
             return None
-        letters = self.profile.by_canonical
-        doubled = any(letters[c].letter in doubles for c in key if c in letters)
-        return score * (2 if doubled else 1)
+        return self.word_points(key, opening=True)
+
+
+#: how many times an opening word holding a doubling letter counts (Remik)
+OPENING_FACTOR = 2
 
 
 def play_rules(profile: Profile) -> PlayRules:

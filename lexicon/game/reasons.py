@@ -83,6 +83,12 @@ REASONS: dict[str, str] = {
     "repeated_arrangement": "an arrangement of the table used earlier in the game may not "
                             "be repeated",
     "wrong_word": "a word of the move is not a correct word",
+    # which reading of a Remik move's tiles the ruling took
+    "own_assumed": "which letters of each laid word came from the shelf was not said: the "
+                   "ruling takes the reading with the fewest rule faults, then the fewest "
+                   "letters sent back to the shelf, then the fewest letters from the shelf "
+                   "(a tile that could have come from the table did)",
+    "own_said": "the letters each laid word took from the shelf are as the referee said",
     # the outcome of a Remik move
     "move_stands": "the move stands: it scores the letters of the newly formed words, less "
                    "2 points for each letter sent back to the shelf",

@@ -132,8 +132,13 @@ class Speller:
         except KeyError:
             return tuple(self._letter.get(c) or c.upper() for c in key)
 
+    def in_tiles(self, key: str) -> bool:
+        """Whether every character of ``key`` is a tile: its :meth:`tiling` has no
+        ``foreign`` character (a C-level set test, nothing built)."""
+        return self._letter.keys() >= set(key)
+
     def tiling(self, key: str) -> Tiling:
-        if self._letter.keys() >= set(key):      # tiles only, the common case: C-level
+        if self.in_tiles(key):      # tiles only, the common case: C-level
             return Tiling(key, self.tiles_of(key), ())
         return Tiling(key, self.tiles_of(key),
                       tuple(c for c in key if c not in self._letter))

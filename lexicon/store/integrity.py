@@ -24,7 +24,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from lexicon.errors import ReleaseDamaged
+from lexicon.errors import OutOfDescriptors, ReleaseDamaged, out_of_descriptors
 from lexicon.store import indexes as ix
 from lexicon.store.recordfile import RECORDS_DIR
 
@@ -134,6 +134,8 @@ def read_manifest(release_dir: Path) -> dict[str, Any]:
     try:
         return parse_manifest(path.read_bytes())
     except OSError as exc:
+        if out_of_descriptors(exc):        # of this process, not of the release
+            raise descriptors_exhausted(release_dir) from exc
         raise damaged(release_dir, [f"{MANIFEST}: cannot be read ({exc})"]) from exc
     except ValueError as exc:
         raise damaged(release_dir, [f"{MANIFEST}: {exc}"]) from exc
@@ -216,7 +218,9 @@ def lmdb_required_size(data_mdb: Path) -> int | None:
                 return None
             fh.seek(psize)
             other = fh.read(_META_OFFSET + _META.size)
-    except OSError:
+    except OSError as exc:
+        if out_of_descriptors(exc):
+            raise                  # of this process, not of the file
         return None
     if len(other) == _META_OFFSET + _META.size:
         second = _META.unpack_from(other, _META_OFFSET)
@@ -285,10 +289,13 @@ def verify_release(path: Path, *, hashes: bool = True) -> dict[str, Any]:
             "hashed": bool(hashes and table is not None)}
 
 
-# -- what this process found of each release's files, remembered until they change --------
+# -- what this process found of each release's files ---------------------------------------
 
 Stamp = tuple[tuple[str, int, int, int], ...]
 _verdicts: dict[str, tuple[Stamp, list[str]]] = {}   # release dir -> (stamp, problems)
+#: release dir -> why it was condemned: kept until the release verifies again, whatever
+#: happens to its files' inodes, sizes or times (a write that condemned it moves them)
+_condemned: dict[str, list[str]] = {}
 _verdicts_lock = threading.Lock()                   # one hashing at a time
 
 
@@ -313,7 +320,8 @@ def stamp(release_dir: Path) -> Stamp:
 def hashed_problems(release_dir: Path) -> list[str]:
     """What :func:`verify_release` finds in the release (``[]``: whole), hashed once per
     version of its files: a probe that asks again (``/readyz``, every few seconds) gets the
-    remembered verdict, the good one and the bad one alike, until a file changes."""
+    remembered verdict, the good one and the bad one alike, until a file changes. A
+    condemned release that verifies here is condemned no longer (:func:`known_damage`)."""
     key = os.fspath(release_dir)
     now = stamp(release_dir)
     known = _verdicts.get(key)
@@ -327,24 +335,40 @@ def hashed_problems(release_dir: Path) -> list[str]:
             verify_release(release_dir)
             problems: list[str] = []
         except ReleaseDamaged as exc:
+            if out_of_descriptors(exc):
+                raise descriptors_exhausted(release_dir) from exc
             problems = list(exc.detail.get("problems") or [exc.message])
+        except OSError as exc:      # a file that could not be opened to hash it
+            if out_of_descriptors(exc):
+                raise descriptors_exhausted(release_dir) from exc
+            problems = [f"{exc.filename or release_dir}: cannot be read ({exc.strerror})"]
         _verdicts[key] = (now, problems)
+        if not problems:
+            _condemned.pop(key, None)
     return problems
 
 
 def remember_damage(release_dir: Path, problems: list[str]) -> None:
-    """A release found damaged in use (an unreadable page): refused until its files
-    change, whatever reopens it."""
+    """A release found damaged (its hash check failed, a read of it did, one of its files
+    was opened for writing): refused, whatever reopens it, until it verifies again
+    (:func:`hashed_problems`). Its files' stamp is no proof: the very write that condemned
+    it moves their times, and bytes put back by hand may not be the published ones."""
+    key = os.fspath(release_dir)
     with _verdicts_lock:
-        _verdicts[os.fspath(release_dir)] = (stamp(release_dir), list(problems))
+        _condemned[key] = list(problems)
+        _verdicts[key] = (stamp(release_dir), list(problems))
 
 
 def known_damage(release_dir: Path) -> list[str]:
-    """The problems remembered for the release's files as they are now (``[]``: none)."""
-    known = _verdicts.get(os.fspath(release_dir))
-    if known is None or not known[1] or known[0] != stamp(release_dir):
-        return []
-    return known[1]
+    """Why the release was condemned in this process (``[]``: it is not), until it
+    verifies again."""
+    return list(_condemned.get(os.fspath(release_dir), []))
+
+
+def verify_condemned(release_dir: Path) -> bool:
+    """Hash a condemned release again (only when its files changed since it was last
+    hashed): True when it now verifies, and so is condemned no longer."""
+    return bool(known_damage(release_dir)) and not hashed_problems(release_dir)
 
 
 def mapped_sizes(release_dir: Path, manifest: dict[str, Any]) -> list[tuple[str, int]]:
@@ -358,6 +382,14 @@ def mapped_sizes(release_dir: Path, manifest: dict[str, Any]) -> list[tuple[str,
                 if rel.endswith(MAPPED_SUFFIXES)]
     return [(os.fspath(p), p.stat().st_size) for p in base.rglob("*")
             if p.is_file() and p.name.endswith(MAPPED_SUFFIXES)]
+
+
+def descriptors_exhausted(path: Path) -> OutOfDescriptors:
+    """The error of a release that could not be opened or read for want of a file
+    descriptor: a fact of this process, never damage of the release."""
+    return OutOfDescriptors(
+        f"no file descriptor left to read release {Path(path).name} with; it is not "
+        f"damaged: ask again shortly", detail={"release": Path(path).name})
 
 
 def damaged(path: Path, problems: list[str],

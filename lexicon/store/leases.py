@@ -106,6 +106,13 @@ def hold(paths: Iterable[str], on_break: Callable[[str], None]) -> Lease | None:
     return lease
 
 
+def settle(timeout: float = QUIESCE_SECONDS) -> None:
+    """Return once every read that may have begun before the call has ended (the
+    ``quiesce`` a face gave :func:`enable`; at once in a process that gave none): what
+    must pass before a release that nothing new may take is closed."""
+    _quiesce(timeout)
+
+
 def enabled() -> bool:
     return _enabled
 

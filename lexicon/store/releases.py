@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from lexicon import atomic
-from lexicon.errors import LexiconError, ReleaseDamaged, UnknownRelease
+from lexicon.errors import (
+    LexiconError,
+    OutOfDescriptors,
+    ReleaseDamaged,
+    UnknownRelease,
+    out_of_descriptors,
+)
 from lexicon.game.inputs import printable
 from lexicon.paths import releases_dir
 from lexicon.store.integrity import MANIFEST, read_manifest
@@ -71,6 +77,9 @@ def current_id(game: str, root: Path | None = None) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
+        if out_of_descriptors(exc):
+            raise OutOfDescriptors(f"{game}: no file descriptor left to read {CURRENT} "
+                                   f"with; ask again shortly", detail={"game": game}) from exc
         raise ReleaseDamaged(f"{game}: {CURRENT} cannot be read ({exc.strerror}); point it "
                              f"at a release with `lexicon build {game}`",
                              detail={"game": game, "path": str(path)}) from exc

@@ -25,10 +25,10 @@ from typing import Any, TypeVar
 
 import lmdb
 
-from lexicon.errors import ReleaseDamaged
+from lexicon.errors import ReleaseDamaged, out_of_descriptors
 from lexicon.store import integrity, leases
 from lexicon.store.indexes import FORMAT as INDEX_FORMAT
-from lexicon.store.indexes import Indexes, open_indexes
+from lexicon.store.indexes import Indexes, NoIndex, open_indexes
 from lexicon.store.integrity import MANIFEST as MANIFEST  # re-exported: readers name it here
 from lexicon.store.meanings import Meanings, declared_file
 from lexicon.store.recordfile import RECORDS_DIR, RecordStore, Split
@@ -56,6 +56,8 @@ def _reads(method: F) -> F:
         except (lmdb.BadValsizeError, UnicodeEncodeError):
             raise                      # of the key asked for (too long), not of the store
         except READ_ERRORS as exc:
+            if out_of_descriptors(exc):   # of this process, not of the store: no condemning
+                raise integrity.descriptors_exhausted(self.path) from exc
             raise self.condemn([f"{RECORDS_DIR}: cannot be read "
                                 f"({type(exc).__name__}: {exc})"]) from exc
     return guarded  # type: ignore[return-value]
@@ -117,6 +119,8 @@ class Release(Named):
             self.store = RecordStore(self.path / RECORDS_DIR)
         except (lmdb.Error, OSError, ValueError, KeyError) as exc:
             self._let_go()
+            if out_of_descriptors(exc):
+                raise integrity.descriptors_exhausted(self.path) from exc
             raise integrity.damaged(self.path, [f"{RECORDS_DIR}: cannot be read ({exc})"],
                                     self.manifest) from exc
 
@@ -163,10 +167,16 @@ class Release(Named):
         if self._lease is not None:
             self._lease.release()
 
+    @property
+    def condemned(self) -> list[str]:
+        """Why this release was condemned (``[]``: it was not)."""
+        return list(self._condemned)
+
     def condemn(self, problems: list[str]) -> ReleaseDamaged:
         """Stop serving this release: its sha256 check failed, or a read of it did. Every
         later use raises ReleaseDamaged (:meth:`check_sizes`, which the catalog calls on
-        every use), and so does a reopening until its files change."""
+        every use), and so does a reopening, until it verifies again (its sha256 check,
+        :func:`lexicon.store.integrity.hashed_problems`), whatever its files' times."""
         self._condemned = list(problems)
         integrity.remember_damage(self.path, self._condemned)
         return integrity.damaged(self.path, self._condemned, self.manifest)
@@ -195,7 +205,12 @@ class Release(Named):
         if self._indexes is None:
             with self._index_lock:
                 if self._indexes is None:
-                    self._indexes = open_indexes(self.path, self.manifest)
+                    try:
+                        self._indexes = open_indexes(self.path, self.manifest)
+                    except NoIndex as exc:
+                        if out_of_descriptors(exc):
+                            raise integrity.descriptors_exhausted(self.path) from exc
+                        raise
                     self._watched = self._watched + self._index_sizes
         return self._indexes
 
@@ -213,6 +228,8 @@ class Release(Named):
                     try:
                         self._meanings = Meanings(self.path, entry)
                     except (OSError, ValueError, RuntimeError, KeyError) as exc:
+                        if out_of_descriptors(exc):
+                            raise integrity.descriptors_exhausted(self.path) from exc
                         raise integrity.damaged(self.path, [
                             f"{declared_file(self.manifest)}: cannot be read ({exc})"],
                             self.manifest) from exc

@@ -23,9 +23,15 @@ new word. This module finds that out and applies the rule book:
   player's shelf: variant I at 2 penalty points a letter, variant II refuses them
   (``leftover_letters``). Which tiles of a group came from the shelf and which from the
   table is what the search finds (below); a group that could be either is read as table
-  tiles, which lays fewer own letters. A table word none of whose tiles went into any
-  group and which is gone from the table was taken and not laid again
-  (``table_tile_not_relaid``);
+  tiles, which lays fewer own letters. Letters broken off a table word stay on the table
+  ("zostaną graczowi na stole"): a table word is broken when a run of it still lies there
+  or it gave a tile to a laid word, and its other letters are leftovers whether the
+  players typed them or not, so the ruling depends on the tiles, not on the typing. Only a
+  table word none of whose tiles lies anywhere after the move was taken away and not laid
+  again ("zabranych ze stołu", ``table_tile_not_relaid``);
+* **the reading of the tiles**: which letters of a laid word came from the shelf is the
+  search's best reading unless the referee says it (``own``), and the answer's ``reading``
+  says which it was;
 * **arrangements** used earlier in the game may not be repeated: a table after the move
   equal (as a multiset of words) to one in the history is refused;
 * **a wrong word**: the table is restored, the player draws one tile and loses 3 points.
@@ -59,7 +65,7 @@ the 3-letter minimum beside "poprawnie zbudowany" (how a word is built), and the
 five letters the same way; the 3 penalty points belong to "niewłaściwy wyraz", a word the
 dictionary does not have, which is what a challenge asks. So a word too short for the move
 and an opening too short are taken back alike; a word that is also not in the dictionary
-(a 4-letter opening ``kotu``) is still a wrong word.
+(a 4-letter opening ``tkot``) is still a wrong word.
 """
 
 from __future__ import annotations
@@ -70,11 +76,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from lexicon import atomic
+from lexicon import userfile
 from lexicon.errors import InputError, LexiconError
 from lexicon.game.gloss import language, localized_reason
 from lexicon.game.inputs import clean_word, control_error, first_control, normalise
-from lexicon.game.play import play_rules
+from lexicon.game.play import OPENING_FACTOR, play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.store import Release
@@ -101,14 +107,52 @@ LENGTH_CODES = ("too_short", "too_long")
 LEFTOVER_PENALTY = 2      # points per letter sent back to the shelf (variant I)
 WRONG_WORD_PENALTY = 3    # points lost for a wrong word (and one tile drawn)
 VARIANTS = (1, 2)
+VARIANT_WITHOUT_LEFTOVERS = 2   # the rule book's variant II
 OPENING, REOPENING, MOVE = "opening", "reopening", "move"
 LEFTOVER = "leftover"     # a group of table tiles only that is no word (a placement's kind)
 NAMES = {OPENING: "an opening", REOPENING: "a re-opening", MOVE: "a move"}
 
-#: the order reasons are listed in (stable, whatever order the faults were found in)
-FAULTS = ("tiles_not_conserved", "table_tile_not_relaid", "opening_not_own_tiles",
-          "opening_one_word", "opening_too_short", "too_short", "no_own_letter_added",
-          "leftover_letters", "nothing_laid", "repeated_arrangement", "wrong_word")
+#: each fault by its role in the ruling -> its stable code; in the order reasons are listed
+#: (stable, whatever order the faults were found in)
+FAULT_CODES = {"no_assignment": "tiles_not_conserved", "not_relaid": "table_tile_not_relaid",
+               "opening_own": "opening_not_own_tiles", "opening_one": "opening_one_word",
+               "opening_short": "opening_too_short", "short": "too_short",
+               "no_own": "no_own_letter_added", "leftovers": "leftover_letters",
+               "nothing": "nothing_laid", "repeated": "repeated_arrangement",
+               "wrong": "wrong_word"}
+FAULTS = tuple(FAULT_CODES.values())
+
+
+#: the kinds of group a placement names (the answer's ``words[].kind``)
+PLACEMENT_KINDS = ("kept", "remnant", "new", "rebuilt", LEFTOVER)
+OUTCOMES = {"stands": "move_stands", "wrong_word": "move_wrong_word",
+            "taken_back": "move_taken_back"}
+READINGS = {"said": "own_said", "assumed": "own_assumed"}
+
+
+def offline_rules(profile: Profile) -> dict[str, Any]:
+    """This module's rules as data, for the offline pack (``move`` in its rules): every
+    limit, penalty, code and scoring fact the browser's move search
+    (``service/static/remik-offline.js``) needs, so that it holds no rule of its own. The
+    texts of the codes are the pack's ``reasons``."""
+    rules = play_rules(profile)
+    return {
+        "min_length": profile.min_length,
+        "lengths": {OPENING: profile.opening_min_length,
+                    REOPENING: profile.reopening_min_length or profile.opening_min_length},
+        "kinds": [OPENING, REOPENING, MOVE], "move": MOVE,
+        "variants": list(VARIANTS), "variant_without_leftovers": VARIANT_WITHOUT_LEFTOVERS,
+        "leftover_penalty": LEFTOVER_PENALTY, "wrong_word_penalty": WRONG_WORD_PENALTY,
+        "faults": FAULT_CODES, "length_codes": list(LENGTH_CODES),
+        "placements": dict(zip(("kept", "remnant", "new", "rebuilt", "leftover"),
+                               PLACEMENT_KINDS, strict=True)),
+        "outcomes": OUTCOMES, "readings": READINGS,
+        "verdicts": {"stands": judging.STANDS, "falls": judging.FALLS},
+        "scoring": {"opening_doubles": rules.opening_doubles,
+                    "opening_factor": OPENING_FACTOR},
+        "limits": {"max_steps": MAX_MOVE_STEPS, "max_words": MAX_MOVE_WORDS,
+                   "max_rack": MAX_MOVE_RACK, "max_history": MAX_HISTORY},
+    }
 
 
 class MoveTooComplex(LexiconError):
@@ -197,8 +241,8 @@ def read_history_file(source: str | Path | BinaryIO) -> list[list[str]]:
     cannot be read, or is not UTF-8, is ``bad_move``."""
     name = source if isinstance(source, (str, Path)) else "stdin"
     try:
-        raw = atomic.read_bounded(source, MAX_HISTORY_BYTES)
-    except atomic.TooLarge:
+        raw = userfile.read_bounded(source, MAX_HISTORY_BYTES)
+    except userfile.TooLarge:
         raise InputError(f"the history file {name} holds more than {MAX_HISTORY_BYTES:,} "
                          f"bytes ({MAX_HISTORY} tables of {MAX_MOVE_WORDS} words at most)",
                          code="move_too_large",
@@ -249,6 +293,8 @@ class _Search:
     #: after word -> is it a correct word of the game (the judge's verdict, read before the
     #: search): a group of table tiles only that is none is a leftover (unknown: a word)
     valid: dict[int, bool] = field(default_factory=dict)
+    #: after word -> the letters the referee said it took from the shelf (only that reading)
+    own_said: dict[int, Counter[str]] = field(default_factory=dict)
     least: tuple[int, int, int, int] = (0, 0, 0, 0)
     best: Assignment | None = None
 
@@ -285,7 +331,8 @@ def _remnant_choices(s: _Search, rest_b: list[int], rest_a: list[int]
     options = {j: [(i, k) for i in rest_b
                    for k in range(len(s.before[i].key) - len(s.after[j].key) + 1)
                    if len(s.after[j].key) < len(s.before[i].key)
-                   and s.before[i].key.startswith(s.after[j].key, k)]
+                   and s.before[i].key.startswith(s.after[j].key, k)
+                   and not s.own_said.get(j)]     # a word said to hold own letters
                for j in rest_a}
     spans: dict[int, list[tuple[int, int]]] = {}
 
@@ -362,6 +409,11 @@ def _spread(s: _Search, kept: dict[int, int], rest_b: list[int], rest_a: list[in
     for j in formed:
         letters = sorted(set(s.after[j].key))
         choice: list[tuple[bool, str | None]] = []
+        if j in s.own_said:       # the referee said it: new, or rebuilt with those letters
+            said = "".join(sorted(s.own_said[j].elements()))
+            options.append([(False, None)] if len(said) == len(s.after[j].key)
+                           else [(True, said or None)])
+            continue
         if any(on_table[c] for c in letters):
             choice += [(True, c) for c in letters if s.rack[c]]
         choice.append((False, None))
@@ -408,8 +460,8 @@ def _lay(s: _Search, kept: dict[int, int], rest_b: list[int],
     room: dict[int, dict[str, int]] = {}
     for j, (rebuilt, named) in zip(formed, chosen, strict=True):
         r = dict(s.letters[j]) if rebuilt else {}
-        if named is not None:
-            r[named] -= 1
+        for c in named or "":        # one named letter, or the letters the referee said
+            r[c] -= 1
         room[j] = r
     capacity: dict[str, int] = {}
     for r in room.values():
@@ -517,42 +569,47 @@ def _leaf(s: _Search, kept: dict[int, int], rest_b: list[int],
 
     leftovers: dict[int, Counter[str]] = {}
     not_relaid: dict[int, Counter[str]] = {}
+    for j, said in s.own_said.items():       # the referee said which letters came from
+        if j in parts and Counter(own[j]) != said:     # the shelf: only that reading
+            return False
+    broken = {i for i, _k in remnants.values()}     # a run of it still lies on the table
     for i in rest_b:
         rest = avail[i] - gives[i]
-        if not gives[i]:
+        if not gives[i] and i not in broken:
             if rest:
                 not_relaid[i] = rest
-                fault("table_tile_not_relaid", f"{s.before[i].text}: "
+                fault(FAULT_CODES["not_relaid"], f"{s.before[i].text}: "
                       f"{''.join(sorted(rest.elements()))} taken and not laid again")
         elif rest:
             leftovers[i] = rest
     groups = {j: Counter(s.after[j].key) for j in remnants if _leftover(s, j)}
     groups.update({j: Counter(parts[j]) for j in parts if not own[j] and _leftover(s, j)})
     n_left = sum(sum(c.values()) for c in (*leftovers.values(), *groups.values()))
-    if n_left and s.variant == 2:
-        fault("leftover_letters", f"{n_left} letters would stay on the table as no word")
+    if n_left and s.variant == VARIANT_WITHOUT_LEFTOVERS:
+        fault(FAULT_CODES["leftovers"], f"{n_left} letters would stay on the table as no word")
     formed = [j for j in parts if j not in groups]
     n_own = sum(sum(c.values()) for c in own.values())
     if s.kind == MOVE:
         for j in formed:
             w = s.after[j]
             if len(w.key) < s.min_length:
-                fault("too_short", f"{w.text}: {len(w.key)} letters; {s.min_length} required")
+                fault(FAULT_CODES["short"],
+                      f"{w.text}: {len(w.key)} letters; {s.min_length} required")
             if parts[j] and not own[j]:
-                fault("no_own_letter_added", f"{w.text}: rebuilt from table tiles only")
+                fault(FAULT_CODES["no_own"], f"{w.text}: rebuilt from table tiles only")
         if not n_own:
-            fault("nothing_laid", "no letter from the player's shelf was laid")
+            fault(FAULT_CODES["nothing"], "no letter from the player's shelf was laid")
     else:
         if rest_b or any(parts[j] for j in parts):
-            fault("opening_not_own_tiles", f"{NAMES[s.kind]} lays its word from the "
+            fault(FAULT_CODES["opening_own"], f"{NAMES[s.kind]} lays its word from the "
                   "player's own tiles only and leaves the table as it lay")
         if len(parts) + len(remnants) != 1:
-            fault("opening_one_word", f"{NAMES[s.kind]} lays one word; this move lays "
+            fault(FAULT_CODES["opening_one"], f"{NAMES[s.kind]} lays one word; this move lays "
                   f"{len(parts) + len(remnants)}")
         for j in formed:
             w = s.after[j]
             if len(w.key) < s.opening_length:
-                fault("opening_too_short", f"{w.text}: {len(w.key)} letters; "
+                fault(FAULT_CODES["opening_short"], f"{w.text}: {len(w.key)} letters; "
                       f"{NAMES[s.kind]} needs {s.opening_length}")
     head = (sum(len(v) for v in faults.values()), n_left, n_own)
     if s.best is not None and head > s.best.cost[:3]:
@@ -614,14 +671,64 @@ def _record(answer: dict[str, Any], entry: dict[str, Any], root: Path) -> None:
             answer["judge"]["results"] = results
 
 
+def _own_said(profile: Profile, after: list[Word], rest_a: list[int], shelf: Counter[str],
+              value: object) -> dict[int, Counter[str]]:
+    """The referee's word on where tiles came from: ``{word: letters}``, the letters of a
+    word laid by the move that came from the player's shelf (``""``: all from the table;
+    the whole word: a new word). After-index -> those letters, for every occurrence of the
+    word among the words the move lays."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in value.items()):
+        raise InputError("own must map a word of the table after the move to the letters "
+                         "of it taken from the shelf", code="bad_move")
+    spell = speller(profile)
+    out: dict[int, Counter[str]] = {}
+    for word, letters in value.items():
+        key = spell.first(clean_word(word)).key
+        targets = [j for j in rest_a if after[j].key == key]
+        if not targets:
+            raise InputError(f"{word!r} is not a word the move lays (it is not on the table "
+                             f"after the move, or lies there as it lay before)",
+                             code="bad_move", detail={"own": word})
+        mine = _rack(profile, letters)
+        if mine - Counter(key):
+            raise InputError(f"{word!r} has no {''.join(sorted((mine - Counter(key)).elements()))}"
+                             f" to take from the shelf", code="bad_move", detail={"own": word})
+        if mine - shelf:
+            raise InputError(f"the shelf holds no {''.join(sorted((mine - shelf).elements()))}"
+                             f" for {word!r}", code="bad_move", detail={"own": word})
+        out.update((j, mine) for j in targets)
+    return out
+
+
+def _reading(found: Assignment | None, said: dict[int, Counter[str]], lang: str
+             ) -> dict[str, str] | None:
+    """Which reading of the tiles the ruling took: the referee's (``own_said``) or, for a
+    word laid whose own letters were not said, the search's (``own_assumed``: fewest rule
+    faults, then fewest letters back to the shelf, then fewest own letters)."""
+    if found is None:
+        return None
+    laid = [p.after for p in found.placements if p.kind in ("new", "rebuilt")]
+    if not laid:
+        return None
+    unsaid = [j for j in laid if j not in said]
+    return localized_reason(READINGS["assumed" if unsaid else "said"], None, lang)
+
+
 def rule_move(profile: Profile, rel: Release, before: object, after: object, rack: object,
               *, root: Path, opening: bool = False, reopening: bool = False,
-              variant: int = 1, history: object = None, reveal: bool = False,
-              lang: str | None = None, log: bool = True) -> dict[str, Any]:
+              variant: int = 1, history: object = None, own: object = None,
+              reveal: bool = False, lang: str | None = None, log: bool = True
+              ) -> dict[str, Any]:
     """Rule on one Remik move (see the module docstring) from ``rel``, logged in ``root``'s
-    rulings log. Raises InputError for a move that cannot be read and MoveTooComplex when
-    the search is too long, before anything is ruled or logged; RulingsUnavailable instead
-    of a ruling that cannot be logged."""
+    rulings log. ``own`` maps a word the move lays to the letters of it the player took
+    from the shelf, as the referee saw it (:func:`_own_said`); the words it does not name
+    are read as the search finds best (``reading`` in the answer says which). Raises
+    InputError for a move that cannot be read and MoveTooComplex when the search is too
+    long, before anything is ruled or logged; RulingsUnavailable instead of a ruling that
+    cannot be logged."""
     game = profile.id
     lang = language(profile.language, lang)
     release_id = rel.id
@@ -640,16 +747,23 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
     opening_length = (profile.reopening_min_length if reopening else None) or \
         profile.opening_min_length
     _, rest_b, rest_a = _kept(table_before, table_after)
+    said = _own_said(profile, table_after, rest_a, shelf, own)
     checked = _checked(profile, rel, table_after, rest_a, lang=lang)
     search = _Search(table_before, table_after, shelf, kind, variant, profile.min_length,
-                     opening_length, valid={j: r["valid"] for j, r in checked.items()})
+                     opening_length, valid={j: r["valid"] for j, r in checked.items()},
+                     own_said=said)
     found = _search(search)
     faults: dict[str, list[str]]
-    if found is None:
+    if found is None and said and not _missing(search, rest_b, rest_a):
+        faults = {FAULT_CODES["no_assignment"]: ["no assignment exists with the letters said to "
+                                          "come from the shelf: the table before the move "
+                                          "does not hold the rest"]}
+        laid = rest_a
+    elif found is None:
         missing = _missing(search, rest_b, rest_a)
         letters = ", ".join(profile.by_canonical[c].letter if c in profile.by_canonical
                             else c for c in sorted(missing.elements()))
-        faults = {"tiles_not_conserved": [f"no assignment exists: the table after the move "
+        faults = {FAULT_CODES["no_assignment"]: [f"no assignment exists: the table after the move "
                                           f"needs {letters} beyond the table tiles and the "
                                           f"rack"]}
         laid = rest_a
@@ -659,14 +773,14 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
     after_set = Counter(w.key for w in table_after)
     for n, table in enumerate(earlier, 1):
         if table == after_set:
-            faults.setdefault("repeated_arrangement", []).append(
+            faults.setdefault(FAULT_CODES["repeated"], []).append(
                 f"the table after the move is arrangement {n} of the history")
             break
-    legal = not faults
+    form_legal = not faults
     judged = [j for j in laid if not _length_only(checked[j])]
     words_valid = all(checked[j]["valid"] for j in judged) if judged else None
     if words_valid is False:      # which word is wrong only the judge's ``reveal`` says
-        faults["wrong_word"] = []
+        faults[FAULT_CODES["wrong"]] = []
     reasons = [localized_reason(code, "; ".join(faults[code]) or None, lang)
                for code in FAULTS if code in faults]
     rules = play_rules(profile)
@@ -687,8 +801,7 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
                                 for i, c in sorted(p.taken.items())]
             if p.kind in ("new", "rebuilt"):
                 item["own"] = letters_of(p.own)
-                score = (rules.opening_score(w.key) if kind != MOVE else rules.score(w.key))
-                item["points"] = score or 0
+                item["points"] = rules.word_points(w.key, opening=kind != MOVE) or 0
                 points += item["points"]
             elif p.kind == LEFTOVER:
                 back.update(w.key)
@@ -696,21 +809,22 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
         for c in found.leftovers.values():
             back.update(c)
     to_shelf = letters_of(back)
-    stands = legal and words_valid is not False
+    stands = form_legal and words_valid is not False
     if words_valid is False:
-        outcome, points, penalty = "move_wrong_word", 0, WRONG_WORD_PENALTY
+        outcome, points, penalty = OUTCOMES["wrong_word"], 0, WRONG_WORD_PENALTY
         to_shelf = []
-    elif not legal:
-        outcome, points, penalty = "move_taken_back", 0, 0
+    elif not form_legal:
+        outcome, points, penalty = OUTCOMES["taken_back"], 0, 0
         to_shelf = []
     else:
-        outcome, penalty = "move_stands", LEFTOVER_PENALTY * len(to_shelf)
+        outcome, penalty = OUTCOMES["stands"], LEFTOVER_PENALTY * len(to_shelf)
     verdict = judging.STANDS if stands else judging.FALLS
     answer: dict[str, Any] = {
         "game": game, "release": release_id,
-        "kind": kind, "variant": variant, "legal": legal, "words_valid": words_valid,
-        "valid": stands, "verdict": verdict,
-        "reasons": reasons, "words": words, "to_shelf": to_shelf,
+        "kind": kind, "variant": variant, "form_legal": form_legal,
+        "words_valid": words_valid, "valid": stands, "verdict": verdict,
+        "reasons": reasons, "reading": _reading(found, said, lang),
+        "words": words, "to_shelf": to_shelf,
         "points": points, "penalty": penalty, "total": points - penalty,
         "outcome": localized_reason(outcome, None, lang),
     }
@@ -728,7 +842,8 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
                  "move": {"kind": kind, "variant": variant,
                           "before": [w.text for w in table_before],
                           "after": [w.text for w in table_after], "rack": letters_of(shelf),
-                          "legal": legal, "words_valid": words_valid, "outcome": outcome,
+                          "form_legal": form_legal, "words_valid": words_valid,
+                          "outcome": outcome,
                           "points": points, "penalty": penalty, "total": points - penalty,
                           "to_shelf": to_shelf, "reasons": [r["code"] for r in reasons]}}
         _record(answer, entry, root)

@@ -89,6 +89,11 @@ async function applyLanguage(next) {
   for (const node of document.querySelectorAll("[data-t-placeholder]")) {
     node.placeholder = t(node.dataset.tPlaceholder);
   }
+  // the controls' accessible names, in the page's language like everything it shows
+  for (const node of document.querySelectorAll("[data-t-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.tLabel));
+  }
+  for (const node of document.querySelectorAll("[data-t-title]")) node.title = t(node.dataset.tTitle);
   if (shownRuling) showRuling(shownRuling);
   syncAddress();
   const asked = lang;
@@ -165,6 +170,7 @@ function showTiles(g, tiles, jokerPositions = [], shown = null) {
 
 function clearAnswer() {
   for (const id of ["reason", "score", "shown-word", "copy-status"]) $(id).textContent = "";
+  delete $("reason").dataset.code;
   $("share").hidden = true;
   for (const id of ["tiles", "meanings", "analyses", "alternatives", "fillings"]) $(id).replaceChildren();
 }
@@ -204,7 +210,9 @@ async function getOrOffline(url, options, ask) {
     return await getJSON(url, offline ? { ...options, signal: offline.signal(ask.game) } : options);
   } catch (err) {
     if (!offline || !offline.unreachable(err)) throw err;
-    return offline.answer(ask);
+    // a Remik move is ruled by remik-offline.js, everything else by offline-page.js
+    return ask.kind === "move" && typeof RemikOffline !== "undefined" ? RemikOffline.answer(ask)
+      : offline.answer(ask);
   }
 }
 
@@ -215,6 +223,15 @@ function errorText(err) {
 // A reason in the page's language only: the server's `detail` is English.
 function reasonText(reason) {
   return reason.message + (reason.detail && lang === "en" ? " — " + reason.detail : "");
+}
+
+// A reason as the players read it: its text only; the code stays in `data-code` (for a
+// referee's tools and the tests), never shown.
+function showReason(node, reason) {
+  node.textContent = reason ? reasonText(reason) : "";
+  if (reason && reason.code) node.dataset.code = reason.code;
+  else delete node.dataset.code;
+  return node;
 }
 
 // Remik's opening score only for a word long enough to open (or re-open) with.
@@ -230,7 +247,7 @@ function showCheck(g, r) {
   const lemma = (l) => (script && Object.hasOwn(script.lemmas, l) ? script.lemmas[l] : l);
   verdict($("verdict"), r.valid ? "valid" : "invalid", r.valid ? t("valid") : t("invalid"));
   $("shown-word").textContent = script ? script.word : r.word;
-  $("reason").textContent = r.reason ? reasonText(r.reason) + " [" + r.reason.code + "]" : "";
+  showReason($("reason"), r.reason);
   showTiles(g, r.tiles, [], script && script.tiles);
   $("score").textContent = r.score === null ? "" : t("score") + " " + r.score + openingNote(g, r);
   // what a real dictionary says (never made up), with its source and licence; an admitted
@@ -398,7 +415,7 @@ async function judgePlay(event) {
 const MOVE_FIELDS = { before: "move-before", after: "move-after", rack: "move-rack",
   kind: "move-kind", variant: "move-variant" };
 // what the ruling's fields this page knows are; any other field the server adds is listed
-const MOVE_KNOWN = new Set(["game", "release", "kind", "variant", "legal", "words_valid",
+const MOVE_KNOWN = new Set(["game", "release", "kind", "variant", "form_legal", "words_valid",
   "valid", "verdict", "reasons", "words", "to_shelf", "points", "penalty", "total", "outcome",
   "assignment", "judge", "time"]);
 
@@ -463,7 +480,7 @@ function showMove(r) {
   $("ruling").className = "ruling " + (r.valid ? "valid" : "invalid");
   verdict($("judge-verdict"), r.valid ? "valid" : "invalid", r.valid ? t("stands") : t("falls"));
   $("judge-detail").textContent = r.outcome ? r.outcome.message : "";
-  list($("move-reasons"), r.reasons.map((x) => reasonText(x) + " [" + x.code + "]"));
+  $("move-reasons").replaceChildren(...r.reasons.map((x) => showReason(el("li"), x)));
   $("move-figures").textContent = t("points") + " " + r.points + " · " + t("penalty") + " " +
     r.penalty + " · " + t("total") + " " + r.total;
   $("move-shelf").textContent = r.to_shelf && r.to_shelf.length
@@ -487,12 +504,14 @@ async function ruleMove(event) {
   syncAddress();
   const asked = lang;
   try {
-    const r = await getJSON("/v1/games/remik/move", { method: "POST", body: JSON.stringify({
-      before: tableWords(move.before), after: tableWords(move.after), rack: move.rack,
+    const body = { before: tableWords(move.before), after: tableWords(move.after), rack: move.rack,
       opening: move.kind === "opening", reopening: move.kind === "reopening",
-      variant: Number(move.variant), lang }) });
+      variant: Number(move.variant), lang };
+    const r = await getOrOffline("/v1/games/remik/move", { method: "POST", body: JSON.stringify(body) },
+      { kind: "move", game: "remik", move: body });
     if (lastMove !== move || lang !== asked) return;   // another move or language meanwhile
     showMove(r);
+    if (typeof OfflinePage !== "undefined") OfflinePage.shown(r);     // offline hook
   } catch (err) {
     if (lastMove !== move) return;
     verdict($("judge-verdict"), "error", t("cannot"));
@@ -589,7 +608,8 @@ async function loadGames() {
   const link = new URLSearchParams(location.search);
   if (LANGS.includes(link.get("lang"))) linkLang = link.get("lang");
   showLinkPending(link);
-  const list = await getJSON("/v1/games");
+  // named in the page's language from the first moment (the device keeps each language's)
+  const list = await getJSON("/v1/games?lang=" + encodeURIComponent(lang));
   const select = $("game");
   for (const g of list) {
     games.set(g.id, g);

@@ -27,6 +27,8 @@ const UI_TEXT = {
     penalty: "penalty",
     total: "total",
     toShelf: "Back to the shelf:",
+    // accessible names of controls that show no text of their own
+    wordLabel: "Word", tilesLabel: "Tiles", playWords: "Words of the play", joker: "Joker",
     title: "Referee", game: "Game", language: "Language", lookup: "Look up",
     judge: "Judge a play", wordPlaceholder: "Type a word", check: "Check",
     hints: {
@@ -75,6 +77,8 @@ const UI_TEXT = {
     penalty: "kara",
     total: "razem",
     toShelf: "Wraca na półeczkę:",
+    wordLabel: "Słowo", tilesLabel: "Litery i ich punkty", playWords: "Słowa utworzone w ruchu",
+    joker: "Blank",
     title: "Sędzia", game: "Gra", language: "Język", lookup: "Sprawdź słowo",
     judge: "Oceń ruch", wordPlaceholder: "Wpisz słowo", check: "Sprawdź",
     hints: {
@@ -123,6 +127,7 @@ const UI_TEXT = {
     penalty: "kazna",
     total: "ukupno",
     toShelf: "Vraća se na policu:",
+    wordLabel: "Reč", tilesLabel: "Pločice", playWords: "Reči poteza", joker: "Džoker",
     title: "Sudija", game: "Igra", language: "Jezik", lookup: "Proveri reč",
     judge: "Oceni potez", wordPlaceholder: "Upiši reč", check: "Proveri",
     hints: {
@@ -172,6 +177,7 @@ const UI_TEXT = {
     penalty: "казна",
     total: "укупно",
     toShelf: "Враћа се на полицу:",
+    wordLabel: "Реч", tilesLabel: "Плочице", playWords: "Речи потеза", joker: "Џокер",
     title: "Судија", game: "Игра", language: "Језик", lookup: "Провери реч",
     judge: "Оцени потез", wordPlaceholder: "Упиши реч", check: "Провери",
     hints: {
@@ -219,6 +225,7 @@ const UI_TEXT = {
     penalty: "kazen",
     total: "skupaj",
     toShelf: "Nazaj na poličko:",
+    wordLabel: "Beseda", tilesLabel: "Ploščice", playWords: "Besede poteze", joker: "Domenek",
     title: "Sodnik", game: "Igra", language: "Jezik", lookup: "Preveri besedo",
     judge: "Oceni potezo", wordPlaceholder: "Vpiši besedo", check: "Preveri",
     hints: {

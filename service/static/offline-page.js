@@ -1,7 +1,8 @@
 // offline-page.js: the referee page's offline controls, and its answers when the server
 // cannot be reached (the checking itself is offline.js).
 //
-// * registers the service worker (sw.js), which keeps the page and the saved packs;
+// * registers the service worker (sw.js), which keeps the page and the saved packs; saving a
+//   game waits for the worker and has it keep the page and the games list too;
 // * the bar in the footer: "Save for offline use" for the chosen game, which release is
 //   saved and when, a newer release on the server (offered, never mixed in: a pack is one
 //   release, replaced whole), and the rulings made offline with their export;
@@ -18,35 +19,40 @@ const OfflinePage = (() => {
           offline: (r, d) => `Answered on this device with no network, from ${r} (saved ${d}).`,
           needsServer: "Analyses, meanings and the detailed reason need the server.",
           rulings: (n) => `${n} offline ruling(s) kept on this device`, export: "Export rulings",
-          kept: "Offline ruling, kept on this device.", failed: "Could not save: " },
+          kept: "Offline ruling, kept on this device.", failed: "Could not save: ",
+          noWorker: "this browser cannot keep the page for use without a network" },
     pl: { noPack: "Brak sieci, a ta gra nie jest zapisana do pracy bez sieci na tym urządzeniu.",
           save: "Zapisz do pracy bez sieci", update: "Zaktualizuj do", saved: (r, d) => `Zapisano do pracy bez sieci: ${r}, ${d}`,
           notSaved: "Nie zapisano do pracy bez sieci", saving: "Zapisywanie…", newer: (r) => `Nowsze wydanie na serwerze: ${r}`,
           offline: (r, d) => `Odpowiedź z tego urządzenia, bez sieci, z wydania ${r} (zapisano ${d}).`,
           needsServer: "Analizy, znaczenia i szczegółowy powód wymagają serwera.",
           rulings: (n) => `Orzeczenia bez sieci zapisane na urządzeniu: ${n}`, export: "Eksportuj orzeczenia",
-          kept: "Orzeczenie bez sieci, zapisane na tym urządzeniu.", failed: "Nie udało się zapisać: " },
+          kept: "Orzeczenie bez sieci, zapisane na tym urządzeniu.", failed: "Nie udało się zapisać: ",
+          noWorker: "ta przeglądarka nie może zachować strony do pracy bez sieci" },
     sr: { noPack: "Nema mreže, a ova igra nije sačuvana za rad bez mreže na ovom uređaju.",
           save: "Sačuvaj za rad bez mreže", update: "Ažuriraj na", saved: (r, d) => `Sačuvano za rad bez mreže: ${r}, ${d}`,
           notSaved: "Nije sačuvano za rad bez mreže", saving: "Čuvanje…", newer: (r) => `Novije izdanje na serveru: ${r}`,
           offline: (r, d) => `Odgovor sa ovog uređaja, bez mreže, iz izdanja ${r} (sačuvano ${d}).`,
           needsServer: "Analize, značenja i detaljan razlog zahtevaju server.",
           rulings: (n) => `Odluke bez mreže sačuvane na uređaju: ${n}`, export: "Izvezi odluke",
-          kept: "Odluka bez mreže, sačuvana na ovom uređaju.", failed: "Čuvanje nije uspelo: " },
+          kept: "Odluka bez mreže, sačuvana na ovom uređaju.", failed: "Čuvanje nije uspelo: ",
+          noWorker: "ovaj pregledač ne može da sačuva stranicu za rad bez mreže" },
     "sr-Cyrl": { noPack: "Нема мреже, а ова игра није сачувана за рад без мреже на овом уређају.",
           save: "Сачувај за рад без мреже", update: "Ажурирај на", saved: (r, d) => `Сачувано за рад без мреже: ${r}, ${d}`,
           notSaved: "Није сачувано за рад без мреже", saving: "Чување…", newer: (r) => `Новије издање на серверу: ${r}`,
           offline: (r, d) => `Одговор са овог уређаја, без мреже, из издања ${r} (сачувано ${d}).`,
           needsServer: "Анализе, значења и детаљан разлог захтевају сервер.",
           rulings: (n) => `Одлуке без мреже сачуване на уређају: ${n}`, export: "Извези одлуке",
-          kept: "Одлука без мреже, сачувана на овом уређају.", failed: "Чување није успело: " },
+          kept: "Одлука без мреже, сачувана на овом уређају.", failed: "Чување није успело: ",
+          noWorker: "овај прегледач не може да сачува страницу за рад без мреже" },
     sl: { noPack: "Ni omrežja, ta igra pa na tej napravi ni shranjena za delo brez omrežja.",
           save: "Shrani za delo brez omrežja", update: "Posodobi na", saved: (r, d) => `Shranjeno za delo brez omrežja: ${r}, ${d}`,
           notSaved: "Ni shranjeno za delo brez omrežja", saving: "Shranjujem…", newer: (r) => `Novejša izdaja na strežniku: ${r}`,
           offline: (r, d) => `Odgovor s te naprave, brez omrežja, iz izdaje ${r} (shranjeno ${d}).`,
           needsServer: "Analize, pomeni in podroben razlog zahtevajo strežnik.",
           rulings: (n) => `Odločitve brez omrežja, shranjene na napravi: ${n}`, export: "Izvozi odločitve",
-          kept: "Odločitev brez omrežja, shranjena na tej napravi.", failed: "Shranjevanje ni uspelo: " },
+          kept: "Odločitev brez omrežja, shranjena na tej napravi.", failed: "Shranjevanje ni uspelo: ",
+          noWorker: "ta brskalnik ne more shraniti strani za delo brez omrežja" },
   };
   const byId = (id) => document.getElementById(id);
   const lang = () => (byId("lang") && TEXT[byId("lang").value] ? byId("lang").value : "en");
@@ -88,10 +94,27 @@ const OfflinePage = (() => {
     }
   }
 
+  // Everything a saved game needs to open by a new navigation with no network (the
+  // home-screen icon, a deep link): the service worker active (its install kept the page's
+  // files) and, kept by it, the page and the games list in every interface language.
+  async function keepPage() {
+    if (!("serviceWorker" in navigator)) throw new Error(tx("noWorker"));
+    await navigator.serviceWorker.register("/sw.js");
+    const registration = await navigator.serviceWorker.ready;
+    const answer = await new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (event) => resolve(event.data || {});
+      registration.active.postMessage({ type: "keep", langs: Object.keys(UI_TEXT) }, [channel.port2]);
+    });
+    if (answer.error) throw new Error(answer.error);
+  }
+
+  // The bar says *Saved* only once both the page and the game's pack are on the device.
   async function saveNow(button) {
     button.disabled = true;
     button.textContent = tx("saving");
     try {
+      await keepPage();
       await Offline.save(game());
     } catch (err) {
       byId("offline-status").textContent = tx("failed") + (err && err.message ? err.message : String(err));

@@ -329,6 +329,13 @@ const Offline = (() => {
       };
       const opening = this.openingScore(key);
       if (opening !== null) result.opening_score = opening;
+      // gloss.spelled_in: a reader of Cyrillic gets the word and tiles of a game whose keys
+      // are Cyrillic (one letter a tile) as the key itself; the lemmas need the server
+      if (lang === "sr-Cyrl" && [...key].some((c) => this.scriptOf(c) === "Cyrl")) {
+        const upper = (k) => [...k].map((c) => c.toUpperCase());
+        result.script = { word: key, tiles: upper(key), lemmas: {},
+          alternatives: keys.filter((k) => k !== key).map(upper) };
+      }
       return result;
     }
     // the answer for one word, an error included, as check_many gives it
@@ -524,16 +531,26 @@ const Offline = (() => {
   const CACHE = "referee-offline-v1";
   const games = new Map();      // game id -> Game (loaded)
 
-  async function fetchPack(gameId) {
-    const r = await fetch(`/v1/games/${encodeURIComponent(gameId)}/offline`, { cache: "no-store" });
-    if (!r.ok) throw new OfflineError("offline_unavailable", "the server has no offline pack for " + gameId);
-    return r.json();
+  // The server answers 503 `pack_not_ready` (with Retry-After) while it makes a pack; with
+  // `wait` (saving) the page asks again, at most PACK_WAIT_MS in all.
+  const PACK_WAIT_MS = 300000;
+  async function fetchPack(gameId, { wait = false } = {}) {
+    const until = Date.now() + PACK_WAIT_MS;
+    for (;;) {
+      const r = await fetch(`/v1/games/${encodeURIComponent(gameId)}/offline`, { cache: "no-store" });
+      if (r.ok) return r.json();
+      const after = Number(r.headers.get("Retry-After")) || 5;
+      if (!wait || r.status !== 503 || Date.now() + after * 1000 > until) {
+        throw new OfflineError("offline_unavailable", "the server has no offline pack for " + gameId);
+      }
+      await new Promise((done) => setTimeout(done, after * 1000));
+    }
   }
 
   // Save `gameId`'s current release for offline use: its rules and words go into the Cache
   // Storage (the service worker answers from there), and the choice is remembered.
   async function save(gameId) {
-    const info = await fetchPack(gameId);
+    const info = await fetchPack(gameId, { wait: true });
     const cache = await caches.open(CACHE);
     await cache.addAll([info.rules, info.words]);
     const saved = savedPacks();

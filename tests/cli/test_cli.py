@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import lexicon as run
-from tests.conftest import lexicon_process
+from tests.conftest import lexicon_process, publish, rec
 
 
 def test_check_json_valid_words_exit_0(small_releases: Path) -> None:
@@ -40,6 +40,26 @@ def test_check_unknown_word_and_too_short(small_releases: Path) -> None:
     assert row["reason"]["detail"] == "3 tiles; 4 required (3 at the board's edge)"
     p = run(small_releases, "check", "kvizovka", "džep", "--edge", "--json")
     assert p.returncode == 0 and json.loads(p.stdout)["tiles"] == ["DŽ", "E", "P"]
+
+
+def test_text_output_gives_the_reason_in_the_players_language_only(
+        small_releases: Path) -> None:
+    """The English detail is for a reader of English (``--lang en``) and for ``--json``;
+    the players read the reason in their own language only."""
+    english = "3 tiles; 4 required (3 at the board's edge)"
+    p = run(small_releases, "check", "kvizovka", "džep")
+    assert p.returncode == 1 and "reason [too_short] manje pločica" in p.stdout
+    assert english not in p.stdout
+    p = run(small_releases, "check", "kvizovka", "džep", "--lang", "en")
+    assert english in p.stdout
+    p = run(small_releases, "judge", "kvizovka", "džep", "sunce", "--reveal")
+    assert "manje pločica" in p.stdout and english not in p.stdout
+    publish(small_releases, "remik", [rec(w) for w in ("kot", "koty", "kotek")])
+    move = ("judge", "remik", "--before", "kotek", "--after", "koty", "--rack", "y",
+            "--variant", "2")
+    p = run(small_releases, *move)
+    assert "[leftover_letters]" in p.stdout and "letters would stay" not in p.stdout
+    assert "letters would stay" in run(small_releases, *move, "--lang", "en").stdout
 
 
 def test_kvizovka_lexicon_decides_the_tiling(small_releases: Path) -> None:
@@ -144,6 +164,33 @@ def test_check_file_lines_of_controls_are_words_and_binary_files_a_usage_error(
     assert p.returncode == 2 and "UTF-8" in p.stderr and "Traceback" not in p.stderr
     p = run(small_releases, "check", "osps", "--file", str(tmp_path / "missing.txt"))
     assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
+def test_check_file_answers_every_line_before_a_bad_byte(small_releases: Path,
+                                                       tmp_path: Path) -> None:
+    """A line that is not UTF-8 stops ``check --file`` (exit 2) after the verdicts of every
+    line before it, however many chunks they fill, and its error object names the line
+    and the byte offset of the bad byte in the file (not in a chunk of the decoder)."""
+    from lexicon.cli.main import FILE_CHUNK
+
+    before = FILE_CHUNK + 5          # more than one chunk: the last is not yet full
+    good = "jaźń\n".encode() * before
+    words = tmp_path / "words.txt"
+    words.write_bytes(good + b"ko\xfft\nnp\n")
+    p = run(small_releases, "check", "osps", "--file", str(words), "--json")
+    rows = [json.loads(line) for line in p.stdout.split("\n") if line]
+    assert p.returncode == 2 and "error [bad_encoding]" in p.stderr, p.stderr
+    assert len(rows) == before + 1 and all(r["valid"] for r in rows[:before])
+    error = rows[-1]["error"]
+    assert error["code"] == "bad_encoding"
+    assert error["detail"] == {"file": str(words), "line": before + 1,
+                               "offset": len(good) + 2}
+    assert f"{words}:{before + 1}:" in p.stderr
+    small = tmp_path / "small.txt"   # a small file: its lines before the bad one answered
+    small.write_bytes("jaźń\nnp\n".encode() + b"\xff\n")
+    p = run(small_releases, "check", "osps", "--file", str(small))
+    assert p.returncode == 2 and "jaźń: VALID" in p.stdout and "np: INVALID" in p.stdout
+    assert "small.txt:3:" in p.stderr
 
 
 def test_check_file_streams_its_verdicts(small_releases: Path) -> None:

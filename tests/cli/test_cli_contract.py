@@ -4,6 +4,7 @@ and exit 5 (never 1, "not valid") for an exception nothing expected, clear error
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -123,3 +124,91 @@ def test_no_release_names_the_directory_it_looked_in(tmp_path: Path) -> None:
                        cwd=elsewhere, env=env, capture_output=True, text=True, check=False)
     assert p.returncode == 3, p.stderr
     assert f"{elsewhere / 'data'} (./data: LEXICON_HOME is not set)" in p.stderr
+
+
+#: every file input of the CLI that is read whole, as its command takes it
+WHOLE_FILE_INPUTS = {
+    "audit compare": ("audit", "compare", "osps", "{}"),
+    "audit draw --from-list": ("audit", "draw", "osps", "--from-list", "{}"),
+    "audit score --population": ("audit", "score", "{sheet}", "--population", "{}"),
+    "amend --overrides": ("amend", "osps", "--overrides", "{}"),
+}
+
+
+def _with_file(args: tuple[str, ...], path: Path, sheet: Path) -> list[str]:
+    return [a.format(path, sheet=sheet) for a in args]
+
+
+@pytest.fixture()
+def sheet(small_releases: Path) -> Path:
+    """A labelled sheet of the small osps release (for ``audit score``)."""
+    from lexicon.export.audit import sheets
+
+    s = sheets.Sheet({"game": "osps", "release": "any"}, [sheets.Row("jaźń", label="Y")])
+    return s.write(sheets.directory(small_releases, "osps") / "hand.tsv")
+
+
+@pytest.mark.parametrize("command", sorted(WHOLE_FILE_INPUTS))
+def test_a_file_read_whole_is_refused_when_it_is_no_regular_file_or_too_big(
+        command: str, small_releases: Path, sheet: Path, tmp_path: Path) -> None:
+    """/dev/zero and a FIFO with no writer are not_a_regular_file at once (exit 2; the FIFO
+    once blocked for good, /dev/zero ended in MemoryError, exit 5); a file over
+    MAX_FILE_BYTES is file_too_large before it is read, one with a line over
+    MAX_LINE_BYTES line_too_long naming the line."""
+    args = WHOLE_FILE_INPUTS[command]
+    p = lexicon(small_releases, *_with_file(args, Path("/dev/zero"), sheet))
+    assert p.returncode == 2 and "error [not_a_regular_file]" in p.stderr, p.stderr
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    env = {**os.environ, "LEXICON_HOME": str(small_releases)}
+    p = subprocess.run([sys.executable, "-m", "lexicon.cli.main",
+                        *_with_file(args, fifo, sheet)], capture_output=True, text=True,
+                       env=env, timeout=120, check=False)
+    assert p.returncode == 2 and "error [not_a_regular_file]" in p.stderr, p.stderr
+    from lexicon.userfile import MAX_FILE_BYTES, MAX_LINE_BYTES
+
+    huge = tmp_path / "huge.txt"
+    with huge.open("wb") as fh:                     # sparse: no disk, nothing read
+        fh.truncate(MAX_FILE_BYTES + 1)
+    p = lexicon(small_releases, *_with_file(args, huge, sheet))
+    assert p.returncode == 2 and "error [file_too_large]" in p.stderr, p.stderr
+    long = tmp_path / "long.txt"
+    long.write_bytes(b"# a list\njaz\n" + b"a" * (MAX_LINE_BYTES + 1) + b"\n")
+    p = lexicon(small_releases, *_with_file(args, long, sheet))
+    assert p.returncode == 2 and "error [line_too_long]" in p.stderr, p.stderr
+    assert f"{long}:3:" in p.stderr
+
+
+def test_check_file_bounds_its_lines_and_still_reads_a_stream(small_releases: Path,
+                                                              tmp_path: Path) -> None:
+    """``check --file /dev/zero`` is line_too_long at once (it was MemoryError, exit 5),
+    after no verdict; a pipe is still read as a stream, and a line at the limit is read."""
+    p = lexicon(small_releases, "check", "osps", "--file", "/dev/zero")
+    assert p.returncode == 2 and "error [line_too_long]" in p.stderr, p.stderr
+    from lexicon.userfile import MAX_LINE_BYTES
+
+    p = lexicon_process(small_releases, "check", "osps", "--file", "-", "--json",
+                        stdin="jaźń\n" + "a" * MAX_LINE_BYTES + "\n" + "b" * (MAX_LINE_BYTES + 1))
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    assert p.returncode == 2 and "error [line_too_long]" in p.stderr, p.stderr
+    assert rows[0]["valid"] and rows[1]["error"]["code"] == "word_too_long"
+    assert rows[2]["error"]["code"] == "line_too_long"
+    assert rows[2]["error"]["detail"]["line"] == 3
+
+
+def test_hash_and_import_read_their_files_bounded(small_releases: Path, tmp_path: Path) -> None:
+    """``hash`` reads its list as a stream of bounded lines (/dev/zero: line_too_long, it
+    grew one line until memory ran out) and ``import`` reads a regular file of at most
+    MAX_FILE_BYTES (a bigger one is file_too_large before it is read)."""
+    p = lexicon(small_releases, "hash", "/dev/zero")
+    assert p.returncode == 2 and "error [line_too_long]" in p.stderr, p.stderr
+    p = lexicon(small_releases, "hash", "-", stdin="kot\nkoty\r\nkot\n")
+    assert p.returncode == 0 and json.loads(p.stdout)["words"] == 2, p.stdout
+    from lexicon.userfile import MAX_FILE_BYTES
+
+    huge = tmp_path / "huge.txt"
+    with huge.open("wb") as fh:
+        fh.truncate(MAX_FILE_BYTES + 1)
+    p = lexicon(small_releases, "import", "osps", str(huge))
+    assert p.returncode == 2 and "error [file_too_large]" in p.stderr, p.stderr
+    assert not (small_releases / "imports").exists()

@@ -41,8 +41,10 @@ def _records() -> list[Record]:
     return out
 
 
+#: the classes of the release the audit reads: the hyphenated words, no spelling of osps's
+#: tiles, are neither drawn nor weighed (no label can change their verdict)
 SIZES = {"admitted:grade:morfeusz": 30, "admitted:grade:one_list": 10,
-         "rejected:abbreviation": 5, "rejected:hyphen_or_apostrophe": 3}
+         "rejected:abbreviation": 5}
 
 
 @pytest.fixture()
@@ -88,11 +90,11 @@ def test_draw_writes_a_sheet_and_never_overwrites_it(osps: Lexicon, home: Path) 
     assert done.stdout.splitlines()[0] == str(path)
     sheet = sheets.read(path)
     assert sheet.meta["release"] == osps.release_id and sheet.meta["seed"] == "5"
-    assert len(sheet.rows) == 12 and not sheet.labelled()
+    assert len(sheet.rows) == 9 and not sheet.labelled()    # 3 of each class read
     again = lexicon(home, "audit", "draw", "osps", "--name", "first")
     assert again.returncode == 2 and "[audit_sheet_exists]" in again.stderr
     listed = lexicon(home, "audit", "list")
-    assert listed.stdout.split("\t")[:3] == ["osps", "first", "12 words, 0 labelled"]
+    assert listed.stdout.split("\t")[:3] == ["osps", "first", "9 words, 0 labelled"]
 
 
 def test_draw_from_a_list_leaves_out_labelled_words(osps: Lexicon, home: Path,
@@ -162,20 +164,19 @@ def test_score_matches_a_hand_computation(osps: Lexicon, home: Path) -> None:
     assert r["precision"]["n_eff"] == round(n_eff, 1)
     assert r["precision"]["interval"] == wilson_by_hand(p, n_eff)
     assert r["precision"]["coverage"] == 1.0 and r["precision"]["labelled"] == 13
-    # missed: only abbreviation is labelled (5 of the 8 rejected): 1 of 4, n_eff = 4
-    assert r["missed"]["estimate"] == 0.25 and r["missed"]["coverage"] == 0.625
+    # missed: abbreviation, the one rejected class read: 1 of 4, n_eff = 4
+    assert r["missed"]["estimate"] == 0.25 and r["missed"]["coverage"] == 1.0
     assert r["missed"]["interval"] == wilson_by_hand(0.25, 4)
-    # recall: 40 p / (40 p + 8 m); its interval from the bounds of p and m
-    assert r["recall"]["estimate"] == round(40 * p / (40 * p + 8 * 0.25), 4)
+    # recall: 40 p / (40 p + 5 m); its interval from the bounds of p and m
+    assert r["recall"]["estimate"] == round(40 * p / (40 * p + 5 * 0.25), 4)
     (plow, phigh), (mlow, mhigh) = r["precision"]["interval"], r["missed"]["interval"]
     assert r["recall"]["interval"] == pytest.approx(
-        [40 * plow / (40 * plow + 8 * mhigh), 40 * phigh / (40 * phigh + 8 * mlow)], abs=2e-4)
+        [40 * plow / (40 * plow + 5 * mhigh), 40 * phigh / (40 * phigh + 5 * mlow)], abs=2e-4)
     # classes, the most wrong verdicts first: one_list 10 * 1/3, morfeusz 30 * .1,
-    # abbreviation 5 * .25, then the unlabelled
+    # abbreviation 5 * .25
     classes = [(c["class"], c.get("wrong")) for c in r["classes"]]
     assert classes == [("admitted:grade:one_list", 3.3), ("admitted:grade:morfeusz", 3.0),
-                       ("rejected:abbreviation", 1.2),
-                       ("rejected:hyphen_or_apostrophe", None)]
+                       ("rejected:abbreviation", 1.2)]
     morfeusz = r["classes"][1]
     assert morfeusz["error_interval"] == [round(1 - 0.9821, 4), round(1 - 0.5958, 4)]
     assert morfeusz["wrong_interval"] == [round(30 * 0.0179, 1), round(30 * 0.4042, 1)]
@@ -263,8 +264,7 @@ def test_compare_gives_each_class_its_share(osps: Lexicon, tmp_path: Path) -> No
     shares = {c["class"]: (c["in_list"], c["size"], c["share"]) for c in r["classes"]}
     assert shares == {"admitted:grade:morfeusz": (15, 30, 0.5),
                       "admitted:grade:one_list": (2, 10, 0.2),
-                      "rejected:abbreviation": (1, 5, 0.2),
-                      "rejected:hyphen_or_apostrophe": (0, 3, 0.0)}
+                      "rejected:abbreviation": (1, 5, 0.2)}
     by = {c["class"]: c["count"] for c in r["list_by_verdict"]}
     assert by == {"admitted:grade:morfeusz": 15, "admitted:grade:one_list": 2,
                   "rejected:abbreviation": 1, "absent": 2, "unreadable": 1}
@@ -377,3 +377,92 @@ def test_generated_slots_are_the_builders() -> None:
     tags = ["praet:sg:n:pri:perf", "cond:pl:m1:sec:imperf", "ger:sg:nom:n:imperf:neg",
             "ger:sg:nom:n:imperf:aff", "subst:sg:nom:m3", "praet:sg:f:perf"]
     assert {generated_slot(t) for t in tags} == {*GENERATED_SLOTS, None}
+
+
+# -- what a sheet's name and cells may hold --------------------------------------------------
+
+HEADER = "# game: osps\n# reviewer: Ana\nword\tclass\tverdict\treason\tevidence\tlabel\tnote\n"
+
+
+def test_a_sheet_name_cannot_add_override_lines(osps: Lexicon, home: Path) -> None:
+    """A sheet's file name holding a line break and tabs once became override lines of its
+    own in the file ``apply`` wrote (``amend`` then removed a word no label asked for);
+    every text of the file is written so that ``amend`` reads back only the labels."""
+    victim = MORFEUSZ[1]
+    path = home / "audits" / "osps" / f"evil\n{victim}\tremove\tinjected\n.tsv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(HEADER + f"{ABBREVIATIONS[0]}\t\t\t\t\tY\tshort\n", encoding="utf-8")
+    done = lexicon(home, "audit", "apply", str(path), "--date", "2026-12-04", "--json")
+    assert done.returncode == 0, done.stderr
+    written = Path(json.loads(done.stdout)["overrides"])
+    overrides = read_overrides(written)
+    assert [(o.word, o.action) for o in overrides] == [(ABBREVIATIONS[0], "add")]
+    assert overrides[0].reason == (f"audit evil {victim} remove injected : reviewed by Ana "
+                                   "on 2026-12-04: short")
+    amended = lexicon(home, "amend", "osps", "--overrides", str(written))
+    assert amended.returncode == 0, amended.stderr
+    assert open_lexicon("osps", root=home).valid([victim, ABBREVIATIONS[0]]) == [True, True]
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x0c", "\x0b"])
+def test_a_sheet_row_ends_at_a_line_feed_only(osps: Lexicon, home: Path,
+                                              separator: str) -> None:
+    """A note holding a Unicode line or paragraph separator, NEL, a form feed or a vertical
+    tab is one cell, as a spreadsheet and Python's csv read it: no labelled row hides in
+    it (``str.splitlines`` made one, and ``apply`` removed its word)."""
+    hidden = f"{MORFEUSZ[1]}\t\t\t\t\tN\thidden"
+    path = home / "audits" / "osps" / "notes.tsv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(HEADER + f"{ONE_LIST[0]}\t\t\t\t\tY\tfine{separator}{hidden}\r\n"
+                    f"{MORFEUSZ[2]}\t\t\t\t\tN\tgone\n", encoding="utf-8")
+    rows = sheets.read(path).rows
+    assert [(r.word, r.label) for r in rows] == [(ONE_LIST[0], "Y"), (MORFEUSZ[2], "N")]
+    assert rows[0].note == f"fine{separator}{MORFEUSZ[1]}"
+    done = lexicon(home, "audit", "apply", "notes", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert (out["labelled"], out["add"], out["remove"]) == (2, 0, 1)
+    assert [o.word for o in read_overrides(Path(out["overrides"]))] == [MORFEUSZ[2]]
+
+
+def test_apply_writes_only_what_amend_accepts(osps: Lexicon, home: Path) -> None:
+    """A note holding a NUL or a zero-width character (copied from elsewhere) reaches the
+    reason without them, so ``amend`` takes the file ``apply`` wrote (it refused it)."""
+    path = home / "audits" / "osps" / "invisible.tsv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(HEADER + f"{MORFEUSZ[0]}\t\t\t\t\tN\tno\x00t a\u200b wo\u2028rd\n",
+                    encoding="utf-8")
+    done = lexicon(home, "audit", "apply", "invisible", "--date", "2026-12-04")
+    assert done.returncode == 0, done.stderr
+    written = Path(done.stdout.splitlines()[0])
+    assert [o.reason for o in read_overrides(written)] == [
+        "audit invisible: reviewed by Ana on 2026-12-04: not a wo rd"]
+    amended = lexicon(home, "amend", "osps", "--overrides", str(written))
+    assert amended.returncode == 0, amended.stderr
+    verdict = open_lexicon("osps", root=home).check(MORFEUSZ[0])
+    assert not verdict["valid"] and verdict["reason"]["code"] == "override"
+
+
+def test_every_word_a_draw_writes_is_one_score_reads(home: Path) -> None:
+    """A draw leaves out the words that are no spelling of the game's tiles (osps's
+    hyphenated words and those with a ``v``: ``hyphen_or_apostrophe``,
+    ``foreign_letters``), which ``score`` cannot read and no label can change; a sheet
+    drawn and labelled whole is read whole (it came back partly "not read")."""
+    foreign = [Record(w, w, False, "foreign_letters", "a v", sources=["wpolish"])
+               for w in ("vat", "volt")]
+    publish(home, "osps", [*_records(), *foreign])
+    done = lexicon(home, "audit", "draw", "osps", "--per-class", "50", "--name", "all",
+                   "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["classes"] == SIZES
+    path = Path(json.loads(done.stdout)["sheet"])
+    drawn = sheets.read(path)
+    assert {r.word for r in drawn.rows}.isdisjoint({*HYPHENATED, "vat", "volt"})
+    for r in drawn.rows:
+        r.label = "Y"
+    drawn.write(path, overwrite=True)
+    scored = lexicon(home, "audit", "score", "all", "--json")
+    assert scored.returncode == 0, scored.stderr
+    out = json.loads(scored.stdout)
+    assert (out["labelled"], out["not_read"]) == (len(drawn.rows), 0)
+    assert {c["class"]: c["size"] for c in out["classes"]} == SIZES

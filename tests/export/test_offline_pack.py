@@ -4,14 +4,18 @@ holds every other record's key with its reason code, and its rules are the profi
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 
 import pytest
 from kwg_reader import Reader
 
 from lexicon import Catalog
+from lexicon.export import offline
 from lexicon.export.offline import make_pack, pack, tiling_sequences
 from lexicon.store.records import Record
+from lexicon.verdicts import remik
 from tests.conftest import lexicon, publish, rec
 
 RECORDS = [
@@ -101,3 +105,67 @@ def test_a_pack_is_made_once_and_kept(home: Path) -> None:
     assert kept.read_bytes() == first.words_gzip
     again = pack(lex.profile, lex.release, home)
     assert again is first               # this process keeps it too
+
+
+@pytest.mark.parametrize("damage", ["truncated", "emptied", "other words", "older rules"])
+def test_a_damaged_kept_pack_is_made_again_never_served(home: Path, damage: str) -> None:
+    """A kept pack (``cache/offline/…``) whose words are cut short, emptied, or do not match
+    the sha256 its rules carry is made again when it is taken from the cache: the pack
+    served is whole, and the kept files are whole again."""
+    lex = Catalog(home).lexicon("osps")
+    good = make_pack(lex.profile, lex.release)
+    where = home / "cache" / "offline" / "osps"
+    where.mkdir(parents=True)
+    rules_file, words_file = where / f"{lex.release.id}.json", where / f"{lex.release.id}.bin.gz"
+    older = {**good.rules, "play": {**good.rules["play"], "min_length": 1}}
+    rules_file.write_text(json.dumps(older if damage == "older rules" else good.rules),
+                          encoding="utf-8")
+    words_file.write_bytes({"truncated": good.words_gzip[:len(good.words_gzip) // 2],
+                            "emptied": b"",
+                            "other words": gzip.compress(good.words[:-1] + b"\0"),
+                            "older rules": good.words_gzip}[damage])
+    got = pack(lex.profile, lex.release, home)
+    assert got is not None
+    assert got.words == good.words and gzip.decompress(got.words_gzip) == good.words
+    assert got.rules == json.loads(json.dumps(good.rules))
+    assert words_file.read_bytes() == good.words_gzip       # kept whole again
+    assert json.loads(rules_file.read_text(encoding="utf-8")) == got.rules
+
+
+def test_a_whole_kept_pack_is_taken_as_it_is(home: Path, monkeypatch: pytest.MonkeyPatch
+                                              ) -> None:
+    """The checks of a kept pack pass a whole one: it is read, not made again."""
+    lex = Catalog(home).lexicon("osps")
+    good = make_pack(lex.profile, lex.release)
+    where = home / "cache" / "offline" / "osps"
+    where.mkdir(parents=True)
+    (where / f"{lex.release.id}.json").write_text(json.dumps(good.rules), encoding="utf-8")
+    (where / f"{lex.release.id}.bin.gz").write_bytes(good.words_gzip)
+
+    def never(*_args: object) -> None:
+        raise AssertionError("a whole kept pack was made again")
+
+    monkeypatch.setattr(offline, "make_pack", never)
+    got = pack(lex.profile, lex.release, home)
+    assert got is not None and got.words == good.words
+
+
+def test_a_remik_pack_carries_the_move_rules_and_is_made_again_without_them(
+        home: Path) -> None:
+    """Remik's pack holds the move rules lexicon.verdicts.remik writes; one kept on disk
+    without them (or with other ones) is not served but made again."""
+    publish(home, "remik", [])
+    lex = Catalog(home).lexicon("remik")
+    made = pack(lex.profile, lex.release, home)
+    assert made.rules["move"] == json.loads(json.dumps(remik.offline_rules(lex.profile)))
+    assert made.rules["move"]["faults"]["short"] == "too_short"
+    assert made.rules["move"]["scoring"]["opening_doubles"] == ["ó", "ź", "ż"]
+    assert "move" not in pack(Catalog(home).lexicon("osps").profile,
+                              Catalog(home).lexicon("osps").release, home).rules
+    rules_file = home / "cache" / "offline" / "remik" / f"{lex.release.id}.json"
+    old = {k: v for k, v in made.rules.items() if k != "move"}     # an older pack's rules
+    rules_file.write_text(json.dumps(old, ensure_ascii=False), encoding="utf-8")
+    offline._KEPT.clear()
+    again = pack(lex.profile, lex.release, home)
+    assert again.rules["move"] == made.rules["move"]
+    assert "move" in json.loads(rules_file.read_text(encoding="utf-8"))

@@ -85,6 +85,16 @@ def test_every_reason_code_speaks_every_language() -> None:
             assert text and (lang == "en" or text != REASONS[code]), (code, lang)
 
 
+def test_polish_reasons_name_the_tile_as_each_games_rule_book() -> None:
+    """Remik's rule book says "kostka", Scrabble's "płytka": a Remik-only reason says
+    "kostka", and a reason both Polish games give names neither (it counts letters)."""
+    for code in REASONS:
+        text = gloss.reason_text(code, "pl")
+        assert not re.search(r"płyt", text), (code, text)
+    assert "kostek" in gloss.reason_text("tiles_not_conserved", "pl")
+    assert gloss.reason_text("too_short", "pl") == "mniej liter niż minimum tej gry"
+
+
 def test_check_glosses_and_localizes(small_releases: Path) -> None:
     cat = Catalog(small_releases)
     r = cat.lexicon("osps").check("zażółć")

@@ -187,11 +187,11 @@ def test_the_package_exports_its_public_table() -> None:
 # layers below it, never one above: the rule book knows nothing of releases, the store
 # decides no verdict, and only the faces (through the front door) sit above export.
 # Modules directly in lexicon/ are either the base every layer shares (errors, paths,
-# atomic) or above all five: the front door, the catalog that opens and caches doors, the
+# atomic, userfile) or above all five: the front door, the catalog that opens and caches doors, the
 # readiness check over the catalog, and the table of limits read from every layer. The
 # layers take the data they read (a profile, a release, a home) and never a catalog.
 LAYERS = ["game", "store", "verdicts", "queries", "export"]
-BASE = {"errors", "paths", "atomic"}
+BASE = {"errors", "paths", "atomic", "userfile"}
 TOP = {"door", "catalog", "readiness", "limits"}
 
 

@@ -6,6 +6,7 @@ until its files change. Small real releases, real LMDB, the real app."""
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -20,6 +21,7 @@ from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
 from lexicon.store import integrity, releases
+from tests.door.test_open_releases import editions
 
 DATA = "records.lmdb/data.mdb"
 PAGE = 4096
@@ -84,8 +86,9 @@ def test_a_release_that_fails_its_hash_stops_answering_everywhere(
 
 def test_a_store_read_that_fails_is_release_damaged_not_500(client: TestClient,
                                                             small_releases: Path) -> None:
-    """LMDB's own error (``lmdb.CorruptedError``: a page of the wrong type) on a read."""
-    assert client.get("/v1/games/osps/words/kot").status_code == 200
+    """LMDB's own error (``lmdb.CorruptedError``: a page of the wrong type) on a read. The
+    page is spoilt before the server opens the release: a write into a release it serves
+    would be caught first, by its read lease (and that condemnation stays)."""
     data = _data(small_releases, "osps")
     raw = bytearray(data.read_bytes())
     page = raw.index(b"kot") // PAGE           # the leaf page holding kot
@@ -186,5 +189,96 @@ def test_a_store_truncated_during_batches_never_kills_the_server(
         assert httpx.get(base + "/v1/games/kvizovka/words/kuća", timeout=10).status_code == 200
     finally:
         stop.set()
+        proc.terminate()
+        proc.wait(30)
+
+
+def test_a_release_condemned_by_a_write_stays_condemned_until_it_verifies(
+        small_releases: Path) -> None:
+    """A release file opened for writing under a real server condemns its release (the
+    read lease's break). The write moves the file's time, and a touch moves it again: the
+    release is not served for all that (a rejected form never comes back valid), and
+    ``/healthz`` says damaged, on every ask. Once the published bytes are back, ``/readyz``
+    hashes it again and it serves."""
+    env = {**os.environ, "LEXICON_HOME": str(small_releases), "LEXICON_GAMES": "osps,kvizovka"}
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port",
+                             str(port), "--no-access-log"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(base_url=base, timeout=10) as http:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    health = http.get("/healthz").json()
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.1)
+            assert http.get("/v1/games/osps/words/np").json()["valid"] is False
+            assert health["guards"]["osps"] == "lease"
+            data = _data(small_releases, "osps")
+            published = data.read_bytes()
+            raw = bytearray(published)
+            raw[raw.index(b"np") + 2] ^= 0x01              # np's record; same size
+            with data.open("r+b") as f:                    # waits for the lease's break
+                f.write(raw)
+            os.utime(data, ns=(time.time_ns(), time.time_ns() + 10**9))   # touched again
+            for _ in range(3):
+                r = http.get("/v1/games/osps/words/np")
+                assert r.status_code == 503 and r.json()["code"] == "release_damaged", r.text
+                health = http.get("/healthz").json()
+                assert health["games"]["osps"]["state"] == "damaged"
+                assert health["status"] == "degraded"
+            assert http.get("/readyz").status_code == 503       # hashed: still not whole
+            assert http.get("/v1/games/osps/words/np").status_code == 503
+            assert http.get("/v1/games/kvizovka/words/kuća").status_code == 200
+            with data.open("r+b") as f:                    # the published bytes back
+                f.write(published)
+            assert http.get("/v1/games/osps/words/np").status_code == 503   # not yet hashed
+            r = http.get("/readyz")
+            assert r.status_code == 200, r.text
+            assert http.get("/v1/games/osps/words/np").json()["valid"] is False
+            assert http.get("/healthz").json()["games"]["osps"]["state"] == "serving"
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def test_many_release_ids_under_a_low_descriptor_limit(small_releases: Path) -> None:
+    """A real server allowed 192 file descriptors, asked for 40 published releases by id
+    (each open one holds about ten): every one answers, and so do the games' current
+    releases, because only the most recently used few are kept open; nothing is reported
+    damaged."""
+    ids = editions(small_releases, "osps", 40)
+    env = {**os.environ, "LEXICON_HOME": str(small_releases), "LEXICON_GAMES": "osps,kvizovka"}
+    port = free_port()
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lexicon.cli.main", "serve", "--port", str(port),
+         "--no-access-log"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (192, hard)))
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    assert http.get("/healthz").json()["guards"]
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.1)
+            for rid in ids:
+                r = http.get("/v1/games/osps/words/kot", params={"release": rid})
+                assert r.status_code == 200, (rid, r.text)
+                assert r.json()["release"] == rid
+                assert http.get("/v1/games/kvizovka/words/kuća").status_code == 200
+            assert http.get("/v1/games/osps/words/kot").json()["valid"] is True
+            health = http.get("/healthz").json()
+            assert health["status"] == "ok"
+            assert health["games"]["osps"]["state"] == health["games"]["kvizovka"][
+                "state"] == "serving"
+    finally:
         proc.terminate()
         proc.wait(30)

@@ -28,8 +28,8 @@ from lexicon.verdicts import remik, rulings
 from tests.conftest import SmallHomes, lexicon, publish, rec
 from tools.remik_flood import heavy_move
 
-WORDS = ["kot", "koty", "kotek", "tok", "dom", "domy", "ara", "kotara", "las", "lasy",
-         "zażółć", "kotka", "kota", "kotlet", "kotlety", "pasta", "pasy", "do"]
+WORDS = ["kot", "koty", "kotek", "tok", "dom", "domy", "domek", "lis", "ara", "kotara",
+         "las", "lasy", "zażółć", "kotka", "kota", "kotlet", "kotlety", "pasta", "pasy", "do"]
 
 
 @pytest.fixture()
@@ -96,13 +96,28 @@ CASES: list[tuple[str, list[str], list[str], str, dict[str, Any], bool, list[str
      ["kotlety", "kel"], "ykel", {}, True, ["wrong_word"], 0, 3, []),
     ("a wrong word: restored, one tile drawn, 3 points lost", ["kot"], ["kotu"], "u", {},
      True, ["wrong_word"], 0, 3, []),
+    # one physical table, one ruling: E and K broken off domek and not relaid lie on the
+    # table as a leftover whether the referee types them or not
+    ("letters broken off and left out of the table after", ["domek"], ["dom", "lis"], "lis",
+     {}, True, [], 3, 4, ["E", "K"]),
+    ("letters broken off and typed as they lie", ["domek"], ["dom", "lis", "ek"], "lis", {},
+     True, [], 3, 4, ["E", "K"]),
+    ("a whole table word gone is taken, not broken", ["dom", "las"], ["dom"], "lis", {},
+     False, ["table_tile_not_relaid", "nothing_laid"], 0, 0, []),
+    # where a tile came from, said by the referee or read as the fewest own letters
+    ("kot's K read as broken off domek", ["domek"], ["dom", "kot"], "kot", {},
+     True, [], 3, 2, ["E"]),
+    ("kot's K said to come from the shelf", ["domek"], ["dom", "kot"], "kot",
+     {"own": {"kot": "kot"}}, True, [], 3, 4, ["E", "K"]),
+    ("a reading the table cannot give", ["domek"], ["dom", "kot"], "kot",
+     {"own": {"kot": "t", "dom": ""}}, False, ["tiles_not_conserved"], 0, 0, []),
 ]
 IDS = [c[0] for c in CASES]
 
 
 def _expect(r: dict[str, Any], legal: bool, codes: list[str], points: int, penalty: int,
             to_shelf: list[str]) -> None:
-    assert r["legal"] is legal
+    assert r["form_legal"] is legal
     assert [x["code"] for x in r["reasons"]] == codes
     assert (r["points"], r["penalty"], r["total"]) == (points, penalty, points - penalty)
     assert r["to_shelf"] == to_shelf
@@ -126,6 +141,8 @@ def _cli_args(before: list[str], after: list[str], rack: str, options: dict[str,
         args.append("--reopening")
     if "variant" in options:
         args += ["--variant", str(options["variant"])]
+    for word, letters in options.get("own", {}).items():
+        args += ["--own", f"{word}={letters}"]
     if "history" in options:
         path = tmp / "history.txt"
         path.write_text("# earlier tables\n" + "\n".join(" ".join(t) for t in
@@ -171,6 +188,31 @@ def test_the_assignment_is_reported(table: Path) -> None:
     same = Catalog(table).lexicon("remik").move(["kot"], ["kot"], "a")
     assert [x["code"] for x in same["reasons"]] == ["nothing_laid"]
     assert same["words_valid"] is None and same["words"][0]["kind"] == "kept"
+
+
+def test_the_reading_of_the_tiles_is_said(table: Path) -> None:
+    """The answer says whether the shelf's letters were the referee's word or the ruling's
+    reading, and the reading assumed is the one with the fewest own letters."""
+    lex = Catalog(table).lexicon("remik")
+    assumed = lex.move(["domek"], ["dom", "kot"], "kot", lang="en")
+    assert assumed["reading"]["code"] == "own_assumed"
+    assert "fewest" in assumed["reading"]["message"]
+    kot = next(w for w in assumed["words"] if w["word"] == "kot")
+    assert kot["kind"] == "rebuilt" and kot["own"] == ["O", "T"]
+    said = lex.move(["domek"], ["dom", "kot"], "kot", own={"kot": "kot"})
+    assert said["reading"]["code"] == "own_said"
+    kot = next(w for w in said["words"] if w["word"] == "kot")
+    assert kot["kind"] == "new" and kot["own"] == ["K", "O", "T"]
+    nothing = lex.move(["kot"], ["kot"], "a")
+    assert nothing["reading"] is None
+
+
+@pytest.mark.parametrize("own", [{"las": "l"}, {"kot": "y"}, {"kot": "kk"}, {"kot": 5},
+                                 ["kot"]])
+def test_a_reading_that_cannot_be_is_refused(table: Path, own: object) -> None:
+    with pytest.raises(InputError) as err:
+        Catalog(table).lexicon("remik").move(["domek"], ["dom", "kot"], "kot", own=own)
+    assert err.value.code == "bad_move"
 
 
 def test_a_wrong_word_is_named_only_with_reveal(table: Path) -> None:
@@ -308,7 +350,11 @@ def test_faces_refuse_and_keep_the_plain_judge(table: Path) -> None:
     assert p.returncode == 2 and "bad_move" in p.stderr
     p = lexicon(table, "judge", "remik", "--before", "kotek", "--after", "koty", "--rack", "y")
     assert p.returncode == 0 and "back to the shelf: E K" in p.stdout
+    assert "najmniejszą liczbą" in p.stdout     # the reading taken, in the players' language
     assert "points 4, penalty 4, total 0" in p.stdout
+    p = lexicon(table, "judge", "remik", "--before", "kotek", "--after", "koty", "--rack", "y",
+                "--own", "koty")
+    assert p.returncode == 2 and "WORD=LETTERS" in p.stderr
 
 
 def test_no_release(home: Path) -> None:
@@ -406,7 +452,7 @@ def test_the_rulings_log_records_the_move(table: Path) -> None:
     assert opening["time"] == lib["time"]
     assert opening["move"] == {
         "kind": "opening", "variant": 1, "before": [], "after": ["kota"],
-        "rack": ["A", "K", "O", "T"], "legal": False, "words_valid": True,
+        "rack": ["A", "K", "O", "T"], "form_legal": False, "words_valid": True,
         "outcome": "move_taken_back", "points": 0, "penalty": 0, "total": 0, "to_shelf": [],
         "reasons": ["opening_too_short"]}
     assert leftovers["verdict"] == "stands" and leftovers["words"] == ["koty"]

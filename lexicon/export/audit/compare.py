@@ -16,7 +16,7 @@ from typing import Any
 from lexicon.export.audit.classes import evidence_class
 from lexicon.export.audit.draw import Reservoir
 from lexicon.export.audit.sheets import Row
-from lexicon.export.audit.words import lookup
+from lexicon.export.audit.words import audited_records, lookup
 from lexicon.export.changes import SAMPLES, sample
 from lexicon.game.profile import Profile
 from lexicon.store.store import Release
@@ -41,8 +41,7 @@ def compare(profile: Profile, release: Release, words: list[str], *, list_name: 
     found: Counter[str] = Counter()
     found_words: dict[str, list[str]] = defaultdict(list)
     missing = Reservoir(samples, seed)     # a few words of each class the list lacks
-    for rec in release.records():
-        cls = evidence_class(vocabulary, rec)
+    for cls, rec in audited_records(profile, release):
         size[cls] += 1
         if rec.key in in_list:
             found[cls] += 1

@@ -20,7 +20,7 @@ from lexicon.errors import InputError
 from lexicon.export.audit import sheets
 from lexicon.export.audit.classes import ABSENT, admitted, evidence_class
 from lexicon.export.audit.sheets import Row, Sheet
-from lexicon.export.audit.words import lookup
+from lexicon.export.audit.words import audited_records, lookup
 from lexicon.game.profile import Profile
 from lexicon.store.records import Record
 from lexicon.store.store import Release
@@ -85,9 +85,8 @@ def draw(profile: Profile, release: Release, *, per_class: int = 20, seed: int =
     pool = Reservoir(per_class, seed)
     if word_list is None:
         population = "release"
-        for rec in release.records():
+        for cls, rec in audited_records(profile, release):
             if rec.key not in exclude:
-                cls = evidence_class(vocabulary, rec)
                 pool.offer(cls, row(rec.word, cls, rec))
     else:
         listed = list(word_list)

@@ -45,7 +45,7 @@ from typing import Any
 from lexicon.errors import InputError
 from lexicon.export.audit.classes import admitted, evidence_class
 from lexicon.export.audit.sheets import Sheet, labels
-from lexicon.export.audit.words import lookup
+from lexicon.export.audit.words import audited_records, lookup
 from lexicon.game.profile import Profile
 from lexicon.store.store import Release
 
@@ -149,8 +149,8 @@ def score(profile: Profile, release: Release, sheets: list[Sheet], *,
     vocabulary = profile.vocabulary
     sizes: Counter[str] = Counter()
     if population is None:
-        for rec in release.records():
-            sizes[evidence_class(vocabulary, rec)] += 1
+        for cls, _rec in audited_records(profile, release):
+            sizes[cls] += 1
     else:
         seen: set[str] = set()
         for _word, key, rec in lookup(profile, release, population):

@@ -15,6 +15,7 @@ from typing import Any
 from lexicon import atomic
 from lexicon.export.audit.sheets import SUFFIX, Sheet, SheetError, cell, directory
 from lexicon.export.audit.words import lookup
+from lexicon.game import overrides
 from lexicon.game.profile import Profile
 from lexicon.store.store import Release
 
@@ -40,7 +41,7 @@ def disagreements(profile: Profile, release: Release, sheet: Sheet, *,
             continue
         reason = f"audit {sheet.name}: reviewed by {who} on {when}"
         if r.note:
-            reason += f": {cell(r.note)}"
+            reason += f": {r.note}"
         out.append((word, "add" if r.label == "Y" else "remove", reason))
     return out
 
@@ -53,9 +54,9 @@ def write(root: Path, profile: Profile, release: Release, sheet: Sheet, *,
     lines = disagreements(profile, release, sheet, reviewer=reviewer, date=date)
     path = output or directory(root, profile.id) / f"{sheet.name}.overrides{SUFFIX}"
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = (f"# overrides from audit sheet {sheet.name} against {release.id}: "
-            f"`lexicon amend {profile.id} --overrides {path}`\n")
-    text += "".join(f"{w}\t{a}\t{r}\n" for w, a, r in lines)
+    text = overrides.comment(f"overrides from audit sheet {sheet.name} against {release.id}: "
+                             f"`lexicon amend {profile.id} --overrides {path}`")
+    text += "".join(overrides.line(w, a, r) for w, a, r in lines)
     atomic.write_text(path, text)
     return {"game": profile.id, "release": release.id, "sheet": sheet.name,
             "overrides": str(path), "add": sum(a == "add" for _, a, _ in lines),

@@ -15,7 +15,6 @@ drawn from said, for the reviewer's eyes.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,8 @@ from typing import Any
 
 from lexicon import atomic
 from lexicon.errors import InputError
-from lexicon.game.inputs import read_utf8
+from lexicon.game.inputs import first_control
+from lexicon.userfile import read_lines
 
 COLUMNS = ("word", "class", "verdict", "reason", "evidence", "label", "note")
 #: a label's weight as a "the game admits it" count: a doubtful word is half of one
@@ -111,12 +111,14 @@ def cell(value: object) -> str:
 
 
 def read(path: Path) -> Sheet:
-    """A sheet from its file; a bad label or row is reported with its line number."""
+    """A sheet from its file (:func:`lexicon.userfile.read_lines`: bounded, a row ending at
+    ``\\n`` or ``\\r\\n`` only, as a spreadsheet writes it); a bad label or row is reported
+    with its line number."""
     path = Path(path)
     meta: dict[str, str] = {}
     rows: list[Row] = []
     header: list[str] | None = None
-    for n, raw in enumerate(read_utf8(path, SheetError, "an audit sheet").splitlines(), 1):
+    for n, raw in enumerate(read_lines(path, SheetError, "an audit sheet"), 1):
         if not raw.strip():
             continue
         if raw.startswith("#"):
@@ -135,7 +137,7 @@ def read(path: Path) -> Sheet:
         got = dict(zip(header, parts, strict=False))
         word = got.get("word", "")
         label = got.get("label", "").upper()
-        if not word or any(unicodedata.category(c) in ("Cc", "Cf") for c in word):
+        if not word or first_control(word) is not None:
             raise SheetError(f"{path}:{n}: no word, or a control character in it",
                              detail={"file": str(path), "line": n})
         if label and label not in LABELS:
@@ -210,7 +212,7 @@ def word_list(path: Path) -> list[str]:
     word a line, the first tab-separated field; ``#`` lines and blank lines skipped; order
     kept, repeats dropped. A sheet is a list too: its words (a sheet drawn uniformly from a
     list stands for that list when the list itself is not at hand)."""
-    lines = [raw for raw in read_utf8(path, SheetError, "a word list").splitlines()
+    lines = [raw for raw in read_lines(path, SheetError, "a word list")
              if raw.strip() and not raw.startswith("#")]
     if lines and {"word", "label"} <= {c.strip() for c in lines[0].split("\t")}:
         return list(dict.fromkeys(r.word for r in read(path).rows))
