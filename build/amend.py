@@ -16,8 +16,12 @@ and the reason (required: it is what a referee reads). ``#`` starts a comment li
   rejected keeps its analyses and sources.
 
 Reviewed overrides live in ``sources/overrides/GAME.tsv`` and every full build applies them
-after judging (:func:`apply_to_writer`), so a correction made by amend is never lost when
-the game is rebuilt from its sources.
+after judging (:func:`apply_to_writer`); a rebuild also applies, after them, every amend
+override of the release it replaces (:func:`build.post_rules.kept_overrides`), so a
+correction made by amend is never lost when the game is rebuilt from its sources unless
+the maintainer drops it by saying so (``lexicon build --drop-overrides``). Each override
+in a release's ``overrides.jsonl`` says where it came from (``origin``: ``reviewed`` or
+``amend``), so a rebuild takes the reviewed ones from the reviewed file as it is now.
 
 ``repack`` is the same path with no override: it rewrites an existing release in the
 current record format (``records.lmdb/``), reading one of an older layout (``records/``,
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -41,7 +46,7 @@ from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
 from lexicon.export.export import Identity
 from lexicon.game import profile as profiles
 from lexicon.game.inputs import clean_word
-from lexicon.game.overrides import Override, OverridesError, read_overrides
+from lexicon.game.overrides import REVIEWED, Override, OverridesError, read_overrides
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
@@ -58,7 +63,8 @@ OVERRIDE = "override"          # reason code and source name of an override
 def reviewed_overrides(game: str, directory: Path | None = None) -> list[Override]:
     """The reviewed overrides of ``game`` kept with the sources (none if no file)."""
     path = (directory or OVERRIDES_DIR) / f"{game}.tsv"
-    return read_overrides(path) if path.exists() else []
+    return [replace(ov, origin=REVIEWED) for ov in read_overrides(path)] \
+        if path.exists() else []
 
 
 def resolve(profile: Profile, overrides: Iterable[Override],

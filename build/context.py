@@ -40,6 +40,9 @@ class BuildContext:
     # check the profile's canary words before publishing; None: only on a full build of
     # the real sources (a smoke build or a test's tiny word list lacks them)
     canaries: bool | None = None
+    # build without the amend overrides of the release this build replaces (a rebuild keeps
+    # them unless the maintainer says so: ``lexicon build --drop-overrides``)
+    drop_overrides: bool = False
     # a builder that learns how many records it will yield says so here (``add_total`` of
     # the "records written" bar during a build), so the bar has a total and an ETA
     expect_records: Callable[[int], None] = field(default=nobody_counts, repr=False)

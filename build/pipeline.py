@@ -103,7 +103,11 @@ def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
     judged = builder.records(ctx)                            # 2. evidence, 3. rules
     after = PostRules.for_build(profile, ctx.root,           # 4. after the rules
                                 check_canaries=full_build if ctx.canaries is None
-                                else ctx.canaries)
+                                else ctx.canaries,
+                                keep_overrides=not ctx.drop_overrides)
+    if after.kept is not None:
+        ctx.log(f"build {game}: keeping {len(after.kept.overrides)} override"
+                f"{'s' if len(after.kept.overrides) != 1 else ''} of {after.kept.release}")
     used += after.sources()
     ctx.log(f"build {game}: judging forms")
     with ReleaseWriter(profile, ctx.root) as writer:         # 5. the release writer

@@ -38,12 +38,13 @@ from lexicon.build.pipeline import (
     refresh_indexes,
     stale_indexes,
 )
+from lexicon.build.post_rules import Kept, kept_overrides
 from lexicon.build.progress import set_overall
 from lexicon.build.shards import worker_count
 from lexicon.sources import fetch as fetching
 
 from lexicon.catalog import Catalog
-from lexicon.errors import LexiconError
+from lexicon.errors import BuildError, LexiconError
 from lexicon.game import profile as profiles
 from lexicon.store import building, releases
 from lexicon.store.integrity import read_manifest
@@ -126,6 +127,18 @@ class Step:
     game: str
     seconds: float      # expected, fetching included
     basis: str          # "last build here" or "reference"
+    kept: Kept | None = None   # the overrides of the release it replaces
+    drop: bool = False         # ... which this build drops (``--drop-overrides``)
+
+    def overrides_text(self) -> str | None:
+        """What the build does with the overrides of the release it replaces, or None."""
+        if self.kept is None:
+            return None
+        n = len(self.kept.overrides)
+        what = f"{n} override{'s' if n != 1 else ''} of {self.kept.release}"
+        if self.drop:
+            return f"{self.game} drops the {what} (--drop-overrides)"
+        return f"{self.game} keeps the {what} (--drop-overrides drops them)"
 
 
 def _fetch_seconds(game: str, root: Path, fetched: frozenset[str] = frozenset()) -> float:
@@ -136,10 +149,23 @@ def _fetch_seconds(game: str, root: Path, fetched: frozenset[str] = frozenset())
                if spec.id not in fetched and not fetching.is_cached(spec, cache))
 
 
-def plan(games: Sequence[str], root: Path, factor: Callable[[], float] = machine_factor
-         ) -> list[Step]:
+def _kept(game: str, root: Path, drop: bool) -> Kept | None:
+    """The overrides a rebuild of ``game`` keeps (or drops); unreadable ones stop a build
+    that would keep them, not one that drops them."""
+    try:
+        return kept_overrides(game, root)
+    except BuildError:
+        if drop:
+            return None
+        raise
+
+
+def plan(games: Sequence[str], root: Path, factor: Callable[[], float] = machine_factor,
+         *, drop_overrides: bool = False) -> list[Step]:
     """The games to build, shortest first (see the module docstring), each with its
-    expected duration. ``factor`` is asked once, and only if some game has no build here."""
+    expected duration and the overrides of the release it replaces (kept, or dropped with
+    ``drop_overrides``). ``factor`` is asked once, and only if some game has no build
+    here."""
     scale: float | None = None
     steps: dict[str, Step] = {}
     for game in dict.fromkeys(games):
@@ -154,7 +180,8 @@ def plan(games: Sequence[str], root: Path, factor: Callable[[], float] = machine
         # a game playing another's vocabulary is built after it, from the sources it fetched
         fetched = frozenset(spec.id for spec in fetching.sources_for(vocabulary)) \
             if vocabulary != game and vocabulary in games else frozenset()
-        steps[game] = Step(game, seconds + _fetch_seconds(game, root, fetched), basis)
+        steps[game] = Step(game, seconds + _fetch_seconds(game, root, fetched), basis,
+                           _kept(game, root, drop_overrides), drop_overrides)
     built = {g for g in steps if releases.current_id(g, root) is not None}
     order: list[Step] = []
     left = list(steps)
@@ -189,19 +216,21 @@ def _listed(names: Sequence[str]) -> str:
 
 def plan_text(steps: Sequence[Step], workers: int | None = None) -> str:
     """The line printed before a build starts: the order, each game's share, the total,
-    and how many worker processes judge the forms of the games whose builders use them
-    (``workers``, when known; :data:`build.games.SHARDED`)."""
+    how many worker processes judge the forms of the games whose builders use them
+    (``workers``, when known; :data:`build.games.SHARDED`), and the overrides each rebuild
+    keeps (or drops) of the release it replaces."""
     total = sum(s.seconds for s in steps)
     bases = sorted({s.basis for s in steps})
     sharded = [s.game for s in steps if s.game in SHARDED]
     judging = "" if workers is None or not sharded else \
         (f"; {_listed(sharded)} judged in {workers} worker "
          f"process{'es' if workers != 1 else ''}")
+    overrides = "".join(f"; {t}" for t in (s.overrides_text() for s in steps) if t)
     return (f"build plan: {len(steps)} game{'s' if len(steps) != 1 else ''}, expected "
             f"{minutes(total)} in all on this machine ("
             + ", ".join(f"{s.game} {minutes(s.seconds)}" for s in steps)
-            + f"; from {' and '.join(bases)} figures){judging}{load_note()}; each game is "
-              "served as soon as it is published")
+            + f"; from {' and '.join(bases)} figures){judging}{overrides}{load_note()}; "
+              "each game is served as soon as it is published")
 
 
 class _Clock:
@@ -278,7 +307,7 @@ def build_games(games: Sequence[str], ctx: BuildContext, *, if_missing: bool = F
         say(out[-1].name)
     if not todo:
         return out
-    steps = plan(todo, ctx.root, factor)
+    steps = plan(todo, ctx.root, factor, drop_overrides=ctx.drop_overrides)
     ctx.log(plan_text(steps, worker_count(ctx.workers)))
     clock = _Clock(steps)
     started = datetime.now(UTC)

@@ -8,8 +8,11 @@ smoke build alike (:mod:`build.pipeline` runs the stage; no builder knows of it)
    they stream to the writer: ``restrict`` rejects what it lacks, ``admit`` adds what it
    holds, ``annotate`` cites it;
 2. the reviewed overrides kept with the sources (``sources/overrides/GAME.tsv``,
-   :func:`build.amend.reviewed_overrides`), applied to the staged records once all are
-   written, so a word fixed by ``lexicon amend`` stays fixed when the game is rebuilt;
+   :func:`build.amend.reviewed_overrides`), then every ``amend`` override of the release
+   the build replaces (:func:`kept_overrides`: the game's current release knows them),
+   applied to the staged records once all are written, so a word fixed by ``lexicon
+   amend`` stays fixed when the game is rebuilt; only a maintainer who says so
+   (``--drop-overrides``) builds without the latter;
 3. the canary words (:mod:`build.canaries`), which change nothing but stop the release
    from being published if one flipped: checked by the writer on the staged release
    (:func:`build.release.check_staged`), on a full build of the real sources unless the
@@ -24,11 +27,47 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.build import amend, official_lists
-from lexicon.build.release import ReleaseWriter, as_record
+from lexicon.build.release import ReleaseWriter, as_record, read_release_overrides
 
+from lexicon.errors import BuildError, LexiconError
+from lexicon.game import profile as profiles
+from lexicon.game.overrides import REVIEWED, Override
 from lexicon.game.profile import Profile
+from lexicon.store import releases
+from lexicon.store.integrity import read_manifest
 from lexicon.store.recordfile import Split
 from lexicon.store.records import Record
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The amend overrides a rebuild carries over from the release it replaces."""
+
+    release: str
+    overrides: list[Override]
+
+
+def kept_overrides(game: str, root: Path | None) -> Kept | None:
+    """The overrides a rebuild of ``game`` keeps: every one the current release carries
+    that a maintainer made (``amend``, ``audit apply`` then amend), in the order they were
+    applied; the reviewed ones are read from the reviewed file instead. None when the game
+    has no release or plays another game's vocabulary (its link carries that game's). A
+    release whose overrides cannot be read stops the build (BuildError): they would be
+    lost silently."""
+    if profiles.load(game).vocabulary != game:
+        return None
+    path = releases.current_path(game, root)
+    if path is None:
+        return None
+    try:
+        entries = list(read_release_overrides(path, read_manifest(path)))
+        kept = [Override(str(e["word"]), str(e["action"]), str(e["reason"]), n)
+                for n, e in enumerate(entries, 1) if e.get("origin") != REVIEWED]
+    except (LexiconError, OSError, ValueError, KeyError, TypeError) as exc:
+        raise BuildError(f"{game}: the overrides of release {path.name} cannot be read "
+                         f"({exc}); rebuild with --drop-overrides to build without them",
+                         detail={"game": game, "release": path.name}) from exc
+    return Kept(path.name, kept) if kept else None
 
 
 @dataclass
@@ -39,15 +78,18 @@ class PostRules:
     pin: official_lists.Pin | None
     listed: set[str]
     check_canaries: bool
+    kept: Kept | None = None
 
     @classmethod
     def for_build(cls, profile: Profile, root: Path | None, *,
-                  check_canaries: bool) -> PostRules:
+                  check_canaries: bool, keep_overrides: bool = True) -> PostRules:
         """The stage a build applies: the pinned official list (read and verified against
-        its sha256 now, before any record is judged) and whether canaries are checked."""
+        its sha256 now, before any record is judged), whether canaries are checked, and
+        the overrides kept from the release the build replaces (``keep_overrides``)."""
         pin = official_lists.pin_for(profile, root)
         listed = official_lists.load_keys(profile, pin, root) if pin is not None else set()
-        return cls(profile, pin, listed, check_canaries)
+        kept = kept_overrides(profile.id, root) if keep_overrides else None
+        return cls(profile, pin, listed, check_canaries, kept)
 
     def sources(self) -> list[dict[str, Any]]:
         """The manifest's source entries the stage adds (the official list, if any)."""
@@ -67,6 +109,9 @@ class PostRules:
         writer.check_canaries = self.check_canaries
 
     def staged(self, writer: ReleaseWriter) -> list[dict[str, Any]]:
-        """Step 2: the reviewed overrides applied to every record ``writer`` has staged;
-        the applied ones, for the release's ``overrides.jsonl``."""
-        return amend.apply_to_writer(writer, amend.reviewed_overrides(self.profile.id))
+        """Step 2: the reviewed overrides, then the kept ones (a later one for the same
+        word wins), applied to every record ``writer`` has staged; the applied ones, for
+        the release's ``overrides.jsonl``."""
+        kept = self.kept.overrides if self.kept is not None else []
+        return amend.apply_to_writer(writer, [*amend.reviewed_overrides(self.profile.id),
+                                              *kept])

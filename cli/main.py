@@ -179,14 +179,23 @@ def build(game_ids: Annotated[list[str], typer.Argument(help="games to build")],
           workers: Annotated[int | None, typer.Option(
               min=1, help="processes that judge the forms (default: $LEXICON_BUILD_WORKERS, "
                           "else the machine's cores); the release is the same either way")]
-          = None) -> None:
+          = None,
+          drop_overrides: Annotated[bool, typer.Option(
+              "--drop-overrides", help="build without the overrides `lexicon amend` made in "
+                                       "the release being replaced (kept by default)")]
+          = False) -> None:
     """Build and publish a new release for each game (atomically; the old one keeps serving
     if the build fails). The games are built shortest first, the plan and its expected
     duration on this machine are printed first, and a server running meanwhile answers
-    each game as soon as it is published (503 not_ready, "being built", until then)."""
+    each game as soon as it is published (503 not_ready, "being built", until then).
+
+    A rebuild keeps every override the maintainer made in the release it replaces
+    (`lexicon amend`, `audit apply` then amend), after the reviewed ones, and the plan line
+    says how many; --drop-overrides builds without them."""
     from lexicon.build.pipeline import BuildContext
     from lexicon.build.plan import build_games
-    build_games(game_ids, BuildContext(root=Catalog().root, limit=limit, workers=workers),
+    build_games(game_ids, BuildContext(root=Catalog().root, limit=limit, workers=workers,
+                                       drop_overrides=drop_overrides),
                 if_missing=if_missing)
 
 
@@ -510,6 +519,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
           access_log: Annotated[bool, typer.Option(
               "--access-log/--no-access-log",
               help="one JSON line a request on stdout")] = True,
+          head_timeout: Annotated[float | None, typer.Option(
+              min=0.1, help="seconds a request head may take to arrive (from the connection, "
+                            "or the previous answer) before the connection is closed "
+                            "(default 10)")] = None,
           build_games: Annotated[list[str] | None, typer.Option(
               "--build", help="build this game if it has no release (repeatable), in a "
                               "`lexicon build --if-missing` process started beside the server: "
@@ -528,13 +541,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
 
     With --workers N, uvicorn's process manager runs N processes on one socket (the releases
     are memory-mapped: they share the page cache) and /metrics sums every worker's counts
-    through PROMETHEUS_MULTIPROC_DIR (a fresh directory, or the given one emptied)."""
+    through PROMETHEUS_MULTIPROC_DIR (a fresh directory, or the given one emptied; refused,
+    exit 4, while another running server uses it)."""
     import os
 
-    from lexicon.service import launch, metrics
+    from lexicon.service import heads, launch, metrics
     if workers > 1 or os.environ.get(metrics.MULTIPROC_ENV):
         metrics.prepare_multiprocess()      # before any worker records a value
     os.environ[metrics.ACCESS_LOG_ENV] = "1" if access_log else "0"
+    if head_timeout is not None:
+        os.environ[heads.HEAD_TIMEOUT_ENV] = str(head_timeout)   # read by every worker
     if build_games:
         for g in build_games:
             Catalog().profile(g)       # an unknown game is refused before anything starts

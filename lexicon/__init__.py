@@ -39,8 +39,8 @@ if (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "build" / "pipeline
 PUBLIC: dict[str, str] = {
     "Lexicon": "lexicon.door",
     **dict.fromkeys(("Catalog", "open"), "lexicon.catalog"),
-    **dict.fromkeys(("CODES", "EXIT_FAILED", "EXIT_INTERNAL", "EXIT_INVALID", "InputError",
-                     "InternalError", "LexiconError", "NotReady", "PackNotReady"),
+    **dict.fromkeys(("CODES", "EXIT_BUSY", "EXIT_FAILED", "EXIT_INTERNAL", "EXIT_INVALID",
+                     "InputError", "InternalError", "LexiconError", "NotReady", "PackNotReady"),
                     "lexicon.errors"),
     **dict.fromkeys(("LIMITS", "Limits", "limit_table", "limit_value", "markdown_cell"),
                     "lexicon.limits"),

@@ -297,6 +297,8 @@ CODES: dict[str, str] = {
     # building and shipping
     "metrics_dir_unusable": "`lexicon serve`: `PROMETHEUS_MULTIPROC_DIR` is no directory, cannot "
                             "be written, or holds files other than metrics files (exit 3)",
+    "metrics_dir_in_use": "`lexicon serve`: a running server uses `PROMETHEUS_MULTIPROC_DIR` (it "
+                          "holds the directory's lock); its files are left alone (exit 4)",
     "build_failed": "a build failed; the previous release keeps serving",
     "build_in_progress": "another build of the same game holds its lock (CLI exit 4)",
     "source_unavailable": "a source could not be fetched or failed its checksum",

@@ -23,6 +23,9 @@ SERVICE_LIMITS: Limits = {
                                                   "body_timeout"),
     ("lexicon.service.bodies", "MAX_BODY_SECONDS"): ("seconds a whole request body may take",
                                              "body_timeout"),
+    ("lexicon.service.heads", "MAX_HEAD_SECONDS"):
+        ("seconds a whole request head may take to arrive; the connection is then closed "
+         "(`serve --head-timeout`)", "—"),
     ("lexicon.service.bodies", "MAX_BIG_BATCHES"):
         ("big `/check` or `/valid` batches (over 32 KiB or 256 KiB of body) answered at "
          "once; the others wait", "—"),

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import atexit
 import errno
+import fcntl
 import functools
 import json
 import os
@@ -78,7 +79,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from lexicon import EXIT_FAILED, Catalog, LexiconError, game_ids
+from lexicon import EXIT_BUSY, EXIT_FAILED, Catalog, LexiconError, game_ids
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 ACCESS_LOG_ENV = "LEXICON_ACCESS_LOG"
@@ -277,10 +278,63 @@ OWNED_ENV = "LEXICON_METRICS_DIR_OWNED"   # "1": the directory is serve's own (a
 MANAGER_ENV = "LEXICON_SERVE_PID"         # the process that spawned the workers
 
 
+#: The lock a serving process holds (shared) on its metrics directory for its whole life.
+DIR_LOCK = ".lexicon-serve.lock"
+_dir_locks: dict[str, int] = {}     # directory -> this process's descriptor of its lock
+
+
 def _unusable(path: Path, why: str) -> LexiconError:
     return LexiconError(f"the metrics directory {path} ({MULTIPROC_ENV}) {why}",
                         code="metrics_dir_unusable", status=500, exit_code=EXIT_FAILED,
                         detail={"path": str(path)})
+
+
+def _claim(path: Path) -> int | None:
+    """The metrics directory's lock, taken exclusively: no live server (manager or worker)
+    uses the directory. Refused with ``metrics_dir_in_use`` (exit 4) when one does; None
+    when the lock file cannot be made on a full filesystem (serving goes on uncounted)."""
+    try:
+        fd = os.open(path / DIR_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            return None
+        raise _unusable(path, f"cannot be written ({exc.strerror})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise LexiconError(
+            f"the metrics directory {path} ({MULTIPROC_ENV}) is in use by a running server "
+            f"(pid {holder}); its files are left alone: give each server a directory of its "
+            "own", code="metrics_dir_in_use", status=409, exit_code=EXIT_BUSY,
+            detail={"path": str(path), "pid": holder}) from None
+    try:    # who holds it, for the message of a refused second server
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError:
+        pass    # a full filesystem: the lock holds all the same
+    return fd
+
+
+def share_dir_lock() -> None:
+    """In a serving process: hold the metrics directory's lock, shared, for the process's
+    life (the kernel drops it at its death), so that no other ``serve`` empties the
+    directory while this process writes there. Once per process; where it cannot be
+    taken (no directory, a full filesystem) serving goes on as before."""
+    given = os.environ.get(MULTIPROC_ENV)
+    if not given or given in _dir_locks:
+        return
+    try:
+        fd = os.open(Path(given) / DIR_LOCK, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return
+    _dir_locks[given] = fd
 
 
 def prepare_multiprocess() -> Path:
@@ -289,16 +343,25 @@ def prepare_multiprocess() -> Path:
     else a new one removed when ``serve`` exits. A directory is only ever emptied of
     metrics files: one holding anything else is refused (``metrics_dir_unusable``: it is
     then not a metrics directory but a wrong path, say ``LEXICON_HOME``), and so is a path
-    that is no directory or cannot be written."""
+    that is no directory or cannot be written. A directory a live server uses (it holds
+    the directory's lock: :func:`share_dir_lock`) is refused untouched
+    (``metrics_dir_in_use``): emptying it would zero that server's counts for good. This
+    process then holds the lock, shared, for its life, as its workers do."""
     given = os.environ.get(MULTIPROC_ENV)
     if not given:
         path = Path(tempfile.mkdtemp(prefix="lexicon-metrics-"))
         atexit.register(shutil.rmtree, path, True)
         os.environ[OWNED_ENV] = "1"
+        fd = _claim(path)
     else:
         path = Path(given)
+        _check_metrics_dir(path)
+        fd = _claim(path)
         _empty_metrics_dir(path)
         os.environ.pop(OWNED_ENV, None)
+    if fd is not None:
+        fcntl.flock(fd, fcntl.LOCK_SH)      # the workers share it from now on
+        _dir_locks[str(path)] = fd
     try:   # can it be written? (a full filesystem is not refused: serving goes on uncounted)
         probe = path / f".lexicon-probe-{os.getpid()}"
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
@@ -323,31 +386,40 @@ def remove_orphaned_dir() -> None:
         return
     try:
         for entry in os.scandir(given):
-            if METRICS_FILE.fullmatch(entry.name):
+            if METRICS_FILE.fullmatch(entry.name) or entry.name == DIR_LOCK:
                 os.unlink(entry.path)
         os.rmdir(given)
     except OSError:
         pass   # a sibling still serving wrote again: it removes the directory at its end
 
 
-def _empty_metrics_dir(path: Path) -> None:
+def _metrics_entries(path: Path) -> list[os.DirEntry[str]]:
+    """The directory's metrics files (its lock left out)."""
+    try:
+        return [e for e in os.scandir(path) if e.name != DIR_LOCK]
+    except OSError as exc:
+        raise _unusable(path, f"cannot be read ({exc.strerror})") from None
+
+
+def _check_metrics_dir(path: Path) -> None:
+    """The directory exists (made if need be) and holds metrics files only."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
         raise _unusable(path, "is not a directory") from None
     except OSError as exc:
         raise _unusable(path, f"cannot be made ({exc.strerror})") from None
-    try:
-        entries = list(os.scandir(path))
-    except OSError as exc:
-        raise _unusable(path, f"cannot be read ({exc.strerror})") from None
-    others = sorted(e.name for e in entries
+    others = sorted(e.name for e in _metrics_entries(path)
                     if not (METRICS_FILE.fullmatch(e.name) and e.is_file(follow_symlinks=False)))
     if others:
         raise _unusable(path, f"holds {len(others)} entries that are not metrics files "
                         f"({', '.join(others[:5])}); not emptying it: point "
                         f"{MULTIPROC_ENV} at a directory of its own")
-    for entry in entries:
+
+
+def _empty_metrics_dir(path: Path) -> None:
+    """Remove the metrics files of an earlier run (checked, under the exclusive lock)."""
+    for entry in _metrics_entries(path):
         try:
             os.unlink(entry.path)
         except FileNotFoundError:
@@ -485,6 +557,7 @@ def install(app: FastAPI, catalog: Catalog,
     """``GET /metrics``, and the middleware in front of the whole app (FastAPI's own error
     layers included), answering with ``quick`` what it can (:class:`Observability`): the
     caller sends every request to it (``service.app.Service``)."""
+    share_dir_lock()
 
     @app.get("/metrics", tags=["service"], response_class=Response,
              responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})

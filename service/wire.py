@@ -6,7 +6,8 @@ typed into a URL by hand and sent as raw UTF-8 (``curl .../words/kót``): HTTP a
 printable ASCII in the request line, so the bytes must be percent-encoded. That answer is
 given here in the shape every other bad input gets, JSON with a stable ``code``
 (``bad_request``) and a message that says how to send the word. :class:`JsonErrorsH11Protocol`
-is uvicorn's h11 protocol with that one answer changed; ``lexicon serve`` and the tests'
+is uvicorn's h11 protocol with that one answer changed, on top of the bound on a request
+head's time (:class:`service.heads.HeadTimeoutProtocol`); ``lexicon serve`` and the tests'
 servers run it (``http=`` of uvicorn's config, :data:`PROTOCOL`).
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import json
 
 import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from lexicon.service.heads import HeadTimeoutProtocol
 
 #: The protocol class as uvicorn's ``--http`` / ``http=`` takes it (an import string: the
 #: worker processes import it themselves).
@@ -37,8 +38,9 @@ def _error(status: int, code: str, message: str) -> bytes:
 BAD_REQUEST_BODY = _error(400, "bad_request", BAD_REQUEST_MESSAGE)
 
 
-class JsonErrorsH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol whose answer to an unreadable request is the API's JSON."""
+class JsonErrorsH11Protocol(HeadTimeoutProtocol):
+    """uvicorn's h11 protocol, its request heads bounded in time, whose answer to an
+    unreadable request is the API's JSON."""
 
     def send_400_response(self, msg: str) -> None:
         headers = [(b"content-type", b"application/json"),

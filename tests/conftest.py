@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,28 @@ def lexicon_process(home: Path, *args: str, stdin: str | None = None
     env = {**os.environ, "LEXICON_HOME": str(home)}
     return subprocess.run([sys.executable, "-m", "lexicon.cli.main", *args], capture_output=True,
                           text=True, env=env, input=stdin, check=False)
+
+
+def lexicon_serve(home: Path, port: int, *args: str, env: dict[str, str] | None = None,
+                  stdout: Any = subprocess.DEVNULL) -> subprocess.Popen:
+    """A real ``lexicon serve --port PORT ARGS`` on loopback, returned once ``/healthz``
+    answers (any status); its stderr is piped. One that exits first is an AssertionError
+    with what it said."""
+    import httpx
+
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port",
+                             str(port), *args],
+                            env={**os.environ, "LEXICON_HOME": str(home), **(env or {})},
+                            stdout=stdout, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return proc
+        except httpx.TransportError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("serve did not start: " + proc.communicate()[1].decode()[-2000:])
 
 
 def lexicon(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -224,6 +247,7 @@ E2E_FILES = frozenset({
     "page/test_referee_page.py", "page/test_remik_offline.py",
     "project/test_wheel.py",
     "service/test_bodies.py", "service/test_building.py", "service/test_damaged_release.py",
+    "service/test_heads.py",
     "service/test_fuzz.py", "service/test_metrics.py", "service/test_metrics_safety.py",
     "service/test_offline_routes.py",
     "service/test_ops.py", "service/test_pattern_flood.py", "service/test_remik_flood.py",

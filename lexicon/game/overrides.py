@@ -22,6 +22,9 @@ from lexicon.game.inputs import refused
 from lexicon.userfile import read_lines
 
 ACTIONS = ("add", "remove")
+#: Where an override came from, as a release's ``overrides.jsonl`` records it: the reviewed
+#: file kept with the sources, or a maintainer's ``amend`` (kept by every rebuild).
+REVIEWED, AMENDED = "reviewed", "amend"
 
 
 @dataclass(frozen=True)
@@ -30,9 +33,11 @@ class Override:
     action: str
     reason: str
     line: int = 0
+    origin: str = AMENDED
 
     def to_json(self, key: str) -> dict[str, Any]:
-        return {"word": self.word, "key": key, "action": self.action, "reason": self.reason}
+        return {"word": self.word, "key": key, "action": self.action, "reason": self.reason,
+                "origin": self.origin}
 
 
 class OverridesError(InputError):

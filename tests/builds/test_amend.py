@@ -354,3 +354,78 @@ def test_an_amend_copies_the_untouched_records_byte_for_byte(home: Path,
     assert [(r.key, r.valid) for r in cat.release("osps").records()] == sorted(
         [(r.key, r.valid) for r in POLISH_RECORDS if r.key != "kot"]
         + [("kot", False), ("pies", True)])
+
+
+def _rebuild(home: Path, *, drop: bool = False) -> tuple[Path, str]:
+    """``lexicon build osps`` (the plan, its line, the pipeline) of the same records: the
+    published release and the plan line."""
+    from lexicon.build.pipeline import BuildContext
+    from lexicon.build.plan import build_games
+
+    from tests.conftest import StaticBuilder
+
+    said: list[str] = []
+    ctx = BuildContext(root=home, log=said.append)
+    ctx.drop_overrides = drop
+    (path,) = build_games(["osps"], ctx,
+                          builders={"osps": StaticBuilder("osps", POLISH_RECORDS)},
+                          say=lambda _line: None, factor=lambda: 1.0)
+    return path, next(line for line in said if line.startswith("build plan:"))
+
+
+def test_a_rebuild_keeps_the_overrides_of_the_release_it_replaces(home: Path,
+                                                                  tmp_path: Path) -> None:
+    """Amended, then rebuilt from its sources: the maintainer's overrides are kept (the
+    plan says so), again on the next rebuild, and dropped only when the maintainer says
+    so (``--drop-overrides``)."""
+    publish(home, "osps", POLISH_RECORDS)
+    fix = _overrides(tmp_path, ["kot\tremove\tnot in edition 2026 (ruling 7)",
+                                "Pies\tadd\truling 9"])
+    amended = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
+
+    def verdicts() -> tuple[dict, dict]:
+        lex = Catalog(home).lexicon("osps")
+        return lex.check("kot"), lex.check("pies")
+
+    for _ in range(2):                    # the kept overrides are kept again by the next
+        replaced = releases.current_id("osps", home)
+        time.sleep(1.1)     # release ids carry the second
+        rebuilt, line = _rebuild(home)
+        assert rebuilt.name != replaced
+        assert f"; osps keeps the 2 overrides of {replaced} (--drop-overrides drops them)" \
+            in line
+        kot, pies = verdicts()
+        assert not kot["valid"] and kot["reason"]["code"] == "override"
+        assert kot["reason"]["detail"] == "not in edition 2026 (ruling 7)"
+        assert pies["valid"] and pies["evidence"] == ["added by override: ruling 9"]
+        kept = [(o["key"], o["action"], o["origin"])
+                for o in read_release_overrides(rebuilt, _manifest(rebuilt))
+                if o["origin"] == "amend"]
+        assert kept == [("kot", "remove", "amend"), ("pies", "add", "amend")]
+    assert replaced != amended.name
+    time.sleep(1.1)
+    dropped, line = _rebuild(home, drop=True)
+    assert "; osps drops the 2 overrides of " in line and "(--drop-overrides)" in line
+    kot, pies = verdicts()
+    assert kot["valid"] and not pies["valid"]
+    assert all(o["origin"] == "reviewed"
+               for o in read_release_overrides(dropped, _manifest(dropped)))
+    time.sleep(1.1)
+    _path, line = _rebuild(home)          # nothing left to keep: the plan says nothing
+    assert "overrides" not in line
+
+
+def test_a_rebuild_takes_reviewed_overrides_from_the_reviewed_file_as_it_is_now(
+        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reviewed override the reviewers have since withdrawn is not carried over by the
+    rebuild as if a maintainer had made it."""
+    reviewed = tmp_path / "osps.tsv"
+    reviewed.write_text("jaźń\tremove\treviewed: not in edition 2026\n", encoding="utf-8")
+    monkeypatch.setattr(amend, "OVERRIDES_DIR", tmp_path)
+    publish(home, "osps", POLISH_RECORDS)
+    assert not Catalog(home).lexicon("osps").check("jaźń")["valid"]
+    reviewed.write_text("# none\n", encoding="utf-8")
+    time.sleep(1.1)
+    _path, line = _rebuild(home)
+    assert "overrides" not in line
+    assert Catalog(home).lexicon("osps").check("jaźń")["valid"]

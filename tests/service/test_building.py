@@ -20,7 +20,7 @@ from lexicon.build import plan, progress
 
 from lexicon.catalog import Catalog
 from lexicon.store import building
-from tests.conftest import POLISH_RECORDS, publish
+from tests.conftest import POLISH_RECORDS, lexicon_process, publish
 from tests.service.test_ops import _serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,20 +107,73 @@ def test_a_game_being_built_answers_not_ready_then_serves_once_published(
             server.communicate(timeout=30)
 
 
-def test_an_announcement_of_a_dead_build_is_no_announcement(home: Path) -> None:
-    """A build killed before it could withdraw: the game is ``no_release`` again, with the
-    advice to build it, not "being built" for ever."""
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
-    now = plan.datetime.now(plan.UTC)
-    building.announce("kvizovka", home, started_at=now, expected_at=now, position=1, of=1)
-    cat = Catalog(home)
-    assert cat.state("kvizovka")["state"] == "building"               # this process lives
+#: A process that announces kvizovka in ``argv[1]`` (a LEXICON_HOME), says so, and waits to
+#: be killed.
+ANNOUNCER = textwrap.dedent("""
+    import sys, time
+    from datetime import UTC, datetime
+    from pathlib import Path
+    from lexicon.store import building
+
+    now = datetime.now(UTC)
+    building.announce("kvizovka", Path(sys.argv[1]), started_at=now, expected_at=now,
+                      position=1, of=1)
+    print("announced", flush=True)
+    time.sleep(600)
+""")
+
+
+def test_an_announcement_of_a_killed_build_is_none_even_when_its_pid_lives(
+        home: Path) -> None:
+    """A build killed (SIGKILL: no handler runs) before it could withdraw: the game is
+    ``no_release`` again, with the advice to build it, not "being built" for ever, even
+    when the pid the file names is a live process (pids are reused; pid 1 in a container)."""
+    announcer = subprocess.Popen([sys.executable, "-c", ANNOUNCER, str(home)], cwd=ROOT,
+                                 stdout=subprocess.PIPE, text=True,
+                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert announcer.stdout.readline().strip() == "announced"
+        cat = Catalog(home)
+        assert cat.state("kvizovka")["state"] == "building"          # it lives
+    finally:
+        announcer.kill()
+        announcer.communicate()
     marker = home / "releases" / "kvizovka" / building.MARKER
-    marker.write_text(marker.read_text().replace(f'"pid": {os.getpid()}',
-                                                 f'"pid": {dead.pid}'))
-    state = cat.state("kvizovka")
-    assert state["state"] == "no_release" and state["error"]["code"] == "no_release"
+    assert json.loads(marker.read_text())["pid"] == announcer.pid    # left behind
+    for live in (os.getpid(), 1):
+        marker.write_text(marker.read_text().replace(
+            f'"pid": {json.loads(marker.read_text())["pid"]}', f'"pid": {live}'))
+        assert building.in_progress("kvizovka", home) is None
+        state = cat.state("kvizovka")
+        assert state["state"] == "no_release" and state["error"]["code"] == "no_release"
+
+
+def test_a_refused_second_build_leaves_the_running_builds_announcement(
+        home: Path, tmp_path: Path) -> None:
+    """A second ``lexicon build`` of a game a live build is building is refused (exit 4,
+    ``build_in_progress``) and withdraws nothing: the game is still "being built"."""
+    env = {**os.environ, "LEXICON_HOME": str(home), "LEXICON_PROGRESS": "off",
+           "PYTHONPATH": str(ROOT)}
+    first = subprocess.Popen([sys.executable, "-c", HELD_BUILD, str(tmp_path / "go"),
+                              str(home)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    try:
+        for line in first.stdout:                 # its build lock is held from here on
+            if "judging forms" in line:
+                break
+        second = lexicon_process(home, "build", "kvizovka")
+        assert second.returncode == 4, second.stdout + second.stderr
+        assert "build_in_progress" in second.stderr
+        assert f"pid {first.pid}" in second.stderr
+        found = building.in_progress("kvizovka", home)
+        assert found is not None and found["pid"] == first.pid
+        assert Catalog(home).state("kvizovka")["state"] == "building"
+        # a withdraw by a process that did not announce does nothing either
+        building.withdraw("kvizovka", home)
+        assert building.in_progress("kvizovka", home) is not None
+    finally:
+        first.kill()
+        first.communicate()
 
 
 def test_the_plan_builds_the_shortest_first_and_a_vocabulary_before_its_game(

@@ -25,7 +25,7 @@ from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
 from lexicon import LexiconError
-from tests.conftest import SmallHomes, lexicon_process
+from tests.conftest import SmallHomes, lexicon_process, lexicon_serve
 from tests.service.test_metrics import _pids, samples, value
 
 
@@ -98,21 +98,11 @@ sys.exit(5)
 
 def _serve(home: Path, prom: Path, out: Path, workers: int = 2) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "LEXICON_HOME": str(home), metrics.MULTIPROC_ENV: str(prom),
-           "LEXICON_GAMES": "osps"}   # the only game published here
-    proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "serve", "--port", str(port),
-                             "--workers", str(workers), "--drain-seconds", "2"], env=env,
-                            stdout=out.open("wb"), stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            httpx.get(base + "/healthz", timeout=1)
-            break
-        except httpx.TransportError:
-            time.sleep(0.2)
-    assert proc.poll() is None, proc.stderr.read().decode()[-2000:] if proc.stderr else ""
-    return proc, base
+    proc = lexicon_serve(home, port, "--workers", str(workers), "--drain-seconds", "2",
+                         env={metrics.MULTIPROC_ENV: str(prom),
+                              "LEXICON_GAMES": "osps"},   # the only game published here
+                         stdout=out.open("wb"))
+    return proc, f"http://127.0.0.1:{port}"
 
 
 def test_a_full_metrics_filesystem_is_reported_and_served_through(
@@ -196,7 +186,7 @@ def test_only_metrics_files_are_removed(tmp_path: Path,
     for name in ("counter_12.db", "histogram_12.db", "gauge_livesum_7.db"):
         (prom / name).write_bytes(b"stale")
     assert _prepare(prom, monkeypatch) == prom
-    assert list(prom.iterdir()) == []
+    assert [p.name for p in prom.iterdir()] == [metrics.DIR_LOCK]     # held by this process
 
 
 @pytest.mark.parametrize("other", ["notes.txt", "counter_12.db.bak", "releases/",
@@ -253,3 +243,45 @@ def test_serve_refuses_a_read_only_metrics_directory(
         assert done.returncode == 3, done.stderr[-2000:]
         assert "error [metrics_dir_unusable]" in done.stderr
         assert "cannot be written" in done.stderr and "Traceback" not in done.stderr
+
+
+def _serving(home: Path, prom: Path, port: int, *args: str) -> subprocess.Popen:
+    """A real ``lexicon serve`` on ``port`` counting into ``prom``, once it answers."""
+    return lexicon_serve(home, port, "--no-access-log", *args,
+                         env={metrics.MULTIPROC_ENV: str(prom)})
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_second_serve_leaves_a_running_servers_metrics_alone(
+        osps_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: str) -> None:
+    """Two real servers, one metrics directory: the second (its port taken, as when a unit
+    is started twice) is refused with ``metrics_dir_in_use`` (exit 4) before it touches the
+    directory, and the first's counts go on adding up."""
+    prom, port = tmp_path / "prom", free_port()
+    first = _serving(osps_home, prom, port, "--workers", workers)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(5):
+            assert httpx.get(base + "/v1/games/osps/words/kot").status_code == 200
+        files = sorted(p.name for p in prom.iterdir())
+        assert any(metrics.METRICS_FILE.fullmatch(name) for name in files)
+        counted = value(httpx.get(base + "/metrics").text, "lexicon_http_requests_total",
+                        method="GET", route=metrics.WORD_ROUTE, status="200")
+        assert counted == 5
+        monkeypatch.setenv(metrics.MULTIPROC_ENV, str(prom))
+        second = lexicon_process(osps_home, "serve", "--port", str(port), "--workers", workers)
+        assert second.returncode == 4, second.stderr[-2000:]
+        assert "error [metrics_dir_in_use]" in second.stderr
+        assert f"pid {first.pid}" in second.stderr and "Traceback" not in second.stderr
+        assert set(files) <= {p.name for p in prom.iterdir()}             # none removed
+        for _ in range(3):
+            assert httpx.get(base + "/v1/games/osps/words/kot").status_code == 200
+        assert value(httpx.get(base + "/metrics").text, "lexicon_http_requests_total",
+                     method="GET", route=metrics.WORD_ROUTE, status="200") == 8
+    finally:
+        first.terminate()
+        first.communicate(timeout=30)
+    # stopped, the directory is free again: the next serve empties and uses it
+    again = _serving(osps_home, prom, free_port())
+    again.terminate()
+    again.communicate(timeout=30)
