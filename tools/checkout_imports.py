@@ -7,6 +7,10 @@ them at its top (the layout the project keeps). This module, installed as
 ``_lexicon_checkout.py`` beside a ``.pth`` that calls :func:`install` (``tools/editable.py``
 writes both into the editable wheel), makes the checkout behave as the wheel does:
 
+* ``lexicon`` is the first regular package of that name on ``sys.path`` (a checkout put there
+  on purpose, or the working directory's), else the checkout this environment was installed
+  from: never a stray folder of that name without ``__init__.py``, which the path finder
+  would take for a namespace package;
 * ``lexicon.build`` (and ``cli``, ``service``, ``sources``) is the folder of that name beside
   whichever ``lexicon`` package was imported, so a second checkout put first on ``sys.path``
   brings its own folders with it;
@@ -52,12 +56,23 @@ class _Absent(importlib.abc.Loader):
 
 
 class CheckoutFinder(importlib.abc.MetaPathFinder):
-    """Maps ``lexicon.<folder>`` to the checkout's folder and keeps the folders' own names
-    from importing (first on ``sys.meta_path``, so the path finder never sees them)."""
+    """Maps ``lexicon`` and ``lexicon.<folder>`` to a checkout and keeps the folders' own
+    names from importing (first on ``sys.meta_path``, so the path finder never sees them)."""
+
+    #: the checkout this environment's editable install was made from (:func:`install`)
+    root: str | None = None
 
     @classmethod
     def find_spec(cls, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname == "lexicon" and path is None:
+            found = importlib.machinery.PathFinder.find_spec(fullname, sys.path)
+            if (found is not None and found.origin is not None) or cls.root is None:
+                return found
+            folder = os.path.join(cls.root, "lexicon")
+            return importlib.util.spec_from_file_location(
+                fullname, os.path.join(folder, "__init__.py"),
+                submodule_search_locations=[folder])
         head, _, tail = fullname.partition(".")
         if head == "lexicon" and tail in BESIDE:
             package = sys.modules.get("lexicon")
@@ -77,7 +92,9 @@ class CheckoutFinder(importlib.abc.MetaPathFinder):
         return None
 
 
-def install() -> None:
-    """Put :class:`CheckoutFinder` first on ``sys.meta_path`` (once)."""
+def install(root: str | None = None) -> None:
+    """Put :class:`CheckoutFinder` first on ``sys.meta_path`` (once), ``lexicon`` falling
+    back to the checkout at ``root``."""
+    CheckoutFinder.root = root
     if CheckoutFinder not in sys.meta_path:
         sys.meta_path.insert(0, CheckoutFinder)

@@ -32,7 +32,8 @@ class EditableImports(BuildHookInterface):
         module = self._scratch / f"{MODULE}.py"
         shutil.copyfile(Path(self.root) / "tools" / "checkout_imports.py", module)
         pth = self._scratch / f"{MODULE}.pth"
-        pth.write_text(f"import {MODULE}; {MODULE}.install()\n", encoding="utf-8")
+        pth.write_text(f"import {MODULE}; {MODULE}.install({str(Path(self.root).resolve())!r})\n",
+                       encoding="utf-8")
         build_data["force_include_editable"] = {str(module): f"{MODULE}.py",
                                                 str(pth): f"{MODULE}.pth"}
 

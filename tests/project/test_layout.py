@@ -307,3 +307,15 @@ def test_one_file_is_one_module() -> None:
                   "             if getattr(m, '__file__', '') and m.__file__.endswith("
                   "'build/pipeline.py')))", ROOT)
     assert got.returncode == 0 and got.stdout.strip() == "['lexicon.build.pipeline']", got
+
+
+def test_a_stray_lexicon_folder_does_not_hide_the_checkout(tmp_path: Path) -> None:
+    """A folder named ``lexicon`` without ``__init__.py`` on the path (a leftover of an old
+    install) is no namespace package hiding the checkout's."""
+    (tmp_path / "lexicon").mkdir()
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    got = subprocess.run([sys.executable, "-c", "import lexicon.build as m; print(m.__file__)"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+                         timeout=120)
+    assert got.returncode == 0, got.stderr
+    assert Path(got.stdout.strip()) == ROOT / "build" / "__init__.py"
