@@ -18,6 +18,7 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
+#: the distribution's version, stated here only (pyproject.toml reads it from this line)
 __version__ = "0.1.0"
 
 # The distribution claims one import name. The build pipeline, the source readers and the
@@ -57,7 +58,7 @@ PUBLIC: dict[str, str] = {
     "lease_releases": "lexicon.store.leases",
     "OFFLINE_FORMAT": "lexicon.export.offline",
 }
-__all__ = sorted(PUBLIC)
+__all__ = sorted([*PUBLIC, "__version__"])
 
 
 def __getattr__(name: str) -> Any:

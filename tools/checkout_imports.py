@@ -91,6 +91,10 @@ class CheckoutFinder(importlib.abc.MetaPathFinder):
             return found or importlib.machinery.ModuleSpec(fullname, _Absent())
         return None
 
+    @classmethod
+    def invalidate_caches(cls) -> None:
+        """Nothing is cached (``importlib.invalidate_caches`` calls this on the class)."""
+
 
 def install(root: str | None = None) -> None:
     """Put :class:`CheckoutFinder` first on ``sys.meta_path`` (once), ``lexicon`` falling

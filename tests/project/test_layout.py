@@ -175,7 +175,7 @@ def test_the_package_exports_its_public_table() -> None:
 
     import lexicon
 
-    assert lexicon.__all__ == sorted(lexicon.PUBLIC)
+    assert lexicon.__all__ == sorted([*lexicon.PUBLIC, "__version__"])
     for name in lexicon.__all__:
         assert not isinstance(getattr(lexicon, name), types.ModuleType), name
     assert {"Lexicon", "Catalog", "open", "LexiconError", "CODES"} <= set(lexicon.__all__)
