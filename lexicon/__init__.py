@@ -16,19 +16,16 @@ from __future__ import annotations
 
 from importlib import import_module
 from importlib.util import find_spec
-from pathlib import Path
 from typing import Any
 
+#: the distribution's version, stated here only (pyproject.toml reads it from this line)
 __version__ = "0.1.0"
 
 # The distribution claims one import name. The build pipeline, the source readers and the
 # two faces are folders beside this one in a checkout (the layout the project keeps) and
 # folders inside it in the wheel (pyproject's force-include); either way they import as
-# lexicon.build, lexicon.sources, lexicon.service and lexicon.cli. So in a checkout, and only
-# there, the checkout's root is searched for this package's submodules after this folder.
-_CHECKOUT = Path(__file__).resolve().parent.parent
-if (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "build" / "pipeline.py").is_file():
-    __path__.append(str(_CHECKOUT))
+# lexicon.build, lexicon.sources, lexicon.service and lexicon.cli: in a checkout through the
+# editable install's import hook (tools/checkout_imports.py), which maps them and nothing else.
 
 
 #: The public names, each with the module that owns it: ``from lexicon import X`` loads that
@@ -64,7 +61,7 @@ PUBLIC: dict[str, str] = {
     "OFFLINE_FORMAT": "lexicon.export.offline",
     "stream_lines": "lexicon.userfile",
 }
-__all__ = sorted(PUBLIC)
+__all__ = sorted([*PUBLIC, "__version__"])
 
 
 def __getattr__(name: str) -> Any:

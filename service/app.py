@@ -48,6 +48,7 @@ from lexicon import (
     LexiconError,
     LockHeld,
     NotReady,
+    __version__,
     game_name,
     health_status,
     language,
@@ -148,7 +149,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     # release files held by read leases: one truncated under the server waits for the reads
     # under way (service.inflight) instead of faulting them (lexicon.store.leases)
     lease_releases(inflight.quiesce)
-    app = Service(title="Lexicon", version="0.1.0",
+    app = Service(title="Lexicon", version=__version__,
                   description=apidocs.api_description(API_DESCRIPTION),
                   docs_url=None, redoc_url=None,   # served whole by service.docspage
                   dependencies=[Depends(_decodable_url)],

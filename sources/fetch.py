@@ -413,15 +413,3 @@ def verify_installed(fetched: Fetched) -> int:
             f"(`pip install --force-reinstall --no-deps {fetched.artifact}`)",
             detail={"files": differ})
     return checked
-
-
-def fetch_all(ids: Sequence[str] | None = None, cache: Path | None = None,
-              run: Runner = _run) -> dict[str, Fetched]:
-    specs = load_manifest()
-    wanted = list(ids) if ids else list(specs)
-    out = {}
-    for sid in wanted:
-        if sid not in specs:
-            raise SourceError(f"unknown source {sid!r}; known: {', '.join(specs)}")
-        out[sid] = fetch(specs[sid], cache, run)
-    return out

@@ -9,6 +9,9 @@ never imports a face or a tool; no module, through any chain of imports, imports
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from functools import cache
 from graphlib import CycleError, TopologicalSorter
@@ -172,7 +175,7 @@ def test_the_package_exports_its_public_table() -> None:
 
     import lexicon
 
-    assert lexicon.__all__ == sorted(lexicon.PUBLIC)
+    assert lexicon.__all__ == sorted([*lexicon.PUBLIC, "__version__"])
     for name in lexicon.__all__:
         assert not isinstance(getattr(lexicon, name), types.ModuleType), name
     assert {"Lexicon", "Catalog", "open", "LexiconError", "CODES"} <= set(lexicon.__all__)
@@ -258,3 +261,62 @@ def test_the_e2e_marker_names_real_test_files() -> None:
     from tests.conftest import E2E_FILES
 
     assert {name for name in E2E_FILES if not (ROOT / "tests" / name).is_file()} == set()
+
+
+def _python(code: str, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """The development environment's interpreter (the README's set-up: an editable install),
+    run in ``cwd`` with nothing on ``PYTHONPATH``, as a user's shell would run it."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([sys.executable, *(("-c", code) if code else ()), *args], cwd=cwd,
+                          env=env, capture_output=True, text=True, check=False, timeout=120)
+
+
+@pytest.mark.parametrize("name", BESIDE)
+def test_the_folders_beside_lexicon_import_only_inside_it(name: str, tmp_path: Path) -> None:
+    """The checkout imports exactly what the wheel installs: ``lexicon.build`` is the
+    checkout's ``build/``; a top-level ``build`` is never the checkout's folder, from another
+    directory or from the checkout itself (tools/checkout_imports.py)."""
+    inside = _python(f"import lexicon.{name} as m; print(m.__file__)", tmp_path)
+    assert inside.returncode == 0, inside.stderr
+    assert Path(inside.stdout.strip()) == ROOT / name / "__init__.py"
+    for where in (tmp_path, ROOT):
+        top = _python(f"import {name} as m; print(m.__file__)", where)
+        assert top.stdout.strip() != str(ROOT / name / "__init__.py"), (where, top.stdout)
+        if name != "build":          # PyPA's frontend is installed under that name
+            assert top.returncode == 1 and f"No module named {name!r}" in top.stderr, top
+
+
+def test_the_checkout_has_no_other_top_level_names_inside_lexicon(tmp_path: Path) -> None:
+    """Only the four folders join the package: ``lexicon.tools`` or ``lexicon.tests``, which
+    the wheel does not install, do not import."""
+    for name in ("tools", "tests", "deploy"):
+        got = _python(f"import lexicon.{name}", tmp_path)
+        assert got.returncode == 1 and "No module named" in got.stderr, (name, got.stderr)
+
+
+def test_pypa_build_runs_in_the_checkout() -> None:
+    """``python -m build`` in the checkout is PyPA's frontend, not the build pipeline."""
+    got = _python("", ROOT, "-m", "build", "--version")
+    assert got.returncode == 0 and "site-packages" in got.stdout, got.stdout + got.stderr
+
+
+def test_one_file_is_one_module() -> None:
+    """``lexicon.build.pipeline`` is loaded once, whatever else a process imports."""
+    got = _python("import sys, lexicon.build.pipeline\n"
+                  "try:\n    import build.pipeline\nexcept ImportError:\n    pass\n"
+                  "print(sorted(n for n, m in sys.modules.items()\n"
+                  "             if getattr(m, '__file__', '') and m.__file__.endswith("
+                  "'build/pipeline.py')))", ROOT)
+    assert got.returncode == 0 and got.stdout.strip() == "['lexicon.build.pipeline']", got
+
+
+def test_a_stray_lexicon_folder_does_not_hide_the_checkout(tmp_path: Path) -> None:
+    """A folder named ``lexicon`` without ``__init__.py`` on the path (a leftover of an old
+    install) is no namespace package hiding the checkout's."""
+    (tmp_path / "lexicon").mkdir()
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    got = subprocess.run([sys.executable, "-c", "import lexicon.build as m; print(m.__file__)"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+                         timeout=120)
+    assert got.returncode == 0, got.stderr
+    assert Path(got.stdout.strip()) == ROOT / "build" / "__init__.py"
