@@ -4,9 +4,10 @@ prepare it, in a real headless Chromium with a new profile for each interface la
 A browser that never saw the page visits it once with the server, chooses its language and
 presses *Save for offline use* for every game; the server then stops (no network), and the
 page is opened by a new navigation (the home-screen icon's bare ``/``) and by a deep link.
-Both must show the game list in that language, answer a look-up and judge a play on the
-device, and give every control an accessible name in that language. Screenshots at 390 px
-of the page opened afresh in Polish and in Serbian Cyrillic go to test-artifacts/offline/.
+Both must show the game list in that language, answer a look-up, judge a play and rule a
+Remik move on the device (the move as the server rules it), and give every control an
+accessible name in that language. Screenshots at 390 px of the page opened afresh in Polish
+(a look-up and a Remik move) and in Serbian Cyrillic (Kvizovka) go to test-artifacts/offline/.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ CASES: dict[str, dict[str, Any]] = {
     "en": {"look": ("osps", "zażółć", "valid"), "play": ("osps", ["kot", "koty"], "stands")},
 }
 
+#: a Remik move ruled on the device in every language: kotek broken to koty with the shelf's
+#: Y, its E and K going back to the shelf (4 points, 4 penalty), compared with the server's
+MOVE = {"before": ["kotek"], "after": ["koty"], "rack": "y"}
+
 #: each control without text of its own, and the UI_TEXT key that names it
 NAMED = {"game": "game", "lang": "language", "word": "wordLabel", "joker": "joker",
          "tiles": "tilesLabel", "play-words": "playWords", "reset-seconds": "resetAfter"}
@@ -80,6 +85,15 @@ def fresh_browser(tmp_path: Path) -> Iterator[webdriver.Chrome]:
 def titles_on_server(base: str, lang: str) -> dict[str, str]:
     with urllib.request.urlopen(f"{base}/v1/games?lang={quote(lang)}", timeout=30) as r:
         return {g["id"]: g["title"] for g in json.loads(r.read())}
+
+
+def move_on_server(base: str, lang: str) -> dict[str, Any]:
+    """The server's ruling of :data:`MOVE` in ``lang``."""
+    req = urllib.request.Request(f"{base}/v1/games/remik/move",
+                                 json.dumps({**MOVE, "lang": lang}).encode(),
+                                 {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as answer:
+        return json.loads(answer.read())
 
 
 def titles_shown(driver: webdriver.Chrome) -> dict[str, str]:
@@ -132,6 +146,7 @@ def test_saved_page_opens_afresh_with_no_network(home: Path, lang: str,
     with ExitStack() as stack:
         base = stack.enter_context(running_server(home))
         titles = {lg: titles_on_server(base, lg) for lg in LANGS}
+        ruled = move_on_server(base, lang)
         # the first visit, with the server: the page in the referee's language, every game
         # saved with the bar's button, and nothing else. The page's own requests go past
         # the worker, as on a phone where it takes control only after the page loaded: what
@@ -171,6 +186,31 @@ def test_saved_page_opens_afresh_with_no_network(home: Path, lang: str,
     assert driver.find_element(By.ID, "judge-verdict").text == ui_text(driver, lang, ruling)
     assert driver.find_element(By.ID, "offline-ruling-note").is_displayed()
     check_names(driver, lang, ["play-words", "reset-seconds"])
+
+    # a Remik move, on a page opened afresh at the move form: the server's ruling
+    if lang == "pl":
+        driver.set_window_size(390, 844)
+    opened(driver, f"{base}/?game=remik&mode=judge&lang={quote(lang)}", lang, titles[lang])
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "move-after").is_displayed())
+    for field, key in (("move-before", "before"), ("move-after", "after"),
+                       ("move-rack", "rack")):
+        box = driver.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(" ".join(MOVE[key]) if isinstance(MOVE[key], list) else MOVE[key])
+    driver.find_element(By.ID, "move-go").click()
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "move-figures").text)
+    kept = json.loads(driver.execute_script("return Offline.exportRulings()").splitlines()[-1])
+    assert kept["offline"] and kept["verdict"] == ruled["verdict"] == "stands"
+    assert driver.find_element(By.ID, "judge-verdict").text == ui_text(driver, lang, "stands")
+    assert driver.find_element(By.ID, "move-shelf").text.endswith(" ".join(ruled["to_shelf"]))
+    assert str(ruled["total"]) in driver.find_element(By.ID, "move-figures").text
+    assert driver.find_element(By.ID, "offline-ruling-note").is_displayed()
+    if lang == "pl":
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+        shots = ARTIFACTS / "offline"
+        shots.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(shots / "afresh-pl-remik-390.png"))
+        driver.set_window_size(420, 900)
 
     # a deep link to a look-up, opened afresh
     opened(driver, f"{base}/?game=kvizovka&word=ljubav&lang={quote(lang)}", lang, titles[lang])

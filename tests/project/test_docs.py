@@ -202,8 +202,9 @@ def test_the_readme_is_short_and_its_links_resolve() -> None:
 
 def test_the_changelog_has_unreleased_on_top_and_the_current_version() -> None:
     import re
-    import tomllib
 
-    version = tomllib.loads((docs.ROOT / "pyproject.toml").read_text())["project"]["version"]
+    import lexicon
+
+    version = lexicon.__version__          # stated once; pyproject.toml reads it from there
     headings = re.findall(r"^## (.+)$", (docs.ROOT / "CHANGELOG.md").read_text(), re.M)
     assert headings[0] == "Unreleased" and version in headings[1:], headings
