@@ -181,14 +181,16 @@ PALATAL = {"k": "č", "g": "ž", "h": "š", "c": "č"}
 SOFT_FINALS = frozenset("jčćđžš")
 
 
-def possessive_family(base: str) -> str | None:
-    """The possessive suffix of a consonant stem's base: -ev after a palatal consonant
-    (the ending's o turns into e there: *kraljev*, *mužev*, *stričev*), -ov after any
-    other (*bratov*, *brodov*); None after c, which turns into č first (*stric*:
-    *stričev*, never *stricov* nor *stricev*)."""
+def possessive_families(base: str) -> frozenset[str]:
+    """The possessive suffixes of a consonant stem's base: -ev after a palatal consonant
+    (the ending's o turns into e there: *kraljev*, *mužev*, *stričev*), both after r
+    (*carev*, *pisarev* beside *pisarov*), -ov after any other (*bratov*, *brodov*); none
+    after c, which turns into č first (*stric*: *stričev*, never *stricov*)."""
     if base.endswith("c"):
-        return None
-    return "ev" if base[-1:] in SOFT_FINALS else "ov"
+        return frozenset()
+    if base.endswith("r"):
+        return frozenset({"ov", "ev"})
+    return frozenset({"ev"} if base[-1:] in SOFT_FINALS else {"ov"})
 
 
 #: A passive participle's ending and its verb's infinitive ending (usporen: usporiti,
@@ -898,7 +900,7 @@ class SerboCroatianSources:
         else:
             roots = {stem, stem[:-2] + stem[-1]} if stem[-2] == "a" else {stem}
         roots |= {r[:-1] + PALATAL[r[-1]] for r in roots if r[-1:] in PALATAL}
-        if base not in roots or (family != "in" and family != possessive_family(base)):
+        if base not in roots or (family != "in" and family not in possessive_families(base)):
             return None
         masculine = base + family
         ev = self.keys.get(self.tiler.key(masculine))
