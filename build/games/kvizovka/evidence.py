@@ -612,7 +612,9 @@ class SerboCroatianSources:
           *prenositi* (a source has *prenosi* as its present), *prevarljiv* of *prevariti*;
         * the passive participle of a pre- verb that is not only intransitive (a source
           has the infinitive the ending names, :data:`PARTICIPLE_VERBS`): *preuzet* of
-          *preuzeti*, *prenaseljen* of *prenaseliti*, *prepredan* of *prepredati*;
+          *preuzeti*, *prenaseljen* of *prenaseliti*, *prepredan* of *prepredati*; not an
+          -an adjective whose a is fleeting (*prekasan*: *prekasna*, "too late", though
+          *prekasati* is a verb);
         * the adjective of a pre- noun, the lemma less its -an, -en (*premoćan* of
           *premoć*), read by a source as a noun's nominative singular;
         * the pre- form of relational adjectives (``bases``, the adjectives apertium makes it
@@ -636,8 +638,12 @@ class SerboCroatianSources:
                 if verbs:
                     return f"the verb {verbs[0]} (present {present})"
                 break
+        # an -an adjective whose a is fleeting (prekasan: prekasna) is no participle
+        fleeting = low.endswith("an") and self.keys.get(
+            self.tiler.key(low[:-2] + "na")) is not None
         for ending, infinitive in PARTICIPLE_VERBS:
-            if low.endswith(ending) and len(low) - len(ending) > 3:
+            if low.endswith(ending) and len(low) - len(ending) > 3 and not (
+                    fleeting and ending == "an"):
                 verb = low[: -len(ending)] + infinitive
                 if self.infinitive(verb) and self.ap.inf_valency.get(verb) != {"iv"}:
                     return f"the verb {verb}, as its passive participle"
