@@ -24,6 +24,8 @@ REASONS: dict[str, str] = {
     "verb_form": "a verb form other than the infinitive",
     "reflexive_verb": "a verb that exists only as reflexive (with 'se')",
     "comparative": "a comparative or superlative",
+    "elative": "an elative: pre- + an adjective, 'very X' (prelep, preskup); the game admits "
+               "adjectives in the positive only",
     "part_of_speech": "a part of speech the game does not admit",
     "foreign_letters": "spelled with letters that are not tiles of this game",
     "listed_exclusion": "excluded by a reviewed list",

@@ -44,7 +44,10 @@ FUNCTION_WORDS = {"pr": "preposition", "cnjcoo": "conjunction", "cnjsub": "conju
                   "cnjadv": "conjunction", "part": "particle"}
 PROPER_KINDS = {"top": "place name", "ant": "personal name", "cog": "surname",
                 "org": "organisation", "al": "name"}
-DEGREES = {"comp": "comparative", "sup": "superlative", "ssup": "elative ('pre-' form)"}
+DEGREES = {"comp": "comparative", "sup": "superlative"}
+#: apertium's <ssup>: the pre- form of an adjective, "very X" (prelep: very beautiful); it is
+#: neither a comparative nor a superlative, so it has a reason of its own
+ELATIVE = "ssup"
 #: Tags that tell lexical class, not inflection; paradigm slots learned from apertium drop
 #: them, because hunspell cannot tell (aspect, transitivity, reflexivity).
 LEXICAL_TAGS = frozenset({"perf", "impf", "tv", "iv", "ref"})
@@ -67,6 +70,13 @@ class HbsAnalysis:
     @property
     def pos(self) -> str:
         return self.tags[0] if self.tags else ""
+
+
+def elative_message(base: str) -> str:
+    """What a player reads about a pre- elative of ``base``: what the word is, and why the
+    rule book's "samo u pozitivu" (seed 000) leaves it out."""
+    return (f"elative of {base}: pre- + {base}, 'very {base}'; the rule book admits "
+            "adjectives in the positive only (samo u pozitivu)")
 
 
 def normalise(tags: Iterable[str]) -> Tags:
@@ -106,6 +116,11 @@ class AnalysisJudge:
                 return None
             d = next((DEGREES[t] for t in r.tags if t in DEGREES), None)
             return f"{d} of {r.lemma}; only the positive degree is admitted" if d else None
+
+        def elative(r: HbsAnalysis) -> str | None:
+            if r.pos not in ("adj", "adv") or ELATIVE not in r.tags:
+                return None
+            return elative_message(r.lemma)
 
         def case(r: HbsAnalysis) -> str | None:
             if r.pos not in NOMINAL:
@@ -164,7 +179,8 @@ class AnalysisJudge:
             return f"part of speech <{r.pos}> is not admitted" if r.pos else "no part of speech"
 
         return [
-            Reject("comparative", "comparatives, superlatives and 'pre-' elatives", degree),
+            Reject("comparative", "comparatives and superlatives", degree),
+            Reject("elative", "'pre-' elatives (pre- + adjective, \"very X\")", elative),
             Reject("inflected_form", "nouns, adjectives, pronouns, numbers outside nominative",
                  case),
             Reject("verb_form", "verb forms other than the infinitive", verb_form),

@@ -255,8 +255,10 @@ class KvizovkaBuilder:
                                "hbs_not_reflexive_only); verbs only hunspell knows cannot be "
                                "told and are admitted unless listed",
             "elatives": "'pre-' forms apertium generates as <ssup> of another adjective "
-                        "are rejected even when listed as lemmas of their own, except "
-                        "hbs_not_elative",
+                        "are rejected (reason elative) even when listed as lemmas of their "
+                        "own, except those the sources derive from a pre- verb or noun "
+                        "(present stem + -iv, passive participle, noun + -an), the pre- "
+                        "forms of relational adjectives, and hbs_not_elative",
             "numbers": "cardinals, ordinals and collective numerals in the nominative or "
                        "without case; Roman numerals are abbreviations",
             "tiles": "key = Cyrillic: hunspell-sr's own spelling, else Latin tiled with the "

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 from lexicon.build.games.hbs_script import LatinToCyrillic, to_latin
 from lexicon.build.games.kvizovka import apertium
 from lexicon.build.games.kvizovka.analysis import (
+    ELATIVE,
     UNCLASSIFIED,
     VERBAL,
     AnalysisJudge,
@@ -158,6 +159,10 @@ class FormCandidate:
     """(stem, dictionary, short form) when only that dictionary's adjective slots of one
     -an stem admit the form, which keeps the a the stem's short form drops (*sumarana*
     beside *sumarna*; see :meth:`SerboCroatianSources.fleeting_a`)."""
+    pre_derivation: str | None = None
+    """The pre- verb or noun the sources derive a pre- adjective of this form from
+    (*prenosiv*: *prenositi*), when apertium also reads it as an elative; see
+    :meth:`SerboCroatianSources.pre_derivation`."""
 
 
 #: The nominative endings of a possessive adjective (-in of a-stems, -ov/-ev of consonant
@@ -171,11 +176,44 @@ POSSESSIVE_NOMINATIVES: dict[str, tuple[Tags, ...]] = {
 } | {family: (("adj", "pos", "m", "sg", "nom"),) for family in ("in", "ov", "ev")}
 #: The consonants a possessive's base may turn (majka: majčin, stric: stričev, snaha: snašin)
 PALATAL = {"k": "č", "g": "ž", "h": "š", "c": "č"}
+#: The palatal consonants after which a consonant stem's possessive takes -ev, not -ov
+#: (kraljev, mužev, stričev, Đorđev); Latin lj, nj, dž end in j, ž
+SOFT_FINALS = frozenset("jčćđžš")
+
+
+def possessive_families(base: str) -> frozenset[str]:
+    """The possessive suffixes of a consonant stem's base: -ev after a palatal consonant
+    (the ending's o turns into e there: *kraljev*, *mužev*, *stričev*), both after r
+    (*carev*, *pisarev* beside *pisarov*), -ov after any other (*bratov*, *brodov*); none
+    after c, which turns into č first (*stric*: *stričev*, never *stricov*)."""
+    if base.endswith("c"):
+        return frozenset()
+    if base.endswith("r"):
+        return frozenset({"ov", "ev"})
+    return frozenset({"ev"} if base[-1:] in SOFT_FINALS else {"ov"})
+
+
 #: A passive participle's ending and its verb's infinitive ending (usporen: usporiti,
 #: zamotan: zamotati, nadignut: nadignuti, zauzet: zauzeti, poslat: poslati); not -it,
 #: -ast, -ovit (qualitative adjectives)
 PARTICIPLE_INFINITIVES = (("nut", "nuti"), ("an", "ati"), ("at", "ati"), ("et", "eti"),
                           ("en", "iti"))
+#: The endings of a passive participle and its verb's infinitive ending, with the iotation
+#: of -iti verbs undone (prenaseljen: prenaseliti, prenošen: prenositi, preopterećen:
+#: preopteretiti); longest first
+PARTICIPLE_VERBS = tuple(sorted(
+    (*PARTICIPLE_INFINITIVES,
+        ("ljen", "liti"), ("njen", "niti"), ("pljen", "piti"), ("bljen", "biti"),
+        ("vljen", "viti"), ("mljen", "miti"), ("šen", "siti"), ("žen", "ziti"),
+        ("ćen", "titi"), ("đen", "diti"), ("ut", "uti")),
+    key=lambda pair: -len(pair[0])))
+#: The endings of an adjective made from a verb's present stem (prenosiv: prenosi,
+#: prevarljiv: prevari); longest first
+PRESENT_STEM_ENDINGS = ("ljiv", "jiv", "iv")
+#: The endings of a relational adjective (predioničarski, preistorijski, preolimpijski):
+#: it names what something belongs to and has no degrees, so a pre- in front of it means
+#: "before" (pre-Christian), never "very"
+RELATIONAL_LEMMA = ("ski", "čki", "ški", "ćki")
 
 
 def _citation_tags(tags: tuple[str, ...]) -> bool:
@@ -563,6 +601,58 @@ class SerboCroatianSources:
                 return verb
         return None
 
+    def pre_derivation(self, lemma: str, bases: Iterable[str] = ()) -> str | None:
+        """What the sources make the pre- adjective ``lemma`` of, when it is no elative
+        ("very X") of its base adjective; None when they make it of nothing else.
+
+        apertium generates a pre- elative (<ssup>) of thousands of adjectives, and some of
+        those spellings are words of their own with another meaning:
+
+        * the adjective of a pre- verb's present stem: *prenosiv* "transferable" of
+          *prenositi* (a source has *prenosi* as its present), *prevarljiv* of *prevariti*;
+        * the passive participle of a pre- verb that is not only intransitive (a source
+          has the infinitive the ending names, :data:`PARTICIPLE_VERBS`): *preuzet* of
+          *preuzeti*, *prenaseljen* of *prenaseliti*, *prepredan* of *prepredati*; not an
+          -an adjective whose a is fleeting (*prekasan*: *prekasna*, "too late", though
+          *prekasati* is a verb);
+        * the adjective of a pre- noun, the lemma less its -an, -en (*premoćan* of
+          *premoć*), read by a source as a noun's nominative singular;
+        * the pre- form of relational adjectives (``bases``, the adjectives apertium makes it
+          the elative of, all :data:`RELATIONAL_LEMMA`: *preistorijski* of *istorijski*),
+          which have no degrees: that pre- means "before" (*preniski* of *nizak* is an
+          elative).
+
+        An elative has none of these: *prelep*, *preskup* name no pre- verb or noun."""
+        low = lemma.lower()
+        if not low.startswith("pre") or len(low) < 6:
+            return None
+        bases = sorted(bases)
+        if bases and all(b.lower().endswith(RELATIONAL_LEMMA) for b in bases):
+            return f"pre- ('before') + the relational adjective {bases[0]}, which has no degrees"
+        for ending in PRESENT_STEM_ENDINGS:
+            if low.endswith(ending) and len(low) - len(ending) > 3:
+                present = low[: -len(ending)] + "i"
+                verbs = sorted({lemma for lemma, e in self.ap.forms.get(present, {}).items()
+                                for tags in e.tags if tags[:1] and tags[0] in VERBAL
+                                and "pres" in tags and "p3" in tags and "sg" in tags})
+                if verbs:
+                    return f"the verb {verbs[0]} (present {present})"
+                break
+        # an -an adjective whose a is fleeting (prekasan: prekasna) is no participle
+        fleeting = low.endswith("an") and self.keys.get(
+            self.tiler.key(low[:-2] + "na")) is not None
+        for ending, infinitive in PARTICIPLE_VERBS:
+            if low.endswith(ending) and len(low) - len(ending) > 3 and not (
+                    fleeting and ending == "an"):
+                verb = low[: -len(ending)] + infinitive
+                if self.infinitive(verb) and self.ap.inf_valency.get(verb) != {"iv"}:
+                    return f"the verb {verb}, as its passive participle"
+        if low.endswith(("an", "en")) and len(low) > 6:
+            noun = low[:-2]
+            if self.read_as(noun, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t):
+                return f"the noun {noun}"
+        return None
+
     def fleeting_a(self, stem: str, latin: str) -> str | None:
         """The short form (*sumarna*) of an -an adjective ``stem`` (*sumaran*) whose a is
         fleeting, when ``latin`` is the stem + one vowel, keeping that a (*sumarana*).
@@ -774,9 +864,15 @@ class SerboCroatianSources:
         ekavian = self.ekavian_twin(latin) if (
             admissible and len(sources) == 1 and latin.startswith("ne") and "je" in latin) \
             else None
+        derivation = None
+        bases = {r.lemma for r in analyses if ELATIVE in r.tags}
+        if latin.startswith("pre") and bases:
+            own = {r.lemma for r in analyses if r.pos == "adj" and ELATIVE not in r.tags}
+            derivation = next((d for lemma in sorted(own - bases)
+                               if (d := self.pre_derivation(lemma, bases)) is not None), None)
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
                              explained, tagged_by, capitalised_by, adverb, twin,
-                             infinitive_stem, intransitive, ekavian, fleeting)
+                             infinitive_stem, intransitive, ekavian, fleeting, derivation)
 
     def possessive_nominative(self, latin: str, w: Witness
                               ) -> tuple[str, str, tuple[Tags, ...]] | None:
@@ -810,7 +906,7 @@ class SerboCroatianSources:
         else:
             roots = {stem, stem[:-2] + stem[-1]} if stem[-2] == "a" else {stem}
         roots |= {r[:-1] + PALATAL[r[-1]] for r in roots if r[-1:] in PALATAL}
-        if base not in roots:
+        if base not in roots or (family != "in" and family not in possessive_families(base)):
             return None
         masculine = base + family
         ev = self.keys.get(self.tiler.key(masculine))

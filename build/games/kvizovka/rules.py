@@ -17,7 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from lexicon.build.games.kvizovka.analysis import AnalysisJudge, HbsAnalysis
+from lexicon.build.games.kvizovka.analysis import (
+    ELATIVE,
+    AnalysisJudge,
+    HbsAnalysis,
+    elative_message,
+)
 from lexicon.build.games.kvizovka.evidence import APERTIUM, PARTICIPLE_INFINITIVES, FormCandidate
 from lexicon.build.games.kvizovka.lists import ReviewedLists
 from lexicon.build.rules import Admit, Evidence, Reject, Rejection, RuleBook
@@ -299,22 +304,24 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
         return None if reason is None else f"excluded by hbs_exclusions.txt: {reason}"
 
     def elative(c: FormCandidate) -> str | None:
-        """A 'pre-' form apertium also generates as the elative of another adjective; not
-        when a reading of another class passes (*prepoznati*: an infinitive, and the
-        elative plural of *poznat*): any admissible reading admits the spelling."""
+        """A 'pre-' form apertium also generates as the elative ("very X") of another
+        adjective; not when a reading of another class passes (*prepoznati*: an infinitive,
+        and the elative plural of *poznat*): any admissible reading admits the spelling;
+        nor when the sources derive the pre- word from a word of its own
+        (:attr:`FormCandidate.pre_derivation`: *prenosiv* of *prenositi*)."""
         if not c.latin.startswith("pre") or c.latin in lists.not_elative:
             return None
-        if any(r.pos != "adj" for r in c.admissible):
+        if any(r.pos != "adj" for r in c.admissible) or c.pre_derivation is not None:
             return None
         if any(r.lemma in lists.not_elative for r in c.analyses):
             return None
         bases = [r.lemma for r in c.analyses if r.source == APERTIUM
-                 and "ssup" in r.tags and not r.lemma.startswith("pre")]
+                 and ELATIVE in r.tags and not r.lemma.startswith("pre")]
         if not bases:
             return None
         # the base the form spells (prelep: lep, not its ijekavian twin lijep)
         base = max(bases, key=lambda b: (b[:-1] in c.latin, -len(b)))
-        return f"elative ('pre-' form) of {base}; only the positive degree is admitted"
+        return elative_message(base)
 
     def by_analysis(code: str) -> Callable[[FormCandidate], str | None]:
         def test(c: FormCandidate) -> str | None:
@@ -340,8 +347,11 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
             Reject("foreign_letters", "letters that are no Kvizovka tile (q, w, x, y, ...)",
                    foreign),
             Reject("listed_exclusion", "sources/lists/hbs_exclusions.txt", excluded),
-            Reject("comparative", "'pre-' elatives, even where listed as a lemma of their own "
-                   "(except sources/lists/hbs_not_elative.txt)", elative),
+            Reject("elative", "'pre-' elatives (pre- + adjective, \"very X\"), even where "
+                   "listed as a lemma of their own; not a word the sources derive from a "
+                   "pre- verb or noun (prenosiv: prenositi), a relational adjective "
+                   "(preistorijski), nor one sources/lists/hbs_not_elative.txt lists",
+                   elative),
             Reject("proper_noun", "names every dictionary that has them writes with a capital "
                    "letter, whatever apertium says (a lower-case stem listed only to derive "
                    "adjectives, србија -> српски, is no lower-case word)",
