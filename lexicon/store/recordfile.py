@@ -537,6 +537,23 @@ def close_env(shared: _Shared) -> None:
             shared.env.close()
 
 
+def _read_block(env: lmdb.Environment, shapes_db: Any, b: int) -> list[bytes]:
+    """The shape texts of block ``b`` of a store's shapes table."""
+    with env.begin(db=shapes_db) as txn:
+        raw = txn.get(b.to_bytes(4, "big"))
+    if raw is None:
+        raise KeyError(f"shape block {b} missing from the release")
+    data = zlib.decompress(raw)
+    n = int.from_bytes(data[:2], "little")
+    lengths = array("H")
+    lengths.frombytes(data[2:2 + 2 * n])
+    out, at = [], 2 + 2 * n
+    for size in lengths:
+        out.append(data[at:at + size])
+        at += size
+    return out
+
+
 class RecordStore:
     """A release's records, read in place (see the module docstring for the schema)."""
 
@@ -557,33 +574,23 @@ class RecordStore:
         self.env, self.db, self._shapes_db = shared.env, shared.records, shared.shapes
         # a store dropped unclosed (a Release nobody closed) still gives its handle back
         self._release = weakref.finalize(self, close_env, shared)
-        self.block = lru_cache(maxsize=CACHE_BLOCKS)(self._block)
-        self.shape = lru_cache(maxsize=16384)(self._shape)
-        self.decoder = lru_cache(maxsize=16384)(self._decoder)
+        # The caches are functions of the environment, not of the store: a cache of a bound
+        # method would make the store a reference cycle, so a store nobody uses would keep
+        # its environment (a descriptor and a mapping) and its caches until the cyclic
+        # collector ran, instead of closing with its last user.
+        self.block = lru_cache(maxsize=CACHE_BLOCKS)(partial(_read_block, shared.env,
+                                                             shared.shapes))
+        block = self.block
 
-    def _block(self, b: int) -> list[bytes]:
-        with self.env.begin(db=self._shapes_db) as txn:
-            raw = txn.get(b.to_bytes(4, "big"))
-        if raw is None:
-            raise KeyError(f"shape block {b} missing from the release")
-        data = zlib.decompress(raw)
-        n = int.from_bytes(data[:2], "little")
-        lengths = array("H")
-        lengths.frombytes(data[2:2 + 2 * n])
-        out, at = [], 2 + 2 * n
-        for size in lengths:
-            out.append(data[at:at + size])
-            at += size
-        return out
+        def shape(sid: int) -> dict[str, Any]:
+            return json.loads(block(sid // SHAPE_BLOCK)[sid % SHAPE_BLOCK])
+
+        self.shape = lru_cache(maxsize=16384)(shape)
+        shape_of = self.shape
+        self.decoder = lru_cache(maxsize=16384)(lambda sid: decoder(shape_of(sid)))
 
     def shape_text(self, sid: int) -> bytes:
         return self.block(sid // SHAPE_BLOCK)[sid % SHAPE_BLOCK]
-
-    def _shape(self, sid: int) -> dict[str, Any]:
-        return json.loads(self.shape_text(sid))
-
-    def _decoder(self, sid: int) -> Decoder:
-        return decoder(self.shape(sid))
 
     def _record(self, key: str, raw: bytes) -> Record:
         sid, pos = get_varint(raw, 0)
