@@ -101,3 +101,20 @@ def test_a_pack_is_made_once_and_kept(home: Path) -> None:
     assert kept.read_bytes() == first.words_gzip
     again = pack(lex.profile, lex.release, home)
     assert again is first               # this process keeps it too
+
+
+def test_making_a_pack_leaves_the_lookups_caches_as_they_were(home: Path) -> None:
+    """The pack reads every rejected key's record: with caches of its own, not those of the
+    release's lookups, whose entries would live on after the pack, pinning the memory of
+    the pass they were made in (a server's worker kept a pack's build)."""
+    lex = Catalog(home).lexicon("osps")
+    lex.check("kot")
+    store = lex.release.store
+    before = (store.block.cache_info().currsize, store.shape.cache_info().currsize,
+              store.decoder.cache_info().currsize)
+    made = make_pack(lex.profile, lex.release)
+    assert made.rules["words"]["codes"] == ["", "abbreviation", "capitalised",
+                                            "foreign_letters", "hyphen_or_apostrophe"]
+    assert (store.block.cache_info().currsize, store.shape.cache_info().currsize,
+            store.decoder.cache_info().currsize) == before
+    assert lex.check("np")["reason"]["code"] == "abbreviation"    # the lookups read on
