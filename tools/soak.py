@@ -322,6 +322,13 @@ class Tally:
         return out
 
 
+def client(base: str, timeout: float) -> httpx.Client:
+    """A client that opens a connection per request: a kept-alive connection stays with the
+    worker that accepted it, and every request of the thread would go to that one."""
+    return httpx.Client(base_url=base, timeout=timeout,
+                        limits=httpx.Limits(max_keepalive_connections=0))
+
+
 def _loop(until: float, pause: float, stop: threading.Event, step: Callable[[int], None]
           ) -> None:
     i = 0
@@ -333,7 +340,7 @@ def _loop(until: float, pause: float, stop: threading.Event, step: Callable[[int
 
 def lookups(base: str, words: Words, tally: Tally, until: float, stop: threading.Event
             ) -> None:
-    with httpx.Client(base_url=base, timeout=REQUEST_TIMEOUT) as http:
+    with client(base, REQUEST_TIMEOUT) as http:
         def step(i: int) -> None:
             game = words.games[i % len(words.games)]
             w = words.typed[game][(i // len(words.games)) % len(words.typed[game])]
@@ -345,7 +352,7 @@ def lookups(base: str, words: Words, tally: Tally, until: float, stop: threading
 def batches(base: str, words: Words, tally: Tally, until: float, stop: threading.Event
             ) -> None:
     rng = random.Random(11)
-    with httpx.Client(base_url=base, timeout=REQUEST_TIMEOUT) as http:
+    with client(base, REQUEST_TIMEOUT) as http:
         def step(i: int) -> None:
             game = words.games[i % len(words.games)]
             if i % 3 == 2:
@@ -364,7 +371,7 @@ def queries(base: str, words: Words, tally: Tally, until: float, stop: threading
             ) -> None:
     rng = random.Random(13)
     heavy = [heavy_move(1), heavy_move(2)]
-    with httpx.Client(base_url=base, timeout=REQUEST_TIMEOUT) as http:
+    with client(base, REQUEST_TIMEOUT) as http:
         def step(i: int) -> None:
             game = words.games[i % len(words.games)]
             w = words.typed[game][rng.randrange(len(words.typed[game]))]
@@ -401,7 +408,7 @@ def packs(base: str, games: list[str], tally: Tally, until: float, stop: threadi
           every: float) -> None:
     """Each game's offline pack, as a phone saving the game downloads it; again every
     ``every`` seconds (a publish meanwhile: the new release's pack)."""
-    with httpx.Client(base_url=base, timeout=PACK_TIMEOUT) as http:
+    with client(base, PACK_TIMEOUT) as http:
         def step(_i: int) -> None:
             for game in games:
                 if stop.is_set() or time.monotonic() >= until:
@@ -452,7 +459,7 @@ def run(src: Path, minutes: float, every: float, publish_game: str | None,
         scratch = Path(tmp)
         home = scratch_home(src, scratch / "home")
         with serve(home, scratch, 2) as (base, manager):
-            with httpx.Client(base_url=base, timeout=REQUEST_TIMEOUT) as http:
+            with client(base, REQUEST_TIMEOUT) as http:
                 for game in games:   # every worker opens every game before the start
                     for _ in range(4):
                         http.get(f"/v1/games/{game}/words/kot")
@@ -531,6 +538,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=Path, default=None,
                         help="write every memory sample to this file (JSON lines)")
     args = parser.parse_args(argv)
+
+    def interrupted(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt     # stop the clients, then the server: no process left
+
+    signal.signal(signal.SIGTERM, interrupted)
     figure = run(args.home.resolve(), args.minutes, args.sample_every,
                  args.publish_game or None, args.publish_at, args.window, args.samples,
                  args.pack_every)
