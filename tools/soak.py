@@ -181,7 +181,10 @@ class Sampler:
         if self._out:
             self._out.close()
 
-    def figures(self, window: float) -> list[dict[str, Any]]:
+    def figures(self, window: float, alive: list[int]) -> list[dict[str, Any]]:
+        """Per worker process sampled (a worker uvicorn restarted is a new one; ``alive``:
+        those running at the end): start, peak, end and the slope over the last
+        ``window`` minutes of its samples."""
         out = []
         for pid, rows in sorted(self.samples.items()):
             anon = [(t, m["rss_anon"]) for t, m in rows if m["rss_anon"] is not None]
@@ -200,6 +203,7 @@ class Sampler:
                 "window_min": round(end_t - last[0][0], 1),
                 "slope_mb_per_min": None if s is None else round(s, 3),
                 "bounded": s is not None and abs(s) <= SLOPE_BOUND,
+                "alive_at_end": pid in alive,
             })
         return out
 
@@ -501,12 +505,14 @@ def run(src: Path, minutes: float, every: float, publish_game: str | None,
                     t.join()
             sampler.stop()
             workers_end = workers_of(manager)
-    figures = sampler.figures(window)
+    figures = sampler.figures(window, workers_end)
+    ended = [f for f in figures if f["alive_at_end"]]
     return {
         "figure": "soak", "minutes": minutes, "workers": 2, "games": games,
         "sample_every_s": every, "slope_window_min": round(window, 1),
         "workers_mb": figures, "workers_alive_at_end": workers_end,
-        "bounded": bool(figures) and all(f["bounded"] for f in figures),
+        "bounded": bool(ended) and all(f["bounded"] for f in ended),
+        "workers_restarted": len(figures) - len(ended),
         "publish": published, "events": sampler.marks,
         "answers": tally.table(),
         "server_errors": sum(n for (_k, o), n in tally.counts.items() if o.startswith("5")

@@ -26,10 +26,12 @@ def test_the_soak_tool_reports_each_workers_memory(small_homes: SmallHomes, tmp_
     figure = json.loads(capsys.readouterr().out)
     assert figure["figure"] == "soak" and figure["server_errors"] == 0
     workers = figure["workers_mb"]
-    assert len(workers) == 2 and len(figure["workers_alive_at_end"]) == 2
+    assert len(figure["workers_alive_at_end"]) == 2
+    assert figure["workers_restarted"] == len(workers) - 2    # a slow start is restarted
     for w in workers:
         assert 0 < w["start_mb"] <= w["peak_mb"] and w["end_mb"] <= w["peak_mb"]
-        assert w["samples"] >= 10 and w["slope_mb_per_min"] is not None
+    assert max(w["samples"] for w in workers) >= 10
+    assert all(w["slope_mb_per_min"] is not None for w in workers if w["samples"] >= 2)
     answers = figure["answers"]
     for kind in ("lookup", "valid_batch", "check_batch", "pattern", "anagrams", "judge",
                  "remik_move", "offline", "pack_rules", "pack_words"):
