@@ -12,7 +12,7 @@ GAMES ?= osps remik kvizovka krizemkrazem
 export LEXICON_HOME ?= $(CURDIR)/data
 STAMP := $(VENV)/.installed
 
-.PHONY: install system-deps browser-deps test-deps fetch build rebuild serve test docs docs-full lint bench fleet-drill clean-data
+.PHONY: install system-deps browser-deps test-deps fetch build rebuild serve test docs docs-full lint bench soak fleet-drill clean-data
 
 # Debian tools the build runs (lt-print, and lt-comp in tests, from lttoolbox-dev), the archive
 # keyring the private apt configuration verifies the suites with (debian-archive-keyring; see
@@ -94,6 +94,14 @@ bench: build
 	$(BIN)/python -m tools.remik_flood --home $(LEXICON_HOME) --costs
 	$(BIN)/python -m tools.label_flood --home $(LEXICON_HOME)
 	$(BIN)/python -m tools.doc_examples --home $(LEXICON_HOME) --strict
+	$(BIN)/python -m tools.soak --home $(LEXICON_HOME) --minutes $(SOAK_MINUTES)
+
+# A worker's own memory over a long run of mixed traffic on `serve --workers 2` (the last
+# step of `make bench`; `make soak SOAK_MINUTES=3` for a short one): each worker's RssAnon
+# at the start, its peak, its end and its slope over the last 10 minutes (tools/soak.py).
+SOAK_MINUTES ?= 30
+soak: build
+	$(BIN)/python -m tools.soak --home $(LEXICON_HOME) --minutes $(SOAK_MINUTES)
 
 # Three replicas behind Debian's nginx on 127.0.0.1, wrk load through it, a rolling upgrade
 # to a second bundle, a rollback and the readiness gate (deploy/fleet_drill.py: small

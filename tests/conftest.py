@@ -251,6 +251,7 @@ E2E_FILES = frozenset({
     "service/test_fuzz.py", "service/test_metrics.py", "service/test_metrics_safety.py",
     "service/test_offline_routes.py",
     "service/test_ops.py", "service/test_pattern_flood.py", "service/test_remik_flood.py",
+    "service/test_soak.py",
     "sources/test_fetch.py", "sources/test_sources.py", "store/test_concurrency.py",
 })
 

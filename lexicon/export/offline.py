@@ -163,6 +163,7 @@ def _others(profile: Profile, release: Release, sequences: list[str]
     game's :func:`tiling_sequences`, only the rejected keys holding one (see the module
     docstring)."""
     playable = play_rules(profile).is_playable
+    get = release.getter()           # a pass over every rejected key: caches of its own
     out: list[tuple[str, str]] = []
     for key, raw in release.iter_records():
         if raw[:1] == VALID and playable(key):
@@ -170,7 +171,7 @@ def _others(profile: Profile, release: Release, sequences: list[str]
         if raw[:1] == VALID:
             out.append((key, ""))
         elif not sequences or any(s in key for s in sequences):
-            record = release.get(key)
+            record = get(key)
             out.append((key, (record.reason_code if record else None) or "unknown"))
     return out
 

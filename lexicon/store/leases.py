@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import inspect
 import os
 import select
 import signal
@@ -54,12 +55,27 @@ _wake_r = _wake_w = -1
 
 class Lease:
     """Read leases on a release's mapped files; ``on_break(path)`` is called (from the
-    watcher thread) when another process opens one for writing or truncates it."""
+    watcher thread) when another process opens one for writing or truncates it.
+
+    A bound method ``on_break`` is held weakly: the release owns its lease, and a lease
+    holding its release back would make the two a cycle, freed only when the cyclic
+    collector runs, so a release a publish replaced would keep its descriptors, its
+    mappings and its batch arrays until then. Nothing else holds a lease strongly (the
+    watcher takes each round's list afresh), so the last user of a release frees it and
+    its files at once."""
 
     def __init__(self, fds: list[tuple[str, int]], on_break: Callable[[str], None]) -> None:
         self._fds = fds
-        self._on_break = on_break
+        self._on_break: Callable[[], Callable[[str], None] | None] = (
+            weakref.WeakMethod(on_break) if inspect.ismethod(on_break)
+            else (lambda: on_break))
         self._lock = threading.Lock()
+
+    def on_break(self, path: str) -> None:
+        """Tell the lease's owner (when it is still alive) that ``path`` is being cut."""
+        owner = self._on_break()
+        if owner is not None:
+            owner(path)
 
     def broken(self) -> str | None:
         """The path whose lease is being broken, if one is (the kernel then reports the
@@ -152,17 +168,25 @@ def _watch() -> None:
                 pass
         except OSError:
             pass
-        with _held_lock:
-            leases = list(_held)
-        for lease in leases:
-            path = lease.broken()
-            if path is None:
-                continue
-            try:
-                lease._on_break(path)   # condemned: nothing new reads the release
-                _quiesce(QUIESCE_SECONDS)   # the reads under way end on the whole file
-            finally:
-                lease.release()         # then the writer may go on
+        _answer_breaks()
+
+
+def _answer_breaks() -> None:
+    """One round of the watcher: every lease being broken is answered. Its own function so
+    that the round's list of leases is dropped when the round ends: kept in the watcher's
+    loop between rounds, it held every lease (and through it every release) the process
+    ever opened."""
+    with _held_lock:
+        leases = list(_held)
+    for lease in leases:
+        path = lease.broken()
+        if path is None:
+            continue
+        try:
+            lease.on_break(path)        # condemned: nothing new reads the release
+            _quiesce(QUIESCE_SECONDS)   # the reads under way end on the whole file
+        finally:
+            lease.release()             # then the writer may go on
 
 
 #: the name the package exports :func:`enable` under (``lexicon.lease_releases``)

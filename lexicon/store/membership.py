@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from lexicon.store.indexes import INDEX_DIR, LATIN, LATIN_EDGE, WORDS
 from lexicon.store.store import Release
 
 MIN_BATCH = 4096        # smaller batches use the trie: building the arrays would not pay
@@ -221,6 +222,23 @@ def _give_back_memory(before: bool) -> None:
 _built: weakref.WeakKeyDictionary[Release, dict[str, HashedKeys]] = weakref.WeakKeyDictionary()
 _building: weakref.WeakKeyDictionary[Release, set[str]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
+#: The arrays by the trie file they hash (device, inode): a release that hard-links another
+#: one's tries (Remik links osps's) uses the arrays already built from the same file
+#: instead of a second copy of them (64 MB for osps). Weak: they live while a release
+#: holding them does, and that release keeps the file, so its inode cannot be reused.
+_by_file: weakref.WeakValueDictionary[tuple[int, int], HashedKeys] = (
+    weakref.WeakValueDictionary())
+_TRIE_FILES = {"words": WORDS, "latin": LATIN, "latin_edge": LATIN_EDGE}
+
+
+def _file_of(rel: Release, name: str) -> tuple[int, int] | None:
+    """(device, inode) of the release's trie ``name``; None when it cannot be read."""
+    entry = rel.manifest.get("indexes") or {}
+    try:
+        st = os.stat(rel.path / entry.get("dir", INDEX_DIR) / _TRIE_FILES[name])
+    except (OSError, KeyError, TypeError):
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _trie(rel: Release, name: str) -> Any:
@@ -232,15 +250,22 @@ def _trie(rel: Release, name: str) -> Any:
 def prepare(rel: Release, name: str = "words") -> HashedKeys:
     """The hash arrays of one of the release's tries, built now if they are not yet
     (blocking)."""
+    trie = _trie(rel, name)                # maps the tries: the file is the release's now
+    source = _file_of(rel, name)
     with _lock:
         hashed = _built.get(rel, {}).get(name)
+        if hashed is None and source is not None:
+            hashed = _by_file.get(source)      # built for another release from this file
+            if hashed is not None:
+                _built.setdefault(rel, {})[name] = hashed
     if hashed is None:
-        trie = _trie(rel, name)
         _give_back_memory(before=True)
         hashed = HashedKeys(trie.iterkeys(), len(trie))
         _give_back_memory(before=False)
         with _lock:
             hashed = _built.setdefault(rel, {}).setdefault(name, hashed)
+            if source is not None:
+                _by_file.setdefault(source, hashed)
     return hashed
 
 

@@ -68,6 +68,7 @@ LEMMA_MARK = "\x02"
 LONG_SUFFIX = 6             # a lemma rule's suffix longer than this is stored per record
 KINDS = ("valid", "rejected")
 CACHE_BLOCKS = 512
+CACHE_SHAPES = 16384
 
 
 # -- small codecs ------------------------------------------------------------------------
@@ -537,6 +538,54 @@ def close_env(shared: _Shared) -> None:
             shared.env.close()
 
 
+def _read_block(env: lmdb.Environment, shapes_db: Any, b: int) -> list[bytes]:
+    """The shape texts of block ``b`` of a store's shapes table."""
+    with env.begin(db=shapes_db) as txn:
+        raw = txn.get(b.to_bytes(4, "big"))
+    if raw is None:
+        raise KeyError(f"shape block {b} missing from the release")
+    data = zlib.decompress(raw)
+    n = int.from_bytes(data[:2], "little")
+    lengths = array("H")
+    lengths.frombytes(data[2:2 + 2 * n])
+    out, at = [], 2 + 2 * n
+    for size in lengths:
+        out.append(data[at:at + size])
+        at += size
+    return out
+
+
+class Decoding:
+    """How one store's records are decoded, with bounded caches of its own: the shape
+    blocks, the parsed shapes and a decoder per shape.
+
+    A store keeps one for its lookups, filled as words are asked for; a bulk pass (a scan,
+    the records of an offline pack) makes its own (:meth:`RecordStore.getter`). Cached
+    objects live long, and the pass's transient objects are allocated among them: entries
+    cached by a pass over a million records would pin, scattered through the interpreter's
+    memory arenas, far more memory than they take, after the pass has freed the rest. A
+    pass's own caches die with it. The caches are functions of the environment, not of the
+    store: a cache of a bound method would make the store a reference cycle, so a store
+    nobody uses would keep its environment (a descriptor and a mapping) and its caches until
+    the cyclic collector ran, instead of closing with its last user."""
+
+    def __init__(self, env: lmdb.Environment, shapes_db: Any, valid_shapes: int) -> None:
+        self.valid_shapes = valid_shapes
+        self.block = lru_cache(maxsize=CACHE_BLOCKS)(partial(_read_block, env, shapes_db))
+        block = self.block
+
+        def shape(sid: int) -> dict[str, Any]:
+            return json.loads(block(sid // SHAPE_BLOCK)[sid % SHAPE_BLOCK])
+
+        self.shape = lru_cache(maxsize=CACHE_SHAPES)(shape)
+        shape_of = self.shape
+        self.decoder = lru_cache(maxsize=CACHE_SHAPES)(lambda sid: decoder(shape_of(sid)))
+
+    def record(self, key: str, raw: bytes) -> Record:
+        sid, pos = get_varint(raw, 0)
+        return self.decoder(sid)(key, sid < self.valid_shapes, raw, pos)
+
+
 class RecordStore:
     """A release's records, read in place (see the module docstring for the schema)."""
 
@@ -557,37 +606,26 @@ class RecordStore:
         self.env, self.db, self._shapes_db = shared.env, shared.records, shared.shapes
         # a store dropped unclosed (a Release nobody closed) still gives its handle back
         self._release = weakref.finalize(self, close_env, shared)
-        self.block = lru_cache(maxsize=CACHE_BLOCKS)(self._block)
-        self.shape = lru_cache(maxsize=16384)(self._shape)
-        self.decoder = lru_cache(maxsize=16384)(self._decoder)
-
-    def _block(self, b: int) -> list[bytes]:
-        with self.env.begin(db=self._shapes_db) as txn:
-            raw = txn.get(b.to_bytes(4, "big"))
-        if raw is None:
-            raise KeyError(f"shape block {b} missing from the release")
-        data = zlib.decompress(raw)
-        n = int.from_bytes(data[:2], "little")
-        lengths = array("H")
-        lengths.frombytes(data[2:2 + 2 * n])
-        out, at = [], 2 + 2 * n
-        for size in lengths:
-            out.append(data[at:at + size])
-            at += size
-        return out
+        self.lookups = Decoding(shared.env, shared.shapes, self.valid_shapes)
+        self.block, self.shape, self.decoder = (self.lookups.block, self.lookups.shape,
+                                                self.lookups.decoder)
+        self._record = self.lookups.record
 
     def shape_text(self, sid: int) -> bytes:
         return self.block(sid // SHAPE_BLOCK)[sid % SHAPE_BLOCK]
 
-    def _shape(self, sid: int) -> dict[str, Any]:
-        return json.loads(self.shape_text(sid))
+    def getter(self) -> Callable[[str], Record | None]:
+        """:meth:`get` for a bulk pass, decoding with caches of its own (:class:`Decoding`):
+        the lookups' caches stay as they were."""
+        env, db, record = self.env, self.db, Decoding(self.env, self._shapes_db,
+                                                      self.valid_shapes).record
 
-    def _decoder(self, sid: int) -> Decoder:
-        return decoder(self.shape(sid))
+        def get(key: str) -> Record | None:
+            with env.begin(db=db, buffers=True) as txn:
+                raw = txn.get(key.encode())
+                return None if raw is None else record(key, bytes(raw))
 
-    def _record(self, key: str, raw: bytes) -> Record:
-        sid, pos = get_varint(raw, 0)
-        return self.decoder(sid)(key, sid < self.valid_shapes, raw, pos)
+        return get
 
     def get(self, key: str) -> Record | None:
         with self.env.begin(db=self.db, buffers=True) as txn:
@@ -647,9 +685,11 @@ class RecordStore:
             yield Split(key, sid < vs, shape, raw[pos:])
 
     def records(self, valid: bool | None = None) -> Iterator[Record]:
-        """Every record in key order, decoded (``valid``: of that verdict only)."""
+        """Every record in key order, decoded (``valid``: of that verdict only), with the
+        scan's own caches (:class:`Decoding`)."""
+        record = Decoding(self.env, self._shapes_db, self.valid_shapes).record
         for key, raw in self._scan():
-            rec = self._record(key, raw)
+            rec = record(key, raw)
             if valid is None or rec.valid == valid:
                 yield rec
 

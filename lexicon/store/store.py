@@ -185,6 +185,17 @@ class Release(Named):
     def get(self, key: str) -> Record | None:
         return self.store.get(key)
 
+    def getter(self) -> Callable[[str], Record | None]:
+        """:meth:`get` for a bulk pass over many records (an offline pack's rejected keys):
+        the same records, decoded with caches of the pass's own, so the pass leaves the
+        lookups' caches, and the memory their entries would pin, as they were
+        (:class:`~lexicon.store.recordfile.Decoding`)."""
+        return functools.partial(self._get_with, self.store.getter())
+
+    @_reads
+    def _get_with(self, get: Callable[[str], Record | None], key: str) -> Record | None:
+        return get(key)
+
     @_reads
     def has_prefix(self, prefix: str) -> bool:
         """Does some key of the release (valid or not) start with ``prefix``?

@@ -169,3 +169,20 @@ def test_a_remik_pack_carries_the_move_rules_and_is_made_again_without_them(
     again = pack(lex.profile, lex.release, home)
     assert again.rules["move"] == made.rules["move"]
     assert "move" in json.loads(rules_file.read_text(encoding="utf-8"))
+
+
+def test_making_a_pack_leaves_the_lookups_caches_as_they_were(home: Path) -> None:
+    """The pack reads every rejected key's record: with caches of its own, not those of the
+    release's lookups, whose entries would live on after the pack, pinning the memory of
+    the pass they were made in (a server's worker kept a pack's build)."""
+    lex = Catalog(home).lexicon("osps")
+    lex.check("kot")
+    store = lex.release.store
+    before = (store.block.cache_info().currsize, store.shape.cache_info().currsize,
+              store.decoder.cache_info().currsize)
+    made = make_pack(lex.profile, lex.release)
+    assert made.rules["words"]["codes"] == ["", "abbreviation", "capitalised",
+                                            "foreign_letters", "hyphen_or_apostrophe"]
+    assert (store.block.cache_info().currsize, store.shape.cache_info().currsize,
+            store.decoder.cache_info().currsize) == before
+    assert lex.check("np")["reason"]["code"] == "abbreviation"    # the lookups read on

@@ -11,7 +11,7 @@ import pytest
 from lexicon.catalog import Catalog
 from lexicon.store import membership
 from lexicon.verdicts import fastcheck
-from tests.conftest import publish, rec
+from tests.conftest import SmallHomes, publish, rec
 
 
 def test_hashed_keys_agree_with_a_set() -> None:
@@ -164,3 +164,19 @@ def test_joker_letters_past_the_jokers_in_a_batch(home: Path, monkeypatch: pytes
     monkeypatch.setattr(fastcheck.checker, "check_word", None)   # the batch path only
     assert cat.lexicon("krizemkrazem").valid(words) == expected      # the arrays
     assert cat.lexicon("krizemkrazem").valid([w.lower() for w in words]) == expected
+
+
+def test_a_release_linking_another_ones_tries_shares_its_arrays(small_homes: SmallHomes,
+                                                                 tmp_path: Path) -> None:
+    """Remik's release hard-links osps's words trie: one set of hash arrays serves both
+    (a server answering big batches of both games held two identical ones, 64 MB each for
+    osps); a release with a trie of its own gets arrays of its own."""
+    home = small_homes("queries+remik", tmp_path / "home")
+    cat = Catalog(home)
+    osps, remik, kvizovka = (cat.release(g) for g in ("osps", "remik", "kvizovka"))
+    assert remik.manifest["vocabulary"]["release"] == osps.id
+    first = membership.prepare(osps)
+    assert membership.prepare(remik) is first
+    assert membership.prepare(kvizovka) is not first
+    assert first.contains_many(["kot", "qqq"]).tolist() == [
+        osps.is_valid("kot"), osps.is_valid("qqq")]
