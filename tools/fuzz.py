@@ -39,6 +39,12 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 CHECKS_NEGATIVE = [not_a_server_error, content_type_conformance, response_schema_conformance]
 
 
+#: a 503 with ``Retry-After`` (an offline pack being made, a game being built) is asked
+#: again as a client would, at most this many times, waiting at most MAX_RETRY_WAIT seconds
+RETRIES = 6
+MAX_RETRY_WAIT = 5
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of a process, from /proc (MiB)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -75,6 +81,12 @@ def fuzz(base: str, pid: int, *, examples: int = 200,
                 nonlocal cases, worst
                 started = time.perf_counter()
                 response = case.call(base_url=base, timeout=60)
+                for _ in range(RETRIES):    # a client honours a documented Retry-After
+                    wait = response.headers.get("retry-after", "")
+                    if response.status_code != 503 or not wait.isdigit():
+                        break
+                    time.sleep(min(int(wait), MAX_RETRY_WAIT))
+                    response = case.call(base_url=base, timeout=60)
                 took = time.perf_counter() - started
                 cases += 1
                 statuses[f"{response.status_code // 100}xx"] += 1
