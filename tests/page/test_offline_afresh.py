@@ -30,6 +30,7 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.conftest import publish
 from tests.page.test_referee_page import ARTIFACTS, chromium
+from tests.page.test_remik_offline import on_server
 from tests.query_data import KRIZEMKRAZEM, KVIZOVKA, POLISH, running_server
 
 GAMES = ("osps", "remik", "kvizovka", "krizemkrazem")
@@ -87,15 +88,6 @@ def titles_on_server(base: str, lang: str) -> dict[str, str]:
         return {g["id"]: g["title"] for g in json.loads(r.read())}
 
 
-def move_on_server(base: str, lang: str) -> dict[str, Any]:
-    """The server's ruling of :data:`MOVE` in ``lang``."""
-    req = urllib.request.Request(f"{base}/v1/games/remik/move",
-                                 json.dumps({**MOVE, "lang": lang}).encode(),
-                                 {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as answer:
-        return json.loads(answer.read())
-
-
 def titles_shown(driver: webdriver.Chrome) -> dict[str, str]:
     return {o.get_attribute("value"): o.text
             for o in driver.find_elements(By.CSS_SELECTOR, "#game option")}
@@ -146,7 +138,7 @@ def test_saved_page_opens_afresh_with_no_network(home: Path, lang: str,
     with ExitStack() as stack:
         base = stack.enter_context(running_server(home))
         titles = {lg: titles_on_server(base, lg) for lg in LANGS}
-        ruled = move_on_server(base, lang)
+        ruled = on_server(base, MOVE, lang)
         # the first visit, with the server: the page in the referee's language, every game
         # saved with the bar's button, and nothing else. The page's own requests go past
         # the worker, as on a phone where it takes control only after the page loaded: what
