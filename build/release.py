@@ -12,6 +12,7 @@ half-written release, and an existing release directory is never modified.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -188,13 +189,29 @@ def _pid_alive(pid: int) -> bool:
 
 LOCK_FILE = ".build.lock"
 
+#: The build locks this process holds (open descriptors).
+_HELD_LOCKS: set[int] = set()
+
+
+def _close_build_locks_in_child() -> None:
+    """A forked child (a judging worker, an index writer) closes its copies of the build
+    locks: an ``flock`` lasts while any descriptor of it is open, so a child that outlived a
+    killed build would keep the game locked."""
+    for fd in _HELD_LOCKS:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_close_build_locks_in_child)
+
 
 @contextmanager
 def build_lock(game: str, root: Path | None = None) -> Iterator[None]:
     """Hold the game's build lock for a whole build: two builds of one game would race for
     ``CURRENT``, so the second fails at once with BuildBusy (CLI exit 4) instead of waiting.
     An ``flock``: the kernel drops it when its holder dies, so a killed build never leaves
-    the game locked."""
+    the game locked (its forked children close their copies of it)."""
     gdir = releases.game_dir(game, root)
     gdir.mkdir(parents=True, exist_ok=True)
     fd = os.open(gdir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
@@ -206,10 +223,12 @@ def build_lock(game: str, root: Path | None = None) -> Iterator[None]:
             raise BuildBusy(
                 f"another build of {game} is running (pid {holder}); wait for it to finish",
                 detail={"game": game, "pid": holder}) from None
+        _HELD_LOCKS.add(fd)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield
     finally:
+        _HELD_LOCKS.discard(fd)
         os.close(fd)   # releases the flock
 
 

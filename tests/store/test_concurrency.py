@@ -3,6 +3,7 @@ answer, one build per game, unique ids, smoke samples that admit words."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -144,3 +145,39 @@ def test_two_remik_links_in_the_same_second_get_two_ids(
         manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
         assert manifest["release"] == path.name and manifest["game"] == "remik"
     assert Catalog(home).release("remik").id == second.name
+
+
+HOLD_AND_FORK = """
+import os, sys, time
+from pathlib import Path
+from lexicon.build.release import build_lock
+with build_lock("osps", Path(sys.argv[1])):
+    child = os.fork()
+    if child == 0:               # a judging worker that outlives the build
+        time.sleep(60)
+        os._exit(0)
+    print(child, flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_killed_build_leaves_no_lock_in_the_children_it_forked(home: Path) -> None:
+    """The build lock ends with the build: a forked child still running after its build
+    was killed does not hold the game locked."""
+    import signal
+
+    build = subprocess.Popen([sys.executable, "-c", HOLD_AND_FORK, str(home)],
+                             stdout=subprocess.PIPE, text=True)
+    child = int(build.stdout.readline())
+    try:
+        with pytest.raises(BuildBusy), build_lock("osps", home):   # held while it lives
+            pass
+        build.send_signal(signal.SIGKILL)
+        build.wait(timeout=30)
+        os.kill(child, 0)                          # the child lives on
+        with build_lock("osps", home):             # and the lock is free
+            pass
+    finally:
+        build.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
