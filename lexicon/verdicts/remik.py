@@ -230,8 +230,10 @@ def _history(profile: Profile, value: object) -> list[Counter[str]]:
 
 def read_history(text: str) -> list[list[str]]:
     """A history file: one earlier table a line, its words separated by spaces or commas;
-    blank lines and lines starting with ``#`` are skipped."""
-    return [line.replace(",", " ").split() for line in text.splitlines()
+    blank lines and lines starting with ``#`` are skipped. A line ends at ``\n`` or
+    ``\r\n`` only, as every file the CLI reads (:mod:`lexicon.userfile`): a U+2028 or a
+    form feed inside a line is white space between words, never a table of its own."""
+    return [line.replace(",", " ").split() for line in text.split("\n")
             if line.strip() and not line.lstrip().startswith("#")]
 
 

@@ -238,3 +238,13 @@ def test_hash_and_import_read_their_files_bounded(small_releases: Path, tmp_path
     p = lexicon(small_releases, "import", "osps", str(huge))
     assert p.returncode == 2 and "error [file_too_large]" in p.stderr, p.stderr
     assert not (small_releases / "imports").exists()
+
+
+@pytest.mark.parametrize("inside", ["\u2028", "\u2029", "\u0085", "\x0c", "\x0b"])
+def test_a_history_line_ends_at_a_line_feed_only(inside: str, tmp_path: Path) -> None:
+    """A history file's tables end at ``\\n`` or ``\\r\\n``, as every file the CLI reads:
+    a U+2028, U+2029, U+0085, form feed or vertical tab inside a line separates words of
+    that table and never makes a table of its own."""
+    history = tmp_path / "history.txt"
+    history.write_bytes(f"las{inside}kot\r\nnos\n".encode())
+    assert remik.read_history_file(history) == [["las", "kot"], ["nos"]]
