@@ -136,11 +136,12 @@ def _decode(raw: bytes, n: int, offset: int, name: Path | str, error: type[Input
 
 
 def stream_lines(fh: BinaryIO, name: str, what: str) -> Iterator[tuple[int, str]]:
-    """``(line number, text)`` of each line of a binary stream (a file, a pipe, stdin),
-    read a line at a time so that memory stays bounded whatever the stream's size; a
-    line longer than :data:`MAX_LINE_BYTES` (``/dev/zero``) is ``line_too_long`` and one
-    that is not UTF-8 ``bad_encoding`` (its line and byte offset), each raised where it
-    stands, after the lines before it were given."""
+    """``(line number, text)`` of each line of a binary stream (a file, a pipe, stdin;
+    UTF-8, a BOM at its start dropped, as :func:`read_lines` drops it), read a line at a
+    time so that memory stays bounded whatever the stream's size; a line longer than
+    :data:`MAX_LINE_BYTES` (``/dev/zero``) is ``line_too_long`` and one that is not UTF-8
+    ``bad_encoding`` (its line and byte offset), each raised where it stands, after the
+    lines before it were given."""
     offset = 0
     for n, raw in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 2), b""), 1):
         body = raw.removesuffix(b"\n")
@@ -149,5 +150,6 @@ def stream_lines(fh: BinaryIO, name: str, what: str) -> Iterator[tuple[int, str]
                              f"{what} holds one a line", code="line_too_long",
                              detail={"file": name, "line": n,
                                      "max_line_bytes": MAX_LINE_BYTES})
-        yield n, _decode(body, n, offset, name, InputError, what, "bad_encoding")
+        text = _decode(body, n, offset, name, InputError, what, "bad_encoding")
+        yield n, text.removeprefix("\ufeff") if n == 1 else text   # a BOM is no part of a word
         offset += len(raw)

@@ -201,6 +201,15 @@ def test_check_file_answers_every_line_before_a_bad_byte(small_releases: Path,
     assert "small.txt:3:" in p.stderr
 
 
+def test_check_file_drops_a_bom(small_releases: Path, tmp_path: Path) -> None:
+    """A word list saved with a BOM (as Windows editors and spreadsheets save UTF-8) is
+    checked from its first word: the BOM is no part of it, as in every file the CLI reads."""
+    words = tmp_path / "bom.txt"
+    words.write_bytes("\ufeffjaźń\nnp\n".encode())
+    p = run(small_releases, "check", "osps", "--file", str(words))
+    assert p.returncode == 1 and "jaźń: VALID" in p.stdout and "np: INVALID" in p.stdout, p
+
+
 def test_check_file_streams_its_verdicts(small_releases: Path) -> None:
     """``check --file -`` answers a chunk of words while the rest is still unread: a word
     list of any size is checked in bounded memory. The first chunk's verdicts are read back
