@@ -56,6 +56,14 @@ def _shelf(rng: random.Random, need: str, extra: int) -> str:
     return "".join(tiles)
 
 
+def _grown(rng: random.Random, table: list[str], pool: list[str]) -> tuple[int, str] | None:
+    """A table word's place and a longer word of ``pool`` holding all its letters (the
+    word it is rebuilt into), or None when ``pool`` has none."""
+    i = rng.randrange(len(table))
+    target = [w for w in pool if len(w) > len(table[i]) and not (_count(table[i]) - _count(w))]
+    return (i, rng.choice(target)) if target else None
+
+
 def draw(count: int, seed: int, words: list[str] | None = None) -> list[dict[str, Any]]:
     """``count`` moves (see the module docstring), the same for the same ``seed``."""
     rng = random.Random(seed)
@@ -74,12 +82,10 @@ def draw(count: int, seed: int, words: list[str] | None = None) -> list[dict[str
                     "rack": _shelf(rng, word + "".join(extra), rng.randint(0, 3)),
                     rng.choice(["opening", "reopening"]): True}
         elif shape in (1, 2):  # a table word rebuilt by adding own letters
-            i = rng.randrange(len(table))
-            target = [w for w in vocab if len(w) > len(table[i])
-                      and not (_count(table[i]) - _count(w))]
-            if not target:
+            grown = _grown(rng, table, vocab)
+            if grown is None:
                 continue
-            new = rng.choice(target)
+            i, new = grown
             own = "".join((_count(new) - _count(table[i])).elements())
             move = {"before": table, "after": [*table[:i], new, *table[i + 1:]],
                     "rack": _shelf(rng, own, rng.randint(0, 2))}
@@ -125,12 +131,10 @@ def draw(count: int, seed: int, words: list[str] | None = None) -> list[dict[str
             move = {"before": table, "after": after or [rng.choice(words)],
                     "rack": _shelf(rng, w[:2], rng.randint(0, 2))}
         else:                 # the referee says where a laid word's letters came from
-            i = rng.randrange(len(table))
-            target = [w for w in words if len(w) > len(table[i])
-                      and not (_count(table[i]) - _count(w))]
-            if not target:
+            grown = _grown(rng, table, words)
+            if grown is None:
                 continue
-            new = rng.choice(target)
+            i, new = grown
             rack = "".join(rng.sample(new, len(new)))
             mine = "".join(rng.sample(new, rng.randint(0, len(new))))
             move = {"before": table, "after": [*table[:i], new, *table[i + 1:]], "rack": rack,

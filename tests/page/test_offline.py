@@ -57,6 +57,24 @@ BLANKS = [("krizemkrazem", "KA?IN"), ("kvizovka", "?ubav"), ("kvizovka", "lj?bav
 
 
 
+def first_visit(driver: webdriver.Chrome, base: str, page: str) -> None:
+    """Open ``page`` as a first visit would (nothing kept by the page) and wait until its
+    service worker is installed."""
+    driver.get(base + "/")
+    driver.execute_script("localStorage.clear()")
+    driver.get(base + page)
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "return !!navigator.serviceWorker.controller || "
+        "navigator.serviceWorker.ready.then(() => true)"))
+
+
+def under_worker(driver: webdriver.Chrome, url: str) -> None:
+    """Open ``url`` again and wait until the service worker controls it."""
+    driver.get(url)
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "return !!navigator.serviceWorker.controller"))
+
+
 def _answered(driver: webdriver.Chrome, element: str) -> bool:
     """The page shows an answer there: a verdict, not "checking" (the pending state)."""
     box = driver.find_element(By.ID, element)
@@ -197,12 +215,7 @@ def test_offline_page_answers_as_the_server(home: Path, server: tuple[str, ExitS
     base, stack = server
     driver = browser
     driver.set_script_timeout(120)
-    driver.get(base + "/")
-    driver.execute_script("localStorage.clear()")
-    driver.get(base + "/?game=osps")
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
-        "return !!navigator.serviceWorker.controller || "
-        "navigator.serviceWorker.ready.then(() => true)"))
+    first_visit(driver, base, "/?game=osps")
     words = {game: words_of(home, game) for game in GAMES}
     expected = {game: server_answers(base, game, words[game]) for game in GAMES}
     for game in GAMES:       # the referee's own button, one game after the other
@@ -212,9 +225,7 @@ def test_offline_page_answers_as_the_server(home: Path, server: tuple[str, ExitS
         wait.until(lambda d: d.find_element(By.ID, "offline-save").click() or True)
         wait.until(lambda d, g=game: g + "-" in d.find_element(By.ID, "offline-status").text)
     blanks_online = {(game, word): blanks_on_server(base, game, word) for game, word in BLANKS}
-    driver.get(base + "/?game=osps&lang=en")   # the page again, so the worker controls it
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
-        "return !!navigator.serviceWorker.controller"))
+    under_worker(driver, base + "/?game=osps&lang=en")
 
     # a network that neither answers nor fails: the saved list answers after a few seconds
     driver.execute_cdp_cmd("Network.enable", {})

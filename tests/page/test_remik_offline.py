@@ -30,6 +30,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.conftest import publish
+from tests.page.test_offline import first_visit, under_worker
 from tests.page.test_referee_page import ARTIFACTS, browser  # noqa: F401  (a fixture)
 from tests.query_data import running_server
 from tests.verdicts.test_remik_corpus import load as load_corpus
@@ -77,19 +78,12 @@ def saved(home: Path, browser: webdriver.Chrome) -> Iterator[tuple[str, list[Any
     with ExitStack() as stack:
         base = stack.enter_context(running_server(home))
         driver = browser
-        driver.get(base + "/")
-        driver.execute_script("localStorage.clear()")
-        driver.get(base + "/?game=remik&mode=judge&lang=pl")
-        WebDriverWait(driver, 10).until(lambda d: d.execute_script(
-            "return !!navigator.serviceWorker.controller || "
-            "navigator.serviceWorker.ready.then(() => true)"))
+        first_visit(driver, base, "/?game=remik&mode=judge&lang=pl")
         wait = WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,))
         wait.until(lambda d: d.find_element(By.ID, "offline-save").click() or True)
         wait.until(lambda d: "remik-" in d.find_element(By.ID, "offline-status").text)
         expected = [project(on_server(base, m, "pl")) for m in moves]
-        driver.get(base + "/?game=remik&mode=judge&lang=pl")    # the worker controls it
-        WebDriverWait(driver, 10).until(lambda d: d.execute_script(
-            "return !!navigator.serviceWorker.controller"))
+        under_worker(driver, base + "/?game=remik&mode=judge&lang=pl")
         stack.close()                                 # the network is gone
         with pytest.raises(OSError):
             urllib.request.urlopen(base + "/v1/games", timeout=5)
