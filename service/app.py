@@ -5,6 +5,9 @@ process's :class:`lexicon.Catalog` gives for the request's game (one release ans
 labels the whole request), and turns
 :class:`~lexicon.errors.LexiconError` into JSON errors with a stable ``code``. Bad input is
 answered with a 4xx and that JSON, never a 500.
+
+This module makes the app: its layers (:class:`Service`) and error handlers; the routes
+are in :mod:`service.routes`, one module per resource.
 """
 
 from __future__ import annotations
