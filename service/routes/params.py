@@ -3,7 +3,7 @@ the help texts of the parameters several routes take."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Request
 from lexicon.service.querypool import QueryPool
@@ -34,8 +34,3 @@ async def _query_pool(request: Request) -> QueryPool:
 CatalogOf = Annotated[Catalog, Depends(_catalog)]
 #: A route's parameter for the queries' own workers.
 PoolOf = Annotated[QueryPool, Depends(_query_pool)]
-
-
-def examples(**values: str) -> dict[str, dict[str, Any]]:
-    """OpenAPI examples of a parameter, each named and shown as its value."""
-    return {name: {"summary": value, "value": value} for name, value in values.items()}

@@ -19,7 +19,7 @@ from lexicon.service import apidocs, metrics, querypool
 from lexicon.service.apidocs import figure
 from lexicon.service.querypool import QueryPool
 from lexicon.service.routes.declare import PerApp, Routes
-from lexicon.service.routes.params import CatalogOf, PoolOf, examples
+from lexicon.service.routes.params import CatalogOf, PoolOf
 from pydantic import BaseModel, Field
 
 from lexicon import DEFAULT_LIMIT, MAX_WORDS, Catalog, InputError, Lexicon, limit_value
@@ -38,6 +38,11 @@ PAGE_HELP = f"results per page, 1..{figure('queries.MAX_LIMIT')}"
 OFFSET_HELP = "skip this many results"
 
 Ask = Callable[..., dict[str, Any]]
+
+
+def examples(**values: str) -> dict[str, dict[str, Any]]:
+    """OpenAPI examples of a parameter, each named and shown as its value."""
+    return {name: {"summary": value, "value": value} for name, value in values.items()}
 
 
 def _error_examples(*pairs: tuple[int, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
