@@ -68,6 +68,9 @@ def query(path: str, **route: Any) -> Callable[[Ask], Ask]:
                 return ask(catalog.lexicon(game, every_file=True), **given)   # one release
             return await pool.run(run)
 
+        # FastAPI reads a route's parameters from its endpoint's signature: the path's game,
+        # then ask's own (its Query declarations), then the two dependencies; the name
+        # gives the OpenAPI operation id and summary, as a hand-written endpoint's would
         keyword = inspect.Parameter.KEYWORD_ONLY
         asked = list(inspect.signature(ask, eval_str=True).parameters.values())[1:]
         endpoint.__signature__ = inspect.Signature(   # type: ignore[attr-defined]
