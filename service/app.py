@@ -62,7 +62,6 @@ async def _decodable_url(request: Request) -> None:
                          code="bad_encoding", detail={"part": part})
 
 
-
 class Service(FastAPI):
     """FastAPI, with two plain ASGI layers in front of all of it (FastAPI's own error and
     telemetry layers included): outermost :class:`service.metrics.Observability`, which
