@@ -80,7 +80,7 @@ from lexicon import userfile
 from lexicon.errors import InputError, LexiconError
 from lexicon.game.gloss import language, localized_reason
 from lexicon.game.inputs import clean_word, control_error, first_control, normalise
-from lexicon.game.play import OPENING_FACTOR, play_rules
+from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.store import Release
@@ -132,10 +132,9 @@ READINGS = {"said": "own_said", "assumed": "own_assumed"}
 
 def offline_rules(profile: Profile) -> dict[str, Any]:
     """This module's rules as data, for the offline pack (``move`` in its rules): every
-    limit, penalty, code and scoring fact the browser's move search
-    (``service/static/remik-offline.js``) needs, so that it holds no rule of its own. The
-    texts of the codes are the pack's ``reasons``."""
-    rules = play_rules(profile)
+    limit, penalty and code the browser's move search (``service/static/remik-offline.js``)
+    needs, so that it holds no rule of its own. The texts of the codes are the pack's
+    ``reasons``, a word's points (the opening's doubling too) the pack's ``play`` scores."""
     return {
         "min_length": profile.min_length,
         "lengths": {OPENING: profile.opening_min_length,
@@ -148,8 +147,6 @@ def offline_rules(profile: Profile) -> dict[str, Any]:
                                PLACEMENT_KINDS, strict=True)),
         "outcomes": OUTCOMES, "readings": READINGS,
         "verdicts": {"stands": judging.STANDS, "falls": judging.FALLS},
-        "scoring": {"opening_doubles": rules.opening_doubles,
-                    "opening_factor": OPENING_FACTOR},
         "limits": {"max_steps": MAX_MOVE_STEPS, "max_words": MAX_MOVE_WORDS,
                    "max_rack": MAX_MOVE_RACK, "max_history": MAX_HISTORY},
     }
