@@ -86,6 +86,7 @@ from lexicon.game.tiles import speller
 from lexicon.store.store import Release
 from lexicon.verdicts import judge as judging
 from lexicon.verdicts import rulings
+from lexicon.verdicts.validity import LENGTH_CODES, TOO_SHORT
 
 MAX_MOVE_WORDS = 32       # words on the table before, or after, one move
 MAX_MOVE_RACK = 60        # tiles on a player's shelves (13, and every draw since)
@@ -102,8 +103,6 @@ MAX_HISTORY_BYTES = 8_388_608
 # timed: a move is refused alike on any machine, under any load.
 MAX_MOVE_STEPS = 2_000_000
 
-#: the judge's reasons that refuse a word for its length alone: rules of form, not wrong words
-LENGTH_CODES = ("too_short", "too_long")
 LEFTOVER_PENALTY = 2      # points per letter sent back to the shelf (variant I)
 WRONG_WORD_PENALTY = 3    # points lost for a wrong word (and one tile drawn)
 VARIANTS = (1, 2)
@@ -116,7 +115,7 @@ NAMES = {OPENING: "an opening", REOPENING: "a re-opening", MOVE: "a move"}
 #: (stable, whatever order the faults were found in)
 FAULT_CODES = {"no_assignment": "tiles_not_conserved", "not_relaid": "table_tile_not_relaid",
                "opening_own": "opening_not_own_tiles", "opening_one": "opening_one_word",
-               "opening_short": "opening_too_short", "short": "too_short",
+               "opening_short": "opening_too_short", "short": TOO_SHORT,
                "no_own": "no_own_letter_added", "leftovers": "leftover_letters",
                "nothing": "nothing_laid", "repeated": "repeated_arrangement",
                "wrong": "wrong_word"}

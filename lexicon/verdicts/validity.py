@@ -45,6 +45,9 @@ from lexicon.store.records import Record
 HYPHENS = ("-", "'", "’")
 #: the reason of a rejected record that names none, and of a word no record holds
 UNKNOWN = "unknown"
+TOO_SHORT, TOO_LONG = "too_short", "too_long"
+#: the reasons that refuse a word for its length alone (Remik: rules of form, not wrong words)
+LENGTH_CODES = (TOO_SHORT, TOO_LONG)
 
 
 @dataclass(frozen=True)
@@ -241,9 +244,9 @@ def _steps(profile: Profile, rules: PlayRules) -> tuple[Step, ...]:
         Step("letters_over", "too_many_jokers",
              {"letters": rules.joker_only, "most": rules.jokers,
               "printed": {t.canonical: t.letter for t in profile.tiles}}),
-        Step("shorter", "too_short",
+        Step("shorter", TOO_SHORT,
              {"least": rules.min_length, "edge_least": rules.edge_min_length}),
-        Step("longer", "too_long", {"most": rules.max_length}),
+        Step("longer", TOO_LONG, {"most": rules.max_length}),
         Step("unheld", UNKNOWN),
     )
 

@@ -76,3 +76,16 @@ def test_the_offline_pack_carries_the_steps_in_order(decision: Validity) -> None
     assert by_test["foreign_among"]["chars"] == list(HYPHENS)
     assert dataclasses.asdict(decision.compiled(edge=True))["least"] == (
         profile.edge_min_length or profile.min_length)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([KV, OSPS, KK, REMIK]), st.data())
+def test_a_playable_key_is_one_some_move_may_lay(decision: Validity, data: st.DataObject) -> None:
+    """What the builders and exports call playable (``PlayRules.is_playable``: the words a
+    KWG, a word list and the release's hash hold) is a key the decision admits at the
+    board's inside or at its edge."""
+    from lexicon.game.play import play_rules
+    tiles = sorted(t.canonical for t in decision.profile.tiles)
+    key = data.draw(st.text(alphabet=tiles, min_size=1, max_size=20))
+    assert play_rules(decision.profile).is_playable(key) == any(
+        decision.allows(key, edge=edge) for edge in (False, True))
