@@ -131,6 +131,7 @@ const Offline = (() => {
       this.step = new Map(this.steps.map((s) => [s.test, s]));
       this.jokerOnly = new Set(this.step.get("letters_over").letters);
       this.keysLanguage = sp.keys_language;
+      this.mark = sp.notation;                   // tiles.py JOIN_OPEN, JOIN_CLOSE, BREAK
       this.inputs = rules.inputs;
       this.edgeSpace = new Set(this.inputs.edge_space);
       this.digraphs = new Map(Object.entries(this.inputs.digraph_letters));
@@ -167,7 +168,7 @@ const Offline = (() => {
         const hex = chars[bad].codePointAt(0).toString(16).toUpperCase().padStart(CODE_POINT_DIGITS.length, "0");
         throw new OfflineError("control_character", `control or invisible character U+${hex} at position ${bad + 1}`, { position: bad + 1 });
       }
-      if (!this.strip(chars.filter((c) => c !== "|"), (c) => this.isSpace(c)).length) {
+      if (!this.strip(chars.filter((c) => c !== this.mark.break), (c) => this.isSpace(c)).length) {
         throw new OfflineError("empty_word", "the word holds no tile (only '|')");
       }
       const scripts = new Set(chars.map((c) => this.scriptOf(c)).filter((s) => s));
@@ -205,8 +206,9 @@ const Offline = (() => {
     }
     keys(word, known, limit = this.rules.speller.max_readings) {   // Speller.keys
       const text = this.rules.speller.phrases ? word.replaceAll(" ", "") : word;
-      if (!this.multi.some(([s]) => text.includes(s)) && !text.includes("[") && !text.includes("]")) {
-        return [this.someTile(this.translate([...text.replaceAll("|", "")]))];
+      const m = this.mark;
+      if (!this.multi.some(([s]) => text.includes(s)) && !text.includes(m.open) && !text.includes(m.close)) {
+        return [this.someTile(this.translate([...text.replaceAll(m.break, "")]))];
       }
       const read = new Text(this, text);
       const preferred = this.someTile(read.notation ? read.first() : this.keyOf(text));
@@ -401,7 +403,7 @@ const Offline = (() => {
       const runs = word.split("?");
       let readings = [[]];
       runs.forEach((run, at) => {
-        const parts = run && run.replaceAll("|", "") ? this.keys(run, at === 0 ? (p) => this.hasPrefix(p) : null) : [""];
+        const parts = run && run.replaceAll(this.mark.break, "") ? this.keys(run, at === 0 ? (p) => this.hasPrefix(p) : null) : [""];
         const next = [];
         for (const r of readings) {
           for (const k of [...new Set(parts)].sort()) {
@@ -468,7 +470,8 @@ const Offline = (() => {
   // tiles.py _Text: a typed text ready to read (code points, not UTF-16 units)
   class Text {
     constructor(game, text) {
-      this.notation = text.includes("|") || text.includes("[") || text.includes("]");
+      const m = game.mark;
+      this.notation = text.includes(m.break) || text.includes(m.open) || text.includes(m.close);
       const [detect, keyed] = this.notation ? Text.scan(game, [...text]) : [[...text], [...text]];
       this.n = detect.length;
       this.keyed = keyed;
@@ -486,8 +489,9 @@ const Offline = (() => {
       this.starts = [...this.spots.keys()].sort((a, b) => a - b);
     }
     static scan(game, chars) {
-      if (!chars.includes("[") && !chars.includes("]")) {
-        const plain = chars.map((c) => (c === "|" ? BREAK_PUA : c));
+      const m = game.mark;
+      if (!chars.includes(m.open) && !chars.includes(m.close)) {
+        const plain = chars.map((c) => (c === m.break ? BREAK_PUA : c));
         return [plain, plain];
       }
       const detect = [];
@@ -495,8 +499,8 @@ const Offline = (() => {
       let i = 0;
       while (i < chars.length) {
         const ch = chars[i];
-        if (ch === "[") {
-          const end = chars.indexOf("]", i);
+        if (ch === m.open) {
+          const end = chars.indexOf(m.close, i);
           if (end === -1) throw new OfflineError("bad_tile_notation", `unclosed '[' at position ${i + 1}`, { position: i + 1 });
           const inner = chars.slice(i + 1, end).join("");
           if (!inner) throw new OfflineError("bad_tile_notation", `empty '[]' at position ${i + 1}`, { position: i + 1 });
@@ -507,8 +511,8 @@ const Offline = (() => {
           i = end + 1;
           continue;
         }
-        if (ch === "]") throw new OfflineError("bad_tile_notation", `']' without '[' at position ${i + 1}`, { position: i + 1 });
-        const c = ch === "|" ? BREAK_PUA : ch;
+        if (ch === m.close) throw new OfflineError("bad_tile_notation", `']' without '[' at position ${i + 1}`, { position: i + 1 });
+        const c = ch === m.break ? BREAK_PUA : ch;
         detect.push(c);
         keyed.push(c);
         i += 1;
