@@ -121,7 +121,7 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
     word = clean_word(text)
     spell, rules = speller(profile), play_rules(profile)
     reading, record, alternatives = _choose(spell, rel, word)
-    broken = validity(profile).decide(reading.key, reading.foreign, record, edge=edge,
+    broken = validity(profile).broken(reading.key, reading.foreign, record, edge=edge,
                                       word=word)
     reason = (None if broken is None
               else localized_reason(broken.code, broken.message, lang, game))

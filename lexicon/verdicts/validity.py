@@ -15,7 +15,7 @@ means the word is valid:
 
 The steps are the one place the rules are applied; everything else reads them:
 
-* :meth:`Validity.decide` interprets them for :mod:`lexicon.verdicts.checker`, with the
+* :meth:`Validity.broken` interprets them for :mod:`lexicon.verdicts.checker`, with the
   sentence a referee reads;
 * :meth:`Validity.compiled` compiles them, for one board position, into the few bounds the
   batch hot path (:mod:`lexicon.verdicts.fastcheck`) and the build's index of Latin
@@ -32,7 +32,7 @@ being built, rather than letting it answer differently.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -61,10 +61,11 @@ class Broken:
 @dataclass(frozen=True)
 class Step:
     """One rule of the decision: the named test (:data:`TESTS`), the reason code it gives
-    (None: the record's own) and the test's data (characters, letters, limits)."""
+    (``rejected``: the record's own, this one when the record names none) and the test's
+    data (characters, letters, limits)."""
 
     test: str
-    code: str | None
+    code: str
     data: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -83,38 +84,38 @@ class Case(NamedTuple):
     word: str
 
 
-def _rejected(step: Step, case: Case) -> Broken | None:
+def _rejected(step: Step, case: Case, profile: Profile) -> Broken | None:
     record = case.record
     if record is None or record.valid:
         return None
-    code = record.reason_code or step.data["default"]
+    code = record.reason_code or step.code
     return Broken(code, record.reason_message or describe(code))
 
 
-def _foreign_among(step: Step, case: Case) -> Broken | None:
+def _foreign_among(step: Step, case: Case, profile: Profile) -> Broken | None:
     if not case.foreign or step.data["chars"].isdisjoint(case.foreign):
         return None
     odd = "".join(dict.fromkeys(case.foreign))
-    return Broken(_code(step), f"contains {odd!r}: words needing a hyphen or apostrophe "
+    return Broken(step.code, f"contains {odd!r}: words needing a hyphen or apostrophe "
                                "are not played")
 
 
-def _foreign(step: Step, case: Case) -> Broken | None:
+def _foreign(step: Step, case: Case, profile: Profile) -> Broken | None:
     if not case.foreign:
         return None
     odd = dict.fromkeys(case.foreign)
-    return Broken(_code(step), f"contains {', '.join(repr(c) for c in odd)}, which no "
-                               f"tile of {step.data['game']} carries")
+    return Broken(step.code, f"contains {', '.join(repr(c) for c in odd)}, which no "
+                               f"tile of {profile.name} carries")
 
 
-def _letters_over(step: Step, case: Case) -> Broken | None:
+def _letters_over(step: Step, case: Case, profile: Profile) -> Broken | None:
     letters = step.data["letters"]
     if not letters or letters.isdisjoint(case.key):
         return None
-    needed = [step.data["printed"][c] for c in case.key if c in letters]
+    needed = [profile.by_canonical[c].letter for c in case.key if c in letters]
     if len(needed) <= step.data["most"]:
         return None
-    return Broken(_code(step), f"needs {len(needed)} jokers for {', '.join(needed)}; the "
+    return Broken(step.code, f"needs {len(needed)} jokers for {', '.join(needed)}; the "
                                f"game has {step.data['most']}")
 
 
@@ -123,7 +124,7 @@ def _least(step: Step, edge: bool) -> int:
     return edge_least if edge and edge_least is not None else step.data["least"]
 
 
-def _shorter(step: Step, case: Case) -> Broken | None:
+def _shorter(step: Step, case: Case, profile: Profile) -> Broken | None:
     n, least = len(case.key), _least(step, case.edge)
     if n >= least:
         return None
@@ -131,29 +132,24 @@ def _shorter(step: Step, case: Case) -> Broken | None:
     note = ""
     if edge_least is not None and not case.edge:
         note = f" ({edge_least} at the board's edge)"
-    return Broken(_code(step), f"{n} tiles; {least} required{note}")
+    return Broken(step.code, f"{n} tiles; {least} required{note}")
 
 
-def _longer(step: Step, case: Case) -> Broken | None:
+def _longer(step: Step, case: Case, profile: Profile) -> Broken | None:
     n = len(case.key)
     if n <= step.data["most"]:
         return None
-    return Broken(_code(step), f"{n} tiles; at most {step.data['most']}")
+    return Broken(step.code, f"{n} tiles; at most {step.data['most']}")
 
 
-def _unheld(step: Step, case: Case) -> Broken | None:
+def _unheld(step: Step, case: Case, profile: Profile) -> Broken | None:
     if case.record is not None:
         return None
-    return Broken(_code(step), f"{case.word!r} is in none of this release's sources")
-
-
-def _code(step: Step) -> str:
-    assert step.code is not None, step
-    return step.code
+    return Broken(step.code, f"{case.word!r} is in none of this release's sources")
 
 
 #: the named tests a step may use: what each decides (and offline.js reads by the same name)
-TESTS: dict[str, Callable[[Step, Case], Broken | None]] = {
+TESTS: dict[str, Callable[[Step, Case, Profile], Broken | None]] = {
     "rejected": _rejected, "foreign_among": _foreign_among, "foreign": _foreign,
     "letters_over": _letters_over, "shorter": _shorter, "longer": _longer, "unheld": _unheld,
 }
@@ -184,16 +180,16 @@ class Validity:
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
-        self.steps = _steps(profile, play_rules(profile))
+        self.steps = _steps(play_rules(profile))
         self._tests = tuple((TESTS[s.test], s) for s in self.steps)
         self._compiled = {edge: self._compile(edge) for edge in (False, True)}
 
-    def decide(self, key: str, foreign: tuple[str, ...], record: Record | None, *,
+    def broken(self, key: str, foreign: tuple[str, ...], record: Record | None, *,
                edge: bool = False, word: str = "") -> Broken | None:
         """The first step ``key`` breaks, with its reason, or None: the word is valid."""
-        case = Case(key, foreign, record, edge, word or key)
+        case, profile = Case(key, foreign, record, edge, word or key), self.profile
         for test, step in self._tests:
-            broken = test(step, case)
+            broken = test(step, case, profile)
             if broken is not None:
                 return broken
         return None
@@ -203,7 +199,7 @@ class Validity:
         return self._compiled[edge]
 
     def allows(self, key: str, *, edge: bool = False) -> bool:
-        """``decide`` finds no fault with a valid record of ``key``, a key of tiles only."""
+        """:meth:`broken` finds no fault with a valid record of ``key``, a key of tiles only."""
         return self._compiled[edge].allows(key)
 
     def _compile(self, edge: bool) -> Compiled:
@@ -220,13 +216,10 @@ class Validity:
         return Compiled(least, most, letters, jokers)
 
     def table(self) -> dict[str, Any]:
-        """The steps as JSON, in order, for the offline pack (sets as sorted lists, and
-        without what only Python's sentences need)."""
+        """The steps as JSON, in order, for the offline pack (sets as sorted lists)."""
         steps = []
         for step in self.steps:
             item = step.to_json()
-            item.pop("game", None)
-            item.pop("printed", None)
             if "letters" in item:
                 item["letters"] = sorted(item["letters"])
             if "chars" in item:
@@ -235,15 +228,14 @@ class Validity:
         return {"steps": steps}
 
 
-def _steps(profile: Profile, rules: PlayRules) -> tuple[Step, ...]:
+def _steps(rules: PlayRules) -> tuple[Step, ...]:
     """The decision's steps for one game, in the order they apply."""
     return (
-        Step("rejected", None, {"default": UNKNOWN}),
+        Step("rejected", UNKNOWN),
         Step("foreign_among", "hyphen_or_apostrophe", {"chars": frozenset(HYPHENS)}),
-        Step("foreign", "not_in_alphabet", {"game": profile.name}),
+        Step("foreign", "not_in_alphabet"),
         Step("letters_over", "too_many_jokers",
-             {"letters": rules.joker_only, "most": rules.jokers,
-              "printed": {t.canonical: t.letter for t in profile.tiles}}),
+             {"letters": rules.joker_only, "most": rules.jokers}),
         Step("shorter", TOO_SHORT,
              {"least": rules.min_length, "edge_least": rules.edge_min_length}),
         Step("longer", TOO_LONG, {"most": rules.max_length}),
@@ -255,7 +247,3 @@ def validity(profile: Profile) -> Validity:
     """The (cached) decision of ``profile``."""
     return profile.derived(Validity)
 
-
-def codes(profiles: Iterable[Profile]) -> set[str]:
-    """Every reason code the steps of ``profiles`` give by name."""
-    return {s.code or s.data["default"] for p in profiles for s in validity(p).steps}

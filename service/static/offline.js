@@ -34,7 +34,7 @@ const Offline = (() => {
   // each gives its step's code when the case breaks it, else null
   const least = (s, edge) => (edge && s.edge_least !== null ? s.edge_least : s.least);
   const TESTS = {
-    rejected: (s, c) => (c.rec && !c.rec.valid ? c.rec.code || s.default : null),
+    rejected: (s, c) => (c.rec && !c.rec.valid ? c.rec.code || s.code : null),
     foreign_among: (s, c) => (c.foreign.some((ch) => s.chars.includes(ch)) ? s.code : null),
     foreign: (s, c) => (c.foreign.length ? s.code : null),
     letters_over: (s, c) => ([...c.key].filter((ch) => s.letters.includes(ch)).length > s.most ? s.code : null),
@@ -277,7 +277,7 @@ const Offline = (() => {
     }
 
     // -- validity.py Validity: the steps, in order ------------------------------------------------
-    decide(key, rec, edge) {                                 // Validity.decide
+    broken(key, rec, edge) {                                 // Validity.broken
       const c = { key, rec, edge, n: [...key].length,
                   foreign: [...new Set([...key].filter((ch) => !this.letter.has(ch)))] };
       for (const s of this.steps) {
@@ -331,7 +331,7 @@ const Offline = (() => {
       }
       if (!held) key = keys[0];
       const rec = held ? record(key) : null;
-      const code = this.decide(key, rec, edge);
+      const code = this.broken(key, rec, edge);
       const needs = ["analyses", "meanings", "sources", "evidence"];
       if (code && rec && !rec.valid) needs.push(code === this.unheldCode ? "reason" : "reason.detail");
       const result = {

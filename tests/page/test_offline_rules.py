@@ -22,7 +22,7 @@ from lexicon.game import profile as profiles
 from lexicon.game.play import OPENING_FACTOR
 from lexicon.game.reasons import REASONS
 from lexicon.verdicts import judge, remik
-from lexicon.verdicts.validity import HYPHENS, UNKNOWN, codes
+from lexicon.verdicts.validity import HYPHENS, UNKNOWN, validity
 
 STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
 GAMES = [profiles.load(g) for g in ("osps", "kvizovka", "krizemkrazem", "remik")]
@@ -127,7 +127,8 @@ def literals(source: str) -> tuple[list[str], list[str], list[str]]:
 
 
 def _reason_codes() -> set[str]:
-    return {*REASONS, UNKNOWN, NEEDS_SERVER, *codes(GAMES), *remik.FAULT_CODES.values()}
+    return {*REASONS, UNKNOWN, NEEDS_SERVER, *remik.FAULT_CODES.values(),
+            *(s.code for p in GAMES for s in validity(p).steps)}
 
 
 def _tile_facts() -> set[str]:

@@ -34,7 +34,7 @@ def test_the_first_step_broken_names_the_reason(decision: Validity, key: str,
                                                 edge: bool, code: str | None) -> None:
     record = (None if held is False else rec(key) if held
               else rec(key, valid=False, code="proper_noun"))
-    broken = decision.decide(key, foreign, record, edge=edge)
+    broken = decision.broken(key, foreign, record, edge=edge)
     assert (broken.code if broken else None) == code
     if code == "too_short" and decision is KV:
         assert broken.message == "3 tiles; 4 required (3 at the board's edge)"
@@ -49,7 +49,7 @@ def test_the_compiled_form_answers_as_the_steps(decision: Validity, data: st.Dat
     tiles = sorted(t.canonical for t in decision.profile.tiles)
     key = data.draw(st.text(alphabet=tiles, min_size=1, max_size=20))
     assert decision.allows(key, edge=edge) == (
-        decision.decide(key, (), rec(key), edge=edge) is None)
+        decision.broken(key, (), rec(key), edge=edge) is None)
 
 
 def test_a_step_the_hot_path_cannot_compile_stops_it() -> None:
