@@ -13,7 +13,7 @@ itself, so the answer never differs from ``check`` (``tests/queries/test_queries
 side by side).
 
 Kvizovka's Latin words: a Latin word is valid exactly when the key that reading decides
-(:func:`decided_key`, the first tiling the lexicon holds) passes the play rules, so a
+(:func:`decided_key`, the first tiling the lexicon holds) passes the validity decision, so a
 release can carry the Latin spellings of its valid words as two more tries (the board's
 inside and its edge: :mod:`build.latin_spellings`, written by :mod:`build.index_writer`). With them
 an all-Latin batch is one membership test, like Polish, instead of a speller walk for every
