@@ -129,6 +129,9 @@ const Offline = (() => {
       const unread = this.steps.find((s) => !Object.hasOwn(TESTS, s.test));
       if (unread) throw new OfflineError("offline_format", `an offline pack with a rule this page cannot apply (${unread.test})`);
       this.step = new Map(this.steps.map((s) => [s.test, s]));
+      // the steps the joker fillings read their lengths and jokers from (Validity.compiled)
+      const missing = ["shorter", "longer", "letters_over"].find((t) => !this.step.has(t));
+      if (missing) throw new OfflineError("offline_format", `an offline pack without the rule ${missing}`);
       this.jokerOnly = new Set(this.step.get("letters_over").letters);
       this.keysLanguage = sp.keys_language;
       this.mark = sp.notation;                   // tiles.py JOIN_OPEN, JOIN_CLOSE, BREAK

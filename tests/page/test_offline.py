@@ -409,3 +409,4 @@ def test_the_page_decides_by_the_steps_the_pack_carries(
                                      "unknown_x", "unknown_x", "unknown_x"]
     assert answers([*steps, {"test": "vowels", "code": "no_vowel"}]) == {
         "code": "offline_format"}
+    assert answers([s for s in steps if s["test"] != "longer"]) == {"code": "offline_format"}
