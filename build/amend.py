@@ -25,7 +25,7 @@ in a release's ``overrides.jsonl`` says where it came from (``origin``: ``review
 
 ``repack`` is the same path with no override: it rewrites an existing release in the
 current record format (``records.lmdb/``), reading one of an older layout (``records/``,
-``lexicon.lmdb/``) through :mod:`build.legacy`: the runtime reads only the current one.
+``lexicon.lmdb/``) through :mod:`build.old_layouts`: the runtime reads only the current one.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.build import meanings_writer
-from lexicon.build.legacy import LegacyRelease, open_parent
+from lexicon.build.old_layouts import LegacyRelease, open_parent
 from lexicon.build.progress import track
 from lexicon.build.release import Changed, ReleaseWriter, StoreWriter, read_release_overrides
 

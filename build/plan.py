@@ -15,7 +15,7 @@ cores. Three things make that wait bearable, and they live here, under ``lexicon
   long phase ends with what is left of the game and of the whole build
   (:func:`build.progress.set_overall`).
 * **The announcement.** Every game of the plan is announced
-  (:mod:`lexicon.store.building`) with the time it is expected, so a server started
+  (:mod:`lexicon.store.announcements`) with the time it is expected, so a server started
   meanwhile answers "being built, expected about HH:MM" (503 ``not_ready``) for it and
   serves it from the first request after its publish; the expectations are renewed after
   each game, and an announcement is withdrawn when its game is published or fails.
@@ -46,7 +46,7 @@ from lexicon.sources import fetch as fetching
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, LexiconError
 from lexicon.game import profile as profiles
-from lexicon.store import building, releases
+from lexicon.store import announcements, releases
 from lexicon.store.integrity import read_manifest
 
 #: Seconds a full build of each game took on the project's two-core machine (sources
@@ -276,7 +276,7 @@ def _announce(steps: Sequence[Step], clock: _Clock, root: Path, started: datetim
     for i in range(clock.index, len(steps)):
         if i > clock.index:
             at += timedelta(seconds=steps[i].seconds)
-        building.announce(steps[i].game, root, started_at=started, expected_at=at,
+        announcements.announce(steps[i].game, root, started_at=started, expected_at=at,
                           position=i + 1, of=len(steps))
 
 
@@ -321,7 +321,7 @@ def build_games(games: Sequence[str], ctx: BuildContext, *, if_missing: bool = F
             try:
                 path = build_game(step.game, ctx, builder=builders.get(step.game))
             finally:
-                building.withdraw(step.game, ctx.root)
+                announcements.withdraw(step.game, ctx.root)
             took = time.monotonic() - began
             _rescale(steps[i + 1:], took / max(step.seconds, 1.0))
             left = sum(s.seconds for s in steps[i + 1:])
@@ -335,5 +335,5 @@ def build_games(games: Sequence[str], ctx: BuildContext, *, if_missing: bool = F
     finally:
         set_overall(None)
         for step in steps:
-            building.withdraw(step.game, ctx.root)
+            announcements.withdraw(step.game, ctx.root)
     return out

@@ -31,7 +31,7 @@ from typing import Any
 import lmdb
 from lexicon.build import canaries
 from lexicon.build.index_writer import Started, build_indexes, start_indexes
-from lexicon.build.legacy import LegacyRelease, open_parent
+from lexicon.build.old_layouts import LegacyRelease, open_parent
 from lexicon.build.progress import peak_rss_mb, track
 
 from lexicon import atomic

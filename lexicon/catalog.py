@@ -1,15 +1,15 @@
-"""The games and their current releases, opened on demand as :class:`~lexicon.door.Lexicon`
+"""The games and their current releases, opened on demand as :class:`~lexicon.lexicon.Lexicon`
 objects.
 
 A :class:`Catalog` is one ``LEXICON_HOME`` as the CLI and the service hold it: it resolves a
 game id to its profile and to the release that ``CURRENT`` names, and hands out that
-release's :class:`~lexicon.door.Lexicon` (:meth:`Catalog.lexicon`), which is what a face
+release's :class:`~lexicon.lexicon.Lexicon` (:meth:`Catalog.lexicon`), which is what a face
 asks its questions of. When a new release is published while a server runs, the next
 request gets the new release's Lexicon (the ``CURRENT`` file is re-read when it changes);
 a request already under way keeps the Lexicon it took, so a publish in the middle of it
 changes neither its verdicts nor its label. One game whose release is damaged raises
 ``release_damaged`` for that game alone; a game with no release yet that a running build
-has announced (:mod:`lexicon.store.building`) raises ``not_ready`` (503) saying when it is
+has announced (:mod:`lexicon.store.announcements`) raises ``not_ready`` (503) saying when it is
 expected, and serves from the first request after its publish.
 
 Many threads ask at once (a server's thread pool), so opening is serialised by a lock and
@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexicon import paths
-from lexicon.door import Lexicon
 from lexicon.errors import (
     Building,
     LexiconError,
@@ -41,9 +40,10 @@ from lexicon.errors import (
 from lexicon.export import offline
 from lexicon.game import profile as profiles
 from lexicon.game.profile import Profile
+from lexicon.lexicon import Lexicon
 from lexicon.paths import home
 from lexicon.readiness import readiness
-from lexicon.store import building, integrity, leases, releases
+from lexicon.store import announcements, integrity, leases, releases
 from lexicon.store.store import Release
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class Catalog:
 
     def lexicon(self, game: str, release_id: str | None = None, *,
                 every_file: bool = False) -> Lexicon:
-        """The :class:`~lexicon.door.Lexicon` of the current release of ``game``, or of the
+        """The :class:`~lexicon.lexicon.Lexicon` of the current release of ``game``, or of the
         published release ``release_id`` ("valid as of edition X"): made once per release
         and cached, so asking on every request costs a ``stat`` of ``CURRENT`` (and of the
         store, where the release holds no read lease: :meth:`Release.check_sizes`).
@@ -177,12 +177,12 @@ class Catalog:
     def _open(self, game: str) -> Lexicon:
         path = releases.current_path(game, self.root)
         if path is None:
-            announced = building.in_progress(game, self.root)
+            announced = announcements.in_progress(game, self.root)
             if announced is not None:
                 raise Building(
                     f"{game} is still being built (game {announced.get('position')} of "
                     f"{announced.get('of')} of the build running as pid "
-                    f"{announced['pid']}); expected {building.expected_text(announced)}. "
+                    f"{announced['pid']}); expected {announcements.expected_text(announced)}. "
                     f"It answers as soon as its release is published",
                     detail={"game": game, "state": "building",
                             "expected_at": announced.get("expected_at")})
@@ -350,7 +350,7 @@ _SHARED_LOCK = threading.Lock()
 
 
 def open(game: str, release: str | None = None, *, root: Path | None = None) -> Lexicon:
-    """The :class:`~lexicon.door.Lexicon` of ``game``'s current release in ``root`` (default
+    """The :class:`~lexicon.lexicon.Lexicon` of ``game``'s current release in ``root`` (default
     ``$LEXICON_HOME``), or of the published release ``release``. Calls share one Catalog per
     home, so a process holds each release open once."""
     where = Path(root or home()).resolve()

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from lexicon.build.legacy import LegacyRelease, open_parent
+from lexicon.build.old_layouts import LegacyRelease, open_parent
 from lexicon.service.launch import serving
 
 from lexicon.catalog import Catalog
@@ -210,7 +210,7 @@ def store_figures(fig: Figures, cat: Catalog, game: str, n: int,
     the same keys (half valid, half near misses), alternating runs."""
     rel = cat.release(game)
     keys = _mix(_sample_keys(cat, game, n // 2))
-    other = open_parent(reference) if reference else None   # an older layout: build.legacy
+    other = open_parent(reference) if reference else None   # an older layout: build.old_layouts
     try:
         rows = [_store_row(rel, keys)]
         if other is not None:

@@ -11,7 +11,7 @@ packages' own modules (``krizemkrazem/morph.py``, ``kvizovka/analysis.py``).
 * :mod:`build.games.kvizovka`: Serbian/Croatian, apertium generators + hunspell-sr/-hr;
 * :mod:`build.games.krizemkrazem`: Slovenian, hunspell-sl + apertium analyser + FreeDict +
   LemmaGen;
-* :mod:`build.games.polish`: Polish (osps and remik), wpolish + hunspell-pl + Morfeusz 2.
+* :mod:`build.games.osps`: Polish (osps and remik), wpolish + hunspell-pl + Morfeusz 2.
 
 Every builder has one shape (:class:`GameBuilder`): a class built from explicit inputs (the
 real packages, or a test's tiny files) whose :meth:`~GameBuilder.records` reads all of its
@@ -40,7 +40,7 @@ from lexicon.store.records import Record
 #: only when that game is built: each needs its own analysers (Morfeusz 2 for osps,
 #: LemmaGen for krizemkrazem), and a machine building one game need not install the others'.
 BUILDERS: dict[str, str] = {
-    "osps": "lexicon.build.games.polish",
+    "osps": "lexicon.build.games.osps",
     "kvizovka": "lexicon.build.games.kvizovka",
     "krizemkrazem": "lexicon.build.games.krizemkrazem",
 }

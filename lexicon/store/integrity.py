@@ -158,7 +158,7 @@ def layout_files(manifest: dict[str, Any], *, store: bool = True, indexes: bool 
         older = None
     if store and older is None:
         need = [f"{RECORDS_DIR}/data.mdb"]
-    elif store and older == OLD_LMDB_DIR:   # read by `lexicon repack` only (build.legacy)
+    elif store and older == OLD_LMDB_DIR:   # read by `lexicon repack` only (build.old_layouts)
         need = [f"{OLD_LMDB_DIR}/data.mdb"]
     elif store:   # format 1: marisa key tries, payload blocks (*.raw, or zlib *.dat)
         need = [f"{older}/{name}" for kind in ("valid", "rejected")

@@ -9,7 +9,7 @@ processes share one copy.
 
 The runtime reads this one layout. A release in an older one (``records/``, marisa tries
 and blocks; ``lexicon.lmdb/``, JSON values) is not served: ``lexicon repack`` migrates it
-(:mod:`build.legacy`).
+(:mod:`build.old_layouts`).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def _reads(method: F) -> F:
 
 class Named:
     """A release's name and game, as its manifest says (shared with the build side's
-    reader of older layouts, :class:`build.legacy.LegacyRelease`)."""
+    reader of older layouts, :class:`build.old_layouts.LegacyRelease`)."""
 
     manifest: dict[str, Any]
 

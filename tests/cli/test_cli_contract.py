@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 
-from lexicon import door
+from lexicon import lexicon as lexicon_module
 from lexicon.errors import EXIT_INTERNAL
 from lexicon.game.inputs import MAX_WORD_CHARS
 from lexicon.verdicts import remik
@@ -81,7 +81,7 @@ def test_an_unexpected_exception_is_exit_5_in_one_line(table: Path,
     def exhausted(*_a: object, **_k: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr(door.Lexicon, "check", exhausted)
+    monkeypatch.setattr(lexicon_module.Lexicon, "check", exhausted)
     for args in (["check", "remik", "kot"], ["check", "remik", "kot", "--json"]):
         result = CliRunner().invoke(app, args, env={"LEXICON_HOME": str(table)})
         assert result.exit_code == EXIT_INTERNAL == 5

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from lexicon.catalog import OPEN_BY_ID, Catalog
-from lexicon.door import Lexicon
 from lexicon.errors import OutOfDescriptors
 from lexicon.export import offline
+from lexicon.lexicon import Lexicon
 from lexicon.store import integrity, releases
 from lexicon.store.store import Release
 

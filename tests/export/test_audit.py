@@ -378,7 +378,7 @@ def test_committed_sheets_are_the_converted_samples(tmp_path: Path) -> None:
 def test_generated_slots_are_the_builders() -> None:
     """The audit names a generated Polish form's slot as the builder does (it may not
     import the builder: lexicon never imports build)."""
-    from lexicon.build.games.polish.evidence import GENERATED_SLOTS
+    from lexicon.build.games.osps.evidence import GENERATED_SLOTS
 
     from lexicon.game.slots import generated_slot
 

@@ -70,8 +70,8 @@ def _part(name: str) -> str:
 
 
 def _resolve(name: str) -> str | None:
-    """The product module an imported name lives in (``lexicon.door.Lexicon`` ->
-    ``lexicon.door``), None outside the product."""
+    """The product module an imported name lives in (``lexicon.lexicon.Lexicon`` ->
+    ``lexicon.lexicon``), None outside the product."""
     while name and name not in MODULES:
         name = name.rpartition(".")[0]
     return name or None
@@ -179,7 +179,7 @@ def test_the_package_exports_its_public_table() -> None:
     for name in lexicon.__all__:
         assert not isinstance(getattr(lexicon, name), types.ModuleType), name
     assert {"Lexicon", "Catalog", "open", "LexiconError", "CODES"} <= set(lexicon.__all__)
-    assert "lexicon.catalog" not in _graph()["lexicon.door"]
+    assert "lexicon.catalog" not in _graph()["lexicon.lexicon"]
     from lexicon import atomic
     assert isinstance(atomic, types.ModuleType)
     with pytest.raises(AttributeError):
@@ -196,7 +196,7 @@ def test_the_package_exports_its_public_table() -> None:
 # layers take the data they read (a profile, a release, a home) and never a catalog.
 LAYERS = ["game", "store", "verdicts", "queries", "export"]
 BASE = {"errors", "paths", "atomic", "userfile"}
-TOP = {"door", "catalog", "readiness", "serving", "limits"}
+TOP = {"lexicon", "catalog", "readiness", "serving", "limits"}
 
 
 def _layer(module: str) -> int:

@@ -145,7 +145,7 @@ def test_messages_naming_the_word_share_one_template(home: Path) -> None:
 def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -> None:
     import lmdb
     from lexicon.build.amend import derive
-    from lexicon.build.legacy import (
+    from lexicon.build.old_layouts import (
         FORMS_DB,
         LMDB_DIR,
         STRINGS_DB,

@@ -42,7 +42,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Container
 
-from lexicon.build.games.polish.evidence import INHABITANT, SOURCE_BITS, Candidate
+from lexicon.build.games.osps.evidence import INHABITANT, SOURCE_BITS, Candidate
 from lexicon.build.rules import Admit, Evidence, Reject, RuleBook
 from lexicon.sources import morfeusz
 

@@ -1,12 +1,12 @@
 """The Polish rule book (seed 002 and, for Remik, seed 004): named rules over a
-:class:`~build.games.polish.evidence.Candidate`, each rejection with a reason code and a
+:class:`~build.games.osps.evidence.Candidate`, each rejection with a reason code and a
 message, plus the named admission policy for forms only a word list attests."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from lexicon.build.games.polish.evidence import (
+from lexicon.build.games.osps.evidence import (
     COMPLETED,
     GRADES,
     HUNSPELL,

@@ -39,7 +39,7 @@ Modules: :mod:`.evidence` (a candidate, its readings and grade; the parallel Mor
 workers), :mod:`.rules` (the rule book), :mod:`.builder` (candidates to records).
 """
 
-from lexicon.build.games.polish.builder import (
+from lexicon.build.games.osps.builder import (
     ABBREVIATIONS,
     PREFIXES,
     SHORT_WORDS,
@@ -47,7 +47,7 @@ from lexicon.build.games.polish.builder import (
     Progress,
     builder,
 )
-from lexicon.build.games.polish.evidence import (
+from lexicon.build.games.osps.evidence import (
     COMPLETED,
     GENERATED,
     GRADES,
@@ -59,7 +59,7 @@ from lexicon.build.games.polish.evidence import (
     category,
     grade,
 )
-from lexicon.build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
+from lexicon.build.games.osps.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 
 __all__ = [
     "ABBREVIATIONS", "COMPLETED", "GENERATED", "GRADES", "HUNSPELL", "LISTING_ONLY_POLICIES",

@@ -22,7 +22,7 @@ NOT_GENERATED = ("pacta", "adja")
 
 WPOLISH, HUNSPELL, GENERATED = "wpolish", "hunspell-pl", "morfeusz2-generated"
 COMPLETED = "paradigm-completed"
-INHABITANT = "inhabitant-lowercased"   # build.games.polish.inhabitants (keep_lowercase)
+INHABITANT = "inhabitant-lowercased"   # build.games.osps.inhabitants (keep_lowercase)
 SOURCE_BITS = {WPOLISH: 1, HUNSPELL: 2, GENERATED: 4, COMPLETED: 8, INHABITANT: 16}
 NEUTER_PERSON_ENDINGS = ("ś", "m", "byś", "bym")
 """Added to a verb's neuter past ``-ło`` for the first and second person, past and
