@@ -32,7 +32,7 @@ import marisa_trie
 from lexicon.store import integrity
 from lexicon.store.recordfile import RECORDS_DIR, Split, get_varint, join, split_all
 from lexicon.store.records import REJECTED, VALID, Analysis, Record
-from lexicon.store.store import Named, Release
+from lexicon.store.release import Named, Release
 
 OLD_RECORDS_DIR = "records"
 LMDB_DIR = "lexicon.lmdb"
@@ -235,7 +235,7 @@ class _BlockFile:
 
 class LegacyRelease(Named):
     """A release in an older layout, read for migration: the few methods of
-    :class:`~lexicon.store.store.Release` that :func:`build.amend.derive` uses."""
+    :class:`~lexicon.store.release.Release` that :func:`build.amend.derive` uses."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)

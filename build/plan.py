@@ -31,6 +31,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from lexicon.build.games import SHARDED
+from lexicon.build.overruling import Kept, kept_overrides
 from lexicon.build.pipeline import (
     BuildContext,
     GameBuilder,
@@ -38,7 +39,6 @@ from lexicon.build.pipeline import (
     refresh_indexes,
     stale_indexes,
 )
-from lexicon.build.post_rules import Kept, kept_overrides
 from lexicon.build.progress import set_overall
 from lexicon.build.shards import worker_count
 from lexicon.sources import fetch as fetching
@@ -46,7 +46,7 @@ from lexicon.sources import fetch as fetching
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, LexiconError
 from lexicon.game import profile as profiles
-from lexicon.store import announcements, releases
+from lexicon.store import announcements, published
 from lexicon.store.integrity import read_manifest
 
 #: Seconds a full build of each game took on the project's two-core machine (sources
@@ -99,7 +99,7 @@ def load_note() -> str:
 def last_build_seconds(game: str, root: Path) -> float | None:
     """``build_seconds`` of the newest full build of ``game`` in this home (an amend, a
     repack or a smoke build took far less than a build; none of them counts)."""
-    gdir = releases.game_dir(game, root)
+    gdir = published.game_dir(game, root)
     if not gdir.is_dir():
         return None
     newest: tuple[str, float] | None = None
@@ -182,7 +182,7 @@ def plan(games: Sequence[str], root: Path, factor: Callable[[], float] = machine
             if vocabulary != game and vocabulary in games else frozenset()
         steps[game] = Step(game, seconds + _fetch_seconds(game, root, fetched), basis,
                            _kept(game, root, drop_overrides), drop_overrides)
-    built = {g for g in steps if releases.current_id(g, root) is not None}
+    built = {g for g in steps if published.current_id(g, root) is not None}
     order: list[Step] = []
     left = list(steps)
     while left:

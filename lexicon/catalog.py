@@ -43,8 +43,8 @@ from lexicon.game.profile import Profile
 from lexicon.lexicon import Lexicon
 from lexicon.paths import home
 from lexicon.readiness import readiness
-from lexicon.store import announcements, integrity, leases, releases
-from lexicon.store.store import Release
+from lexicon.store import announcements, integrity, leases, published
+from lexicon.store.release import Release
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -88,7 +88,7 @@ class Catalog:
         path = self._current_files.get(game)
         if path is None:        # a str, built once: pathlib per request cost more than stat
             path = self._current_files[game] = os.fspath(
-                releases.game_dir(game, self.root) / releases.CURRENT)
+                published.game_dir(game, self.root) / published.CURRENT)
         try:
             st = os.stat(path)
         except (FileNotFoundError, NotADirectoryError):
@@ -106,7 +106,7 @@ class Catalog:
         ReleaseDamaged (a NoRelease) when CURRENT or the release fails its checks,
         UnknownRelease for an id that was never published."""
         self.profile(game)  # raises UnknownGame first
-        if release_id is not None and release_id != releases.current_id(game, self.root):
+        if release_id is not None and release_id != published.current_id(game, self.root):
             lex = self._by_id_lexicon(game, release_id)
             lex.release.check_sizes()
             return lex
@@ -140,7 +140,7 @@ class Catalog:
             if lex is not None and self._usable(lex):
                 self._by_id.move_to_end(key)
                 return lex
-            lex = self._open_path(game, releases.release_path(game, release_id, self.root))
+            lex = self._open_path(game, published.release_path(game, release_id, self.root))
             self._by_id[key] = lex
             self._adopted[key] = self._adopted.get(key, 0) + 1
             while len(self._by_id) > OPEN_BY_ID:
@@ -175,7 +175,7 @@ class Catalog:
         return self.lexicon(game, release_id).release
 
     def _open(self, game: str) -> Lexicon:
-        path = releases.current_path(game, self.root)
+        path = published.current_path(game, self.root)
         if path is None:
             announced = announcements.in_progress(game, self.root)
             if announced is not None:
@@ -226,7 +226,7 @@ class Catalog:
         changed since (:func:`lexicon.store.integrity.verify_condemned`): True when it
         verifies now and so serves again."""
         try:
-            path = releases.current_path(game, self.root)
+            path = published.current_path(game, self.root)
         except LexiconError:
             return False
         return path is not None and integrity.verify_condemned(path)
@@ -281,14 +281,14 @@ class Catalog:
     def current_id(self, game: str) -> str | None:
         """The id ``CURRENT`` names for ``game`` (None before its first build); opens
         nothing, so it answers for a damaged release too."""
-        return releases.current_id(game, self.root)
+        return published.current_id(game, self.root)
 
     def releases(self, game: str | None = None) -> list[dict[str, Any]]:
         """Every published release (of ``game``, or of every game), newest first, with
         counts; ``current`` marks the served one. UnknownGame for an unknown ``game``."""
         if game is not None:
             self.profile(game)
-        return releases.list_releases(game, self.root)
+        return published.list_releases(game, self.root)
 
     def verify(self, game: str) -> dict[str, Any]:
         """The current release of ``game`` checked against its manifest (every file's size
@@ -298,7 +298,7 @@ class Catalog:
         from lexicon.store.integrity import verify_release
 
         self.profile(game)
-        path = releases.current_path(game, self.root)
+        path = published.current_path(game, self.root)
         if path is None:
             return {"game": game, "state": "no_release"}
         return {"state": "ok", **verify_release(path)}

@@ -53,7 +53,7 @@ from lexicon.game.profile import Profile
 from lexicon.game.tiles import Speller, speller
 from lexicon.queries import queries
 from lexicon.queries.queries import DEFAULT_LIMIT
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import checker, fastcheck, judge, remik
 
 if TYPE_CHECKING:

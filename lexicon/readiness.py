@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from lexicon.errors import LexiconError, UnknownGame
 from lexicon.game import profile as profiles
 from lexicon.store import integrity
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 GAMES_ENV = "LEXICON_GAMES"
 
@@ -60,7 +60,7 @@ def configured_games(catalog: Catalog) -> list[str]:
 
 def _verified_once(catalog: Catalog, game: str) -> str | None:
     """None when the served release is hash-verified, else the error code. A release that
-    fails is condemned (:meth:`lexicon.store.store.Release.condemn`): it then stops
+    fails is condemned (:meth:`lexicon.store.release.Release.condemn`): it then stops
     answering everywhere, not only here."""
     try:
         rel = catalog.release(game)

@@ -53,7 +53,7 @@ from lexicon.catalog import Catalog
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.recordfile import RECORDS_DIR
-from lexicon.store.store import OLDER_LAYOUTS, Release
+from lexicon.store.release import OLDER_LAYOUTS, Release
 
 TARGETS = {
     "inprocess_check": ">= 1,300,000 typed words/s in batch (osps)",

@@ -26,8 +26,8 @@ from lexicon.errors import InputError
 from lexicon.export import changes
 from lexicon.export.export import valid_keys
 from lexicon.game.profile import Profile
-from lexicon.store import releases
-from lexicon.store.store import Release
+from lexicon.store import published
+from lexicon.store.release import Release
 
 SAMPLES = changes.SAMPLES
 # word-shape classes of a language, tried before the verdict classes: (name, test)
@@ -78,8 +78,8 @@ def previous_id(root: Path, new: Release, old_id: str | None) -> str:
         return old_id
     game = new.game
     old_id = new.manifest.get("previous")
-    if old_id is None or not (releases.game_dir(game, root) / old_id).is_dir():
-        older = [r["release"] for r in releases.list_releases(game, root)
+    if old_id is None or not (published.game_dir(game, root) / old_id).is_dir():
+        older = [r["release"] for r in published.list_releases(game, root)
                  if (r["built_at"] or "") < (new.manifest.get("built_at") or "")]
         if not older:
             raise InputError(f"{game}: {new.id} has no earlier release to compare with; "

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from lexicon.store.indexes import INDEX_DIR, LATIN, LATIN_EDGE, WORDS
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 MIN_BATCH = 4096        # smaller batches use the trie: building the arrays would not pay
 _CHUNK = 1024           # keys hashed at once while building, and characters per piece of

@@ -282,7 +282,7 @@ def _join(key: str, valid: bool, payload: bytes, pos: int, *, shape: dict[str, A
 
 def encode_value(sid: int, own: bytes) -> bytes:
     """The value of a record: its shape number as a varint, then its own bytes. Staging
-    (:class:`build.release.ReleaseWriter`) writes the same, with provisional numbers."""
+    (:class:`build.release_writer.ReleaseWriter`) writes the same, with provisional numbers."""
     head = bytearray()
     put_varint(sid, head)
     return bytes(head) + own

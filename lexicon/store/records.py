@@ -2,7 +2,7 @@
 
 How a record is laid out on disk is :mod:`lexicon.store.recordfile`'s (a shape number plus the
 word's own bytes, in LMDB). ``VALID``/``REJECTED`` are the status bytes
-:meth:`lexicon.store.store.Release.iter_records` pairs with each key.
+:meth:`lexicon.store.release.Release.iter_records` pairs with each key.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from lexicon.errors import InputError
 from lexicon.game.gloss import language
 from lexicon.game.inputs import clean_word
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import rulings
 from lexicon.verdicts.checker import check_many, edges
 

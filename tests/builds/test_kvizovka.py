@@ -23,10 +23,10 @@ from lexicon.build.games.hbs_script import LatinToCyrillic, digraph_key, to_lati
 from lexicon.build.games.kvizovka import KvizovkaBuilder
 from lexicon.build.games.kvizovka.paradigms import HForm, SlotLearner
 from lexicon.build.pipeline import BuildContext, build_game
-from lexicon.build.release import as_record
+from lexicon.build.release_writer import as_record
 
 from lexicon.catalog import Catalog
-from lexicon.store.releases import current_path
+from lexicon.store.published import current_path
 
 DATA = Path(__file__).parents[1] / "data" / "kvizovka"
 HAVE_LT = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None

@@ -61,7 +61,7 @@ def _imported(path: Path) -> Iterator[str]:
 
 
 def _part(name: str) -> str:
-    """The folder a module lives in: ``lexicon.build.release`` is the pipeline's,
+    """The folder a module lives in: ``lexicon.build.release_writer`` is the pipeline's,
     ``lexicon.store`` the library's, ``tools.bench`` a tool's."""
     parts = name.split(".")
     if parts[0] == "lexicon" and len(parts) > 1 and parts[1] in BESIDE:
@@ -242,7 +242,7 @@ def test_builders_know_nothing_of_the_build_around_them() -> None:
 
     from lexicon.game import profile as profiles
 
-    after = {"lexicon.build.pipeline", "lexicon.build.post_rules", "lexicon.build.release",
+    after = {"lexicon.build.pipeline", "lexicon.build.overruling", "lexicon.build.release_writer",
              "lexicon.build.linked", "lexicon.build.amend"}
     graph = _graph()
     bad = {m: sorted(deps & after) for m, deps in graph.items()

@@ -15,7 +15,7 @@ import pytest
 
 from lexicon.catalog import Catalog
 from lexicon.errors import NoRelease, ReleaseDamaged
-from lexicon.store import releases
+from lexicon.store import published
 from lexicon.store.integrity import file_table, verify_release
 from tests.conftest import KVIZOVKA_RECORDS, POLISH_RECORDS, publish
 from tests.query_data import running_server
@@ -134,7 +134,7 @@ def test_one_bad_release_stays_in_its_game(home: Path, kind: str) -> None:
     assert cat.state("osps")["state"] == "damaged"
     assert cat.state("kvizovka") == {"state": "serving", "release": kviz.name, "queries": "ok"}
     assert cat.state("remik")["state"] == "no_release"
-    releases.list_releases(None, home)       # still lists what it can
+    published.list_releases(None, home)       # still lists what it can
 
 
 def test_rebuilding_replaces_a_damaged_release(home: Path) -> None:

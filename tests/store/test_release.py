@@ -10,7 +10,7 @@ from lexicon.build.pipeline import BuildContext, build_game
 
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, LexiconError
-from lexicon.store import releases
+from lexicon.store import published
 from tests.conftest import POLISH_RECORDS, StaticBuilder, publish, rec
 
 
@@ -22,7 +22,7 @@ def test_publish_writes_manifest_counts_and_current(home: Path) -> None:
     assert manifest["counts"]["by_reason"] == {"abbreviation": 1, "hyphen_or_apostrophe": 1}
     assert len(manifest["content_sha256"]) == 64
     assert manifest["size_bytes"] > 0 and manifest["rules_version"] == "pl-1"
-    assert releases.current_id("osps", home) == path.name
+    assert published.current_id("osps", home) == path.name
     assert not list((home / "releases" / "osps").glob(".staging-*"))
 
 
@@ -34,7 +34,7 @@ def test_second_release_diffs_against_the_first(home: Path) -> None:
     assert m["diff"]["added"] == 1 and m["diff"]["added_sample"] == ["pies"]
     assert m["diff"]["removed"] == 1 and m["diff"]["removed_sample"] == ["zażółć"]
     assert (second / "diff-added.txt").read_text().split() == ["pies"]
-    rows = releases.list_releases("osps", home)
+    rows = published.list_releases("osps", home)
     assert [r["current"] for r in rows] == [True, False]
 
 
@@ -43,20 +43,20 @@ def test_listing_releases_parses_each_manifest_once(home: Path,
     first = publish(home, "osps", POLISH_RECORDS)
     second = publish(home, "osps", [*POLISH_RECORDS[1:], rec("pies")])
     parsed: list[str] = []
-    real = releases.read_manifest
+    real = published.read_manifest
 
     def counting(rdir: Path) -> dict:
         parsed.append(Path(rdir).name)
         return real(rdir)
 
-    monkeypatch.setattr(releases, "read_manifest", counting)
-    releases._SUMMARIES.clear()
-    once = releases.list_releases("osps", home)
-    twice = releases.list_releases(None, home)
+    monkeypatch.setattr(published, "read_manifest", counting)
+    published._SUMMARIES.clear()
+    once = published.list_releases("osps", home)
+    twice = published.list_releases(None, home)
     assert sorted(parsed) == sorted([first.name, second.name])     # once each, not twice
     assert once == twice and [r["current"] for r in twice] == [True, False]
-    releases.set_current("osps", first.name, home)    # CURRENT is read afresh, not cached
-    assert [r["current"] for r in releases.list_releases("osps", home)] == [False, True]
+    published.set_current("osps", first.name, home)    # CURRENT is read afresh, not cached
+    assert [r["current"] for r in published.list_releases("osps", home)] == [False, True]
     assert len(parsed) == 2
     assert all(len(json.dumps(r)) < 2_000 for r in twice)     # a summary, not a manifest
 
@@ -67,7 +67,7 @@ def test_crashed_build_leaves_previous_release_serving(home: Path) -> None:
     ctx = BuildContext(root=home, log=lambda _m: None)
     with pytest.raises(Exception, match="simulated crash"):
         build_game("osps", ctx, builder=StaticBuilder("osps", POLISH_RECORDS, fail_after=3))
-    assert releases.current_id("osps", home) == first.name
+    assert published.current_id("osps", home) == first.name
     assert sorted(p.name for p in first.rglob("*")) == before
     assert not list((home / "releases" / "osps").glob(".staging-*"))
     cat = Catalog(home)
@@ -79,7 +79,7 @@ def test_empty_build_is_refused(home: Path) -> None:
     with pytest.raises(BuildError, match="admitted no word"):
         build_game("osps", ctx, builder=StaticBuilder("osps", [rec("np", valid=False,
                                                                     code="abbreviation")]))
-    assert releases.current_id("osps", home) is None
+    assert published.current_id("osps", home) is None
 
 
 def test_records_for_one_key_are_merged_valid_first(home: Path) -> None:
@@ -157,7 +157,7 @@ def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -
     )
 
     from lexicon.errors import ReleaseDamaged
-    from lexicon.store.store import Release
+    from lexicon.store.release import Release
 
     path = home / "releases" / "osps" / "old"
     path.mkdir(parents=True)

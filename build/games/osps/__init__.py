@@ -39,6 +39,7 @@ Modules: :mod:`.evidence` (a candidate, its readings and grade; the parallel Mor
 workers), :mod:`.rules` (the rule book), :mod:`.builder` (candidates to records).
 """
 
+from lexicon.build.games.osps.book import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 from lexicon.build.games.osps.builder import (
     ABBREVIATIONS,
     PREFIXES,
@@ -59,7 +60,6 @@ from lexicon.build.games.osps.evidence import (
     category,
     grade,
 )
-from lexicon.build.games.osps.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 
 __all__ = [
     "ABBREVIATIONS", "COMPLETED", "GENERATED", "GRADES", "HUNSPELL", "LISTING_ONLY_POLICIES",

@@ -1,5 +1,5 @@
 """The Polish builder: candidates from the word lists, Morfeusz readings, generated and
-completed paradigms, each judged by :mod:`build.games.osps.rules` into records."""
+completed paradigms, each judged by :mod:`build.games.osps.book` into records."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 from lexicon.build.context import BuildContext, smoke_sample
 from lexicon.build.games.osps import evidence
+from lexicon.build.games.osps.book import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 from lexicon.build.games.osps.evidence import (
     COMPLETED,
     GENERATED,
@@ -42,7 +43,6 @@ from lexicon.build.games.osps.evidence import (
     source_names,
 )
 from lexicon.build.games.osps.inhabitants import Inhabitants, policy_of
-from lexicon.build.games.osps.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 from lexicon.build.progress import Progress
 from lexicon.build.shards import ordered as ordered_shards
 from lexicon.build.shards import spans, worker_count

@@ -43,7 +43,7 @@ import dataclasses
 from collections.abc import Container
 
 from lexicon.build.games.osps.evidence import INHABITANT, SOURCE_BITS, Candidate
-from lexicon.build.rules import Admit, Evidence, Reject, RuleBook
+from lexicon.build.rulebook import Admit, Evidence, Reject, RuleBook
 from lexicon.sources import morfeusz
 
 POLICIES = {

@@ -39,7 +39,7 @@ APERTIUM = "apertium-hbs-slv"
 POSSESSIVE_LABEL = "possessive of the noun "
 
 #: Križemkražem's admission rules as their evidence text starts (first match wins; the
-#: texts are written by ``build/games/krizemkrazem/rules.py``). A plural reading of a
+#: texts are written by ``build/games/krizemkrazem/book.py``). A plural reading of a
 #: paradigm or dictionary entry is told by the record's category.
 KRIZEMKRAZEM_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern)) for name, pattern in (

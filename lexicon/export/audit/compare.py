@@ -19,7 +19,7 @@ from lexicon.export.audit.sheets import Row
 from lexicon.export.audit.words import audited_records, lookup
 from lexicon.export.changes import SAMPLES, sample
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 UNREAD = "unreadable"     # a list word that is no spelling of the game's tiles
 

@@ -23,7 +23,7 @@ from lexicon.export.audit.sheets import Row, Sheet
 from lexicon.export.audit.words import audited_records, lookup
 from lexicon.game.profile import Profile
 from lexicon.store.records import Record
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 MAX_PER_CLASS = 10_000
 EVIDENCE_CHARS = 400

@@ -47,7 +47,7 @@ from lexicon.export.audit.classes import admitted, evidence_class
 from lexicon.export.audit.sheets import Sheet, labels
 from lexicon.export.audit.words import audited_records, lookup
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 #: how a ``?`` label counts: left out of every count, or as half an admissible word
 DOUBTFUL = ("out", "half")

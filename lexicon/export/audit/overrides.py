@@ -17,7 +17,7 @@ from lexicon.export.audit.sheets import SUFFIX, Sheet, SheetError, cell, directo
 from lexicon.export.audit.words import lookup
 from lexicon.game import overrides
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 
 def disagreements(profile: Profile, release: Release, sheet: Sheet, *,

@@ -19,7 +19,7 @@ from lexicon.game.inputs import clean_word
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.records import Record
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts.checker import decide
 
 

@@ -21,7 +21,7 @@ from lexicon.build.games.osps.evidence import (
     grade,
     source_names,
 )
-from lexicon.build.rules import Admit, Evidence, Reject, RuleBook
+from lexicon.build.rulebook import Admit, Evidence, Reject, RuleBook
 from lexicon.sources import morfeusz
 
 from lexicon.game.profile import load as load_profile

@@ -28,7 +28,7 @@ from lexicon.paths import releases_dir
 from lexicon.store.integrity import MANIFEST, read_manifest
 
 CURRENT = "CURRENT"
-#: What follows ``GAME-`` in a release id as builds make them (build/release.py,
+#: What follows ``GAME-`` in a release id as builds make them (build/release_writer.py,
 #: build/linked.py): the UTC build second, the first 8 hex digits of the content hash, and
 #: ``-2``, ``-3`` … when the same content was published twice in one second.
 RELEASE_ID_TAIL = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}(?:-[1-9][0-9]{0,5})?")
