@@ -305,8 +305,8 @@ class Catalog:
 
     def audit_sheets(self, game: str | None = None) -> list[dict[str, Any]]:
         """The audit sheets under ``audits/`` (of ``game``): size, labels, the release
-        each was drawn from (:mod:`lexicon.export.audit.sheets`)."""
-        from lexicon.export.audit import sheets
+        each was drawn from (:mod:`lexicon.audit.sheets`)."""
+        from lexicon.audit import sheets
 
         if game is not None:
             self.profile(game)
@@ -315,7 +315,7 @@ class Catalog:
     def audit_game(self, names: list[str]) -> str:
         """The game of the audit sheets named (paths, or names under ``audits/``): they
         must be of one; ``bad_audit_sheet`` otherwise."""
-        from lexicon.export.audit import sheets
+        from lexicon.audit import sheets
 
         game = sheets.load(self.root, names)[0].game
         self.profile(game)

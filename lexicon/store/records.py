@@ -13,6 +13,11 @@ from typing import Any
 VALID = b"\x01"
 REJECTED = b"\x00"
 
+#: How an analysis's first label says that the Kvizovka builder read a hunspell form as the
+#: nominative of a noun's possessive adjective (``possessive of the noun Marko``): part of
+#: the record format, since the audit draws and weighs such words as a class of their own
+POSSESSIVE_LABEL = "possessive of the noun "
+
 
 @dataclass
 class Analysis:

@@ -413,11 +413,11 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
 
 
 def test_audit_classes_are_the_builders_admitted_by(catalog: Catalog) -> None:
-    """The audit's class of an admitted form (lexicon.export.audit.classes: the deciding
+    """The audit's class of an admitted form (lexicon.audit.classes: the deciding
     reading and the sources) is the builder's own ``valid_admitted_by`` count, renamed."""
     from collections import Counter
 
-    from lexicon.export.audit.classes import ADMITTED, APERTIUM, evidence_class
+    from lexicon.audit.classes import ADMITTED, APERTIUM, evidence_class
 
     def builders_name(cls: str) -> str:
         decided, sources = cls.removeprefix(ADMITTED).split(":")

@@ -252,7 +252,7 @@ def test_audit_classes_are_the_builders_grades(polish: Catalog) -> None:
     (``admitted_grade_*``), a generated one split by its slot."""
     from collections import Counter
 
-    from lexicon.export.audit.classes import evidence_class
+    from lexicon.audit.classes import evidence_class
 
     rel = polish.release("osps")
     classes = Counter(evidence_class("osps", r).removeprefix("admitted:grade:").split(":")[0]

@@ -168,7 +168,7 @@ def _with_file(args: tuple[str, ...], path: Path, sheet: Path) -> list[str]:
 @pytest.fixture()
 def sheet(small_releases: Path) -> Path:
     """A labelled sheet of the small osps release (for ``audit score``)."""
-    from lexicon.export.audit import sheets
+    from lexicon.audit import sheets
 
     s = sheets.Sheet({"game": "osps", "release": "any"}, [sheets.Row("jaźń", label="Y")])
     return s.write(sheets.directory(small_releases, "osps") / "hand.tsv")

@@ -14,10 +14,10 @@ from lexicon.build.amend import derive, read_overrides
 
 from lexicon import InputError, Lexicon
 from lexicon import open as open_lexicon
-from lexicon.export.audit import sheets
-from lexicon.export.audit.classes import evidence_class
-from lexicon.export.audit.draw import draw
-from lexicon.export.audit.estimate import wilson
+from lexicon.audit import sheets
+from lexicon.audit.classes import evidence_class
+from lexicon.audit.draw import draw
+from lexicon.audit.estimate import wilson
 from lexicon.store.records import Analysis, Record
 from tests.conftest import KVIZOVKA_RECORDS, lexicon, publish
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from lexicon.audit.classes import evidence_class
 from lexicon.errors import LexiconError
-from lexicon.export.audit.classes import evidence_class
 from lexicon.game.inputs import clean_word
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
