@@ -40,6 +40,7 @@ from typing import Any
 from lexicon.build import meanings_writer
 from lexicon.build.old_layouts import LegacyRelease, open_parent
 from lexicon.build.progress import track
+from lexicon.build.record_writer import amend_store, split_all
 from lexicon.build.release_writer import Changed, ReleaseWriter, StoreWriter, read_release_overrides
 
 from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
@@ -51,7 +52,7 @@ from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store import published
-from lexicon.store.recordfile import Split, amend_store, split_all
+from lexicon.store.recordfile import Split
 from lexicon.store.records import Record
 from lexicon.store.release import Release
 from lexicon.verdicts.checker import decide
@@ -141,7 +142,7 @@ def _new_valid_keys(parent: Release | LegacyRelease,
 
 def _copying(parent: Release, by_key: dict[str, Override]) -> StoreWriter:
     """An amend's record store: the parent's copied byte for byte but for the overridden
-    records (:func:`lexicon.store.recordfile.amend_store`), the only ones encoded."""
+    records (:func:`build.record_writer.amend_store`), the only ones encoded."""
     replaced = list(split_all(apply(key, ov, parent.get(key))
                               for key, ov in sorted(by_key.items())))
     return lambda out: amend_store(parent.store, replaced, out)

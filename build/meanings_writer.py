@@ -121,7 +121,7 @@ def from_cache(game: str, root: Path | None = None) -> list[Dictionary] | None:
 
 def _lemma_rules(shape: dict[str, Any]) -> tuple[int, list[tuple[int, str]]] | None:
     """How a record of ``shape`` spells its lemmas from its key: (word mode, (cut, suffix)
-    per analysis) (:func:`lexicon.store.recordfile.split`); None when a lemma or the word is
+    per analysis) (:func:`build.record_writer.split`); None when a lemma or the word is
     in the record's own bytes and the record must be decoded."""
     mode = shape.get("w", 0)
     rows = shape.get("a", ())

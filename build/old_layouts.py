@@ -28,9 +28,10 @@ from typing import Any
 
 import lmdb
 import marisa_trie
+from lexicon.build.record_writer import split_all
 
 from lexicon.store import integrity
-from lexicon.store.recordfile import RECORDS_DIR, Split, get_varint, join, split_all
+from lexicon.store.recordfile import RECORDS_DIR, Split, get_varint, join
 from lexicon.store.records import REJECTED, VALID, Analysis, Record
 from lexicon.store.release import Named, Release
 

@@ -33,8 +33,9 @@ from lexicon.build import canaries
 from lexicon.build.index_writer import Started, build_indexes, start_indexes
 from lexicon.build.old_layouts import LegacyRelease, open_parent
 from lexicon.build.progress import peak_rss_mb, track
+from lexicon.build.record_writer import encode_value, split, write_store
 
-from lexicon import atomic
+from lexicon import atomic, filetable
 from lexicon.errors import BuildBusy, BuildError, LexiconError, NoRelease
 from lexicon.export.export import HASH_RECIPE, Identity
 from lexicon.game.play import play_rules
@@ -46,11 +47,8 @@ from lexicon.store.recordfile import (
     RECORDS_DIR,
     RecordStore,
     Split,
-    encode_value,
     get_varint,
     join,
-    split,
-    write_store,
 )
 from lexicon.store.records import VALID, Record
 from lexicon.store.release import MANIFEST, Release
@@ -515,7 +513,7 @@ class ReleaseWriter:
         ``valid_keys``, when known before the records are written (an amend's), lets the
         alphagram indexes be built in a forked child meanwhile (checked against the store).
         ``store``, when given, writes the record store itself (an amend copies its parent's,
-        :func:`lexicon.store.recordfile.amend_store`) and returns its figures and the uses of
+        :func:`build.record_writer.amend_store`) and returns its figures and the uses of
         its shapes, which the counts are made of; ``changed`` (the parent's id, key ->
         (valid before, valid now)) is the diff when the parent is the current release.
         The writer's ``meanings`` hook, when set (``build.meanings_writer``), writes the meanings
@@ -593,7 +591,7 @@ class ReleaseWriter:
         """Write the manifest (with the file table), verify, rename, switch CURRENT."""
         # size + sha256 of every file: checked when opened (sizes), published, installed
         # and by `lexicon verify` (hashes); see lexicon.store.integrity
-        manifest[integrity.FILES] = integrity.file_table(self.staging)
+        manifest[integrity.FILES] = filetable.file_table(self.staging, skip=integrity.NOT_CONTENT)
         atomic.write_text(self.staging / MANIFEST,
                           json.dumps(manifest, ensure_ascii=False, indent=2))
         target = self.game_dir / release_id

@@ -47,7 +47,7 @@ from lexicon.build.release_writer import (
     remove_dead_staging,
 )
 
-from lexicon import atomic, userfile
+from lexicon import atomic, filetable, userfile
 from lexicon.errors import BadBundle, LexiconError, UnknownGame
 from lexicon.game import profile as profiles
 from lexicon.paths import home
@@ -107,7 +107,7 @@ def bundle(game: str, release_id: str | None = None, output: Path | None = None,
         with tarfile.open(tmp, "w", format=tarfile.PAX_FORMAT) as tar:
             tar.addfile(_tarinfo(tar, src, release_id, mtime))
             # the manifest first, so an installer learns the game before the big files
-            for rel in [MANIFEST, *integrity.content_files(src, skip=SKIP | {MANIFEST})]:
+            for rel in [MANIFEST, *filetable.content_files(src, skip=SKIP | {MANIFEST})]:
                 path = src / rel
                 for parent in reversed(Path(rel).parents[:-1]):
                     name = f"{release_id}/{parent.as_posix()}"
@@ -115,7 +115,7 @@ def bundle(game: str, release_id: str | None = None, output: Path | None = None,
                         tar.addfile(_tarinfo(tar, src / parent, name, mtime))
                 with open(path, "rb") as fh:
                     tar.addfile(_tarinfo(tar, path, f"{release_id}/{rel}", mtime), fh)
-        digest = integrity.sha256_file(tmp)
+        digest = filetable.sha256_file(tmp)
     sha_file = output.with_name(output.name + ".sha256")
     atomic.write_text(sha_file, f"{digest}  {output.name}\n")
     out = {"game": game, "release": release_id, "bundle": str(output),
@@ -413,7 +413,7 @@ def install(path: Path, *, sha256: str | None = None, make_current: bool = True,
                         f"may unpack ({MAX_BUNDLE_BYTES:,}, MAX_BUNDLE_BYTES)",
                         detail={"bundle": str(path), "limit": MAX_BUNDLE_BYTES})
     expected = _expected_sha256(path, sha256)
-    actual = integrity.sha256_file(path)
+    actual = filetable.sha256_file(path)
     if expected is not None and actual != expected:
         raise BadBundle(f"{path.name}: sha256 {actual} does not match {expected}; the bundle "
                         f"is corrupted or not the one published",

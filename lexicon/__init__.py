@@ -44,7 +44,7 @@ PUBLIC: dict[str, str] = {
     **dict.fromkeys(("EDGE_SPACE", "MAX_WORD_CHARS"), "lexicon.game.inputs"),
     **dict.fromkeys(("game_name", "language"), "lexicon.game.gloss"),
     "game_ids": "lexicon.game.profile",
-    "class_lines": "lexicon.export.changes",
+    "class_lines": "lexicon.changes",
     "identity": "lexicon.export.export",
     **dict.fromkeys(("DEFAULT_LIMIT", "MAX_LIMIT", "MAX_OFFSET", "MAX_PATTERN_WORK"),
                     "lexicon.queries.queries"),

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from lexicon.changes import SAMPLES, class_lines, sample
 from lexicon.errors import SourceError
-from lexicon.export.changes import SAMPLES, class_lines, sample, skosc_derivation
+from lexicon.game.shapes import skosc_derivation
 
 Side = Literal["added", "removed"]
 

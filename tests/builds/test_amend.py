@@ -193,6 +193,7 @@ def _letters(n: int) -> list[str]:
 def test_many_overrides_stay_out_of_the_manifest(home: Path, tmp_path: Path) -> None:
     from lexicon.build.release_writer import OVERRIDES_FILE
 
+    from lexicon import filetable
     from lexicon.store import integrity
 
     publish(home, "osps", POLISH_RECORDS)
@@ -208,7 +209,7 @@ def test_many_overrides_stay_out_of_the_manifest(home: Path, tmp_path: Path) -> 
     assert m["overrides"]["count"] == 20_000 and m["amend"]["overrides"] == 20_000
     assert m["overrides"]["by_action"] == {"add": 10_000, "remove": 10_000}
     table = m[integrity.FILES][OVERRIDES_FILE]     # listed and hashed like every file
-    assert table["sha256"] == m["overrides"]["sha256"] == integrity.sha256_file(
+    assert table["sha256"] == m["overrides"]["sha256"] == filetable.sha256_file(
         first / OVERRIDES_FILE)
     integrity.verify_release(first)
     # a second amend carries its parent's overrides, then its own

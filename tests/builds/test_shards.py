@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 from lexicon.build import shards
 from lexicon.build.pipeline import BuildContext, build_game
+from lexicon.build.record_writer import split
 from lexicon.build.release_writer import ReleaseWriter
 
 from lexicon.errors import BuildError
 from lexicon.game import profile as profiles
 from lexicon.store import published
 from lexicon.store.integrity import read_manifest
-from lexicon.store.recordfile import Split, split
+from lexicon.store.recordfile import Split
 from tests.builds.test_polish_build import builder
 from tests.conftest import POLISH_RECORDS, rec
 

@@ -30,8 +30,8 @@ from lexicon.build import shipping, signing
 from lexicon.build.pipeline import BuildContext, build_game
 
 from lexicon.catalog import Catalog
+from lexicon.filetable import sha256_file
 from lexicon.store import published
-from lexicon.store.integrity import sha256_file
 
 # every osps canary valid (and two invalid ones present): a release whose build checked them
 OSPS_OK = [rec(w) for w in ("zażółć", "gęślą", "jaźń", "źdźbło", "kot", "ul", "kotek", "al",

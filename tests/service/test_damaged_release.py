@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
+from lexicon import filetable
 from lexicon.store import integrity, published
 from tests.door.test_open_releases import editions
 
@@ -69,8 +70,8 @@ def test_a_release_that_fails_its_hash_stops_answering_everywhere(
         f.write(raw)
     assert client.get("/v1/games/osps/words/kot").status_code in (200, 503)  # not yet known
     hashed: list[Path] = []
-    real = integrity.sha256_file
-    monkeypatch.setattr(integrity, "sha256_file", lambda p: hashed.append(p) or real(p))
+    real = filetable.sha256_file
+    monkeypatch.setattr(filetable, "sha256_file", lambda p: hashed.append(p) or real(p))
     r = client.get("/readyz")
     assert r.status_code == 503
     assert r.json()["detail"]["games"]["osps"]["reason"] == "release_damaged"
@@ -108,8 +109,8 @@ def test_the_hash_verdict_is_kept_until_a_file_changes(small_releases: Path,
     rel = published.current_path("kvizovka", small_releases)
     assert rel is not None
     hashed: list[Path] = []
-    real = integrity.sha256_file
-    monkeypatch.setattr(integrity, "sha256_file", lambda p: hashed.append(p) or real(p))
+    real = filetable.sha256_file
+    monkeypatch.setattr(filetable, "sha256_file", lambda p: hashed.append(p) or real(p))
     assert integrity.hashed_problems(rel) == []
     once = len(hashed)
     assert once > 0

@@ -34,6 +34,7 @@ from lexicon.build.games.krizemkrazem.evidence import (
 )
 from lexicon.build.games.loading import collector_paused
 from lexicon.build.progress import peak_rss_mb
+from lexicon.build.record_writer import split_shared
 from lexicon.build.rulebook import Verdict
 from lexicon.build.shards import ordered as ordered_shards
 from lexicon.build.shards import spans, worker_count
@@ -41,7 +42,7 @@ from lexicon.sources import lemmagen
 
 from lexicon.game.profile import Profile
 from lexicon.game.profile import load as load_profile
-from lexicon.store.recordfile import Split, split_shared
+from lexicon.store.recordfile import Split
 from lexicon.store.records import Analysis, Record
 
 GAME = "krizemkrazem"

@@ -44,6 +44,7 @@ from lexicon.build.games.osps.evidence import (
 )
 from lexicon.build.games.osps.inhabitants import Inhabitants, policy_of
 from lexicon.build.progress import Progress
+from lexicon.build.record_writer import split_shared
 from lexicon.build.shards import ordered as ordered_shards
 from lexicon.build.shards import spans, worker_count
 from lexicon.sources import morfeusz
@@ -52,7 +53,7 @@ from lexicon.sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlis
 
 from lexicon.game import profile as profiles
 from lexicon.game.tiles import speller
-from lexicon.store.recordfile import Split, split_shared
+from lexicon.store.recordfile import Split
 from lexicon.store.records import Analysis, Record
 
 LISTS = LISTS_DIR
