@@ -1,5 +1,6 @@
 """The documentation's generated parts: the error-code and limit tables, the CLI
-reference and where the drawn audit sheets came from, generated from the code and data (datasette's cog way), in the pages of ``docs/``.
+reference and where the drawn audit sheets came from, generated from the code and the data
+(datasette's cog way), in the pages of ``docs/``.
 
 ``python -m tools.docs`` rewrites the text between ``<!-- generated: NAME -->`` and
 ``<!-- /generated: NAME -->`` in the page that holds each part (:data:`PAGES`);
