@@ -74,8 +74,8 @@ def _index_entry(profile: Profile, source: Release) -> dict[str, Any]:
     """The vocabulary owner's index entry, within the lengths both games play.
 
     The owner's indexes hold its playable words only (osps: 2-15 letters); indexing
-    Remik's longer words too would grow the alphagram trie by half (measured: osps 183 MB
-    of indexes instead of 122), past the size the release must keep. So Remik's pattern,
+    Remik's longer words too would grow the alphagram trie by half, past the size the
+    release must keep (docs/benchmarks.md, "Figures behind the code"). So Remik's pattern,
     anagram and hook queries list words up to the owner's longest; its checks answer
     every length from the records. The entry says which lengths are not indexed.
     """

@@ -64,7 +64,7 @@ REFERENCE_PROBE_SECONDS = 0.05
 def _probe() -> float:
     """The CPU time of a fixed piece of the work a build does most (strings sorted, hashed
     into dicts): best of three. CPU time, not wall time: on a shared machine the wall time
-    of a 50 ms probe swings tenfold with the neighbours' load, which the build's own
+    of a short probe swings tenfold with the neighbours' load, which the build's own
     progress measures far better (:func:`build_games` rescales what is left after each
     game by how long the game really took)."""
     words = [f"{i * 7919 % 100_003:x}słowo{i % 97}" for i in range(60_000)]

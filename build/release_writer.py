@@ -58,8 +58,8 @@ TXN_BATCH = 50_000
 DIFF_SAMPLE = 200
 #: A release's overrides (reviewed ones applied by a full build, or amend's, cumulative),
 #: one JSON object a line: {"word", "key", "action", "reason"}. Kept out of the manifest,
-#: which every open and every listing parses: 200,000 overrides listed in it twice made a
-#: 48.7 MB manifest. The manifest summarises the file (``overrides``) and lists it in its
+#: which every open and every listing parses, and which a large amend's overrides would
+#: grow to tens of megabytes. The manifest summarises the file (``overrides``) and lists it in its
 #: file table like every other file.
 OVERRIDES_FILE = "overrides.jsonl"
 #: Writes a record store at the path given; returns its figures and its shape uses.
@@ -542,7 +542,7 @@ class ReleaseWriter:
         self.env.close()
         shutil.rmtree(self._raw)
         # the store is read back by each step below on its own mapping, unmapped after
-        # it: a whole scan maps every page of it (210 MB for Kvizovka), and the diff's scan
+        # it: a whole scan maps every page of it (hundreds of MB), and the diff's scan
         # of the previous release would otherwise stack its pages on the new store's
         valid: list[str] | None = None
 

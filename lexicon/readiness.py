@@ -8,7 +8,7 @@ readiness is all-or-nothing over the configured games.
 "Verified" means the release the game serves now passed the full check of
 :func:`lexicon.store.integrity.verify_release` (every file's sha256 against the manifest) in this
 process, and its sizes still match on every probe (:meth:`Catalog.state`, a few ``stat``
-calls). Hashing a real release reads all of it (osps: 142 MB, about a second), so the
+calls). Hashing a real release reads all of it (a second or so for the largest), so the
 verdict, good or bad, is remembered by the release's path and its files' stamp (inode,
 size, mtime: :func:`lexicon.store.integrity.hashed_problems`) and hashed again only when a
 file changes; a new release (a publish or ``lexicon install`` switching ``CURRENT``) is a

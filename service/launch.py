@@ -138,12 +138,12 @@ def run(app: str, *, host: str, port: int, workers: int, **options: Any) -> None
 
     With ``workers > 1`` uvicorn binds the socket itself as ``socket.socket(family)``, whose
     ``proto`` is 0, and asyncio sets TCP_NODELAY only on sockets whose ``proto`` is TCP: so
-    every answer on a kept-alive connection (headers and body are two writes) waited for the
-    client's delayed ACK, about 40 ms (measured: 20 requests/s on one connection, bare
-    Starlette alike). Set on the listening socket, Linux gives TCP_NODELAY to every accepted
-    connection. Every connection runs :data:`service.wire.PROTOCOL`, whatever HTTP parser
-    is installed: its request head bounded in time (:mod:`service.heads`), an unreadable
-    request answered in the API's JSON.
+    every answer on a kept-alive connection (headers and body are two writes) would wait for the
+    client's delayed ACK (tens of milliseconds, bare Starlette alike). Set on the listening
+    socket, Linux gives TCP_NODELAY to every accepted connection. Every connection runs
+    :data:`service.wire.PROTOCOL`, whatever HTTP parser is installed: its request head
+    bounded in time (:mod:`service.heads`), an unreadable request answered in the API's
+    JSON.
     """
     config = NoDelayConfig(app, factory=True, host=host, port=port, workers=workers,
                            http=PROTOCOL, **options)

@@ -55,7 +55,7 @@ bound; :func:`is_fragment` exposes them for reporting.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -308,11 +308,6 @@ class Annotator:
             result.setdefault(_join_segments(path), None)
         return list(result)
 
-    def analyse_many(self, forms: Iterable[str]) -> Iterator[tuple[str, list[Interpretation]]]:
-        """Yield ``(form, analyse(form))`` lazily, in input order, to stream whole word lists."""
-        for form in forms:
-            yield form, self.analyse(form)
-
 
 class Generator:
     """Every form of an SGJP lemma (Morfeusz 2 ``generate``), with the analyser's options.
@@ -387,11 +382,6 @@ def is_abbreviation(analyses: Sequence[Interpretation]) -> bool:
     handled by the reviewed list ``sources/lists/pl_abbreviations.txt``.
     """
     return bool(analyses) and all(a.pos == ABBREVIATION_TAG for a in analyses)
-
-
-def has_abbreviation_reading(analyses: Sequence[Interpretation]) -> bool:
-    """True if any reading is an abbreviation (``dr``, ``min``, ``ha``); for review reports."""
-    return any(a.pos == ABBREVIATION_TAG for a in analyses)
 
 
 def is_proper_name(analyses: Sequence[Interpretation]) -> bool:

@@ -36,10 +36,10 @@ NOT_CONTENT = {MANIFEST, MANIFEST + ".tmp", "lock.mdb"}   # lock.mdb: LMDB's rea
 MAPPED_SUFFIXES = ("data.mdb", ".marisa", ".bin", ".dat", ".raw", ".idx")  # what a server maps
 
 # What an installer unpacks from one bundle (``build.shipping``), checked from the tar
-# headers before anything is written and again while writing. A release is far smaller: on
-# 2026-12-01 osps was 142 MB in 18 entries, kvizovka 107 MB; a manifest, 20 KB (48.7 MB
-# with 200,000 amend overrides listed twice, issue 16). The caps leave room for growth and
-# refuse a gzip bomb or a tar of a million empty files before it fills a disk.
+# headers before anything is written and again while writing. A real release is an order of
+# magnitude smaller and has a few dozen files (docs/benchmarks.md, "Figures behind the
+# code"). The caps leave room for growth and refuse a gzip bomb or a tar of a million empty
+# files before it fills a disk.
 MAX_BUNDLE_BYTES = 2_147_483_648     # 2 GiB: bytes of all files unpacked from one bundle
 MAX_BUNDLE_MEMBERS = 1_000           # files and directories in one bundle
 MAX_BUNDLE_MANIFEST_BYTES = 67_108_864  # 64 MiB: its manifest.json, read into memory first

@@ -167,26 +167,10 @@ def set_current(game: str, release_id: str, root: Path | None = None, *,
         os.close(fd)
 
 
-def current_log(game: str, root: Path | None = None) -> list[dict[str, Any]]:
-    """The switches of ``CURRENT`` logged for ``game``, oldest first (a line that is not
-    JSON, a torn write, is skipped)."""
-    try:
-        text = (game_dir(game, root) / CURRENT_LOG).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
-    out = []
-    for line in text.splitlines():
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            continue
-    return out
-
-
 #: Release summaries by release directory, with the manifest's (inode, size, mtime) they
 #: were read from: a published release never changes, so ``/v1/releases`` parses each
-#: manifest once per process instead of every manifest on every call (0.45 s a request
-#: with a few large manifests). A replaced manifest (a new inode or size) is read again.
+#: manifest once per process instead of every manifest on every call (a large manifest
+#: takes long to parse). A replaced manifest (a new inode or size) is read again.
 _SUMMARIES: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 
 

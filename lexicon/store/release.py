@@ -251,8 +251,8 @@ class Release(Named):
         """Membership for many keys (the batch hot path).
 
         With indexes, one marisa lookup per key (``indexes/words.marisa``, derived from
-        the store at build time): measured about twice as fast as an LMDB get from Python
-        (see ``tools/bench.py``). Without them, one read transaction.
+        the store at build time), cheaper than an LMDB get from Python (``tools/bench.py``
+        measures both). Without them, one read transaction.
         """
         if (self.manifest.get("indexes") or {}).get("format") == INDEX_FORMAT:
             return list(map(self.indexes.words.__contains__, keys))

@@ -114,6 +114,6 @@ def record(answer: dict[str, Any], entry: dict[str, Any], root: Path | None = No
     line = rulings.append(entry, root=root, deadline=deadline)
     results = answer.pop("results", None)
     answer["time"] = line["time"]
-    if results is not None:     # the per-word verdicts stay last, as before
+    if results is not None:     # the per-word verdicts stay the answer's last key
         answer["results"] = results
     return answer

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from lexicon.sources.morfeusz import (
+    ABBREVIATION_TAG,
     Annotator,
     Generator,
     Interpretation,
-    has_abbreviation_reading,
     is_abbreviation,
     is_agglutinate,
     is_fragment,
@@ -48,7 +48,7 @@ def test_abbreviations(annotator: Annotator) -> None:
 
 def test_word_with_an_abbreviation_reading_is_not_an_abbreviation(annotator: Annotator) -> None:
     analyses = annotator.analyse("min")  # minuta (brev) and genitive plural of "mina"
-    assert has_abbreviation_reading(analyses)
+    assert any(a.pos == ABBREVIATION_TAG for a in analyses)
     assert not is_abbreviation(analyses)
 
 
@@ -121,11 +121,6 @@ def test_sgjp_does_not_analyse_prefixes_as_bound(annotator: Annotator) -> None:
     assert not is_prefix_or_suffix(annotator.analyse("eks"))
 
 
-def test_analyse_many_keeps_order(annotator: Annotator) -> None:
-    forms = ["kot", "Kraków", "kg"]
-    result = list(annotator.analyse_many(forms))
-    assert [form for form, _ in result] == forms
-    assert is_abbreviation(result[2][1])
 
 
 @pytest.mark.parametrize("bad", ["", "dwa słowa", " kot", "kot\n"])

@@ -19,7 +19,7 @@ Policy for disagreements, recorded in the manifest:
   lists leave out by policy and OSPS carries (:data:`~.evidence.GENERATED_SLOTS`: the neuter
   past ``pachnęłoś``, the conditional ``zataiłobyś``, negated gerunds ``niepodkuć``; source
   ``morfeusz2-generated``), judged by the same rules. The other slots were almost never in
-  the official list (issue 22: nouns 2.3%, adjectives 0%), so they are not generated;
+  the official list (docs/games/osps.md), so they are not generated;
 * a form only wpolish lists and Morfeusz does not know is admitted on that listing unless it
   negates (``nie-``) a base with the same single listing (policy ``supported``, reason
   ``unsupported_listing``: ``nieolibanowy``);

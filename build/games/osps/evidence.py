@@ -49,10 +49,9 @@ GENERATED_SLOTS = {
     "cond": "the conditional (-łobym, -łobyś and the rest of the mood): 66% in the list",
     "ger:neg": "negated gerunds (niepodkucie): no word list has them; 41% in the list",
 }
-"""The paradigm slots generated from SGJP (issue 22): the ones the word lists leave out by
-policy and OSPS carries. Every other generated slot was almost never in the official list
-(nouns 2.3%, adjectives 0%, participles 0-2%, affirmative gerunds 7.7%, finite forms 3.8%,
-imperatives 5%: about half of all generated forms), so it is not generated."""
+"""The paradigm slots generated from SGJP: the ones the word lists leave out by policy and
+OSPS carries. Every other generated slot was almost never in the official list (the shares
+are in docs/games/osps.md), so it is not generated."""
 
 NEGATION = "nie"
 """Polish writes ``nie`` together with adjectives, participles and gerunds (``niebiały``,
