@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lexicon.build.pipeline import BuildContext, build_game
@@ -142,6 +144,80 @@ def test_messages_naming_the_word_share_one_template(home: Path) -> None:
     assert rel.store.shape(rel.store.valid_shapes)["m"] == ["\x01 is written with a capital"]
 
 
+def _old_layout_writer() -> tuple[Any, Callable[..., bytes]]:
+    """The writing half of the older ``lexicon.lmdb/`` layout, which only this test needs:
+    a string table that interns as it goes, and a record's status byte + compact JSON."""
+    from lexicon.build.old_layouts import StringTable
+
+    from lexicon.store.records import REJECTED, VALID, Record
+
+    class WritingTable(StringTable):
+        def __init__(self) -> None:
+            super().__init__()
+            self.index: dict[str, int] = {}
+            self._text_index: dict[str, int] = {}
+            self._seen_once: set[str] = set()
+
+        def id(self, text: str) -> int:
+            found = self.index.get(text)
+            if found is None:
+                found = self.index[text] = len(self.items)
+                self.items.append(text)
+            return found
+
+        def ids(self, texts: list[str] | tuple[str, ...]) -> int:
+            return self.id(self.SEP.join(texts))
+
+        def text_id_if_repeated(self, text: str) -> int | str:
+            """An id in the on-demand text table for a string seen before, else the string.
+
+            Messages and evidence are sometimes shared by millions of words ("written with a
+            capital letter") and sometimes unique to one ("genitive singular of hiša"); interning
+            the unique ones would only make the release bigger.
+            """
+            found = self._text_index.get(text)
+            if found is not None:
+                return found
+            if text in self._seen_once:
+                self._seen_once.discard(text)
+                found = self._text_index[text] = len(self.lazy_items)
+                self.lazy_items.append(text)
+                return found
+            self._seen_once.add(text)
+            return text
+
+        def dump(self) -> bytes:
+            return json.dumps(self.items, ensure_ascii=False).encode()
+
+    def encode_record(rec: Record, table: WritingTable) -> bytes:
+        """Status byte + compact JSON; repeated strings become ids into ``table`` (the
+        older layout, as it was written)."""
+        body: dict[str, Any] = {}
+        if rec.word != rec.key:
+            body["w"] = rec.word
+        if rec.reason_code:
+            body["r"] = table.id(rec.reason_code)
+            msg = table.text_id_if_repeated(rec.reason_message or "")
+            body["M" if isinstance(msg, int) else "m"] = msg
+        if rec.analyses:
+            body["a"] = [
+                [0 if a.lemma == rec.word else a.lemma, table.id(a.tags), table.id(a.source),
+                 *([table.ids(a.labels)] if a.labels else [])]
+                for a in rec.analyses
+            ]
+        if rec.sources:
+            body["s"] = table.ids(rec.sources)
+        if rec.category:
+            body["c"] = table.id(rec.category)
+        if rec.evidence:
+            ev = table.text_id_if_repeated(table.SEP.join(rec.evidence))
+            body["E" if isinstance(ev, int) else "e"] = ev
+        head = VALID if rec.valid else REJECTED
+        return head + json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+    return WritingTable(), encode_record
+
+
 def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -> None:
     import lmdb
     from lexicon.build.amend import derive
@@ -151,8 +227,6 @@ def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -
         STRINGS_DB,
         STRINGS_KEY,
         TEXTS_DB,
-        StringTable,
-        encode_record,
         open_parent,
     )
 
@@ -162,7 +236,7 @@ def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -
     path = home / "releases" / "osps" / "old"
     path.mkdir(parents=True)
     (path / "manifest.json").write_text(json.dumps({"game": "osps", "release": "old"}))
-    table = StringTable()
+    table, encode_record = _old_layout_writer()
     env = lmdb.open(str(path / LMDB_DIR), max_dbs=4)
     with env.begin(write=True) as txn:
         for r in POLISH_RECORDS:
