@@ -21,7 +21,7 @@ from lexicon.store import published
 from lexicon.store.records import Analysis, Record
 
 #: The tests' folder: one sub-folder a layer of the import graph (sources, builds, game,
-#: store, verdicts, queries, export, door, service, cli, page, project), the shared data
+#: store, verdicts, queries, export, audit, door, service, cli, page, project), the shared data
 #: in ``data/``.
 TESTS = Path(__file__).resolve().parent
 
