@@ -8,7 +8,7 @@ Releases written before it are migrated here, on the build side, by
   marisa id is its payload's place), payload blocks (``*.raw``, or zlib ``*.dat`` in the
   earliest of them) indexed by ``*.idx`` (uint32 offsets), zlib shape blocks
   (``shapes.dat``/``shapes.idx``). A payload is the same varint shape number plus own bytes
-  as today's value; shapes are numbered over both verdicts.
+  as a ``records.lmdb/`` value; shapes are numbered over both verdicts.
 * ``lexicon.lmdb/``: one LMDB database ``forms`` of status byte + compact JSON whose
   repeated strings are ids into a :class:`StringTable` (databases ``strings`` and
   ``texts``).

@@ -98,9 +98,9 @@ ORPHAN_POLL_SECONDS = 0.25
 def follow_parent() -> None:
     """In a worker: SIGTERM (a drain, then exit) when the manager dies, however it dies.
 
-    A manager killed by SIGKILL runs no handler: without this its workers went on holding
-    the port (a restarted service could not bind it) and the metrics directory that only
-    the manager removes (the workers now remove it at their shutdown:
+    A manager killed by SIGKILL runs no handler: without this its workers would go on
+    holding the port (a restarted service could not bind it) and the metrics directory that
+    only the manager removes (the workers remove it at their shutdown:
     :func:`service.metrics.remove_orphaned_dir`). The kernel sends the signal
     (``PR_SET_PDEATHSIG``); a thread watching the parent pid sends it where ``prctl`` is
     missing or the manager died before the call."""
