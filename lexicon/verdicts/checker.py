@@ -31,7 +31,7 @@ from lexicon.game.profile import Profile
 from lexicon.game.reasons import describe
 from lexicon.game.tiles import PrefixOracle, Resolution, Speller, Tiling, speller
 from lexicon.store.records import Record
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 MAX_BATCH = 10_000
 

@@ -444,10 +444,10 @@ def test_analyser_nominative_the_paradigm_contradicts_is_no_evidence(
 def test_audit_classes_are_the_deciding_rules(built: tuple[Catalog, KrizemkrazemBuilder]
                                               ) -> None:
     """The audit reads each admitted record's deciding rule back from its evidence text
-    (lexicon.export.audit.classes): the counts are the builder's own."""
+    (lexicon.audit.classes): the counts are the builder's own."""
     from collections import Counter
 
-    from lexicon.export.audit.classes import ADMITTED, evidence_class
+    from lexicon.audit.classes import ADMITTED, evidence_class
 
     rel = built[0].release("krizemkrazem")
     classes = Counter(evidence_class("krizemkrazem", r).removeprefix(ADMITTED)

@@ -162,7 +162,7 @@ class Candidate:
 
         A nominative singular of another lemma that the same lemma's hunspell-sl paradigm
         contradicts is left out: apertium tags *osla* as ``osel<n><sg><nom>``, while
-        hunspell-sl declines *osel* with *osla* as its genitive (issue 17, item 3).
+        hunspell-sl declines *osel* with *osla* as its genitive.
 
         Made once per candidate (six rules ask), and not at all for the nine in ten
         spellings the analyser does not know."""
@@ -584,8 +584,8 @@ class SlovenianSources:
                    for e in morph.CASE_ENDINGS)
 
     def free(self) -> None:
-        """Drop the evidence tables (~500 MB) once every record is out: the pipeline keeps
-        the builder alive while it scans, diffs and publishes the release."""
+        """Drop the evidence tables (the build's largest) once every record is out: the
+        pipeline keeps the builder alive while it scans, diffs and publishes the release."""
         self.forms = set()
         self.has = self._in_either
         self.analyses = defaultdict(list)

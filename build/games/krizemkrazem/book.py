@@ -44,7 +44,7 @@ from lexicon.build.games.krizemkrazem.evidence import (
     InhabitantPair,
     is_nom_sg,
 )
-from lexicon.build.rules import Admit, Evidence, Reject, Rejection, RuleBook
+from lexicon.build.rulebook import Admit, Evidence, Reject, Rejection, RuleBook
 
 CASE = {"nom": "nominative", "gen": "genitive", "dat": "dative", "acc": "accusative",
         "loc": "locative", "ins": "instrumental"}
