@@ -11,7 +11,8 @@ Admission evidence, strongest first (the first decides the category, all are rec
 reviewed lists; the apertium analyser (``<n>``/``<np>`` ``<sg><nom>``, or a plural whose
 lemma is the form itself; not a nominative the same lemma's hunspell-sl paradigm
 contradicts, *osla*); FreeDict noun headwords; thesaurus (mythes-sl) headwords with a noun
-meaning ``(sam.)``; a noun declension found among the
+meaning ``(sam.)``, beside adjective forms only when the meaning's synonyms are nouns by the
+other sources (*sloka*: *kljunač*); a noun declension found among the
 hunspell forms (:mod:`.morph`), strong alone, weak with LemmaGen's "its own lemma"; an
 uninflected capitalised entry with an attested possessive (*Karin*: *Karinin*); an
 inhabitant plural, masculine or feminine (*Ljubljančani*, *Ljubljančanke*). A spelling
