@@ -44,6 +44,7 @@ KRIZEMKRAZEM_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("apertium_plural_lemma", r"^apertium-hbs-slv: plural-only lemma "),
         ("apertium", r"^apertium-hbs-slv: "),
         ("freedict", r"^FreeDict: "),
+        ("thesaurus_noun_synonyms", r"^mythes-sl: .*; a noun beside its adjective forms "),
         ("thesaurus", r"^mythes-sl: "),
         ("paradigm_own_forms", r"^hunspell-sl forms, .*; also a case form of "),
         ("paradigm+lemmagen", r"^hunspell-sl forms, .*; LemmaGen: its own lemma$"),

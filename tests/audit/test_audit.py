@@ -334,6 +334,11 @@ def test_apply_output_is_amend_input(osps: Lexicon, home: Path, tmp_path: Path) 
     ("krizemkrazem", Record("Nemci", "nemci", True, category="nation_plural", evidence=[
         "nominative plural of Nemec, an inhabitant/nation noun (feminine Nemka)"]),
      "admitted:inhabitant_plural"),
+    ("krizemkrazem", Record("urin", "urin", True, category="noun", evidence=[
+        "mythes-sl: urin (sam.) seč, voda; a noun beside its adjective forms (urinega, "
+        "urinemu): its synonyms seč, voda are nouns"]), "admitted:thesaurus_noun_synonyms"),
+    ("krizemkrazem", Record("šablona", "šablona", True, category="noun", evidence=[
+        "mythes-sl: šablona (sam.) obrazec, stereotip, vzorec"]), "admitted:thesaurus"),
     ("osps", None, "absent"),
     ("osps", Record("kotłoby", "kotłoby", True, evidence=["grade:generated", "x"],
                     analyses=[Analysis("kotłować", "cond:sg:n:ter:imperf", "morfeusz2")]),
