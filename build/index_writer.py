@@ -1,6 +1,6 @@
 """Building a release's query indexes (see :mod:`lexicon.store.indexes` for what each one is for).
 
-Called by :meth:`build.release.ReleaseWriter.publish` on the record store in the staging
+Called by :meth:`build.release_writer.ReleaseWriter.publish` on the record store in the staging
 directory, so the indexes are published atomically with the words they index. A release
 is never indexed again after it is published: a new index format means a new build.
 """

@@ -914,7 +914,7 @@ def sources_unpack(path: Annotated[str, typer.Argument(metavar="FILE",
 
 
 
-# -- maintainers: the audit (lexicon.export.audit, through the door) -----------------------
+# -- maintainers: the audit (lexicon.audit, through the door) -------------------------------
 
 audit_app = _Typer(no_args_is_help=True, rich_markup_mode=None,
                    help="Measure a release by labelled samples: draw a sheet, score it, "

@@ -118,7 +118,7 @@ async def _decodable_url(request: Request) -> None:
     """Every route's first check: a path or query that is not UTF-8 once percent-decoded
     is refused (400 ``bad_encoding``), not read with U+FFFD in place of its bytes. ``async``
     because it is a few byte checks: FastAPI runs a sync dependency on a worker thread, a
-    hop per request on every route (it was most of the judge's time: p99 1 -> 6 ms)."""
+    hop per request on every route, which would cost more than the judge's whole ruling."""
     part = hotpath.undecodable(request.scope)
     if part is not None:
         raise InputError(f"the request's {part} is not UTF-8 once percent-decoded; send "
@@ -503,8 +503,8 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
             "count": 2, "time": "2026-12-01T05:00:00.000Z"}}}}}, response_model=None)
     async def judge_play(game: str, req: JudgeRequest) -> Response:
         # async, like the single-word lookup: the verdict is a few lookups on the loop, and
-        # so is the log line while its lock is free (a thread hop cost more than the whole
-        # ruling: judge p99 1 ms -> 6-9 ms); a lock held by another writer is waited for by
+        # so is the log line while its lock is free (a thread hop costs more than the whole
+        # ruling); a lock held by another writer is waited for by
         # a rulings thread, by a deadline counted from now, never on the loop
         deadline = time.monotonic() + LOCK_TIMEOUT
         lex = catalog.lexicon(game, req.release, every_file=True)  # judges, labels the ruling

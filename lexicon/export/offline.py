@@ -58,7 +58,7 @@ from lexicon.game.reasons import REASONS
 from lexicon.game.tiles import BREAK, JOIN_CLOSE, JOIN_OPEN, MAX_READINGS, speller
 from lexicon.paths import cache_dir
 from lexicon.store.records import VALID
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import remik
 from lexicon.verdicts.judge import MAX_PLAY_WORDS
 from lexicon.verdicts.validity import validity

@@ -32,7 +32,7 @@ from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import PrefixOracle, Resolution, Speller, Tiling, speller
 from lexicon.store.records import Record
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts.validity import validity
 
 MAX_BATCH = 10_000

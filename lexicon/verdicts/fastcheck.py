@@ -32,7 +32,7 @@ from lexicon.game.profile import Profile
 from lexicon.game.tiles import Speller, speller
 from lexicon.store import membership
 from lexicon.store.membership import HashedKeys
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import checker
 from lexicon.verdicts.validity import validity
 

@@ -83,7 +83,7 @@ from lexicon.game.inputs import clean_word, control_error, first_control, normal
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import judge as judging
 from lexicon.verdicts import rulings
 from lexicon.verdicts.validity import LENGTH_CODES, TOO_SHORT
