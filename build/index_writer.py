@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import marisa_trie
+from lexicon.build.latin_spellings import latin_spellings
 
 from lexicon.errors import BuildError
 from lexicon.game.play import play_rules
@@ -44,7 +45,6 @@ from lexicon.store.indexes import (
     pack_ids,
 )
 from lexicon.store.recordfile import RecordStore
-from lexicon.verdicts.fastcheck import latin_spellings
 
 
 def _valid_keys(store_dir: Path) -> Iterator[str]:

@@ -32,7 +32,7 @@ A release built with indexes has ``indexes/`` beside ``records.lmdb/`` (written 
   ``alphagram + SEP + key`` would.
 * ``latin.marisa`` and ``latin-edge.marisa`` (games with multi-letter tiles: Kvizovka):
   the Latin spellings a typed word is valid for, on the board's inside and at its edge
-  (:func:`lexicon.verdicts.fastcheck.latin_spellings`), so a Latin batch is a membership test
+  (:mod:`build.latin_spellings`), so a Latin batch is a membership test
   instead of a speller walk for each word with lj, nj or dž. The manifest entry's
   ``latin`` says they are there; a release without them answers as before.
 * A walk asks "does any key start with p" at every step: ``forward_prefixes`` and
