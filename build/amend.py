@@ -3,7 +3,7 @@
 A maintainer who learns that one word is wrong should not wait for a full build (7-18
 minutes of judging every form). ``lexicon amend GAME --overrides FILE.tsv`` takes the
 current release's records, applies the overrides, and publishes a new release through the
-same :class:`~build.release.ReleaseWriter` (staging directory, atomic rename, ``CURRENT``).
+same :class:`~build.release_writer.ReleaseWriter` (staging directory, atomic rename, ``CURRENT``).
 Its manifest names the parent release; every override it carries (its parent's, then its
 own) is in the release's ``overrides.jsonl``, which the manifest lists by count and sha256.
 
@@ -17,7 +17,7 @@ and the reason (required: it is what a referee reads). ``#`` starts a comment li
 
 Reviewed overrides live in ``sources/overrides/GAME.tsv`` and every full build applies them
 after judging (:func:`apply_to_writer`); a rebuild also applies, after them, every amend
-override of the release it replaces (:func:`build.post_rules.kept_overrides`), so a
+override of the release it replaces (:func:`build.overruling.kept_overrides`), so a
 correction made by amend is never lost when the game is rebuilt from its sources unless
 the maintainer drops it by saying so (``lexicon build --drop-overrides``). Each override
 in a release's ``overrides.jsonl`` says where it came from (``origin``: ``reviewed`` or
@@ -25,7 +25,7 @@ in a release's ``overrides.jsonl`` says where it came from (``origin``: ``review
 
 ``repack`` is the same path with no override: it rewrites an existing release in the
 current record format (``records.lmdb/``), reading one of an older layout (``records/``,
-``lexicon.lmdb/``) through :mod:`build.legacy`: the runtime reads only the current one.
+``lexicon.lmdb/``) through :mod:`build.old_layouts`: the runtime reads only the current one.
 """
 
 from __future__ import annotations
@@ -38,9 +38,10 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.build import meanings_writer
-from lexicon.build.legacy import LegacyRelease, open_parent
+from lexicon.build.old_layouts import LegacyRelease, open_parent
 from lexicon.build.progress import track
-from lexicon.build.release import Changed, ReleaseWriter, StoreWriter, read_release_overrides
+from lexicon.build.record_writer import amend_store, split_all
+from lexicon.build.release_writer import Changed, ReleaseWriter, StoreWriter, read_release_overrides
 
 from lexicon.errors import BuildError, InputError, LexiconError, NoRelease
 from lexicon.export.export import Identity
@@ -50,10 +51,10 @@ from lexicon.game.overrides import REVIEWED, Override, OverridesError, read_over
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
-from lexicon.store import releases
-from lexicon.store.recordfile import Split, amend_store, split_all
+from lexicon.store import published
+from lexicon.store.recordfile import Split
 from lexicon.store.records import Record
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts.checker import decide
 
 OVERRIDES_DIR = Path(__file__).resolve().parent.parent / "sources" / "overrides"
@@ -141,7 +142,7 @@ def _new_valid_keys(parent: Release | LegacyRelease,
 
 def _copying(parent: Release, by_key: dict[str, Override]) -> StoreWriter:
     """An amend's record store: the parent's copied byte for byte but for the overridden
-    records (:func:`lexicon.store.recordfile.amend_store`), the only ones encoded."""
+    records (:func:`build.record_writer.amend_store`), the only ones encoded."""
     replaced = list(split_all(apply(key, ov, parent.get(key))
                               for key, ov in sorted(by_key.items())))
     return lambda out: amend_store(parent.store, replaced, out)
@@ -180,7 +181,7 @@ def derive(game: str, parent_path: Path | None = None, overrides: list[Override]
                          code="linked_game", detail={"game": game,
                                                      "vocabulary": profile.vocabulary})
     if parent_path is None:
-        parent_path = releases.current_path(game, root)
+        parent_path = published.current_path(game, root)
         if parent_path is None:
             raise NoRelease(f"no release of {game!r} to {kind}; build it first",
                             detail={"game": game})

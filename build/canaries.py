@@ -16,7 +16,7 @@ from typing import Any
 
 from lexicon.errors import BuildError, LexiconError
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts.checker import check_word
 
 

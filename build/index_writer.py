@@ -1,6 +1,6 @@
 """Building a release's query indexes (see :mod:`lexicon.store.indexes` for what each one is for).
 
-Called by :meth:`build.release.ReleaseWriter.publish` on the record store in the staging
+Called by :meth:`build.release_writer.ReleaseWriter.publish` on the record store in the staging
 directory, so the indexes are published atomically with the words they index. A release
 is never indexed again after it is published: a new index format means a new build.
 """
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import marisa_trie
+from lexicon.build.latin_spellings import latin_spellings
 
 from lexicon.errors import BuildError
 from lexicon.game.play import play_rules
@@ -44,7 +45,6 @@ from lexicon.store.indexes import (
     pack_ids,
 )
 from lexicon.store.recordfile import RecordStore
-from lexicon.verdicts.fastcheck import latin_spellings
 
 
 def _valid_keys(store_dir: Path) -> Iterator[str]:

@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from lexicon.build.release import (
+from lexicon.build.release_writer import (
     ReleaseWriter,
     playable_identity,
     read_release_overrides,
@@ -34,11 +34,11 @@ from lexicon.errors import BuildError, NoRelease
 from lexicon.game import profile as profiles
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
-from lexicon.store import releases
+from lexicon.store import published
 from lexicon.store.indexes import INDEX_DIR
 from lexicon.store.meanings import MEANINGS_DIR, declared_file
 from lexicon.store.recordfile import RECORDS_DIR
-from lexicon.store.store import MANIFEST, Release
+from lexicon.store.release import MANIFEST, Release
 
 
 def _link_tree(src: Path, dst: Path) -> int:
@@ -74,8 +74,8 @@ def _index_entry(profile: Profile, source: Release) -> dict[str, Any]:
     """The vocabulary owner's index entry, within the lengths both games play.
 
     The owner's indexes hold its playable words only (osps: 2-15 letters); indexing
-    Remik's longer words too would grow the alphagram trie by half (measured: osps 183 MB
-    of indexes instead of 122), past the size the release must keep. So Remik's pattern,
+    Remik's longer words too would grow the alphagram trie by half, past the size the
+    release must keep (docs/benchmarks.md, "Figures behind the code"). So Remik's pattern,
     anagram and hook queries list words up to the owner's longest; its checks answer
     every length from the records. The entry says which lengths are not indexed.
     """
@@ -100,7 +100,7 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
     """
     profile = profiles.load(game)
     owner = profiles.load(profile.vocabulary)
-    source_path = source_path or releases.current_path(owner.id, root)
+    source_path = source_path or published.current_path(owner.id, root)
     if source_path is None:
         raise NoRelease(f"{game} plays the {owner.id} vocabulary and {owner.id} has no "
                         f"release; build {owner.id} first", detail={"game": owner.id})
@@ -131,7 +131,7 @@ def publish_shared(game: str, root: Path | None = None, source_path: Path | None
                 "counts": m.get("counts", {}),
                 "records": m.get("records"),
                 "overrides": write_overrides(staging, read_release_overrides(source.path, m)),
-                "previous": releases.current_id(game, root),
+                "previous": published.current_id(game, root),
                 "indexes": _index_entry(profile, source),
                 **({"meanings": m["meanings"]} if "meanings" in m else {}),
             })

@@ -13,7 +13,7 @@ dictionary itself lists. The file holds only the lemmas the release admits; the 
 ``meanings`` entry counts them (``admitted_lemmas``, ``lemmas`` with a meaning, by source),
 which is the coverage the README reports.
 
-Every path that publishes records through :class:`~build.release.ReleaseWriter` sets its
+Every path that publishes records through :class:`~build.release_writer.ReleaseWriter` sets its
 ``meanings`` hook: a full build with the sources it fetched (:func:`from_fetched`), an
 amend with the same sources from the cache, or else its parent's file carried over
 (:func:`for_amend`); a linked release (remik) links its vocabulary's file (``build.linked``).
@@ -38,7 +38,7 @@ from lexicon.errors import LexiconError
 from lexicon.paths import cache_dir
 from lexicon.store.meanings import FORMAT, MEANINGS_DIR, MEANINGS_FILE, declared_file
 from lexicon.store.recordfile import RecordStore, get_varint, join
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 #: source id -> the reader of its meanings
 READERS = {"dict-freedict-pol-eng": "freedict", "dict-freedict-hrv-eng": "freedict",
@@ -121,7 +121,7 @@ def from_cache(game: str, root: Path | None = None) -> list[Dictionary] | None:
 
 def _lemma_rules(shape: dict[str, Any]) -> tuple[int, list[tuple[int, str]]] | None:
     """How a record of ``shape`` spells its lemmas from its key: (word mode, (cut, suffix)
-    per analysis) (:func:`lexicon.store.recordfile.split`); None when a lemma or the word is
+    per analysis) (:func:`build.record_writer.split`); None when a lemma or the word is
     in the record's own bytes and the record must be decoded."""
     mode = shape.get("w", 0)
     rows = shape.get("a", ())

@@ -6,8 +6,8 @@ A build moves forward through five stages, each in one place:
 2. evidence and 3. rules: the game's builder (:mod:`build.games`, found in
    :data:`build.games.BUILDERS`) reads all its evidence, makes its rule book from it and
    yields one :class:`~lexicon.store.records.Record` per key it judged;
-4. after the rules: official lists, reviewed overrides and canaries (:mod:`build.post_rules`);
-5. the release writer (:mod:`build.release`): staging, counting, hashing, the manifest, the
+4. after the rules: official lists, reviewed overrides and canaries (:mod:`build.overruling`);
+5. the release writer (:mod:`build.release_writer`): staging, counting, hashing, the manifest, the
    diff, atomic publishing.
 
 Builders stay small and comparable because they own stages 2 and 3 only.
@@ -24,15 +24,15 @@ from lexicon.build import meanings_writer
 from lexicon.build.context import BuildContext, nobody_counts
 from lexicon.build.games import GameBuilder, builder_for
 from lexicon.build.linked import publish_shared
-from lexicon.build.post_rules import PostRules
+from lexicon.build.overruling import Overruling
 from lexicon.build.progress import Progress
-from lexicon.build.release import ReleaseWriter, build_lock
+from lexicon.build.release_writer import ReleaseWriter, build_lock
 from lexicon.sources import fetch as fetching
 
 from lexicon.errors import BuildError, LexiconError
 from lexicon.game import profile as profiles
 from lexicon.paths import home
-from lexicon.store import releases
+from lexicon.store import published
 from lexicon.store.indexes import FORMAT as INDEX_FORMAT
 from lexicon.store.indexes import READABLE
 from lexicon.store.records import Record
@@ -54,7 +54,7 @@ def build_game(game: str, ctx: BuildContext | None = None,
         if builder is not None:
             raise BuildError(f"{game} plays the {profile.vocabulary} vocabulary: build "
                              f"{profile.vocabulary} with that builder, then {game}")
-        if releases.current_path(profile.vocabulary, ctx.root) is None:
+        if published.current_path(profile.vocabulary, ctx.root) is None:
             ctx.log(f"build {game}: {profile.vocabulary} has no release; building it first")
             build_game(profile.vocabulary, ctx)
         with build_lock(game, ctx.root):
@@ -101,7 +101,7 @@ def _build_locked(game: str, profile: profiles.Profile, ctx: BuildContext,
         builder = builder_for(game, ctx)
     used = [ctx.fetched[s].manifest_entry() for s in builder.source_ids if s in ctx.fetched]
     judged = builder.records(ctx)                            # 2. evidence, 3. rules
-    after = PostRules.for_build(profile, ctx.root,           # 4. after the rules
+    after = Overruling.for_build(profile, ctx.root,           # 4. after the rules
                                 check_canaries=full_build if ctx.canaries is None
                                 else ctx.canaries,
                                 keep_overrides=not ctx.drop_overrides)

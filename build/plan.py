@@ -15,7 +15,7 @@ cores. Three things make that wait bearable, and they live here, under ``lexicon
   long phase ends with what is left of the game and of the whole build
   (:func:`build.progress.set_overall`).
 * **The announcement.** Every game of the plan is announced
-  (:mod:`lexicon.store.building`) with the time it is expected, so a server started
+  (:mod:`lexicon.store.announcements`) with the time it is expected, so a server started
   meanwhile answers "being built, expected about HH:MM" (503 ``not_ready``) for it and
   serves it from the first request after its publish; the expectations are renewed after
   each game, and an announcement is withdrawn when its game is published or fails.
@@ -31,6 +31,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from lexicon.build.games import SHARDED
+from lexicon.build.overruling import Kept, kept_overrides
 from lexicon.build.pipeline import (
     BuildContext,
     GameBuilder,
@@ -38,7 +39,6 @@ from lexicon.build.pipeline import (
     refresh_indexes,
     stale_indexes,
 )
-from lexicon.build.post_rules import Kept, kept_overrides
 from lexicon.build.progress import set_overall
 from lexicon.build.shards import worker_count
 from lexicon.sources import fetch as fetching
@@ -46,7 +46,7 @@ from lexicon.sources import fetch as fetching
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, LexiconError
 from lexicon.game import profile as profiles
-from lexicon.store import building, releases
+from lexicon.store import announcements, published
 from lexicon.store.integrity import read_manifest
 
 #: Seconds a full build of each game took on the project's two-core machine (sources
@@ -64,7 +64,7 @@ REFERENCE_PROBE_SECONDS = 0.05
 def _probe() -> float:
     """The CPU time of a fixed piece of the work a build does most (strings sorted, hashed
     into dicts): best of three. CPU time, not wall time: on a shared machine the wall time
-    of a 50 ms probe swings tenfold with the neighbours' load, which the build's own
+    of a short probe swings tenfold with the neighbours' load, which the build's own
     progress measures far better (:func:`build_games` rescales what is left after each
     game by how long the game really took)."""
     words = [f"{i * 7919 % 100_003:x}słowo{i % 97}" for i in range(60_000)]
@@ -99,7 +99,7 @@ def load_note() -> str:
 def last_build_seconds(game: str, root: Path) -> float | None:
     """``build_seconds`` of the newest full build of ``game`` in this home (an amend, a
     repack or a smoke build took far less than a build; none of them counts)."""
-    gdir = releases.game_dir(game, root)
+    gdir = published.game_dir(game, root)
     if not gdir.is_dir():
         return None
     newest: tuple[str, float] | None = None
@@ -182,7 +182,7 @@ def plan(games: Sequence[str], root: Path, factor: Callable[[], float] = machine
             if vocabulary != game and vocabulary in games else frozenset()
         steps[game] = Step(game, seconds + _fetch_seconds(game, root, fetched), basis,
                            _kept(game, root, drop_overrides), drop_overrides)
-    built = {g for g in steps if releases.current_id(g, root) is not None}
+    built = {g for g in steps if published.current_id(g, root) is not None}
     order: list[Step] = []
     left = list(steps)
     while left:
@@ -276,7 +276,7 @@ def _announce(steps: Sequence[Step], clock: _Clock, root: Path, started: datetim
     for i in range(clock.index, len(steps)):
         if i > clock.index:
             at += timedelta(seconds=steps[i].seconds)
-        building.announce(steps[i].game, root, started_at=started, expected_at=at,
+        announcements.announce(steps[i].game, root, started_at=started, expected_at=at,
                           position=i + 1, of=len(steps))
 
 
@@ -321,7 +321,7 @@ def build_games(games: Sequence[str], ctx: BuildContext, *, if_missing: bool = F
             try:
                 path = build_game(step.game, ctx, builder=builders.get(step.game))
             finally:
-                building.withdraw(step.game, ctx.root)
+                announcements.withdraw(step.game, ctx.root)
             took = time.monotonic() - began
             _rescale(steps[i + 1:], took / max(step.seconds, 1.0))
             left = sum(s.seconds for s in steps[i + 1:])
@@ -335,5 +335,5 @@ def build_games(games: Sequence[str], ctx: BuildContext, *, if_missing: bool = F
     finally:
         set_overall(None)
         for step in steps:
-            building.withdraw(step.game, ctx.root)
+            announcements.withdraw(step.game, ctx.root)
     return out

@@ -3,13 +3,13 @@
 A rollback is an install of a release already here (``lexicon install BUNDLE
 --allow-downgrade`` without the bundle): under the game's build lock, so no build or install
 of the game runs meanwhile, the release is checked exactly as a build's publish and an
-install check it (:func:`build.release.check_staged`: layout, every file's size and sha256,
+install check it (:func:`build.release_writer.check_staged`: layout, every file's size and sha256,
 opened by the server's reader, canaries), and only then ``CURRENT`` is switched, atomically,
-the switch logged in ``CURRENT.log`` (:func:`lexicon.store.releases.set_current`). A
+the switch logged in ``CURRENT.log`` (:func:`lexicon.store.published.set_current`). A
 release that fails its checks is refused and the game keeps serving what it served.
 
 Without a release named, the release rolled back to is the newest one built before the
-release being served (:func:`lexicon.store.releases.built_time`), so rolling back twice
+release being served (:func:`lexicon.store.published.built_time`), so rolling back twice
 goes two releases back. Naming a release makes that one current, older or newer (undoing a
 rollback).
 """
@@ -19,11 +19,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lexicon.build.release import build_lock, canaries_checked, check_staged
+from lexicon.build.release_writer import build_lock, canaries_checked, check_staged
 
 from lexicon.errors import LexiconError, UnknownRelease
 from lexicon.game import profile as profiles
-from lexicon.store import releases
+from lexicon.store import published
 from lexicon.store.integrity import read_manifest
 
 
@@ -31,25 +31,25 @@ def previous_release(game: str, root: Path | None = None) -> str:
     """The newest release of ``game`` built before the one being served (any other
     readable release when the served one cannot be read). UnknownRelease when there is
     none, naming the releases there are."""
-    rows = [r for r in releases.list_releases(game, root) if not r.get("damaged")]
+    rows = [r for r in published.list_releases(game, root) if not r.get("damaged")]
     try:
-        current = releases.current_id(game, root)
+        current = published.current_id(game, root)
     except LexiconError:
         current = None
     served = next((r for r in rows if r["release"] == current), None)
-    when = (releases.built_time(game, {"built_at": served["built_at"],
+    when = (published.built_time(game, {"built_at": served["built_at"],
                                        "release": served["release"]})
             if served else None)
     for row in rows:                       # newest first
         if row["release"] == current:
             continue
-        built = releases.built_time(game, {"built_at": row["built_at"],
+        built = published.built_time(game, {"built_at": row["built_at"],
                                            "release": row["release"]})
         if when is None or (built is not None and built < when):
             return row["release"]
     known = [r["release"] for r in rows][:20]
     raise UnknownRelease(f"{game} has no release built before {current} to roll back to; "
-                         f"{releases.known_text(game, known)}",
+                         f"{published.known_text(game, known)}",
                          detail={"game": game, "current": current, "known": known})
 
 
@@ -61,14 +61,14 @@ def roll_back(game: str, release_id: str | None = None, root: Path | None = None
     profile = profiles.load(game)
     with build_lock(game, root):          # CURRENT holds still, no build publishes meanwhile
         target_id = release_id or previous_release(game, root)
-        path = releases.release_path(game, target_id, root)   # UnknownRelease lists them
+        path = published.release_path(game, target_id, root)   # UnknownRelease lists them
         try:
-            was = releases.current_id(game, root)
+            was = published.current_id(game, root)
         except LexiconError:
             was = None
         report = check_staged(profile, path, target_id,
                               check_canaries=canaries_checked(read_manifest(path)))
-        releases.set_current(game, target_id, root, by="rollback")
+        published.set_current(game, target_id, root, by="rollback")
     return {"game": game, "release": target_id, "was": was, "current": True,
             "files_checked": report["files"], "hashed": report["hashed"],
-            "log": str(releases.game_dir(game, root) / releases.CURRENT_LOG)}
+            "log": str(published.game_dir(game, root) / published.CURRENT_LOG)}

@@ -17,7 +17,7 @@ absent, at most :data:`~lexicon.store.integrity.MAX_BUNDLE_MEMBERS` members and
 :data:`~lexicon.store.integrity.MAX_BUNDLE_BYTES` bytes, also enforced on the (decompressed)
 stream itself and by the writer; a known game and a release id as builds make them. Then,
 under the game's build lock, it unpacks into a staging directory of its own and runs the
-very check a build's publish runs (:func:`build.release.check_staged`: layout, hashes,
+very check a build's publish runs (:func:`build.release_writer.check_staged`: layout, hashes,
 opened by the server's reader, canaries), and only then renames it into place and switches
 ``CURRENT``. A refused bundle changes nothing; a server keeps serving its previous release.
 """
@@ -40,20 +40,25 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from lexicon.build import signing
-from lexicon.build.release import build_lock, canaries_checked, check_staged, remove_dead_staging
+from lexicon.build.release_writer import (
+    build_lock,
+    canaries_checked,
+    check_staged,
+    remove_dead_staging,
+)
 
-from lexicon import atomic, userfile
+from lexicon import atomic, filetable, userfile
 from lexicon.errors import BadBundle, LexiconError, UnknownGame
 from lexicon.game import profile as profiles
 from lexicon.paths import home
-from lexicon.store import integrity, releases
+from lexicon.store import integrity, published
 from lexicon.store.integrity import (
     MAX_BUNDLE_BYTES,
     MAX_BUNDLE_MANIFEST_BYTES,
     MAX_BUNDLE_MEMBERS,
     read_manifest,
 )
-from lexicon.store.store import MANIFEST
+from lexicon.store.release import MANIFEST
 
 SUFFIX = ".lexbundle.tar"
 SKIP = {"lock.mdb", MANIFEST + ".tmp"}   # LMDB's reader table is per machine
@@ -89,11 +94,11 @@ def bundle(game: str, release_id: str | None = None, output: Path | None = None,
     root = root or home()
     private = signing.load_private(key) if key is not None else None   # before any work
     if release_id is None:
-        release_id = releases.current_id(game, root)
+        release_id = published.current_id(game, root)
         if release_id is None:
             raise BadBundle(f"{game} has no current release to bundle", code="no_release",
                             status=503)
-    src = releases.release_path(game, release_id, root)
+    src = published.release_path(game, release_id, root)
     check_staged(profile, src, release_id,
                  check_canaries=canaries_checked(integrity.read_manifest(src)))
     output = Path(output) if output else Path.cwd() / f"{release_id}{SUFFIX}"
@@ -102,7 +107,7 @@ def bundle(game: str, release_id: str | None = None, output: Path | None = None,
         with tarfile.open(tmp, "w", format=tarfile.PAX_FORMAT) as tar:
             tar.addfile(_tarinfo(tar, src, release_id, mtime))
             # the manifest first, so an installer learns the game before the big files
-            for rel in [MANIFEST, *integrity.content_files(src, skip=SKIP | {MANIFEST})]:
+            for rel in [MANIFEST, *filetable.content_files(src, skip=SKIP | {MANIFEST})]:
                 path = src / rel
                 for parent in reversed(Path(rel).parents[:-1]):
                     name = f"{release_id}/{parent.as_posix()}"
@@ -110,7 +115,7 @@ def bundle(game: str, release_id: str | None = None, output: Path | None = None,
                         tar.addfile(_tarinfo(tar, src / parent, name, mtime))
                 with open(path, "rb") as fh:
                     tar.addfile(_tarinfo(tar, path, f"{release_id}/{rel}", mtime), fh)
-        digest = integrity.sha256_file(tmp)
+        digest = filetable.sha256_file(tmp)
     sha_file = output.with_name(output.name + ".sha256")
     atomic.write_text(sha_file, f"{digest}  {output.name}\n")
     out = {"game": game, "release": release_id, "bundle": str(output),
@@ -408,7 +413,7 @@ def install(path: Path, *, sha256: str | None = None, make_current: bool = True,
                         f"may unpack ({MAX_BUNDLE_BYTES:,}, MAX_BUNDLE_BYTES)",
                         detail={"bundle": str(path), "limit": MAX_BUNDLE_BYTES})
     expected = _expected_sha256(path, sha256)
-    actual = integrity.sha256_file(path)
+    actual = filetable.sha256_file(path)
     if expected is not None and actual != expected:
         raise BadBundle(f"{path.name}: sha256 {actual} does not match {expected}; the bundle "
                         f"is corrupted or not the one published",
@@ -440,15 +445,15 @@ def install(path: Path, *, sha256: str | None = None, make_current: bool = True,
 
 def _refuse_downgrade(game: str, manifest: dict[str, Any], root: Path) -> None:
     """Refuse to make the bundle's release current when the release being served was
-    built later (:func:`~lexicon.store.releases.built_time`). A current release that cannot
+    built later (:func:`~lexicon.store.published.built_time`). A current release that cannot
     be read, or says nothing of its age, has nothing to compare: installing then goes ahead
     (and replaces it)."""
     try:
-        current = releases.current_path(game, root)
-        served = releases.built_time(game, read_manifest(current)) if current else None
+        current = published.current_path(game, root)
+        served = published.built_time(game, read_manifest(current)) if current else None
     except LexiconError:
         return
-    offered = releases.built_time(game, manifest)
+    offered = published.built_time(game, manifest)
     if current is not None and served is not None and offered is not None \
             and offered < served:
         release_id = manifest["release"]
@@ -470,7 +475,7 @@ def _publish(tar: tarfile.TarFile, scan: _Scan, make_current: bool, root: Path,
     except UnknownGame as exc:
         raise BadBundle(f"the bundle holds a release of {game[:40]!r}, a game this server "
                         f"does not know", detail={"game": game[:40]}) from exc
-    if not releases.is_release_id(game, release_id):
+    if not published.is_release_id(game, release_id):
         raise BadBundle(f"{release_id[:80]!r} is not a release id of {game} (builds name "
                         f"them {game}-YYYYMMDDTHHMMSSZ-<8 hex digits>[-N])",
                         detail={"release": release_id[:80]})
@@ -479,7 +484,7 @@ def _publish(tar: tarfile.TarFile, scan: _Scan, make_current: bool, root: Path,
         raise BadBundle(f"the release inside cannot be served: {'; '.join(missing)}",
                         detail={"problems": missing})
     check_canaries = canaries_checked(manifest)
-    gdir = releases.game_dir(game, root)
+    gdir = published.game_dir(game, root)
     gdir.mkdir(parents=True, exist_ok=True)
     need = sum(m.size for m in members if m.isreg())
     free = shutil.disk_usage(gdir).free
@@ -520,6 +525,6 @@ def _publish(tar: tarfile.TarFile, scan: _Scan, make_current: bool, root: Path,
                             f"({exc.code}): {shown}",
                             detail={"cause": exc.code, **exc.detail}) from exc
         if make_current:
-            releases.set_current(game, release_id, root, by="install")
+            published.set_current(game, release_id, root, by="install")
     return {"game": game, "release": release_id, "installed": installed,
             "current": make_current, "path": str(target)}

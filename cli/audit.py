@@ -1,4 +1,4 @@
-"""The audit (:mod:`lexicon.export.audit`, through the door): the ``lexicon audit`` group."""
+"""The audit (:mod:`lexicon.audit`, through the door): the ``lexicon audit`` group."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Runtime library: game profiles, tiles, the release store and the queries over it.
 
-Start from :func:`lexicon.open`, which gives a :class:`lexicon.Lexicon` (``lexicon/door.py``):
+Start from :func:`lexicon.open`, which gives a :class:`lexicon.Lexicon` (``lexicon/lexicon.py``):
 one game's word list as one release gives it, with every question a face asks (check,
 valid, judge, blanks, pattern, anagrams, hooks, export, diff); :class:`lexicon.Catalog` is
 one ``LEXICON_HOME`` that opens and caches them. The CLI and the service import nothing but
@@ -34,7 +34,7 @@ __version__ = "0.1.0"
 #: errors and exit codes, the limits the faces state, and a few helpers
 #: that need no release.
 PUBLIC: dict[str, str] = {
-    "Lexicon": "lexicon.door",
+    "Lexicon": "lexicon.lexicon",
     **dict.fromkeys(("Catalog", "open"), "lexicon.catalog"),
     **dict.fromkeys(("CODES", "EXIT_BUSY", "EXIT_FAILED", "EXIT_INTERNAL", "EXIT_INVALID",
                      "InputError", "InternalError", "LexiconError", "NotReady", "PackNotReady"),
@@ -44,7 +44,7 @@ PUBLIC: dict[str, str] = {
     **dict.fromkeys(("EDGE_SPACE", "MAX_WORD_CHARS"), "lexicon.game.inputs"),
     **dict.fromkeys(("game_name", "language"), "lexicon.game.gloss"),
     "game_ids": "lexicon.game.profile",
-    "class_lines": "lexicon.export.changes",
+    "class_lines": "lexicon.changes",
     "identity": "lexicon.export.export",
     **dict.fromkeys(("DEFAULT_LIMIT", "MAX_LIMIT", "MAX_OFFSET", "MAX_PATTERN_WORK"),
                     "lexicon.queries.queries"),

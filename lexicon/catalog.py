@@ -1,15 +1,15 @@
-"""The games and their current releases, opened on demand as :class:`~lexicon.door.Lexicon`
+"""The games and their current releases, opened on demand as :class:`~lexicon.lexicon.Lexicon`
 objects.
 
 A :class:`Catalog` is one ``LEXICON_HOME`` as the CLI and the service hold it: it resolves a
 game id to its profile and to the release that ``CURRENT`` names, and hands out that
-release's :class:`~lexicon.door.Lexicon` (:meth:`Catalog.lexicon`), which is what a face
+release's :class:`~lexicon.lexicon.Lexicon` (:meth:`Catalog.lexicon`), which is what a face
 asks its questions of. When a new release is published while a server runs, the next
 request gets the new release's Lexicon (the ``CURRENT`` file is re-read when it changes);
 a request already under way keeps the Lexicon it took, so a publish in the middle of it
 changes neither its verdicts nor its label. One game whose release is damaged raises
 ``release_damaged`` for that game alone; a game with no release yet that a running build
-has announced (:mod:`lexicon.store.building`) raises ``not_ready`` (503) saying when it is
+has announced (:mod:`lexicon.store.announcements`) raises ``not_ready`` (503) saying when it is
 expected, and serves from the first request after its publish.
 
 Many threads ask at once (a server's thread pool), so opening is serialised by a lock and
@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexicon import paths
-from lexicon.door import Lexicon
 from lexicon.errors import (
     Building,
     LexiconError,
@@ -41,10 +40,11 @@ from lexicon.errors import (
 from lexicon.export import offline
 from lexicon.game import profile as profiles
 from lexicon.game.profile import Profile
+from lexicon.lexicon import Lexicon
 from lexicon.paths import home
 from lexicon.readiness import readiness
-from lexicon.store import building, integrity, leases, releases
-from lexicon.store.store import Release
+from lexicon.store import announcements, integrity, leases, published
+from lexicon.store.release import Release
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -88,7 +88,7 @@ class Catalog:
         path = self._current_files.get(game)
         if path is None:        # a str, built once: pathlib per request cost more than stat
             path = self._current_files[game] = os.fspath(
-                releases.game_dir(game, self.root) / releases.CURRENT)
+                published.game_dir(game, self.root) / published.CURRENT)
         try:
             st = os.stat(path)
         except (FileNotFoundError, NotADirectoryError):
@@ -97,7 +97,7 @@ class Catalog:
 
     def lexicon(self, game: str, release_id: str | None = None, *,
                 every_file: bool = False) -> Lexicon:
-        """The :class:`~lexicon.door.Lexicon` of the current release of ``game``, or of the
+        """The :class:`~lexicon.lexicon.Lexicon` of the current release of ``game``, or of the
         published release ``release_id`` ("valid as of edition X"): made once per release
         and cached, so asking on every request costs a ``stat`` of ``CURRENT`` (and of the
         store, where the release holds no read lease: :meth:`Release.check_sizes`).
@@ -106,7 +106,7 @@ class Catalog:
         ReleaseDamaged (a NoRelease) when CURRENT or the release fails its checks,
         UnknownRelease for an id that was never published."""
         self.profile(game)  # raises UnknownGame first
-        if release_id is not None and release_id != releases.current_id(game, self.root):
+        if release_id is not None and release_id != published.current_id(game, self.root):
             lex = self._by_id_lexicon(game, release_id)
             lex.release.check_sizes()
             return lex
@@ -140,7 +140,7 @@ class Catalog:
             if lex is not None and self._usable(lex):
                 self._by_id.move_to_end(key)
                 return lex
-            lex = self._open_path(game, releases.release_path(game, release_id, self.root))
+            lex = self._open_path(game, published.release_path(game, release_id, self.root))
             self._by_id[key] = lex
             self._adopted[key] = self._adopted.get(key, 0) + 1
             while len(self._by_id) > OPEN_BY_ID:
@@ -175,14 +175,14 @@ class Catalog:
         return self.lexicon(game, release_id).release
 
     def _open(self, game: str) -> Lexicon:
-        path = releases.current_path(game, self.root)
+        path = published.current_path(game, self.root)
         if path is None:
-            announced = building.in_progress(game, self.root)
+            announced = announcements.in_progress(game, self.root)
             if announced is not None:
                 raise Building(
                     f"{game} is still being built (game {announced.get('position')} of "
                     f"{announced.get('of')} of the build running as pid "
-                    f"{announced['pid']}); expected {building.expected_text(announced)}. "
+                    f"{announced['pid']}); expected {announcements.expected_text(announced)}. "
                     f"It answers as soon as its release is published",
                     detail={"game": game, "state": "building",
                             "expected_at": announced.get("expected_at")})
@@ -226,7 +226,7 @@ class Catalog:
         changed since (:func:`lexicon.store.integrity.verify_condemned`): True when it
         verifies now and so serves again."""
         try:
-            path = releases.current_path(game, self.root)
+            path = published.current_path(game, self.root)
         except LexiconError:
             return False
         return path is not None and integrity.verify_condemned(path)
@@ -281,14 +281,14 @@ class Catalog:
     def current_id(self, game: str) -> str | None:
         """The id ``CURRENT`` names for ``game`` (None before its first build); opens
         nothing, so it answers for a damaged release too."""
-        return releases.current_id(game, self.root)
+        return published.current_id(game, self.root)
 
     def releases(self, game: str | None = None) -> list[dict[str, Any]]:
         """Every published release (of ``game``, or of every game), newest first, with
         counts; ``current`` marks the served one. UnknownGame for an unknown ``game``."""
         if game is not None:
             self.profile(game)
-        return releases.list_releases(game, self.root)
+        return published.list_releases(game, self.root)
 
     def verify(self, game: str) -> dict[str, Any]:
         """The current release of ``game`` checked against its manifest (every file's size
@@ -298,15 +298,15 @@ class Catalog:
         from lexicon.store.integrity import verify_release
 
         self.profile(game)
-        path = releases.current_path(game, self.root)
+        path = published.current_path(game, self.root)
         if path is None:
             return {"game": game, "state": "no_release"}
         return {"state": "ok", **verify_release(path)}
 
     def audit_sheets(self, game: str | None = None) -> list[dict[str, Any]]:
         """The audit sheets under ``audits/`` (of ``game``): size, labels, the release
-        each was drawn from (:mod:`lexicon.export.audit.sheets`)."""
-        from lexicon.export.audit import sheets
+        each was drawn from (:mod:`lexicon.audit.sheets`)."""
+        from lexicon.audit import sheets
 
         if game is not None:
             self.profile(game)
@@ -315,7 +315,7 @@ class Catalog:
     def audit_game(self, names: list[str]) -> str:
         """The game of the audit sheets named (paths, or names under ``audits/``): they
         must be of one; ``bad_audit_sheet`` otherwise."""
-        from lexicon.export.audit import sheets
+        from lexicon.audit import sheets
 
         game = sheets.load(self.root, names)[0].game
         self.profile(game)
@@ -350,7 +350,7 @@ _SHARED_LOCK = threading.Lock()
 
 
 def open(game: str, release: str | None = None, *, root: Path | None = None) -> Lexicon:
-    """The :class:`~lexicon.door.Lexicon` of ``game``'s current release in ``root`` (default
+    """The :class:`~lexicon.lexicon.Lexicon` of ``game``'s current release in ``root`` (default
     ``$LEXICON_HOME``), or of the published release ``release``. Calls share one Catalog per
     home, so a process holds each release open once."""
     where = Path(root or home()).resolve()

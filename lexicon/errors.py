@@ -80,7 +80,7 @@ class NoRelease(LexiconError):
 
 class Building(NoRelease):
     """The game has no release yet and a running build will publish one
-    (:mod:`lexicon.store.building`): 503 ``not_ready``, with when it is expected, rather
+    (:mod:`lexicon.store.announcements`): 503 ``not_ready``, with when it is expected, rather
     than ``no_release``'s advice to start a build. A :class:`NoRelease` because, for a
     caller, the game has no usable release either way."""
 

@@ -67,7 +67,7 @@ LIMITS: Limits = {
     ("lexicon.queries.queries", "MAX_PATTERN_WORK"):
         ("work units (~0.5 µs each: trie probe 4, key enumerated 1, regex run 1) a pattern "
          "or blanks query may spend over all its readings", "query_too_broad"),
-    ("lexicon.export.audit.draw", "MAX_PER_CLASS"):
+    ("lexicon.audit.draw", "MAX_PER_CLASS"):
         ("words `lexicon audit draw` takes from each evidence class", "bad_input"),
     ("lexicon.export.kwg", "MAX_NODES"): ("nodes of an exported KWG (its 22-bit arc index)",
                                    "kwg_too_large"),

@@ -8,7 +8,7 @@ readiness is all-or-nothing over the configured games.
 "Verified" means the release the game serves now passed the full check of
 :func:`lexicon.store.integrity.verify_release` (every file's sha256 against the manifest) in this
 process, and its sizes still match on every probe (:meth:`Catalog.state`, a few ``stat``
-calls). Hashing a real release reads all of it (osps: 142 MB, about a second), so the
+calls). Hashing a real release reads all of it (a second or so for the largest), so the
 verdict, good or bad, is remembered by the release's path and its files' stamp (inode,
 size, mtime: :func:`lexicon.store.integrity.hashed_problems`) and hashed again only when a
 file changes; a new release (a publish or ``lexicon install`` switching ``CURRENT``) is a
@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from lexicon.errors import LexiconError, UnknownGame
 from lexicon.game import profile as profiles
 from lexicon.store import integrity
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 GAMES_ENV = "LEXICON_GAMES"
 
@@ -60,7 +60,7 @@ def configured_games(catalog: Catalog) -> list[str]:
 
 def _verified_once(catalog: Catalog, game: str) -> str | None:
     """None when the served release is hash-verified, else the error code. A release that
-    fails is condemned (:meth:`lexicon.store.store.Release.condemn`): it then stops
+    fails is condemned (:meth:`lexicon.store.release.Release.condemn`): it then stops
     answering everywhere, not only here."""
     try:
         rel = catalog.release(game)

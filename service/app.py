@@ -54,7 +54,7 @@ async def _decodable_url(request: Request) -> None:
     """Every route's first check: a path or query that is not UTF-8 once percent-decoded
     is refused (400 ``bad_encoding``), not read with U+FFFD in place of its bytes. ``async``
     because it is a few byte checks: FastAPI runs a sync dependency on a worker thread, a
-    hop per request on every route."""
+    hop per request on every route, which would cost more than the judge's whole ruling."""
     part = hotpath.undecodable(request.scope)
     if part is not None:
         raise InputError(f"the request's {part} is not UTF-8 once percent-decoded; send "

@@ -2,10 +2,11 @@
 and big batches admitted a few at a time.
 
 Plain ASGI in front of FastAPI, which reads a whole body into memory and parses it before
-any route code runs: a 112 MB body took the server to 1.9 GB before the route's
-``batch_too_large``, a client that announced 100 MB and sent 10 bytes held its connection
-and task forever, and 8 clients sending 100,000-word ``/valid`` batches at once took the
-server to 600 MB (the budget is 200 MB). So, for every request that carries a body:
+any route code runs: a huge body would take the server to gigabytes before the route's
+``batch_too_large``, a client that announced a big body and sent a few bytes would hold its
+connection and task forever, and a few clients sending 100,000-word ``/valid`` batches at
+once would take the server past its memory budget. So, for every request that carries a
+body:
 
 * a ``Content-Length`` over the path's limit is 413 ``body_too_large`` at once, before a
   byte is read (and before uvicorn sends ``100 Continue``); a chunked body is counted as it

@@ -6,13 +6,13 @@ and the verdict itself costs tens of microseconds. Profiled in-process, FastAPI'
 parameter solving plus the middleware layers behind this one cost about as much as the
 verdict, so :class:`WordLookup`, a small ASGI dispatcher placed before the app (and behind
 :class:`service.metrics.Observability`, which counts and logs whatever answers), answers
-the plain, successful case itself: a
-GET or HEAD of that path whose query is at most ``edge`` (read with pydantic's own bool
-rules, as FastAPI reads it), ``lang`` and ``release``, and whose word the library checks
-without error. Everything else (a malformed ``edge``, an unknown game, an unreadable word, a
-URL that is not UTF-8 once percent-decoded, any failure) is passed on untouched to the app,
-whose declared route and error contract answer it, so an answer never
-depends on which of the two gave it (``tests/service/test_hotpath.py`` holds them side by side).
+the plain, successful case itself: a GET or HEAD of that path whose query is at most
+``edge`` (read with pydantic's own bool rules, as FastAPI reads it), ``lang`` and
+``release``, and whose word the library checks without error. Everything else (a malformed
+``edge``, an unknown game, an unreadable word, a URL that is not UTF-8 once
+percent-decoded, any failure) is passed on untouched to the app, whose declared route and
+error contract answer it as they answer every request, so an answer never depends on
+which of the two gave it (``tests/service/test_hotpath.py`` holds them side by side).
 
 Both read the request with the same functions, :func:`word_target` (the path) and
 :func:`word_query` (the query: the last value of each parameter, as Starlette keeps it; a
@@ -52,9 +52,9 @@ def compact_json(value: Any) -> bytes:
     """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` in UTF-8, byte for
     byte, written by orjson: a verdict has only strings, integers, booleans, None, lists and
     dicts with string keys, which both write alike (``tests/service/test_hotpath.py`` compares them
-    on every word of the small releases), and orjson takes a tenth of the time (json.dumps
-    was a quarter of a lookup's CPU). A value orjson refuses (an integer beyond 64 bits, a
-    key that is not a string) is written by json.dumps, as before."""
+    on every word of the small releases), and orjson takes a fraction of the time, on the
+    service's most frequent answer. A value orjson refuses (an integer beyond 64 bits, a
+    key that is not a string) is written by json.dumps."""
     try:
         return orjson.dumps(value)
     except TypeError:

@@ -98,9 +98,9 @@ ORPHAN_POLL_SECONDS = 0.25
 def follow_parent() -> None:
     """In a worker: SIGTERM (a drain, then exit) when the manager dies, however it dies.
 
-    A manager killed by SIGKILL runs no handler: without this its workers went on holding
-    the port (a restarted service could not bind it) and the metrics directory that only
-    the manager removes (the workers now remove it at their shutdown:
+    A manager killed by SIGKILL runs no handler: without this its workers would go on
+    holding the port (a restarted service could not bind it) and the metrics directory that
+    only the manager removes (the workers remove it at their shutdown:
     :func:`service.metrics.remove_orphaned_dir`). The kernel sends the signal
     (``PR_SET_PDEATHSIG``); a thread watching the parent pid sends it where ``prctl`` is
     missing or the manager died before the call."""
@@ -138,12 +138,12 @@ def run(app: str, *, host: str, port: int, workers: int, **options: Any) -> None
 
     With ``workers > 1`` uvicorn binds the socket itself as ``socket.socket(family)``, whose
     ``proto`` is 0, and asyncio sets TCP_NODELAY only on sockets whose ``proto`` is TCP: so
-    every answer on a kept-alive connection (headers and body are two writes) waited for the
-    client's delayed ACK, about 40 ms (measured: 20 requests/s on one connection, bare
-    Starlette alike). Set on the listening socket, Linux gives TCP_NODELAY to every accepted
-    connection. Every connection runs :data:`service.wire.PROTOCOL`, whatever HTTP parser
-    is installed: its request head bounded in time (:mod:`service.heads`), an unreadable
-    request answered in the API's JSON.
+    every answer on a kept-alive connection (headers and body are two writes) would wait for the
+    client's delayed ACK (tens of milliseconds, bare Starlette alike). Set on the listening
+    socket, Linux gives TCP_NODELAY to every accepted connection. Every connection runs
+    :data:`service.wire.PROTOCOL`, whatever HTTP parser is installed: its request head
+    bounded in time (:mod:`service.heads`), an unreadable request answered in the API's
+    JSON.
     """
     config = NoDelayConfig(app, factory=True, host=host, port=port, workers=workers,
                            http=PROTOCOL, **options)

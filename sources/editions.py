@@ -2,10 +2,11 @@
 
 A maintainer moving a pin to a new edition must see what changes: how many spellings come
 and go, and above all which *kinds* of change, because a kind is decided once (a rule, a
-profile switch, a reviewed list), not word by word. Measured on wpolish 20220301-1 against
-20260301-1 (issue 17): most removed forms fall in two kinds, names of inhabitants now
-written with a capital letter (the 2026 spelling reform: ``moskwianin`` -> ``Moskwianin``)
-and nouns in *-skość* derived from place-name adjectives, which sjp.pl deleted.
+profile switch, a reviewed list), not word by word. Between two editions of the Polish
+list, for instance, most removed forms fall in two kinds (docs/sources.md): names of
+inhabitants written with a capital letter after the 2026 spelling reform (``moskwianin`` ->
+``Moskwianin``) and nouns in *-skość* derived from place-name adjectives, which sjp.pl
+deleted.
 
 A kind is a :class:`ChangeClass`: a name, a sentence, the side it applies to and a small
 predicate over one spelling and the whole change. Adding a kind is adding one to
@@ -25,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from lexicon.changes import SAMPLES, class_lines, sample
 from lexicon.errors import SourceError
-from lexicon.export.changes import SAMPLES, class_lines, sample, skosc_derivation
+from lexicon.game.shapes import skosc_derivation
 
 Side = Literal["added", "removed"]
 

@@ -34,9 +34,9 @@ from typing import Any
 from lexicon.sources.apt import AptConfig
 
 from lexicon.errors import SourceError
+from lexicon.filetable import file_table, table_problems
+from lexicon.filetable import sha256_file as sha256_of
 from lexicon.paths import cache_dir
-from lexicon.store.integrity import file_table, table_problems
-from lexicon.store.integrity import sha256_file as sha256_of
 
 MANIFEST_PATH = Path(__file__).parent / "manifest.toml"
 

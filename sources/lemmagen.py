@@ -27,8 +27,8 @@ class SlovenianLemmatizer:
 
     source_id = "lemmagen3"
 
-    #: the cache is cleared when it reaches this size: a build asks about ~1M forms once
-    #: each, and keeping them all would cost ~150 MB for no gain
+    #: the cache is cleared when it reaches this size: a build asks about each form once,
+    #: so keeping them all would cost memory for no gain
     MAX_CACHE = 200_000
 
     def __init__(self, impl: _Lemmatizer) -> None:

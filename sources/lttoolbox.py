@@ -87,10 +87,6 @@ class Section:
     finals: set[int] = field(default_factory=set)
     initial: int = 0
 
-    @property
-    def n_transitions(self) -> int:
-        return sum(len(a) for a in self.arcs.values())
-
 
 @dataclass
 class WalkStats:

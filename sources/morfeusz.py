@@ -50,12 +50,12 @@ entries in the word list have to be caught by a reviewed list.
 ``frag`` is different: it marks a word that only occurs inside a fixed
 phrase but is written separately (``na wznak``, ``za bezcen``, ``dawien
 dawna``).  Such words are still whole words, so they are *not* treated as
-bound; :func:`is_fragment` exposes them for reporting.
+bound.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,7 +63,6 @@ import morfeusz2
 
 UNKNOWN_TAG = "ign"
 ABBREVIATION_TAG = "brev"
-FRAGMENT_TAG = "frag"
 
 BOUND_TAGS: frozenset[str] = frozenset(
     {"prefa", "prefs", "prefv", "prefppas", "naj", "nie", "aglt", "adja"}
@@ -141,7 +140,7 @@ class Interpretation:
     is_bound: bool = field(init=False, repr=False, compare=False)
     """True if every segment is a bound one (:data:`BOUND_TAGS`)."""
     is_proper: bool = field(init=False, repr=False, compare=False)
-    """True if this reading is a proper name (see :func:`is_proper_name`)."""
+    """True if this reading is a proper name (:meth:`_proper`)."""
 
     def __post_init__(self) -> None:
         parts = _TAG_PARTS.get(self.tags)
@@ -167,6 +166,12 @@ class Interpretation:
         return SEGMENT_SEPARATOR in self.tags
 
     def _proper(self) -> bool:
+        """A proper name: the lemma is capitalised (``Kraków``, ``Krak``), or the name class
+        is not a common-noun class (``nazwisko``, ``imię``, ``nazwa_geograficzna``,
+        ``marka`` ...) and the lemma has some capital (``eBay``-like brands). A lowercase
+        lemma never counts: SGJP has a few common words with a stray proper-name class
+        (``kea`` the parrot as ``nazwa_firmy``, ``szahidka`` as ``imię``), and those are
+        playable words."""
         if self.lemma[:1].isupper():
             return True
         has_proper_class = any(n not in COMMON_NAME_CLASSES for n in self.names)
@@ -308,11 +313,6 @@ class Annotator:
             result.setdefault(_join_segments(path), None)
         return list(result)
 
-    def analyse_many(self, forms: Iterable[str]) -> Iterator[tuple[str, list[Interpretation]]]:
-        """Yield ``(form, analyse(form))`` lazily, in input order, to stream whole word lists."""
-        for form in forms:
-            yield form, self.analyse(form)
-
 
 class Generator:
     """Every form of an SGJP lemma (Morfeusz 2 ``generate``), with the analyser's options.
@@ -389,27 +389,6 @@ def is_abbreviation(analyses: Sequence[Interpretation]) -> bool:
     return bool(analyses) and all(a.pos == ABBREVIATION_TAG for a in analyses)
 
 
-def has_abbreviation_reading(analyses: Sequence[Interpretation]) -> bool:
-    """True if any reading is an abbreviation (``dr``, ``min``, ``ha``); for review reports."""
-    return any(a.pos == ABBREVIATION_TAG for a in analyses)
-
-
-def is_proper_name(analyses: Sequence[Interpretation]) -> bool:
-    """True if the form is known and every reading is a proper name.
-
-    A reading is a proper name when its lemma is capitalised (``Kraków``,
-    ``Krak``), or when its name class is not a common-noun class
-    (``nazwisko``, ``imię``, ``nazwa_geograficzna``, ``marka`` ...) and its
-    lemma has some capital (``eBay``-like brands).  A lowercase lemma never
-    counts: SGJP has a few common words with a stray proper-name class
-    (``kea`` the parrot as ``nazwa_firmy``, ``szahidka`` as ``imię``), and
-    those are playable words.  Abbreviations of names (``jan`` for
-    *Ewangelia świętego Jana*) also count here; they are abbreviations too.
-    """
-    known = [a for a in analyses if a.tags != UNKNOWN_TAG]
-    return bool(known) and len(known) == len(analyses) and all(a.is_proper for a in known)
-
-
 def is_prefix_or_suffix(analyses: Sequence[Interpretation]) -> bool:
     """True if every reading consists only of bound segments (:data:`BOUND_TAGS`).
 
@@ -420,12 +399,6 @@ def is_prefix_or_suffix(analyses: Sequence[Interpretation]) -> bool:
     return bool(analyses) and all(a.is_bound for a in analyses)
 
 
-def is_fragment(analyses: Sequence[Interpretation]) -> bool:
-    """True if every reading is ``frag``: a word used only in a fixed phrase (``wznak``).
-
-    These are separate written words, so this is informational, not a reason to exclude.
-    """
-    return bool(analyses) and all(a.pos == FRAGMENT_TAG for a in analyses)
 
 
 def is_agglutinate(analyses: Sequence[Interpretation]) -> bool:

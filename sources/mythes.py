@@ -24,7 +24,6 @@ A synonym may carry a usage note in brackets (``cerkvanje (narečno)``). The ``.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,9 +100,3 @@ def by_headword(root: Path) -> dict[str, Entry]:
     return {e.headword: e for e in read(find_file(root))}
 
 
-def headwords_by_pos(entries: list[Entry]) -> Counter[str]:
-    """How many headwords have at least one meaning of each part of speech."""
-    counts: Counter[str] = Counter()
-    for e in entries:
-        counts.update(e.parts_of_speech)
-    return counts

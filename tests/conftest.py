@@ -17,11 +17,11 @@ from lexicon.build.pipeline import BuildContext, build_game
 from typer.testing import CliRunner
 
 from lexicon.game import profile as profiles
-from lexicon.store import releases
+from lexicon.store import published
 from lexicon.store.records import Analysis, Record
 
 #: The tests' folder: one sub-folder a layer of the import graph (sources, builds, game,
-#: store, verdicts, queries, export, door, service, cli, page, project), the shared data
+#: store, verdicts, queries, export, audit, door, service, cli, page, project), the shared data
 #: in ``data/``.
 TESTS = Path(__file__).resolve().parent
 
@@ -135,7 +135,7 @@ def publish(root: Path, game: str, records: Iterable[Record]) -> Path:
     ctx = BuildContext(root=root, log=lambda _m: None)
     vocabulary = profiles.load(game).vocabulary
     if vocabulary != game:
-        if releases.current_path(vocabulary, root) is None:
+        if published.current_path(vocabulary, root) is None:
             publish(root, vocabulary, records)
         return build_game(game, ctx)
     return build_game(game, ctx, builder=StaticBuilder(game, records))

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from lexicon.export.audit.sheets import Row, Sheet
+from lexicon.audit.sheets import Row, Sheet
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 OUT = DATA / "audits"

@@ -46,14 +46,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from lexicon.build.legacy import LegacyRelease, open_parent
+from lexicon.build.old_layouts import LegacyRelease, open_parent
 from lexicon.service.launch import serving
 
 from lexicon.catalog import Catalog
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.recordfile import RECORDS_DIR
-from lexicon.store.store import OLDER_LAYOUTS, Release
+from lexicon.store.release import OLDER_LAYOUTS, Release
 
 TARGETS = {
     "inprocess_check": ">= 1,300,000 typed words/s in batch (osps)",
@@ -210,7 +210,7 @@ def store_figures(fig: Figures, cat: Catalog, game: str, n: int,
     the same keys (half valid, half near misses), alternating runs."""
     rel = cat.release(game)
     keys = _mix(_sample_keys(cat, game, n // 2))
-    other = open_parent(reference) if reference else None   # an older layout: build.legacy
+    other = open_parent(reference) if reference else None   # an older layout: build.old_layouts
     try:
         rows = [_store_row(rel, keys)]
         if other is not None:

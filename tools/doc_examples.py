@@ -202,12 +202,12 @@ def linked_copy(home: Path, dst: Path) -> Path:
 def run_full_data(home: Path, work: Path) -> dict:
     """Every ``full-data`` block run against a linked copy of ``home``: the counts, and what
     failed or was skipped (a block naming a game ``home`` has no release of)."""
-    from lexicon.store import releases
+    from lexicon.store import published
 
     copy = linked_copy(home, work / "home")
     report: dict = {"home": str(home), "ran": 0, "passed": 0, "failed": [], "skipped": []}
     for block in (b for b in all_blocks() if b.kind == "full-data"):
-        missing = sorted(g for g in _games(block) if releases.current_id(g, home) is None)
+        missing = sorted(g for g in _games(block) if published.current_id(g, home) is None)
         if missing:
             report["skipped"].append(f"{block.where} ({block.name}): no release of "
                                      f"{', '.join(missing)}")

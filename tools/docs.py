@@ -1,5 +1,6 @@
-"""The documentation's generated parts: the error-code and limit tables and the CLI
-reference, generated from the code (datasette's cog way), in the pages of ``docs/``.
+"""The documentation's generated parts: the error-code and limit tables, the CLI
+reference and where the drawn audit sheets came from, generated from the code and the data
+(datasette's cog way), in the pages of ``docs/``.
 
 ``python -m tools.docs`` rewrites the text between ``<!-- generated: NAME -->`` and
 ``<!-- /generated: NAME -->`` in the page that holds each part (:data:`PAGES`);
@@ -269,15 +270,32 @@ def nginx_body_limit() -> str:
             "    }")
 
 
+def drawn_sheets() -> str:
+    """Where each drawn audit sheet of ``tests/data/audits/`` came from, read from its own
+    header: the pages name a sheet by what it holds, and the release id, the date and the
+    seed stand here, beside the figures scored from it, as the sheet records them."""
+    from lexicon.audit import sheets
+
+    rows = ["| game | sheet | drawn from | drawn | seed |", "|---|---|---|---|---|"]
+    for path in sorted((ROOT / "tests" / "data" / "audits").glob("*/*.tsv")):
+        meta = sheets.read(path).meta
+        if meta.get("drawn") and meta.get("seed"):
+            rows.append(f"| {path.parent.name} | `{path.stem}` | `{meta.get('release', '')}` "
+                        f"| {meta['drawn'][:10]} | {meta['seed']} |")
+    return "\n".join(rows)
+
+
 TABLES = {"error-codes": error_table, "limits": lambda: limit_table(limits=LIMITS),
-          "cli-reference": cli_reference, "body-limit": nginx_body_limit}
+          "cli-reference": cli_reference, "body-limit": nginx_body_limit,
+          "drawn-sheets": drawn_sheets}
 
 #: The nginx site the fleet runs behind (its body bound is generated).
 SITE_CONF = ROOT / "deploy" / "nginx-lexicon.conf"
 
 #: The page (or file) each generated part lives in.
 PAGES = {"error-codes": DOCS / "errors-and-limits.md", "limits": DOCS / "errors-and-limits.md",
-         "cli-reference": DOCS / "cli-reference.md", "body-limit": SITE_CONF}
+         "cli-reference": DOCS / "cli-reference.md", "body-limit": SITE_CONF,
+         "drawn-sheets": DOCS / "tests.md"}
 
 #: How a generated part is marked, by the suffix of its file (the comment syntax there).
 MARKERS = {".md": ("<!-- generated: {} -->", "<!-- /generated: {} -->"),

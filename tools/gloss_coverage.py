@@ -20,7 +20,7 @@ from typing import Any
 
 from lexicon.catalog import Catalog
 from lexicon.game.gloss import tagset_for
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 
 def _analysis_tags(rel: Release) -> Iterator[list[str]]:

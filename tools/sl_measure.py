@@ -30,7 +30,7 @@ from pathlib import Path
 
 from lexicon.catalog import Catalog
 from lexicon.game.tiles import speller
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 _STRATUM = re.compile(r"^# stratum (\S+) (\d+)$")
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "krizemkrazem"

@@ -1,8 +1,8 @@
 """One builder per game (or language): candidate forms, their evidence, the game's rules.
 
-Where to start reading: :mod:`build.rules` says how every game decides a word (vetoes,
+Where to start reading: :mod:`build.rulebook` says how every game decides a word (vetoes,
 admissions returning typed evidence, explanations, a last word). Then one game's package,
-in this order: ``rules.py`` (its rule book: the whole decision, in the order it is made),
+in this order: ``book.py`` (its rule book: the whole decision, in the order it is made),
 ``evidence.py`` (what the sources say about one spelling, as typed values), ``builder.py``
 (sources -> evidence -> rules -> one record per key). Data lives apart from the algorithms:
 reviewed lists in ``sources/lists/``, tiles in ``lexicon/profiles/``, ending tables in the
@@ -11,7 +11,7 @@ packages' own modules (``krizemkrazem/morph.py``, ``kvizovka/analysis.py``).
 * :mod:`build.games.kvizovka`: Serbian/Croatian, apertium generators + hunspell-sr/-hr;
 * :mod:`build.games.krizemkrazem`: Slovenian, hunspell-sl + apertium analyser + FreeDict +
   LemmaGen;
-* :mod:`build.games.polish`: Polish (osps and remik), wpolish + hunspell-pl + Morfeusz 2.
+* :mod:`build.games.osps`: Polish (osps and remik), wpolish + hunspell-pl + Morfeusz 2.
 
 Every builder has one shape (:class:`GameBuilder`): a class built from explicit inputs (the
 real packages, or a test's tiny files) whose :meth:`~GameBuilder.records` reads all of its
@@ -21,8 +21,8 @@ evidence, Kvizovka's reflexive-only verbs, is made only once the evidence is com
 game's package exports a ``builder(ctx)`` factory over the fetched sources, registered in
 :data:`BUILDERS`. A builder knows nothing of the pipeline: it is handed a
 :class:`~build.context.BuildContext` and yields records; what happens to them after the
-rules (official lists, reviewed overrides, canaries: :mod:`build.post_rules`) and how they
-are written (:mod:`build.release`) is the pipeline's.
+rules (official lists, reviewed overrides, canaries: :mod:`build.overruling`) and how they
+are written (:mod:`build.release_writer`) is the pipeline's.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from lexicon.store.records import Record
 #: only when that game is built: each needs its own analysers (Morfeusz 2 for osps,
 #: LemmaGen for krizemkrazem), and a machine building one game need not install the others'.
 BUILDERS: dict[str, str] = {
-    "osps": "lexicon.build.games.polish",
+    "osps": "lexicon.build.games.osps",
     "kvizovka": "lexicon.build.games.kvizovka",
     "krizemkrazem": "lexicon.build.games.krizemkrazem",
 }

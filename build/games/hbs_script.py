@@ -23,7 +23,6 @@ than reported unknown.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from lexicon.game import profile as profiles
 from lexicon.game.tiles import speller
@@ -100,10 +99,6 @@ class LatinToCyrillic:
         """Record a known lower-case Latin form (any source), for rule (b)."""
         if latin[:1] in _TAILS:
             self.rests.add(latin)
-
-    def learn_all(self, cyrillic_forms: Iterable[str]) -> None:
-        for form in cyrillic_forms:
-            self.learn(form)
 
     # -- converting ----------------------------------------------------------------------
     def key_and_how(self, latin: str) -> tuple[str, str]:

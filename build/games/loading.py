@@ -5,12 +5,12 @@ sources).
 Why: CPython's cyclic collector runs every few hundred net allocations, and each run of an
 older generation walks every object that survived so far. A builder's load creates tens of
 millions of dicts, tuples and small records that all survive until the build ends, so the
-collector's walks grow with the heap: measured on the Kvizovka apertium walk, a third of
-the CPU went to them. None of these objects are in reference cycles (they are freed by
-their reference counts when the builder goes), so nothing is lost by not looking for
-cycles while they are made. What the loading created is then handed to the oldest
-generation in one move (``gc.freeze`` then ``gc.unfreeze``), instead of being walked by
-the next young collections one generation at a time.
+collector's walks grow with the heap and take a large share of the loading's CPU. None of
+these objects are in reference cycles (they are freed by their reference counts when the
+builder goes), so nothing is lost by not looking for cycles while they are made. What the
+loading created is then handed to the oldest generation in one move (``gc.freeze`` then
+``gc.unfreeze``), instead of being walked by the next young collections one generation at a
+time.
 """
 
 from __future__ import annotations

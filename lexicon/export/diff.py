@@ -12,7 +12,7 @@ removed word's class is what the new release says of it (``now inhabitant_capita
 ``now capitalised``: a spelling that moved; ``no_longer_listed``: no source has it any
 more), an added word's what the old one said (``was unattested``; ``new_to_the_sources``).
 A word-shape class of the game's language comes first where one is named (Polish: the
-*-skość* derivations sjp.pl deleted, :mod:`lexicon.export.changes`).
+*-skość* derivations sjp.pl deleted, :mod:`lexicon.game.shapes`).
 """
 
 from __future__ import annotations
@@ -22,18 +22,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from lexicon import changes
 from lexicon.errors import InputError
-from lexicon.export import changes
 from lexicon.export.export import valid_keys
 from lexicon.game.profile import Profile
-from lexicon.store import releases
-from lexicon.store.store import Release
+from lexicon.game.shapes import SHAPES
+from lexicon.store import published
+from lexicon.store.release import Release
 
 SAMPLES = changes.SAMPLES
-# word-shape classes of a language, tried before the verdict classes: (name, test)
-SHAPES: dict[str, list[tuple[str, Callable[[str], bool]]]] = {
-    "pl": [("skosc_derivation", changes.skosc_derivation)],
-}
 
 
 def merge_changes(old: Iterator[str], new: Iterator[str]) -> Iterator[tuple[str, str]]:
@@ -78,8 +75,8 @@ def previous_id(root: Path, new: Release, old_id: str | None) -> str:
         return old_id
     game = new.game
     old_id = new.manifest.get("previous")
-    if old_id is None or not (releases.game_dir(game, root) / old_id).is_dir():
-        older = [r["release"] for r in releases.list_releases(game, root)
+    if old_id is None or not (published.game_dir(game, root) / old_id).is_dir():
+        older = [r["release"] for r in published.list_releases(game, root)
                  if (r["built_at"] or "") < (new.manifest.get("built_at") or "")]
         if not older:
             raise InputError(f"{game}: {new.id} has no earlier release to compare with; "

@@ -41,7 +41,7 @@ from lexicon import atomic
 from lexicon.export import kwg
 from lexicon.export.playable import Identity, valid_keys
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 PACK_FORMAT = 1
 

@@ -6,7 +6,7 @@ letters only a joker can play) still apply at check time, so they are applied he
 Words are written in canonical tiles, one character a tile (Kvizovka in Serbian Cyrillic,
 which spells LJ, NJ and DŽ as one letter each: Latin would be ambiguous), in code-point
 order, which is the order the release stores them in: the export streams the release's
-records in key order (:meth:`lexicon.store.store.Release.iter_records`) and never holds the word
+records in key order (:meth:`lexicon.store.release.Release.iter_records`) and never holds the word
 list (except for ``kwg``, see :mod:`lexicon.export.kwg`).
 
 Formats: ``words`` (one a line), ``tiles`` (tile letters separated by spaces, ``LJ U B A
@@ -29,7 +29,7 @@ from lexicon.export.playable import HASH_RECIPE, Identity, identity, quackle_has
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 # the words and their identity are :mod:`lexicon.export.playable`'s; named here too, where the
 # builders and the CLI have always found them

@@ -52,7 +52,7 @@ from lexicon import atomic
 from lexicon.errors import EXIT_FAILED, LexiconError
 from lexicon.export.playable import valid_keys
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 MAX_NODES = 0x400000          # 22 bits of arc index (the KWG)
 MAX_BIG_NODES = 0x1000000     # 24 bits of arc index (wolges' big KWG, Node24)

@@ -4,8 +4,10 @@ A pack is two files per game and release, both derived from the library's own da
 browser has no second table of rules:
 
 * the *rules* (JSON): the game's profile (tiles, values, jokers, lengths, as ``/v1/games``
-  gives it) plus the speller's and the play rules' tables as :class:`~lexicon.game.tiles.Speller`
-  and :class:`~lexicon.game.play.PlayRules` derive them, the input limits and character
+  gives it) plus the speller's tables as :class:`~lexicon.game.tiles.Speller` derives them,
+  the validity decision's steps in the order they apply, with their codes and limits, as
+  :mod:`lexicon.verdicts.validity` writes them, the scores of
+  :class:`~lexicon.game.play.PlayRules` (letters, jokers, openings), the input limits and character
   classes of :mod:`lexicon.game.inputs` (as code-point ranges taken from this Python's
   Unicode database, so the browser's own Unicode version cannot make it read differently),
   and the reason codes' texts in every language of the page;
@@ -49,16 +51,17 @@ from lexicon import atomic
 from lexicon.export.kwg import MAX_NODES, Graph, encode_words
 from lexicon.export.playable import valid_keys
 from lexicon.game import inputs
-from lexicon.game.gloss import LANGUAGES, PLAYERS_LANGUAGE, reason_text
-from lexicon.game.play import play_rules
+from lexicon.game.gloss import LANGUAGES, PLAYERS_LANGUAGE, keys_language, reason_text
+from lexicon.game.play import OPENING_FACTOR, play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.reasons import REASONS
 from lexicon.game.tiles import BREAK, JOIN_CLOSE, JOIN_OPEN, MAX_READINGS, speller
 from lexicon.paths import cache_dir
 from lexicon.store.records import VALID
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import remik
 from lexicon.verdicts.judge import MAX_PLAY_WORDS
+from lexicon.verdicts.validity import validity
 
 #: The pack's layout version: a reader refuses a pack it was not written for.
 FORMAT = 1
@@ -200,13 +203,15 @@ def rules_json(profile: Profile) -> dict[str, Any]:
             "phrases": profile.phrases,
             "max_readings": MAX_READINGS,
             "notation": {"open": JOIN_OPEN, "close": JOIN_CLOSE, "break": BREAK},
+            "keys_language": keys_language(profile.scripts),
         },
+        "validity": validity(profile).table(),
         "play": {
-            "min_length": rules.min_length, "max_length": rules.max_length,
-            "edge_min_length": rules.edge_min_length, "jokers": rules.jokers,
-            "joker_only": sorted(rules.joker_only), "values": rules.values,
-            "letter_count": rules.letter_count,
-            "opening_double_letters": list(profile.opening_double_letters),
+            "values": rules.values,
+            "joker_values": {t.canonical: rules.joker_value(t.canonical)
+                             for t in profile.tiles},
+            "opening": ({"doubles": rules.opening_doubles, "factor": OPENING_FACTOR}
+                        if profile.opening_double_letters else None),
         },
         "inputs": character_classes(),
         "max_play_words": MAX_PLAY_WORDS,
@@ -243,7 +248,7 @@ def make_pack(profile: Profile, release: Release) -> Pack:
                              "layout": second_fmt, "keys": len(entries),
                              "left_out": left_out,
                              "reasons": "tiling" if sequences else "all",
-                             "tiling": sequences},
+                             "tiling": sequences, "unheld_code": NEEDS_SERVER},
                   "numbers": numbers, "foreign": foreign, "codes": codes,
                   "sha256": hashlib.sha256(words).hexdigest()},
     })

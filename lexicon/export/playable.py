@@ -18,7 +18,7 @@ from typing import Any
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.store.records import VALID
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 
 def valid_keys(profile: Profile, release: Release) -> Iterator[str]:

@@ -185,11 +185,17 @@ def localized_text(text: str, lang: str) -> str:
     return to_cyrillic(text) if lang == CYRILLIC else text
 
 
+def keys_language(scripts: tuple[str, ...]) -> str | None:
+    """The language whose reader reads a game's keys as they are written, when the game
+    stores its words in that language's script (Kvizovka: one Cyrillic letter a tile, so
+    the key *is* the Cyrillic spelling); None for a game whose keys no reader reads so."""
+    return CYRILLIC if "Cyrl" in scripts else None
+
+
 def spelled_in(lang: str, scripts: tuple[str, ...], key: str) -> str | None:
     """A canonical key written in the script ``lang`` asks for, when the game stores its
-    words in that script (Kvizovka: one Cyrillic letter a tile, so the key *is* the
-    Cyrillic spelling, ``nad|živeti`` included); None otherwise."""
-    return key if lang == CYRILLIC and "Cyrl" in scripts else None
+    words in that script (:func:`keys_language`: ``nad|živeti`` included); None otherwise."""
+    return key if lang == keys_language(scripts) else None
 
 
 def language(profile_language: str, lang: str | None) -> str:

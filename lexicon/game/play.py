@@ -3,26 +3,18 @@
 A word's *lexical* verdict is stored in the release; whether a move can lay it depends on
 the move (Kvizovka's 3-letter words at the board's edge), on the tiles (letters only a
 joker can stand for, and how many jokers the game has) and on the scoring rules. Every
-place that needs one of these asks :class:`PlayRules`: the checker and the batch hot path
-(length, jokers), the queries and the anagram walk (scores with jokers), the index builder
-and the exporter (which words some move can play). One definition each, so a check, a
-query and an index cannot disagree about what a move can do.
+place that needs one of these asks :class:`PlayRules`: the decision of a word's validity
+(:mod:`lexicon.verdicts.validity`, which the checker, the batch hot path and the offline
+pack read), the queries and the anagram walk (scores with jokers), the index builder and
+the exporter (which words some move can play). One definition each, so a check, a query
+and an index cannot disagree about what a move can do.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from lexicon.game.profile import Profile
-
-
-@dataclass(frozen=True)
-class Broken:
-    """The play rule a tiling breaks: a reason code and a sentence a referee can read."""
-
-    code: str
-    message: str
 
 
 class PlayRules:
@@ -83,38 +75,6 @@ class PlayRules:
         tiles = frozenset(self.values)
         low, high = self.playable_lengths
         return (key for key in keys if low <= len(key) <= high and tiles.issuperset(key))
-
-    def allows(self, key: str, *, edge: bool = False) -> bool:
-        """``broken(key, edge=edge) is None`` for a key spelled in tiles only, at the cost
-        of a length test (the batch hot path)."""
-        low, high = self.lengths(edge=edge)
-        return low <= len(key) <= high and (
-            not self.joker_only or self.jokers_needed(key) <= self.jokers)
-
-    def broken(self, key: str, foreign: Iterable[str] = (), *,
-               edge: bool = False) -> Broken | None:
-        """The first play rule laying ``key`` breaks, or None (``foreign``: non-tiles)."""
-        odd = "".join(dict.fromkeys(foreign)) if foreign else ""
-        if odd:
-            if set(odd) & {"-", "'", "’"}:
-                return Broken("hyphen_or_apostrophe", f"contains {odd!r}: words needing a "
-                                                      "hyphen or apostrophe are not played")
-            return Broken("not_in_alphabet", f"contains {', '.join(repr(c) for c in odd)}, "
-                                             f"which no tile of {self.profile.name} carries")
-        needed = self.joker_letters(key)
-        if len(needed) > self.jokers:
-            return Broken("too_many_jokers", f"needs {len(needed)} jokers for "
-                                             f"{', '.join(needed)}; the game has {self.jokers}")
-        n = len(key)
-        minimum, maximum = self.lengths(edge=edge)
-        if n < minimum:
-            note = ""
-            if self.edge_min_length is not None and not edge:
-                note = f" ({self.edge_min_length} at the board's edge)"
-            return Broken("too_short", f"{n} tiles; {minimum} required{note}")
-        if n > maximum:
-            return Broken("too_long", f"{n} tiles; at most {maximum}")
-        return None
 
     # -- scores ----------------------------------------------------------------------------
     def joker_value(self, canonical: str) -> int:

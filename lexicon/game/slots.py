@@ -2,8 +2,8 @@
 
 The word lists leave the neuter 1st/2nd person past, the conditional and negated gerunds
 out by policy while OSPS carries them, so the Polish builder generates those slots
-(``GENERATED_SLOTS`` in ``build/games/polish/evidence.py``) and the audit classes a
-generated form by the slot it fills (:mod:`lexicon.export.audit.classes`): one reading of
+(``GENERATED_SLOTS`` in ``build/games/osps/evidence.py``) and the audit classes a
+generated form by the slot it fills (:mod:`lexicon.audit.classes`): one reading of
 the tags, for both.
 """
 

@@ -35,7 +35,7 @@ from lexicon.queries import hooks as hook_engine
 from lexicon.queries.patterns import Compiled, Pattern, parse
 from lexicon.queries.search import Budget, TooManyMatches, find_keys, least_work
 from lexicon.store.indexes import Indexes
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500           # results per page

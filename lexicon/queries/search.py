@@ -46,10 +46,8 @@ class TooManyMatches(LexiconError):
 
 class Budget:
     """The work a pattern or blanks query may still do, in units of about half a
-    microsecond of this machine when it is quiet (measured on a 1M-key trie: enumerating a
-    key 0.55 us, a generated regex on a key 0.2 us, an ``iterkeys`` probe 2.1 us, a
-    membership test 0.3 us; on the real osps release at load 12, 1 to 3 us a unit).
-    Counted, not timed: the same query spends the same on any machine and in a test, and
+    microsecond on a quiet core (what each step costs is in docs/benchmarks.md, "Query
+    costs"). Counted, not timed: the same query spends the same on any machine and in a test, and
     whether it is refused cannot depend on load.
     """
 

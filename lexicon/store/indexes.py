@@ -28,11 +28,11 @@ A release built with indexes has ``indexes/`` beside ``records.lmdb/`` (written 
   key) order, little-endian, ``key_id_bytes`` (3 or 4) bytes each. The walk sums the ranks
   along an alphagram's path (plus the counts of the alphagrams it passes, which sort before
   their extensions): that sum is where the alphagram's keys start, so reading them is
-  ``count`` id lookups and no search. (Format 7 stored ``alphagram + SEP + key`` in a
-  marisa trie, 29 MB of the Polish release where the ranks and ids take 22 MB.)
+  ``count`` id lookups and no search, and the ids take less room than a trie of
+  ``alphagram + SEP + key`` would.
 * ``latin.marisa`` and ``latin-edge.marisa`` (games with multi-letter tiles: Kvizovka):
   the Latin spellings a typed word is valid for, on the board's inside and at its edge
-  (:func:`lexicon.verdicts.fastcheck.latin_spellings`), so a Latin batch is a membership test
+  (:mod:`build.latin_spellings`), so a Latin batch is a membership test
   instead of a speller walk for each word with lj, nj or dž. The manifest entry's
   ``latin`` says they are there; a release without them answers as before.
 * A walk asks "does any key start with p" at every step: ``forward_prefixes`` and
@@ -88,8 +88,8 @@ def node_label_masks(nodes: memoryview) -> memoryview:
     is left, every label) intersected with this set are the only edges worth reading, and
     an edge's place is the number of the node's labels below it (a popcount), so the
     edges of letters the rack lacks are never read. Computed from the node array when a
-    release's first anagram query runs (osps: some 30 ms, 8 bytes a word of the array),
-    not stored: the release format is unchanged."""
+    release's first anagram query runs (8 bytes a word of the array), not stored, so
+    the release format needs none of it."""
     words = np.frombuffer(nodes, dtype=np.uint32)
     out = np.zeros(len(words), dtype=np.uint64)
     if len(words) > 1:
@@ -129,9 +129,9 @@ class NoIndex(LexiconError):
 class _Prefixes:
     """The prefix-closed set of a trie, answered by the trie itself.
 
-    No ``*-prefixes.marisa`` is stored (format 6 had them): "does some key start with p" is one
-    ``iterkeys`` step on the trie (about 4 us against 2 us for a lookup in a stored
-    prefix set, measured on osps), and the two sets were 38 MB of the Polish release.
+    No ``*-prefixes.marisa`` is stored: "does some key start with p" is one ``iterkeys``
+    step on the trie, within a few microseconds of a lookup in a stored prefix set, and
+    such sets would be a large share of a release.
     """
 
     __slots__ = ("_iterkeys",)

@@ -16,7 +16,6 @@ other games keep serving.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import struct
@@ -24,6 +23,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from lexicon import filetable
 from lexicon.errors import OutOfDescriptors, ReleaseDamaged, out_of_descriptors
 from lexicon.store import indexes as ix
 from lexicon.store.recordfile import RECORDS_DIR
@@ -36,10 +36,10 @@ NOT_CONTENT = {MANIFEST, MANIFEST + ".tmp", "lock.mdb"}   # lock.mdb: LMDB's rea
 MAPPED_SUFFIXES = ("data.mdb", ".marisa", ".bin", ".dat", ".raw", ".idx")  # what a server maps
 
 # What an installer unpacks from one bundle (``build.shipping``), checked from the tar
-# headers before anything is written and again while writing. A release is far smaller: on
-# 2026-12-01 osps was 142 MB in 18 entries, kvizovka 107 MB; a manifest, 20 KB (48.7 MB
-# with 200,000 amend overrides listed twice, issue 16). The caps leave room for growth and
-# refuse a gzip bomb or a tar of a million empty files before it fills a disk.
+# headers before anything is written and again while writing. A real release is an order of
+# magnitude smaller and has a few dozen files (docs/benchmarks.md, "Figures behind the
+# code"). The caps leave room for growth and refuse a gzip bomb or a tar of a million empty
+# files before it fills a disk.
 MAX_BUNDLE_BYTES = 2_147_483_648     # 2 GiB: bytes of all files unpacked from one bundle
 MAX_BUNDLE_MEMBERS = 1_000           # files and directories in one bundle
 MAX_BUNDLE_MANIFEST_BYTES = 67_108_864  # 64 MiB: its manifest.json, read into memory first
@@ -49,50 +49,6 @@ LMDB_MAGIC = 0xBEEFC0DE
 # mapsize, two 48-byte MDB_db (the first one's md_pad holds the page size), last_pg, txnid.
 _META = struct.Struct("<II QQ I12x32x 48x QQ")
 _META_OFFSET = 16
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def content_files(release_dir: Path, skip: frozenset[str] | set[str] = NOT_CONTENT
-                  ) -> list[str]:
-    """Every file of a release that the file table covers, as sorted relative paths."""
-    base = Path(release_dir)
-    return sorted(p.relative_to(base).as_posix() for p in base.rglob("*")
-                  if p.is_file() and p.name not in skip)
-
-
-def file_table(release_dir: Path, skip: frozenset[str] | set[str] = NOT_CONTENT
-               ) -> dict[str, dict[str, Any]]:
-    """``{relative path: {"size", "sha256"}}`` of a directory's files: a release's, written
-    into its manifest at publish (and an unpacked source's, see ``sources.fetch``)."""
-    base = Path(release_dir)
-    return {rel: {"size": (base / rel).stat().st_size, "sha256": sha256_file(base / rel)}
-            for rel in content_files(base, skip)}
-
-
-def table_problems(base: Path, table: dict[str, dict[str, Any]], *, where: str,
-                   skip: frozenset[str] | set[str] = NOT_CONTENT) -> list[str]:
-    """How the files under ``base`` differ from ``table`` (kept in ``where``): missing,
-    resized, edited (sha256) or added files. Reads every byte."""
-    problems = []
-    for rel, want in sorted(table.items()):
-        path = Path(base) / rel
-        if not path.is_file():
-            problems.append(f"{rel}: missing")
-        elif path.stat().st_size != want.get("size"):
-            problems.append(f"{rel}: {path.stat().st_size} bytes, {where} says "
-                            f"{want.get('size')}")
-        elif sha256_file(path) != want.get("sha256"):
-            problems.append(f"{rel}: sha256 differs from {where}")
-    problems += [f"{rel}: not listed in {where}" for rel in content_files(base, skip)
-                 if rel not in table]
-    return problems
 
 
 def parse_manifest(raw: bytes) -> dict[str, Any]:
@@ -158,7 +114,7 @@ def layout_files(manifest: dict[str, Any], *, store: bool = True, indexes: bool 
         older = None
     if store and older is None:
         need = [f"{RECORDS_DIR}/data.mdb"]
-    elif store and older == OLD_LMDB_DIR:   # read by `lexicon repack` only (build.legacy)
+    elif store and older == OLD_LMDB_DIR:   # read by `lexicon repack` only (build.old_layouts)
         need = [f"{OLD_LMDB_DIR}/data.mdb"]
     elif store:   # format 1: marisa key tries, payload blocks (*.raw, or zlib *.dat)
         need = [f"{older}/{name}" for kind in ("valid", "rejected")
@@ -260,7 +216,8 @@ def size_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
 
 def hash_problems(release_dir: Path, manifest: dict[str, Any]) -> list[str]:
     """Files whose sha256 differs from the manifest, and files the manifest does not list."""
-    return table_problems(Path(release_dir), manifest.get(FILES) or {}, where="the manifest")
+    return filetable.table_problems(Path(release_dir), manifest.get(FILES) or {},
+                                    where="the manifest", skip=NOT_CONTENT)
 
 
 def verify_release(path: Path, *, hashes: bool = True) -> dict[str, Any]:
@@ -305,7 +262,7 @@ def stamp(release_dir: Path) -> Stamp:
     base = Path(release_dir)
     out = []
     try:
-        names = [MANIFEST, *content_files(base)]
+        names = [MANIFEST, *filetable.content_files(base, skip=NOT_CONTENT)]
     except OSError:
         return ()
     for rel in names:

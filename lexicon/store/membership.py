@@ -3,9 +3,9 @@
 The release's words trie (marisa) answers one key in about a microsecond, which caps a
 batch check near a million words a second however lean the rest is. For a big batch this
 module answers with two sorted arrays instead: every valid key's two 64-bit hashes, built
-once per release and process on first big batch, in a background thread (about 4M keys for
-Polish: 64 MB, a few seconds; the trie answers meanwhile). A batch is hashed, sorted and
-looked up with numpy's ``searchsorted`` in a handful of vectorised calls, and no Python
+once per release and process on first big batch, in a background thread (16 bytes a key, a
+few seconds for the largest release; the trie answers meanwhile). A batch is hashed, sorted
+and looked up with numpy's ``searchsorted`` in a handful of vectorised calls, and no Python
 code runs per word: the batch's keys are hashed as one newline-joined string.
 
 The hashes are multilinear over a word's UTF-32 code units: ``h(w) = sum_i w_i * W[i] mod
@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from lexicon.store.indexes import INDEX_DIR, LATIN, LATIN_EDGE, WORDS
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 MIN_BATCH = 4096        # smaller batches use the trie: building the arrays would not pay
 _CHUNK = 1024           # keys hashed at once while building, and characters per piece of
@@ -60,8 +60,8 @@ class HashedKeys:
         # Memory, not time, shapes this build: a server must stay within its budget while
         # it runs beside big batches. Both hash arrays are filled in place (no chunk lists
         # to concatenate, chunks of a few thousand keys), the first is sorted in place and
-        # only the second is permuted into a new array: four arrays' worth at the peak
-        # (osps: 137 MB), not seven.
+        # only the second is permuted into a new array: four arrays' worth at the peak,
+        # not seven.
         if count is None:
             keys = list(keys)
             count = len(keys)
@@ -204,9 +204,9 @@ def _give_back_memory(before: bool) -> None:
 
     The build is a serving process's one big transient allocation (strings and 1.6 MB
     chunk arrays, in a background thread's malloc arena). glibc raises its mmap threshold
-    after the first big free and then keeps such blocks on a heap it rarely returns: a
-    server that had built its arrays stayed ~100 MB above its settled size, over its
-    memory budget. Before the build the threshold is fixed at 256 KiB (blocks that large
+    after the first big free and then keeps such blocks on a heap it rarely returns, so a
+    server that had built its arrays would stay above its settled size, over its memory
+    budget. Before the build the threshold is fixed at 256 KiB (blocks that large
     are mapped and unmapped, never kept); after it, unreachable cycles are collected and
     the heaps trimmed. Elsewhere than glibc this does nothing.
     """
@@ -224,7 +224,7 @@ _building: weakref.WeakKeyDictionary[Release, set[str]] = weakref.WeakKeyDiction
 _lock = threading.Lock()
 #: The arrays by the trie file they hash (device, inode): a release that hard-links another
 #: one's tries (Remik links osps's) uses the arrays already built from the same file
-#: instead of a second copy of them (64 MB for osps). Weak: they live while a release
+#: instead of a second copy of them. Weak: they live while a release
 #: holding them does, and that release keeps the file, so its inode cannot be reused.
 _by_file: weakref.WeakValueDictionary[tuple[int, int], HashedKeys] = (
     weakref.WeakValueDictionary())

@@ -27,8 +27,9 @@ schema for a reader in another language):
 Records are written once, in key order, with ``append`` so every leaf page is full; in a
 build every value is a pure function of the records, so identical records give identical
 content (the store's ``sha256``, over keys and values, is the release's
-``content_sha256``); an amend copies its parent's values and numbering
-(:func:`amend_store`). The marisa
+``content_sha256``); an amend copies its parent's values and numbering. Writing is the
+build's (:mod:`build.record_writer`: splitting a record into shape and own bytes, the
+store, the amended store); this module reads. The marisa
 tries of the release's ``indexes/`` (membership, queries) are derived from it at build time.
 
 LMDB lets a process open one environment once: :func:`open_env` shares one read-only
@@ -38,7 +39,6 @@ handle per store per process, counted, so any number of catalogs open the same r
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import threading
@@ -62,23 +62,15 @@ META_DB = b"meta"
 NAMED_DBS = 3              # records, shapes, meta (lmdb.open needs the count)
 MAX_KEY_BYTES = 500        # LMDB's key limit is 511 bytes; no playable word comes close
 MAP_SIZE = 64 << 30        # address space only; the file grows as needed
-SHAPE_BLOCK = 32           # shapes per zlib block: 39 MB of shape JSON for osps is 3.3 MB
+SHAPE_BLOCK = 32           # shapes per zlib block: enough for zlib to share their strings
 WORD_MARK = "\x01"         # placeholders in a shared message/evidence template
 LEMMA_MARK = "\x02"
-LONG_SUFFIX = 6             # a lemma rule's suffix longer than this is stored per record
 KINDS = ("valid", "rejected")
 CACHE_BLOCKS = 512
 CACHE_SHAPES = 16384
 
 
-# -- small codecs ------------------------------------------------------------------------
-
-def put_varint(n: int, out: bytearray) -> None:
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-
+# -- small codecs (the encoders are the build's, build/record_writer.py) ----------------
 
 def get_varint(buf: bytes, pos: int) -> tuple[int, int]:
     n = shift = 0
@@ -91,25 +83,9 @@ def get_varint(buf: bytes, pos: int) -> tuple[int, int]:
         shift += 7
 
 
-def put_text(text: str, out: bytearray) -> None:
-    raw = text.encode()
-    put_varint(len(raw), out)
-    out += raw
-
-
 def get_text(buf: bytes, pos: int) -> tuple[str, int]:
     n, pos = get_varint(buf, pos)
     return buf[pos:pos + n].decode(), pos + n
-
-
-def _template(text: str, word: str, lemma: str | None) -> str | None:
-    """``text`` with the word and the lemma as placeholders; None if it cannot round-trip."""
-    if WORD_MARK in text or LEMMA_MARK in text:
-        return None
-    out = text.replace(word, WORD_MARK) if word else text
-    if lemma:
-        out = out.replace(lemma, LEMMA_MARK)
-    return out
 
 
 def _fill(template: str, word: str, lemma: str | None) -> str:
@@ -118,73 +94,7 @@ def _fill(template: str, word: str, lemma: str | None) -> str:
     return template.replace(WORD_MARK, word)
 
 
-def _lemma_rule(word: str, lemma: str) -> tuple[int, str]:
-    common = 0
-    for a, b in zip(word, lemma, strict=False):
-        if a != b:
-            break
-        common += 1
-    return len(word) - common, lemma[common:]
-
-
-# -- splitting a record into shape + payload ------------------------------------------------
-
-_shape_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-"""A shape as canonical JSON: ``json.dumps`` with these options, without making an encoder
-for each of the millions of records a build splits."""
-
-
-def split(rec: Record) -> tuple[str, bytes]:
-    """(shape as canonical JSON, payload without the shape number) of one record."""
-    inline = bytearray()
-    shape: dict[str, Any] = {}
-    if rec.word != rec.key:
-        if rec.word == rec.key.capitalize():
-            shape["w"] = 1
-        else:
-            shape["w"] = 2
-            put_text(rec.word, inline)
-    lemma0 = rec.analyses[0].lemma if rec.analyses else None
-    if rec.reason_code:
-        shape["r"] = rec.reason_code
-    if rec.reason_message is not None:
-        shape["m"] = _texts([rec.reason_message], rec.word, lemma0, inline)
-    if rec.analyses:
-        rows = []
-        for a in rec.analyses:
-            cut, suffix = _lemma_rule(rec.word, a.lemma)
-            row: list[Any]
-            if len(suffix) > LONG_SUFFIX:
-                row = [-1]
-                put_text(a.lemma, inline)
-            else:
-                row = [cut, suffix]
-            row += [a.tags, a.source]
-            if a.labels:
-                row.append(list(a.labels))
-            rows.append(row)
-        shape["a"] = rows
-    if rec.sources:
-        shape["s"] = rec.sources
-    if rec.category:
-        shape["c"] = rec.category
-    if rec.evidence:
-        shape["e"] = _texts(rec.evidence, rec.word, lemma0, inline)
-    return _shape_text(shape), bytes(inline)
-
-
-def _texts(texts: list[str], word: str, lemma: str | None, inline: bytearray) -> list[Any]:
-    """Templates where the text round-trips through placeholders, else ``0`` + inline text."""
-    out: list[Any] = []
-    for text in texts:
-        tpl = _template(text, word, lemma)
-        if tpl is None:
-            out.append(0)
-            put_text(text, inline)
-        else:
-            out.append(tpl)
-    return out
-
+# -- a record from its shape + payload -------------------------------------------------------
 
 def join(key: str, valid: bool, shape: dict[str, Any], payload: bytes, pos: int) -> Record:
     """The inverse of :func:`split`: ``payload[pos:]`` is the record's inline part."""
@@ -280,14 +190,6 @@ def _join(key: str, valid: bool, payload: bytes, pos: int, *, shape: dict[str, A
 
 # -- one record as an LMDB value ----------------------------------------------------------
 
-def encode_value(sid: int, own: bytes) -> bytes:
-    """The value of a record: its shape number as a varint, then its own bytes. Staging
-    (:class:`build.release.ReleaseWriter`) writes the same, with provisional numbers."""
-    head = bytearray()
-    put_varint(sid, head)
-    return bytes(head) + own
-
-
 class Split(NamedTuple):
     """A record as the store keeps it: key, verdict, shape (JSON text), own bytes."""
 
@@ -295,191 +197,6 @@ class Split(NamedTuple):
     valid: bool
     shape: str
     own: bytes
-
-
-def split_shared(rec: Record, shapes: dict[str, str]) -> Split:
-    """:func:`split` for a build worker to send back: equal shapes are one string in
-    ``shapes`` (the shard's own), so pickling a shard writes each shape once."""
-    shape, own = split(rec)
-    return Split(rec.key, rec.valid, shapes.setdefault(shape, shape), own)
-
-
-def split_all(records: Iterable[Record]) -> Iterator[Split]:
-    for rec in records:
-        shape, own = split(rec)
-        yield Split(rec.key, rec.valid, shape, own)
-
-
-def _shape_blocks(texts: list[str]) -> Iterator[tuple[bytes, bytes]]:
-    """(block number, zlib block) of the numbered shape texts."""
-    for b in range(0, len(texts), SHAPE_BLOCK):
-        chunk = [t.encode() for t in texts[b:b + SHAPE_BLOCK]]
-        head = len(chunk).to_bytes(2, "little") + array("H", map(len, chunk)).tobytes()
-        yield (b // SHAPE_BLOCK).to_bytes(4, "big"), zlib.compress(head + b"".join(chunk), 9)
-
-
-def _meta_value(n: int | str) -> bytes:
-    return str(n).encode("ascii")
-
-
-def _write(out: Path, values: Iterator[tuple[bytes, bytes]], texts: list[str],
-           digest: Any, tally: Callable[[], tuple[int, int, int]]) -> dict[str, Any]:
-    """Write a store: ``values`` (key order, hashed as they pass), the numbered shape
-    ``texts`` and the meta; ``tally()``, asked once the values are written, is (admitted
-    records, all records, admitted shapes). Returns the store's figures."""
-    out.mkdir(parents=True, exist_ok=True)
-    env = lmdb.open(str(out), map_size=MAP_SIZE, max_dbs=NAMED_DBS, sync=False,
-                    metasync=False, lock=True)
-    try:
-        with env.begin(write=True) as txn:
-            db = env.open_db(RECORDS_DB, txn=txn)
-            txn.cursor(db).putmulti(values, append=True)
-            n_valid, n_all, valid_shapes = tally()
-            blocks = list(_shape_blocks(texts))
-            for bkey, block in blocks:
-                digest.update(bkey + len(block).to_bytes(4, "big") + block)
-            txn.cursor(env.open_db(SHAPES_DB, txn=txn)).putmulti(blocks, append=True)
-            meta = {b"format": FORMAT, b"rejected": n_all - n_valid,
-                    b"shapes": len(texts), b"valid": n_valid, b"valid_shapes": valid_shapes}
-            txn.cursor(env.open_db(META_DB, txn=txn)).putmulti(
-                ((k, _meta_value(v)) for k, v in sorted(meta.items())), append=True)
-        env.sync(True)
-    finally:
-        env.close()
-    (out / "lock.mdb").unlink(missing_ok=True)   # a published store is opened lock=False
-    return {"format": FORMAT, "shapes": len(texts), "valid_shapes": valid_shapes,
-            "valid": n_valid, "rejected": n_all - n_valid, "sha256": digest.hexdigest(),
-            "bytes": {p.name: p.stat().st_size for p in sorted(out.iterdir())}}
-
-
-def write_store(records: Iterable[Split], out: Path) -> dict[str, Any]:
-    """Write split ``records`` (one per key, any order) as ``out`` (an LMDB directory);
-    returns its figures, ``sha256`` among them.
-
-    Everything is collected first because shape numbers (by frequency) are known only
-    once every record has been seen; records then go to LMDB in key order with
-    ``append`` (dense pages, no page splits) in one transaction.
-    """
-    shape_ids: dict[tuple[bool, str], int] = {}
-    shape_keys: list[tuple[bool, str]] = []
-    keys: list[bytes] = []
-    sids = array("I")
-    owns: list[bytes] = []
-    ordered = True
-    for rec in records:
-        sk = (rec.valid, rec.shape)
-        sid = shape_ids.get(sk)
-        if sid is None:
-            sid = shape_ids[sk] = len(shape_keys)
-            shape_keys.append(sk)
-        k = rec.key.encode()
-        if len(k) > MAX_KEY_BYTES:
-            raise ValueError(f"a key of {len(k)} bytes: LMDB keys are at most {MAX_KEY_BYTES}")
-        if ordered and keys and keys[-1] >= k:
-            ordered = False
-        keys.append(k)
-        sids.append(sid)
-        owns.append(rec.own)
-    uses = [0] * len(shape_keys)
-    for sid in sids:
-        uses[sid] += 1
-    # admitted shapes first (a verdict is a range), each group by frequency, ties by text
-    order = sorted(range(len(shape_keys)),
-                   key=lambda s: (not shape_keys[s][0], -uses[s], shape_keys[s][1]))
-    final = array("I", bytes(4 * len(order)))
-    for new, old in enumerate(order):
-        final[old] = new
-    valid_shapes = sum(1 for s in order if shape_keys[s][0])
-    rows = sorted(range(len(keys)), key=keys.__getitem__) if not ordered else range(len(keys))
-    for i in range(1, len(rows)) if not ordered else ():
-        if keys[rows[i - 1]] == keys[rows[i]]:
-            raise ValueError(f"key {keys[rows[i]].decode()!r} written twice")
-    n_valid = sum(uses[s] for s in range(len(shape_keys)) if shape_keys[s][0])
-    digest = hashlib.sha256()
-
-    def values() -> Iterator[tuple[bytes, bytes]]:
-        for i in rows:
-            kv = (keys[i], encode_value(final[sids[i]], owns[i]))
-            digest.update(len(kv[0]).to_bytes(2, "big") + kv[0]
-                          + len(kv[1]).to_bytes(4, "big") + kv[1])
-            yield kv
-
-    return _write(out, values(), [shape_keys[s][1] for s in order], digest,
-                  lambda: (n_valid, len(keys), valid_shapes))
-
-
-def amend_store(parent: RecordStore, replaced: Iterable[Split],
-                out: Path) -> tuple[dict[str, Any], dict[tuple[bool, str], int]]:
-    """Write ``out`` as ``parent`` with the records of ``replaced`` put in place of (or
-    beside) the parent's records of their keys; returns write_store's figures and the
-    uses of every shape, ``(admitted?, shape JSON) -> records`` (what a count needs).
-
-    An amend changes a few records of millions, so the others are copied byte for byte
-    instead of being decoded and encoded again: the parent's shape numbering is kept and
-    the overrides' new shapes are appended. Admitted shapes must stay numbered below
-    ``valid_shapes``, so new admitted shapes shift the rejected shapes up by their number
-    and only the rejected records' varints are rewritten then. The sha256 is write_store's
-    recipe (keys and values in key order, then the shape blocks).
-    """
-    vs = parent.valid_shapes
-    n_shapes = int(parent.meta["shapes"])
-    texts = [parent.shape_text(s).decode() for s in range(n_shapes)]
-    ids = {(s < vs, t): s for s, t in enumerate(texts)}
-    new = sorted(replaced, key=lambda rec: rec.key)
-    added: dict[tuple[bool, str], None] = {}        # the overrides' new shapes, in order
-    for rec in new:
-        sk = (rec.valid, rec.shape)
-        if sk not in ids:
-            added.setdefault(sk)
-    new_valid = [t for ok, t in added if ok]
-    new_rejected = [t for ok, t in added if not ok]
-    shift = len(new_valid)
-    final_texts = texts[:vs] + new_valid + texts[vs:] + new_rejected
-    final = {(s < vs + shift, t): s for s, t in enumerate(final_texts)}
-    pending: list[tuple[bytes, bytes, int]] = []
-    for rec in new:
-        k = rec.key.encode()
-        if len(k) > MAX_KEY_BYTES:
-            raise ValueError(f"a key of {len(k)} bytes: LMDB keys are at most {MAX_KEY_BYTES}")
-        if pending and pending[-1][0] == k:
-            raise ValueError(f"key {rec.key!r} written twice")
-        sid = final[rec.valid, rec.shape]
-        pending.append((k, encode_value(sid, rec.own), sid))
-    uses = [0] * len(final_texts)
-    digest = hashlib.sha256()
-
-    def emit(k: bytes, v: bytes) -> tuple[bytes, bytes]:
-        digest.update(len(k).to_bytes(2, "big") + k + len(v).to_bytes(4, "big") + v)
-        return k, v
-
-    def values() -> Iterator[tuple[bytes, bytes]]:
-        i, n = 0, len(pending)
-        with parent.env.begin(db=parent.db) as txn:
-            for k, v in txn.cursor():
-                while i < n and pending[i][0] <= k:
-                    pk, pv, psid = pending[i]
-                    i += 1
-                    uses[psid] += 1
-                    yield emit(pk, pv)
-                    if pk == k:
-                        break
-                else:
-                    b = v[0]
-                    sid, pos = (b, 1) if b < 0x80 else get_varint(v, 0)
-                    if shift and sid >= vs:
-                        sid += shift
-                        v = encode_value(sid, v[pos:])
-                    uses[sid] += 1
-                    yield emit(k, v)
-        for pk, pv, psid in pending[i:]:
-            uses[psid] += 1
-            yield emit(pk, pv)
-
-    figures = _write(out, values(), final_texts, digest,
-                     lambda: (sum(uses[:vs + shift]), sum(uses), vs + shift))
-    shape_uses = {(s < vs + shift, t): n for s, (t, n) in enumerate(zip(final_texts, uses,
-                                                                      strict=True)) if n}
-    return figures, shape_uses
 
 
 # -- reading: one shared environment per store per process ---------------------------------

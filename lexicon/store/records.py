@@ -2,7 +2,7 @@
 
 How a record is laid out on disk is :mod:`lexicon.store.recordfile`'s (a shape number plus the
 word's own bytes, in LMDB). ``VALID``/``REJECTED`` are the status bytes
-:meth:`lexicon.store.store.Release.iter_records` pairs with each key.
+:meth:`lexicon.store.release.Release.iter_records` pairs with each key.
 """
 
 from __future__ import annotations
@@ -12,6 +12,11 @@ from typing import Any
 
 VALID = b"\x01"
 REJECTED = b"\x00"
+
+#: How an analysis's first label says that the Kvizovka builder read a hunspell form as the
+#: nominative of a noun's possessive adjective (``possessive of the noun Marko``): part of
+#: the record format, since the audit draws and weighs such words as a class of their own
+POSSESSIVE_LABEL = "possessive of the noun "
 
 
 @dataclass

@@ -4,9 +4,11 @@ The answer combines two kinds of rule:
 
 * *lexical* rules, decided at build time and stored with each word in the release
   (abbreviation, proper noun, dative case, comparative ...), and
-* *play* rules, decided here by :class:`lexicon.game.play.PlayRules` because they depend on the
-  move (length limits, the 3-letter exception at Kvizovka's board edge, letters that no
-  tile carries, letters only a joker can stand for).
+* *play* rules, which depend on the move (length limits, the 3-letter exception at
+  Kvizovka's board edge, letters that no tile carries, letters only a joker can stand for).
+
+Both are applied by the one decision of :mod:`lexicon.verdicts.validity`; this module reads
+the word, picks its reading and explains the verdict around that decision.
 
 For a Latin Kvizovka word the tilings the release may hold are looked up (see
 :mod:`lexicon.game.tiles`): the one the lexicon holds decides, the others are reported as
@@ -28,10 +30,10 @@ from lexicon.game.gloss import gloss, language, localized_reason, localized_text
 from lexicon.game.inputs import clean_word, printable
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
-from lexicon.game.reasons import describe
 from lexicon.game.tiles import PrefixOracle, Resolution, Speller, Tiling, speller
 from lexicon.store.records import Record
-from lexicon.store.store import Release
+from lexicon.store.release import Release
+from lexicon.verdicts.validity import validity
 
 MAX_BATCH = 10_000
 
@@ -119,18 +121,10 @@ def _verdict(profile: Profile, rel: Release, text: str, edge: bool,
     word = clean_word(text)
     spell, rules = speller(profile), play_rules(profile)
     reading, record, alternatives = _choose(spell, rel, word)
-    reason: dict[str, str] | None = None
-    if record is not None and not record.valid:
-        code = record.reason_code or "unknown"
-        reason = localized_reason(code, record.reason_message or describe(code), lang, game)
-    else:
-        broken = rules.broken(reading.key, reading.foreign, edge=edge)
-        if broken is not None:
-            reason = localized_reason(broken.code, broken.message or describe(broken.code),
-                                      lang, game)
-        elif record is None:
-            reason = localized_reason("unknown", f"{word!r} is in none of this release's "
-                                      f"sources", lang, game)
+    broken = validity(profile).broken(reading.key, reading.foreign, record, edge=edge,
+                                      word=word)
+    reason = (None if broken is None
+              else localized_reason(broken.code, broken.message, lang, game))
     result: dict[str, Any] = {
         "input": text,
         "game": game,

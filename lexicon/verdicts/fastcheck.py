@@ -5,16 +5,17 @@ costs tens of microseconds. An engine checking a move list needs only the boolea
 module answers exactly the checker's ``valid`` for the common case in about a microsecond:
 a word that spells one tiling only (no Latin digraph that could be a Kvizovka tile, no
 phrase space) is translated to its key in one ``str.translate``, looked up in the release's
-memory-mapped ``words`` trie, and held against the play rules (length, joker-only letters).
+memory-mapped ``words`` trie, and held against the steps of the validity decision such a key
+can still break (length, joker-only letters: :meth:`lexicon.verdicts.validity.Validity.compiled`).
 A Latin word with a digraph is read by the checker's own :class:`~lexicon.game.tiles.Speller`
 (walking the words trie); anything else (phrases, odd input) goes through the checker
 itself, so the answer never differs from ``check`` (``tests/queries/test_queries.py`` holds them
 side by side).
 
 Kvizovka's Latin words: a Latin word is valid exactly when the key that reading decides
-(:func:`decided_key`, the first tiling the lexicon holds) passes the play rules, so a
+(:func:`decided_key`, the first tiling the lexicon holds) passes the validity decision, so a
 release can carry the Latin spellings of its valid words as two more tries (the board's
-inside and its edge: :func:`latin_spellings`, written by :mod:`build.index_writer`). With them
+inside and its edge: :mod:`build.latin_spellings`, written by :mod:`build.index_writer`). With them
 an all-Latin batch is one membership test, like Polish, instead of a speller walk for every
 word with lj, nj or dž. A release without them is answered as before.
 """
@@ -24,17 +25,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Container, Iterable
-from typing import Any
 
 from lexicon.errors import LexiconError
 from lexicon.game.inputs import EDGE_SPACE
-from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import Speller, speller
 from lexicon.store import membership
 from lexicon.store.membership import HashedKeys
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import checker
+from lexicon.verdicts.validity import validity
 
 MAX_WORDS = 100_000   # per call / per HTTP request
 
@@ -43,7 +43,8 @@ Index = HashedKeys | Container[str]
 
 
 class _Plan:
-    """What one game needs to answer fast: its speller's table and the play limits."""
+    """What one game needs to answer fast: its speller's table and the validity decision
+    compiled for a key of tiles only (:meth:`~lexicon.verdicts.validity.Validity.compiled`)."""
 
     def __init__(self, profile: Profile) -> None:
         spell = speller(profile)
@@ -59,7 +60,8 @@ class _Plan:
         self.canonical = frozenset(t.canonical for t in profile.tiles)
         self.spelled = frozenset(t.spelling for t in profile.tiles if len(t.spelling) == 1)
         self.two_scripts = bool(self.canonical - self.spelled)
-        self.rules = play_rules(profile)
+        self.validity = validity(profile)
+        compiled = self.validity.compiled()
         self.chars_nl = self.chars | {"\n"}
         # the same test for a whole joined batch as one regex match (a set test iterates
         # one-character strings)
@@ -76,9 +78,9 @@ class _Plan:
         plain = _plain_letters(self.chars)
         # the keys that need more jokers than the game has (letters only a joker plays):
         # one regex scan of the joined keys finds them, instead of a test of every word
-        joker = "".join(re.escape(c) for c in sorted(self.rules.joker_only))
+        joker = "".join(re.escape(c) for c in sorted(compiled.joker_letters))
         self.too_many_jokers = re.compile(
-            f"^(?:[^\n{joker}]*[{joker}]){{{self.rules.jokers + 1}}}", re.MULTILINE
+            f"^(?:[^\n{joker}]*[{joker}]){{{compiled.jokers + 1}}}", re.MULTILINE
         ) if joker else None
         self.only_plain_nl = re.compile(
             "[" + "".join(re.escape(c) for c in sorted(plain | {"\n"})) + "]*")
@@ -108,7 +110,7 @@ def _whole_batch(plan: _Plan, words: Index, texts: list[str], edge: bool,
     except, with the trie, the length test. Words whose Latin spelling holds a digraph tile
     (Kvizovka's lj, nj, dž) are then re-answered by ``tiled``. A batch all in Latin, of a
     release that carries its Latin spellings (``latin``: their index), is that one lookup:
-    the play rules are in the index. Returns None when some word needs the careful path.
+    the validity decision is in the index. Returns None when some word needs the careful path.
     """
     try:
         raw = "\n".join(texts)                  # a non-str item is the careful path's
@@ -136,7 +138,8 @@ def _whole_batch(plan: _Plan, words: Index, texts: list[str], edge: bool,
             return None if found is None else found[0].tolist()
         return list(map(latin.__contains__, lowered()))
     keyed = joined if plan.identity else joined.translate(plan.table)
-    low, high = plan.rules.lengths(edge=edge)
+    compiled = plan.validity.compiled(edge=edge)
+    low, high = compiled.least, compiled.most
     if isinstance(words, HashedKeys):           # lengths vectorised too
         found = words.contains_joined(keyed, count)
         if found is None:
@@ -155,8 +158,8 @@ def _whole_batch(plan: _Plan, words: Index, texts: list[str], edge: bool,
             elif not canonical.issuperset(word) and not spelled.isdisjoint(word):
                 return None           # Latin and Cyrillic in one word: the checker's error
     if plan.too_many_jokers is not None:
-        # a flagged key is within the lengths already: of the play rules (``allows``) only
-        # the jokers' can still fail it
+        # a flagged key is within the lengths already: of the compiled steps only the
+        # jokers' can still fail it
         line = last = 0
         for match in plan.too_many_jokers.finditer(keyed):
             line += keyed.count("\n", last, match.start())
@@ -174,37 +177,6 @@ def decided_key(spell: Speller, words: Container[str], has_prefix: Callable[[str
     return decided.key if decided.held else None
 
 
-def latin_spellings(profile: Profile, words: Any) -> tuple[list[str], list[str]]:
-    """The Latin spellings a typed word is valid for, on the board's inside and at its
-    edge: for each valid key of the ``words`` trie its Latin spelling, kept when the key
-    that spelling decides (:func:`decided_key`: with lj, nj or dž another tiling may
-    decide) passes the play rules. Sorted, for :mod:`build.index_writer`."""
-    spell = speller(profile)
-    rules = play_rules(profile)
-    digraphs = spell.ambiguous
-    tiles = frozenset(rules.values)
-
-    def has_prefix(prefix: str) -> bool:
-        return next(words.iterkeys(prefix), None) is not None
-
-    inside: list[str] = []
-    edge: list[str] = []
-    for key in words.iterkeys():
-        if not tiles.issuperset(key):
-            continue
-        latin = spell.to_latin(key)
-        decided: str | None = key
-        if any(d in latin for d in digraphs):
-            decided = decided_key(spell, words, has_prefix, latin)
-        if decided is None:
-            continue
-        if rules.allows(decided):
-            inside.append(latin)
-        if rules.allows(decided, edge=True):
-            edge.append(latin)
-    return sorted(set(inside)), sorted(set(edge))
-
-
 def valid_flags(profile: Profile, rel: Release, texts: Iterable[str], *,
                 edge: bool = False) -> list[bool]:
     """``check_word(...)["valid"]`` for each text (an unusable text is simply not valid)."""
@@ -213,7 +185,7 @@ def valid_flags(profile: Profile, rel: Release, texts: Iterable[str], *,
     plan = profile.derived(_Plan)
     table, chars, digraphs = plan.table, plan.chars, plan.digraphs
     canonical, two_scripts = plan.canonical, plan.two_scripts
-    allows = plan.rules.allows
+    allows = plan.validity.compiled(edge=edge).allows
     is_nfc = unicodedata.is_normalized
     texts = list(texts)
 
@@ -222,12 +194,12 @@ def valid_flags(profile: Profile, rel: Release, texts: Iterable[str], *,
 
     def tiled(word: str) -> bool:
         """A Latin word with digraphs: the first tiling the lexicon admits decides, as in
-        the checker (the same speller, walking the words trie), and the play rules judge it;
+        the checker (the same speller, walking the words trie), and the compiled decision judges it;
         or, when the release carries its Latin spellings, one lookup."""
         if latin is not None:
             return word in latin
         key = decided_key(plan.speller, words, has_prefix, word)
-        return key is not None and allows(key, edge=edge)
+        return key is not None and allows(key)
 
     latin_index = (membership.batch_index(rel, len(texts), latin_name)
                    if latin is not None else None)
@@ -247,7 +219,7 @@ def valid_flags(profile: Profile, rel: Release, texts: Iterable[str], *,
                 continue
             if not two_scripts or canonical.issuperset(word) or canonical.isdisjoint(word):
                 key = word.translate(table)
-                append(key in words and allows(key, edge=edge))
+                append(key in words and allows(key))
                 continue
         try:
             append(bool(checker.check_word(profile, rel, text, edge=edge)["valid"]))

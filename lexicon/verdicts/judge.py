@@ -25,7 +25,7 @@ from lexicon.errors import InputError
 from lexicon.game.gloss import language
 from lexicon.game.inputs import clean_word
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import rulings
 from lexicon.verdicts.checker import check_many, edges
 
@@ -114,6 +114,6 @@ def record(answer: dict[str, Any], entry: dict[str, Any], root: Path | None = No
     line = rulings.append(entry, root=root, deadline=deadline)
     results = answer.pop("results", None)
     answer["time"] = line["time"]
-    if results is not None:     # the per-word verdicts stay last, as before
+    if results is not None:     # the per-word verdicts stay the answer's last key
         answer["results"] = results
     return answer

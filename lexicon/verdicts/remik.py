@@ -80,12 +80,13 @@ from lexicon import userfile
 from lexicon.errors import InputError, LexiconError
 from lexicon.game.gloss import language, localized_reason
 from lexicon.game.inputs import clean_word, control_error, first_control, normalise
-from lexicon.game.play import OPENING_FACTOR, play_rules
+from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import Speller, speller
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import judge as judging
 from lexicon.verdicts import rulings
+from lexicon.verdicts.validity import LENGTH_CODES, TOO_SHORT
 
 MAX_MOVE_WORDS = 32       # words on the table before, or after, one move
 MAX_MOVE_RACK = 60        # tiles on a player's shelves (13, and every draw since)
@@ -102,8 +103,6 @@ MAX_HISTORY_BYTES = 8_388_608
 # timed: a move is refused alike on any machine, under any load.
 MAX_MOVE_STEPS = 2_000_000
 
-#: the judge's reasons that refuse a word for its length alone: rules of form, not wrong words
-LENGTH_CODES = ("too_short", "too_long")
 LEFTOVER_PENALTY = 2      # points per letter sent back to the shelf (variant I)
 WRONG_WORD_PENALTY = 3    # points lost for a wrong word (and one tile drawn)
 VARIANTS = (1, 2)
@@ -116,7 +115,7 @@ NAMES = {OPENING: "an opening", REOPENING: "a re-opening", MOVE: "a move"}
 #: (stable, whatever order the faults were found in)
 FAULT_CODES = {"no_assignment": "tiles_not_conserved", "not_relaid": "table_tile_not_relaid",
                "opening_own": "opening_not_own_tiles", "opening_one": "opening_one_word",
-               "opening_short": "opening_too_short", "short": "too_short",
+               "opening_short": "opening_too_short", "short": TOO_SHORT,
                "no_own": "no_own_letter_added", "leftovers": "leftover_letters",
                "nothing": "nothing_laid", "repeated": "repeated_arrangement",
                "wrong": "wrong_word"}
@@ -132,10 +131,9 @@ READINGS = {"said": "own_said", "assumed": "own_assumed"}
 
 def offline_rules(profile: Profile) -> dict[str, Any]:
     """This module's rules as data, for the offline pack (``move`` in its rules): every
-    limit, penalty, code and scoring fact the browser's move search
-    (``service/static/remik-offline.js``) needs, so that it holds no rule of its own. The
-    texts of the codes are the pack's ``reasons``."""
-    rules = play_rules(profile)
+    limit, penalty and code the browser's move search (``service/static/remik-offline.js``)
+    needs, so that it holds no rule of its own. The texts of the codes are the pack's
+    ``reasons``, a word's points (the opening's doubling too) the pack's ``play`` scores."""
     return {
         "min_length": profile.min_length,
         "lengths": {OPENING: profile.opening_min_length,
@@ -148,8 +146,6 @@ def offline_rules(profile: Profile) -> dict[str, Any]:
                                PLACEMENT_KINDS, strict=True)),
         "outcomes": OUTCOMES, "readings": READINGS,
         "verdicts": {"stands": judging.STANDS, "falls": judging.FALLS},
-        "scoring": {"opening_doubles": rules.opening_doubles,
-                    "opening_factor": OPENING_FACTOR},
         "limits": {"max_steps": MAX_MOVE_STEPS, "max_words": MAX_MOVE_WORDS,
                    "max_rack": MAX_MOVE_RACK, "max_history": MAX_HISTORY},
     }

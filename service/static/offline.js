@@ -1,12 +1,16 @@
 // offline.js: the referee page's checker with no network.
 //
 // It reads one game's offline pack (service/offline.py, lexicon/export/offline.py): the
-// rules as JSON (the profile, the speller's and the play rules' tables, the input character
-// classes, the reason texts) and the words as two DAWG-only KWGs (the admitted playable
-// words; every other key the release knows, followed by its reason code). Everything here
-// mirrors one Python function, named beside it, and nothing is a table of its own: the
-// tables all come from the pack. tests/page/test_offline.py runs this file in Chromium over every
-// key of the test releases and tricky inputs and requires the server's answers.
+// rules as JSON (the profile, the speller's tables, the validity decision's steps, the
+// scores, the input character classes, the reason texts) and the words as two DAWG-only
+// KWGs (the admitted playable words; every other key the release knows, followed by its
+// reason code). Whether a word is valid, and why not, is decided by interpreting the steps
+// lexicon/verdicts/validity.py writes, in their order, with their codes and limits: this
+// file holds no reason code, length limit or tile fact of its own
+// (tests/page/test_offline_rules.py holds that). Everything else mirrors one Python
+// function, named beside it, over the pack's tables. tests/page/test_offline.py runs this
+// file in Chromium over every key of the test releases and tricky inputs and requires the
+// server's answers.
 //
 // What the pack cannot know (analyses, the specific reason messages, meanings, sources) is
 // reported in `needs_server`, never guessed.
@@ -15,6 +19,7 @@
 const Offline = (() => {
   const BREAK_PUA = "\ue000";     // tiles.py _BREAK
   const FORCED_PUA = "\ue001";    // tiles.py _FORCED
+  const CODE_POINT_DIGITS = "XXXX";   // U+XXXX: a code point's hexadecimal digits, at least
 
   class OfflineError extends Error {
     constructor(code, message, detail) {
@@ -24,6 +29,19 @@ const Offline = (() => {
     }
     toJSON() { return { code: this.code, message: this.message, detail: this.detail }; }
   }
+
+  // the named tests of the validity decision's steps (lexicon/verdicts/validity.py TESTS):
+  // each gives its step's code when the case breaks it, else null
+  const least = (s, edge) => (edge && s.edge_least !== null ? s.edge_least : s.least);
+  const TESTS = {
+    rejected: (s, c) => (c.rec && !c.rec.valid ? c.rec.code || s.code : null),
+    foreign_among: (s, c) => (c.foreign.some((ch) => s.chars.includes(ch)) ? s.code : null),
+    foreign: (s, c) => (c.foreign.length ? s.code : null),
+    letters_over: (s, c) => ([...c.key].filter((ch) => s.letters.includes(ch)).length > s.most ? s.code : null),
+    shorter: (s, c) => (c.n < least(s, c.edge) ? s.code : null),
+    longer: (s, c) => (c.n > s.most ? s.code : null),
+    unheld: (s, c) => (c.rec === null ? s.code : null),
+  };
 
   function inRanges(ranges, cp) {           // ranges: sorted [first, last] pairs
     let lo = 0;
@@ -40,7 +58,7 @@ const Offline = (() => {
   // -- the KWG (lexicon/export/kwg.py; tests/kwg_reader.py) ---------------------------------
   class Kwg {
     constructor(buffer, offset, bytes, layout) {
-      this.nodes = new Uint32Array(buffer, offset, bytes / 4);
+      this.nodes = new Uint32Array(buffer, offset, bytes / Uint32Array.BYTES_PER_ELEMENT);
       this.big = layout === "kbwg";
     }
     tile(i) { const n = this.nodes[i]; return this.big ? n & 0x3f : n >>> 24; }
@@ -94,6 +112,7 @@ const Offline = (() => {
       this.numbers = new Map(Object.entries(w.numbers));
       this.codeBase = Object.keys(w.numbers).length;
       this.codes = w.codes;
+      this.unheldCode = w.others.unheld_code;
       const sp = rules.speller;
       this.canonical = new Map(Object.entries(sp.canonical));
       this.multi = sp.multi;                     // [spelling, canonical], longest first
@@ -104,7 +123,18 @@ const Offline = (() => {
       this.letter = new Map(Object.entries(sp.letter));
       const play = rules.play;
       this.values = new Map(Object.entries(play.values));
-      this.jokerOnly = new Set(play.joker_only);
+      this.jokerValues = new Map(Object.entries(play.joker_values));
+      this.opening = play.opening;
+      this.steps = rules.validity.steps;
+      const unread = this.steps.find((s) => !Object.hasOwn(TESTS, s.test));
+      if (unread) throw new OfflineError("offline_format", `an offline pack with a rule this page cannot apply (${unread.test})`);
+      this.step = new Map(this.steps.map((s) => [s.test, s]));
+      // the steps the joker fillings read their lengths and jokers from (Validity.compiled)
+      const missing = ["shorter", "longer", "letters_over"].find((t) => !this.step.has(t));
+      if (missing) throw new OfflineError("offline_format", `an offline pack without the rule ${missing}`);
+      this.jokerOnly = new Set(this.step.get("letters_over").letters);
+      this.keysLanguage = sp.keys_language;
+      this.mark = sp.notation;                   // tiles.py JOIN_OPEN, JOIN_CLOSE, BREAK
       this.inputs = rules.inputs;
       this.edgeSpace = new Set(this.inputs.edge_space);
       this.digraphs = new Map(Object.entries(this.inputs.digraph_letters));
@@ -114,7 +144,7 @@ const Offline = (() => {
     isSpace(ch) { return inRanges(this.inputs.space, ch.codePointAt(0)); }
     scriptOf(ch) {                                           // inputs.script_of
       const cp = ch.codePointAt(0);
-      for (const s of ["Latn", "Cyrl", "Other"]) if (inRanges(this.inputs.scripts[s], cp)) return s;
+      for (const [s, ranges] of Object.entries(this.inputs.scripts)) if (inRanges(ranges, cp)) return s;
       return null;
     }
     normalise(text) {                                        // inputs.normalise
@@ -138,10 +168,10 @@ const Offline = (() => {
       }
       const bad = chars.findIndex((c) => inRanges(this.inputs.refused, c.codePointAt(0)));
       if (bad >= 0) {
-        const hex = chars[bad].codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+        const hex = chars[bad].codePointAt(0).toString(16).toUpperCase().padStart(CODE_POINT_DIGITS.length, "0");
         throw new OfflineError("control_character", `control or invisible character U+${hex} at position ${bad + 1}`, { position: bad + 1 });
       }
-      if (!this.strip(chars.filter((c) => c !== "|"), (c) => this.isSpace(c)).length) {
+      if (!this.strip(chars.filter((c) => c !== this.mark.break), (c) => this.isSpace(c)).length) {
         throw new OfflineError("empty_word", "the word holds no tile (only '|')");
       }
       const scripts = new Set(chars.map((c) => this.scriptOf(c)).filter((s) => s));
@@ -179,8 +209,9 @@ const Offline = (() => {
     }
     keys(word, known, limit = this.rules.speller.max_readings) {   // Speller.keys
       const text = this.rules.speller.phrases ? word.replaceAll(" ", "") : word;
-      if (!this.multi.some(([s]) => text.includes(s)) && !text.includes("[") && !text.includes("]")) {
-        return [this.someTile(this.translate([...text.replaceAll("|", "")]))];
+      const m = this.mark;
+      if (!this.multi.some(([s]) => text.includes(s)) && !text.includes(m.open) && !text.includes(m.close)) {
+        return [this.someTile(this.translate([...text.replaceAll(m.break, "")]))];
       }
       const read = new Text(this, text);
       const preferred = this.someTile(read.notation ? read.first() : this.keyOf(text));
@@ -241,39 +272,30 @@ const Offline = (() => {
     // the keys tiling needs only, a key tiling does not need: no valid word, reason unknown
     unheld(key) {
       if (!this.tiling || this.tiling.some((s) => key.includes(s))) return null;
-      return { valid: false, code: "needs_server" };
+      return { valid: false, code: this.unheldCode };
     }
     hasPrefix(prefix) {                                     // Release.has_prefix
       const nums = this.nums(prefix);
       return !!nums && (this.admitted.walk(nums) >= 0 || this.others.walk(nums) >= 0);
     }
 
-    // -- play.py PlayRules ----------------------------------------------------------------------
-    lengths(edge) {
-      const p = this.rules.play;
-      const low = edge && p.edge_min_length !== null ? p.edge_min_length : p.min_length;
-      return [low, p.max_length];
-    }
-    jokerLetters(key) { return [...key].filter((c) => this.jokerOnly.has(c)).map((c) => this.letter.get(c)); }
-    broken(key, edge) {                                      // PlayRules.broken
-      const odd = [...new Set([...key].filter((c) => !this.letter.has(c)))];
-      if (odd.length) {
-        if (odd.some((c) => c === "-" || c === "'" || c === "\u2019")) return "hyphen_or_apostrophe";
-        return "not_in_alphabet";
+    // -- validity.py Validity: the steps, in order ------------------------------------------------
+    broken(key, rec, edge) {                                 // Validity.broken
+      const c = { key, rec, edge, n: [...key].length,
+                  foreign: [...new Set([...key].filter((ch) => !this.letter.has(ch)))] };
+      for (const s of this.steps) {
+        const code = TESTS[s.test](s, c);
+        if (code !== null) return code;
       }
-      if (this.jokerLetters(key).length > this.rules.play.jokers) return "too_many_jokers";
-      const n = [...key].length;
-      const [min, max] = this.lengths(edge);
-      if (n < min) return "too_short";
-      if (n > max) return "too_long";
       return null;
     }
-    jokerValue(c) {                                           // PlayRules.joker_value
-      if (this.rules.play.letter_count) return 1;
-      const v = this.rules.profile.jokers.value;
-      if (v === "as_letter") return this.values.get(c) || 0;
-      return Number.isInteger(v) ? v : 0;
+    lengths(edge) {                                          // Validity.compiled(edge)
+      return [least(this.step.get("shorter"), edge), this.step.get("longer").most];
     }
+
+    // -- play.py PlayRules ----------------------------------------------------------------------
+    jokerLetters(key) { return [...key].filter((c) => this.jokerOnly.has(c)).map((c) => this.letter.get(c)); }
+    jokerValue(c) { return this.jokerValues.get(c) || 0; }   // PlayRules.joker_value
     score(key, jokers = []) {                                 // PlayRules.score
       let total = 0;
       for (const c of key) {
@@ -284,12 +306,13 @@ const Offline = (() => {
       for (const c of jokers) total += this.jokerValue(c) - (this.values.get(c) || 0);
       return total;
     }
-    openingScore(key) {                                       // PlayRules.opening_score
-      const doubles = this.rules.play.opening_double_letters;
+    wordPoints(key, opening) {                                // PlayRules.word_points
       const s = this.score(key);
-      if (s === null || !doubles.length) return null;
-      const doubled = [...key].some((c) => this.letter.has(c) && doubles.includes(this.letter.get(c)));
-      return s * (doubled ? 2 : 1);
+      if (s === null || !opening || !this.opening) return s;
+      return s * ([...key].some((c) => this.opening.doubles.includes(c)) ? this.opening.factor : 1);
+    }
+    openingScore(key) {                                       // PlayRules.opening_score
+      return this.opening ? this.wordPoints(key, true) : null;
     }
 
     // -- checker.py ----------------------------------------------------------------------------
@@ -311,11 +334,9 @@ const Offline = (() => {
       }
       if (!held) key = keys[0];
       const rec = held ? record(key) : null;
-      let code = null;
-      if (rec && !rec.valid) code = rec.code;
-      else code = this.broken(key, edge) || (rec ? null : "unknown");
+      const code = this.broken(key, rec, edge);
       const needs = ["analyses", "meanings", "sources", "evidence"];
-      if (code && rec && !rec.valid) needs.push(code === "needs_server" ? "reason" : "reason.detail");
+      if (code && rec && !rec.valid) needs.push(code === this.unheldCode ? "reason" : "reason.detail");
       const result = {
         input: text, game: this.id, word: this.toLatin(key), valid: code === null,
         tiles: this.tilesOf(key), score: this.score(key),
@@ -329,9 +350,10 @@ const Offline = (() => {
       };
       const opening = this.openingScore(key);
       if (opening !== null) result.opening_score = opening;
-      // gloss.spelled_in: a reader of Cyrillic gets the word and tiles of a game whose keys
-      // are Cyrillic (one letter a tile) as the key itself; the lemmas need the server
-      if (lang === "sr-Cyrl" && [...key].some((c) => this.scriptOf(c) === "Cyrl")) {
+      // gloss.spelled_in: the reader of the language that reads the game's keys as written
+      // (Kvizovka: Cyrillic, one letter a tile) gets the word and tiles as the key itself;
+      // the lemmas need the server
+      if (this.keysLanguage !== null && lang === this.keysLanguage) {
         const upper = (k) => [...k].map((c) => c.toUpperCase());
         result.script = { word: key, tiles: upper(key), lemmas: {},
           alternatives: keys.filter((k) => k !== key).map(upper) };
@@ -384,7 +406,7 @@ const Offline = (() => {
       const runs = word.split("?");
       let readings = [[]];
       runs.forEach((run, at) => {
-        const parts = run && run.replaceAll("|", "") ? this.keys(run, at === 0 ? (p) => this.hasPrefix(p) : null) : [""];
+        const parts = run && run.replaceAll(this.mark.break, "") ? this.keys(run, at === 0 ? (p) => this.hasPrefix(p) : null) : [""];
         const next = [];
         for (const r of readings) {
           for (const k of [...new Set(parts)].sort()) {
@@ -398,11 +420,12 @@ const Offline = (() => {
         readings = next;
       });
       const [low, high] = this.lengths(edge);
+      const over = this.step.get("letters_over");
       const found = new Map();
       for (const slots of readings) {
         const needed = slots.filter((s) => s === null || this.jokerOnly.has(s)).length;
-        if (needed > this.rules.play.jokers) {
-          throw new OfflineError("too_many_jokers", `needs ${needed} jokers; the game has ${this.rules.play.jokers}`);
+        if (needed > over.most) {
+          throw new OfflineError(over.code, `needs ${needed} jokers; the game has ${over.most}`);
         }
         if (slots.length < low || slots.length > high) continue;
         const nums = slots.map((s) => (s === null ? null : this.numbers.get(s)));
@@ -450,7 +473,8 @@ const Offline = (() => {
   // tiles.py _Text: a typed text ready to read (code points, not UTF-16 units)
   class Text {
     constructor(game, text) {
-      this.notation = text.includes("|") || text.includes("[") || text.includes("]");
+      const m = game.mark;
+      this.notation = text.includes(m.break) || text.includes(m.open) || text.includes(m.close);
       const [detect, keyed] = this.notation ? Text.scan(game, [...text]) : [[...text], [...text]];
       this.n = detect.length;
       this.keyed = keyed;
@@ -468,8 +492,9 @@ const Offline = (() => {
       this.starts = [...this.spots.keys()].sort((a, b) => a - b);
     }
     static scan(game, chars) {
-      if (!chars.includes("[") && !chars.includes("]")) {
-        const plain = chars.map((c) => (c === "|" ? BREAK_PUA : c));
+      const m = game.mark;
+      if (!chars.includes(m.open) && !chars.includes(m.close)) {
+        const plain = chars.map((c) => (c === m.break ? BREAK_PUA : c));
         return [plain, plain];
       }
       const detect = [];
@@ -477,8 +502,8 @@ const Offline = (() => {
       let i = 0;
       while (i < chars.length) {
         const ch = chars[i];
-        if (ch === "[") {
-          const end = chars.indexOf("]", i);
+        if (ch === m.open) {
+          const end = chars.indexOf(m.close, i);
           if (end === -1) throw new OfflineError("bad_tile_notation", `unclosed '[' at position ${i + 1}`, { position: i + 1 });
           const inner = chars.slice(i + 1, end).join("");
           if (!inner) throw new OfflineError("bad_tile_notation", `empty '[]' at position ${i + 1}`, { position: i + 1 });
@@ -489,8 +514,8 @@ const Offline = (() => {
           i = end + 1;
           continue;
         }
-        if (ch === "]") throw new OfflineError("bad_tile_notation", `']' without '[' at position ${i + 1}`, { position: i + 1 });
-        const c = ch === "|" ? BREAK_PUA : ch;
+        if (ch === m.close) throw new OfflineError("bad_tile_notation", `']' without '[' at position ${i + 1}`, { position: i + 1 });
+        const c = ch === m.break ? BREAK_PUA : ch;
         detect.push(c);
         keyed.push(c);
         i += 1;
@@ -534,16 +559,17 @@ const Offline = (() => {
   // The server answers 503 `pack_not_ready` (with Retry-After) while it makes a pack; with
   // `wait` (saving) the page asks again, at most PACK_WAIT_MS in all.
   const PACK_WAIT_MS = 300000;
+  const RETRY_MS = 5000;        // when the server names no Retry-After
   async function fetchPack(gameId, { wait = false } = {}) {
     const until = Date.now() + PACK_WAIT_MS;
     for (;;) {
       const r = await fetch(`/v1/games/${encodeURIComponent(gameId)}/offline`, { cache: "no-store" });
       if (r.ok) return r.json();
-      const after = Number(r.headers.get("Retry-After")) || 5;
-      if (!wait || r.status !== 503 || Date.now() + after * 1000 > until) {
+      const after = Number(r.headers.get("Retry-After")) * 1000 || RETRY_MS;
+      if (!wait || r.status !== 503 || Date.now() + after > until) {
         throw new OfflineError("offline_unavailable", "the server has no offline pack for " + gameId);
       }
-      await new Promise((done) => setTimeout(done, after * 1000));
+      await new Promise((done) => setTimeout(done, after));
     }
   }
 

@@ -1,9 +1,9 @@
 // remik-offline.js: a Remik move ruled on the device, from the saved pack.
 //
 // The rules are the pack's data (`move` in the rules, written by lexicon.verdicts.remik's
-// offline_rules): lengths, penalties, fault codes by their role, outcomes, readings, the
-// opening's scoring and the limits. Word validity is the saved word list's (offline.js,
-// Game.answer). What is here is the search that finds which table word became which new
+// offline_rules): lengths, penalties, fault codes by their role, outcomes, readings and the
+// limits. Word validity is the saved word list's (offline.js, Game.answer), and a word's
+// points offline.js's Game.wordPoints, from the pack's `play` scores. What is here is the search that finds which table word became which new
 // word, step for step the one of lexicon/verdicts/remik.py (each function is named beside its
 // Python twin), so the two give the same ruling: tests/page/test_remik_offline.py compares
 // them on hundreds of moves, and tests/data/remik-moves.json is a corpus both pass.
@@ -432,13 +432,6 @@ const RemikOffline = (() => {
     return out;
   }
 
-  function points(game, M, key, opening) {                             // PlayRules.word_points
-    const score = game.score(key);
-    if (score === null || !opening) return score;
-    const doubled = [...key].some((c) => M.scoring.opening_doubles.includes(c));
-    return score * (doubled ? M.scoring.opening_factor : 1);
-  }
-
   // Rule on one move from the saved pack: the answer of POST /v1/games/remik/move, marked
   // `offline`, with the reasons' texts in `lang` (their English details need the server).
   function ruleMove(game, { before, after, rack: shelfText = "", opening = false, reopening = false,
@@ -500,7 +493,7 @@ const RemikOffline = (() => {
         }
         if (p.kind === P.new || p.kind === P.rebuilt) {
           item.own = lettersOf(p.own);
-          item.points = points(game, M, w.key, kind !== M.move) || 0;
+          item.points = game.wordPoints(w.key, kind !== M.move) || 0;
           pts += item.points;
         } else if (p.kind === P.leftover) back = plus(back, counter(w.key));
         out.push(item);

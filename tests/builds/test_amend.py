@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 from lexicon.build import amend
-from lexicon.build.release import read_release_overrides
+from lexicon.build.release_writer import read_release_overrides
 
 from lexicon.catalog import Catalog
 from lexicon.export.export import identity
 from lexicon.game.play import play_rules
-from lexicon.store import releases
+from lexicon.store import published
 from tests.conftest import POLISH_RECORDS, publish, rec
 
 
@@ -35,7 +35,7 @@ def test_amend_applies_overrides_with_their_reasons(home: Path, tmp_path: Path) 
                                 "np\tadd\tadmitted by ruling 9",
                                 "Pies\tadd\tmissing from every source"])
     second = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
-    assert releases.current_id("osps", home) == second.name != first.name
+    assert published.current_id("osps", home) == second.name != first.name
     cat = Catalog(home)
     kot = cat.lexicon("osps").check("kot")
     assert not kot["valid"]
@@ -87,7 +87,7 @@ def test_amend_cli_publishes_and_rejects_bad_files(home: Path, tmp_path: Path) -
     run = subprocess.run([*cli, "amend", "osps", "--overrides", str(good)],
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == releases.current_id("osps", home)
+    assert run.stdout.strip() == published.current_id("osps", home)
     check = subprocess.run([*cli, "check", "osps", "ul", "--json"], capture_output=True,
                            text=True, check=False)
     assert check.returncode == 1 and '"code": "override"' in check.stdout
@@ -191,8 +191,9 @@ def _letters(n: int) -> list[str]:
 
 
 def test_many_overrides_stay_out_of_the_manifest(home: Path, tmp_path: Path) -> None:
-    from lexicon.build.release import OVERRIDES_FILE
+    from lexicon.build.release_writer import OVERRIDES_FILE
 
+    from lexicon import filetable
     from lexicon.store import integrity
 
     publish(home, "osps", POLISH_RECORDS)
@@ -208,7 +209,7 @@ def test_many_overrides_stay_out_of_the_manifest(home: Path, tmp_path: Path) -> 
     assert m["overrides"]["count"] == 20_000 and m["amend"]["overrides"] == 20_000
     assert m["overrides"]["by_action"] == {"add": 10_000, "remove": 10_000}
     table = m[integrity.FILES][OVERRIDES_FILE]     # listed and hashed like every file
-    assert table["sha256"] == m["overrides"]["sha256"] == integrity.sha256_file(
+    assert table["sha256"] == m["overrides"]["sha256"] == filetable.sha256_file(
         first / OVERRIDES_FILE)
     integrity.verify_release(first)
     # a second amend carries its parent's overrides, then its own
@@ -250,9 +251,9 @@ def test_a_binary_or_foreign_overrides_file_is_bad_overrides(home: Path, tmp_pat
     run = lexicon_process(home, "amend", "osps", "--overrides", str(bad))
     assert run.returncode == 2 and "error [bad_overrides]" in run.stderr, run.stderr
     assert "Traceback" not in run.stderr
-    assert releases.current_id("osps", home) == first.name           # nothing published
+    assert published.current_id("osps", home) == first.name           # nothing published
     assert [p.name for p in first.parent.iterdir() if not p.name.startswith(".")
-            and p.name not in ("CURRENT", releases.CURRENT_LOG)] == [first.name]
+            and p.name not in ("CURRENT", published.CURRENT_LOG)] == [first.name]
 
 
 def test_a_bom_is_no_part_of_the_first_override(tmp_path: Path) -> None:
@@ -388,7 +389,7 @@ def test_a_rebuild_keeps_the_overrides_of_the_release_it_replaces(home: Path,
         return lex.check("kot"), lex.check("pies")
 
     for _ in range(2):                    # the kept overrides are kept again by the next
-        replaced = releases.current_id("osps", home)
+        replaced = published.current_id("osps", home)
         time.sleep(1.1)     # release ids carry the second
         rebuilt, line = _rebuild(home)
         assert rebuilt.name != replaced

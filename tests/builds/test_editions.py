@@ -14,7 +14,7 @@ from lexicon.build.pipeline import BuildContext, build_game
 from lexicon.service.app import create_app
 
 from lexicon.game import profile as profiles
-from lexicon.store import releases
+from lexicon.store import published
 from tests.export.test_export import run
 
 OSPS_OK = [rec(w) for w in ("zażółć", "gęślą", "jaźń", "źdźbło", "kot", "ul", "kotek", "al",
@@ -45,7 +45,7 @@ def test_a_build_that_flips_a_canary_is_not_published(home: Path) -> None:
     assert err.value.code == "canary_failed"
     assert {f["word"] for f in err.value.detail["flipped"]} == {"np", "jaźń"}
     assert "jaźń (expected valid)" in err.value.message
-    assert releases.current_id("osps", home) == first.name     # the old one keeps serving
+    assert published.current_id("osps", home) == first.name     # the old one keeps serving
     assert [p.name for p in (home / "releases" / "osps").iterdir()
             if p.name.startswith(".staging")] == []
     # a test build of a tiny list (not the real sources) skips them unless asked
@@ -89,7 +89,7 @@ def test_an_amend_that_flips_a_canary_is_not_published(home: Path, tmp_path: Pat
         amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
     assert [f["word"] for f in err.value.detail["flipped"]] == ["zażółć"]
     assert "edit [canaries]" in err.value.message
-    assert releases.current_id("osps", home) == first.name     # nothing published
+    assert published.current_id("osps", home) == first.name     # nothing published
     # an override that touches no canary publishes, and says the canaries were checked
     fix.write_text("kotek\tremove\tnot a word\n", "utf-8")
     second = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)

@@ -13,7 +13,7 @@ from lexicon.build.pipeline import BuildContext, build_game
 
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, InputError, SourceError
-from lexicon.store import releases
+from lexicon.store import published
 from tests.export.test_export import lines, run
 
 RECORDS = [rec("kot"), rec("kota"), rec("pies"), rec("np", valid=False, code="abbreviation",
@@ -149,11 +149,11 @@ def test_a_bad_stored_list_fails_the_build_cleanly(home: Path, tmp_path: Path) -
     (home / "imports" / "osps" / f"{digest}.txt").write_bytes(bad)
     toml = home / "imports" / "osps.toml"
     toml.write_text(toml.read_text().replace(got["sha256"], digest))
-    before = releases.current_id("osps", home)
+    before = published.current_id("osps", home)
     with pytest.raises(BuildError, match="line 2") as err:
         build(home)
     assert err.value.code == "build_failed"
-    assert releases.current_id("osps", home) == before
+    assert published.current_id("osps", home) == before
 
 
 @pytest.mark.parametrize("pin_text", [

@@ -1,5 +1,5 @@
 """Names of inhabitants that the 2026 spelling capitalises: the profile's named choice
-(build.games.polish.inhabitants), on a tiny 2026-style word list with the real Morfeusz 2."""
+(build.games.osps.inhabitants), on a tiny 2026-style word list with the real Morfeusz 2."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from lexicon.build.games.polish import WPOLISH, PolishBuilder
-from lexicon.build.games.polish.inhabitants import (
+from lexicon.build.games.osps import WPOLISH, PolishBuilder
+from lexicon.build.games.osps.inhabitants import (
     DEFAULT,
     inhabitant_lemma,
     policy_of,

@@ -99,7 +99,9 @@ def make_builder(tmp: Path, *, analyser: bool = True) -> KrizemkrazemBuilder:
                                           ("testenine", "sam.", "pašta"),
                                           ("delati", "gl.", "ustvarjati"),
                                           ("zelen", "sam.", "zelenec"),
-                                          ("kanta", "sam.", "kanister")])
+                                          ("kanta", "sam.", "kanister"),
+                                          ("tuja", "sam.", "klek"),
+                                          ("tajska", "sam.", "Siam")])
     return KrizemkrazemBuilder(
         Inputs(dic=DATA / "tiny.dic", aff=DATA / "tiny.aff", analyser=bin_path,
                freedict_root=fd, thesaurus_root=th, lists_dir=DATA / "lists",
@@ -387,6 +389,33 @@ def test_thesaurus_noun_meaning_is_noun_evidence(
     assert not check(built, "zelen")["valid"]      # (sam.), but zelenega: an adjective
 
 
+def test_thesaurus_noun_whose_synonyms_are_nouns_beside_adjective_forms(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """The rule book (seed 001, IZBOR BESED): "dovoljeni samo samostalniki v 1. sklonu
+    ednine". *tuja* (sam.) *klek* is the thuja, a noun headword of the thesaurus, though
+    the spelling is also a form of the adjective *tuj* (tujega): its synonym is a noun by
+    the hunspell forms (kleka, kleku), so the noun meaning stands. *zelen* (sam.)
+    *zelenec* stays an adjective: no source makes its synonym a noun."""
+    r = check(built, "tuja")
+    assert r["valid"] and r["category"] == "noun", r["reason"]
+    assert r["evidence"][0] == ("mythes-sl: tuja (sam.) klek; a noun beside its adjective "
+                                "forms (tujega, tujemu): its synonyms klek are nouns")
+    assert check(built, "klek")["valid"]
+    assert not check(built, "tujega")["valid"]
+    zelen = check(built, "zelen")
+    assert not zelen["valid"] and zelen["reason"]["code"] == "part_of_speech"
+
+
+def test_a_name_does_not_vouch_for_a_lower_case_thesaurus_noun(
+        built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
+    """A lower-case headword is a common noun (rule book, IZBOR BESED: "samostalniki"), so
+    only a common noun vouches for it: *tajska* (sam.) *Siam* is the country misspelt, and
+    *tajska* stays a form of an adjective (tajskega) though *Siam* is a name."""
+    assert check(built, "Siam")["valid"]
+    r = check(built, "tajska")
+    assert not r["valid"] and r["reason"]["code"] == "part_of_speech", r
+
+
 def test_lower_case_thesaurus_headword_is_no_capitalised_name(
         built: tuple[Catalog, KrizemkrazemBuilder]) -> None:
     """kanta (sam., a can) is a thesaurus headword in lower case: the capital of hunspell-sl's
@@ -444,10 +473,10 @@ def test_analyser_nominative_the_paradigm_contradicts_is_no_evidence(
 def test_audit_classes_are_the_deciding_rules(built: tuple[Catalog, KrizemkrazemBuilder]
                                               ) -> None:
     """The audit reads each admitted record's deciding rule back from its evidence text
-    (lexicon.export.audit.classes): the counts are the builder's own."""
+    (lexicon.audit.classes): the counts are the builder's own."""
     from collections import Counter
 
-    from lexicon.export.audit.classes import ADMITTED, evidence_class
+    from lexicon.audit.classes import ADMITTED, evidence_class
 
     rel = built[0].release("krizemkrazem")
     classes = Counter(evidence_class("krizemkrazem", r).removeprefix(ADMITTED)

@@ -23,10 +23,10 @@ from lexicon.build.games.hbs_script import LatinToCyrillic, digraph_key, to_lati
 from lexicon.build.games.kvizovka import KvizovkaBuilder
 from lexicon.build.games.kvizovka.paradigms import HForm, SlotLearner
 from lexicon.build.pipeline import BuildContext, build_game
-from lexicon.build.release import as_record
+from lexicon.build.release_writer import as_record
 
 from lexicon.catalog import Catalog
-from lexicon.store.releases import current_path
+from lexicon.store.published import current_path
 
 DATA = Path(__file__).parents[1] / "data" / "kvizovka"
 HAVE_LT = shutil.which("lt-comp") is not None and shutil.which("lt-print") is not None
@@ -413,11 +413,11 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
 
 
 def test_audit_classes_are_the_builders_admitted_by(catalog: Catalog) -> None:
-    """The audit's class of an admitted form (lexicon.export.audit.classes: the deciding
+    """The audit's class of an admitted form (lexicon.audit.classes: the deciding
     reading and the sources) is the builder's own ``valid_admitted_by`` count, renamed."""
     from collections import Counter
 
-    from lexicon.export.audit.classes import ADMITTED, APERTIUM, evidence_class
+    from lexicon.audit.classes import ADMITTED, APERTIUM, evidence_class
 
     def builders_name(cls: str) -> str:
         decided, sources = cls.removeprefix(ADMITTED).split(":")

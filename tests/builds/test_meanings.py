@@ -17,10 +17,10 @@ from lexicon.sources import freedict
 
 from lexicon.catalog import Catalog
 from lexicon.errors import ReleaseDamaged
-from lexicon.store import integrity, releases
+from lexicon.store import integrity, published
 from lexicon.store.meanings import MEANINGS_FILE
 from lexicon.store.records import Analysis, Record
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from tests.conftest import POLISH_RECORDS, StaticBuilder, lexicon, publish, rec
 from tests.sources.test_source_readers import write_dictd, write_thesaurus
 
@@ -169,7 +169,7 @@ def test_amend_keeps_the_meanings(home: Path, polish: Path, tmp_path: Path) -> N
     fix = tmp_path / "fix.tsv"
     fix.write_text("kot\tremove\truling 7\n", encoding="utf-8")
     new = amend.derive("osps", overrides=amend.read_overrides(fix), root=home)
-    assert releases.current_id("osps", home) == new.name
+    assert published.current_id("osps", home) == new.name
     m = json.loads((new / "manifest.json").read_text())["meanings"]
     assert m["file"] == MEANINGS_FILE and m["carried_from"] == polish.name  # no cache here
     cat = Catalog(home)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from lexicon.build.games.polish import (
+from lexicon.build.games.osps import (
     COMPLETED,
     GENERATED,
     HUNSPELL,
@@ -17,7 +17,7 @@ from lexicon.build.games.polish import (
     grade,
     make_rules,
 )
-from lexicon.build.games.polish.evidence import generated_slot, left_out_slot, negation_base
+from lexicon.build.games.osps.evidence import generated_slot, left_out_slot, negation_base
 from lexicon.build.pipeline import BuildContext, build_game
 from lexicon.sources import morfeusz
 
@@ -252,7 +252,7 @@ def test_audit_classes_are_the_builders_grades(polish: Catalog) -> None:
     (``admitted_grade_*``), a generated one split by its slot."""
     from collections import Counter
 
-    from lexicon.export.audit.classes import evidence_class
+    from lexicon.audit.classes import evidence_class
 
     rel = polish.release("osps")
     classes = Counter(evidence_class("osps", r).removeprefix("admitted:grade:").split(":")[0]
@@ -268,7 +268,7 @@ def test_one_word_list_in_two_packages_is_one_witness(polish: Catalog) -> None:
     słownikach języka polskiego": the evidence is a dictionary's listing, and wpolish and
     hunspell-pl package one dictionary, sjp.pl (sources/manifest.toml's ``word_list``). A
     form both have is listed once, by that list, and graded so; the verdict is the same."""
-    from lexicon.build.games.polish.evidence import GRADES, WORD_LISTS, listing_text
+    from lexicon.build.games.osps.evidence import GRADES, WORD_LISTS, listing_text
     from lexicon.sources.fetch import load_manifest
 
     specs = load_manifest()

@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 from lexicon.build import shards
 from lexicon.build.pipeline import BuildContext, build_game
-from lexicon.build.release import ReleaseWriter
+from lexicon.build.record_writer import split
+from lexicon.build.release_writer import ReleaseWriter
 
 from lexicon.errors import BuildError
 from lexicon.game import profile as profiles
-from lexicon.store import releases
+from lexicon.store import published
 from lexicon.store.integrity import read_manifest
-from lexicon.store.recordfile import Split, split
+from lexicon.store.recordfile import Split
 from tests.builds.test_polish_build import builder
 from tests.conftest import POLISH_RECORDS, rec
 
@@ -77,7 +78,7 @@ def test_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _content(root: Path, game: str) -> tuple[str, str, dict]:
-    path = releases.current_path(game, root)
+    path = published.current_path(game, root)
     assert path is not None
     m = read_manifest(path)
     return m["content_sha256"], m["content_hash"], m["counts"]

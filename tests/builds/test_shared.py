@@ -12,7 +12,7 @@ from lexicon.build.pipeline import BuildContext, build_game
 
 from lexicon.catalog import Catalog
 from lexicon.errors import InputError
-from lexicon.store import releases
+from lexicon.store import published
 from tests.conftest import POLISH_RECORDS, publish, rec
 
 LONG = "pięćdziesięcioro"        # 16 letters: remik plays it, osps (15 at most) does not
@@ -63,9 +63,9 @@ def test_a_new_osps_release_does_not_change_a_published_remik(
     cat = Catalog(home)
     assert not cat.lexicon("osps").check("zażółć")["valid"]
     assert cat.lexicon("remik").check("zażółć")["valid"]    # still the pinned osps
-    assert releases.current_id("remik", home) == remik.name
+    assert published.current_id("remik", home) == remik.name
     newer = build_game("remik", BuildContext(root=home, log=lambda _m: None))
-    assert _manifest(newer)["vocabulary"]["release"] == releases.current_id("osps", home)
+    assert _manifest(newer)["vocabulary"]["release"] == published.current_id("osps", home)
     assert Catalog(home).lexicon("remik").check("pies")["valid"]
 
 

@@ -30,8 +30,8 @@ from lexicon.build import shipping, signing
 from lexicon.build.pipeline import BuildContext, build_game
 
 from lexicon.catalog import Catalog
-from lexicon.store import releases
-from lexicon.store.integrity import sha256_file
+from lexicon.filetable import sha256_file
+from lexicon.store import published
 
 # every osps canary valid (and two invalid ones present): a release whose build checked them
 OSPS_OK = [rec(w) for w in ("zażółć", "gęślą", "jaźń", "źdźbło", "kot", "ul", "kotek", "al",
@@ -117,9 +117,9 @@ def unchanged(server: Path, before: str | None) -> None:
     server still answers with its old release."""
     gdir = server / "releases" / "osps"
     assert sorted(p.name for p in gdir.iterdir() if not p.name.startswith(".build")
-                  and p.name != releases.CURRENT_LOG) == \
+                  and p.name != published.CURRENT_LOG) == \
         sorted([before, "CURRENT"]), "a directory was left behind"
-    assert releases.current_id("osps", server) == before
+    assert published.current_id("osps", server) == before
     cat = Catalog(server)
     try:
         assert cat.state("osps")["state"] == "serving"
@@ -131,7 +131,7 @@ def unchanged(server: Path, before: str | None) -> None:
 def refused(server: Path, bundle: Path, code: str, *args: str, text: str = "") -> str:
     """``lexicon install BUNDLE ARGS`` exits 3 with ``code`` and changes nothing (the
     in-process runner re-raises any exception: a traceback fails here)."""
-    before = releases.current_id("osps", server)
+    before = published.current_id("osps", server)
     p = lexicon(server, "install", str(bundle), *args)
     assert p.returncode == 3, (p.stdout, p.stderr)
     assert f"error [{code}]" in p.stderr, p.stderr
@@ -141,6 +141,22 @@ def refused(server: Path, bundle: Path, code: str, *args: str, text: str = "") -
 
 
 # -- the round trip ----------------------------------------------------------------------
+
+def current_log(game: str, root: Path | None = None) -> list[dict]:
+    """The switches of ``CURRENT`` logged for ``game``, oldest first (a line that is not
+    JSON, a torn write, is skipped)."""
+    try:
+        text = (published.game_dir(game, root) / published.CURRENT_LOG).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in text.splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue
+    return out
+
 
 def test_keygen_sign_and_install_between_two_homes(homes: dict[str, Path]) -> None:
     builder, server, tmp = homes["builder"], homes["server"], homes["dir"]
@@ -159,7 +175,7 @@ def test_keygen_sign_and_install_between_two_homes(homes: dict[str, Path]) -> No
     p = lexicon(builder, "bundle", "osps", "-o", str(out), "--sign", made["private_key"])
     assert p.returncode == 0, p.stderr
     info = json.loads(p.stdout)
-    rid = releases.current_id("osps", builder)
+    rid = published.current_id("osps", builder)
     assert info["release"] == rid and info["key_id"] == made["key_id"]
     assert (tmp / "osps.lexbundle.tar.sha256").read_text().split() == [info["sha256"],
                                                                       out.name]
@@ -172,7 +188,7 @@ def test_keygen_sign_and_install_between_two_homes(homes: dict[str, Path]) -> No
     assert p.returncode == 0, p.stderr
     got = json.loads(p.stdout)
     assert got["installed"] is True and got["signature"]["key_id"] == made["key_id"]
-    assert releases.current_id("osps", server) == rid
+    assert published.current_id("osps", server) == rid
     # the installed release answers exactly as the built one
     assert lexicon(server, "export", "osps").stdout == lexicon(builder, "export", "osps").stdout
     p = lexicon(server, "check", "osps", "zażółć", "--json")
@@ -188,13 +204,13 @@ def test_keygen_sign_and_install_between_two_homes(homes: dict[str, Path]) -> No
 
 def test_an_older_release_ships_without_becoming_current(homes: dict[str, Path]) -> None:
     builder, server = homes["builder"], homes["server"]
-    before = releases.current_id("osps", server)
-    old = [r["release"] for r in releases.list_releases("osps", builder)][-1]
+    before = published.current_id("osps", server)
+    old = [r["release"] for r in published.list_releases("osps", builder)][-1]
     bundle = signed_bundle(homes, "old.tar", old)
     bundle.with_name("old.tar.sha256").unlink()     # the signature carries the sha256
     got = shipping.install(bundle, make_current=False, root=server)
     assert got["release"] == old and got["installed"]
-    assert releases.current_id("osps", server) == before
+    assert published.current_id("osps", server) == before
 
 
 def test_a_replayed_older_bundle_needs_allow_downgrade(homes: dict[str, Path]) -> None:
@@ -202,11 +218,11 @@ def test_a_replayed_older_bundle_needs_allow_downgrade(homes: dict[str, Path]) -
     replayed, is refused (CURRENT stays, its words keep their verdicts) until an operator
     rolls back with --allow-downgrade."""
     server = homes["server"]
-    newest = releases.current_id("osps", homes["builder"])
-    old = [r["release"] for r in releases.list_releases("osps", homes["builder"])][-1]
+    newest = published.current_id("osps", homes["builder"])
+    old = [r["release"] for r in published.list_releases("osps", homes["builder"])][-1]
     assert old != newest
     assert lexicon(server, "install", str(signed_bundle(homes, "new.tar"))).returncode == 0
-    assert releases.current_id("osps", server) == newest
+    assert published.current_id("osps", server) == newest
     replay = signed_bundle(homes, "old.tar", old)
     p = lexicon(server, "install", str(replay))
     assert p.returncode == 3 and "error [older_release]" in p.stderr, p.stderr
@@ -214,15 +230,15 @@ def test_a_replayed_older_bundle_needs_allow_downgrade(homes: dict[str, Path]) -
     assert not (server / "releases" / "osps" / old).exists()      # nothing unpacked
     assert "older_release" not in json.dumps(shipping.install(      # not served: no downgrade
         replay, make_current=False, root=server))
-    assert releases.current_id("osps", server) == newest
+    assert published.current_id("osps", server) == newest
     assert lexicon(server, "check", "osps", "zażółć").returncode == 0
     p = lexicon(server, "install", str(replay), "--allow-downgrade")
     assert p.returncode == 0, p.stderr
-    assert releases.current_id("osps", server) == old
+    assert published.current_id("osps", server) == old
     assert lexicon(server, "check", "osps", "zażółć").returncode == 1   # the old edition's
     # forward again needs nothing
     assert lexicon(server, "install", str(signed_bundle(homes, "new.tar"))).returncode == 0
-    assert releases.current_id("osps", server) == newest
+    assert published.current_id("osps", server) == newest
 
 
 def test_the_shipping_snippet_of_the_docs_runs_as_written(homes: dict[str, Path]) -> None:
@@ -247,12 +263,12 @@ def test_the_shipping_snippet_of_the_docs_runs_as_written(homes: dict[str, Path]
                        env={**os.environ, "HOME": str(homes["dir"] / "home"),
                             "LEXICON_HOME": str(builder)}, timeout=300, check=False)
     assert p.returncode == 0, (p.stdout, p.stderr)
-    newest = releases.current_id("osps", builder)
+    newest = published.current_id("osps", builder)
     assert (server / "trusted-keys" / "fleet.pub").is_file()
-    log = releases.current_log("osps", server)
+    log = current_log("osps", server)
     assert [(e["by"], e["release"]) for e in log][-2:] == [("install", newest),
                                                            ("rollback", log[-1]["release"])]
-    assert log[-1]["was"] == newest and releases.current_id("osps", server) != newest
+    assert log[-1]["was"] == newest and published.current_id("osps", server) != newest
 
 
 def test_rollback_serves_the_previous_or_a_named_release_checked_and_logged(
@@ -262,16 +278,16 @@ def test_rollback_serves_the_previous_or_a_named_release_checked_and_logged(
     install is, atomic, and logged in CURRENT.log; with nothing older, or a release that
     is not there, the error names the releases there are."""
     builder = homes["builder"]
-    newest, old = [r["release"] for r in releases.list_releases("osps", builder)]
-    assert releases.current_id("osps", builder) == newest
+    newest, old = [r["release"] for r in published.list_releases("osps", builder)]
+    assert published.current_id("osps", builder) == newest
     assert lexicon(builder, "check", "osps", "zażółć").returncode == 0
     p = lexicon(builder, "rollback", "osps")
     assert p.returncode == 0, p.stderr
     got = json.loads(p.stdout)
     assert got["release"] == old and got["was"] == newest and got["hashed"] is True
-    assert releases.current_id("osps", builder) == old
+    assert published.current_id("osps", builder) == old
     assert lexicon(builder, "check", "osps", "zażółć").returncode == 1   # the old edition's
-    last = releases.current_log("osps", builder)[-1]
+    last = current_log("osps", builder)[-1]
     assert (last["release"], last["was"], last["by"]) == (old, newest, "rollback")
     p = lexicon(builder, "rollback", "osps")                # nothing older is left
     assert p.returncode == 2 and "error [unknown_release]" in p.stderr, p.stderr
@@ -280,13 +296,13 @@ def test_rollback_serves_the_previous_or_a_named_release_checked_and_logged(
     assert p.returncode == 2 and "error [unknown_release]" in p.stderr
     assert newest in p.stderr and old in p.stderr          # the releases there are
     assert lexicon(builder, "rollback", "osps", newest).returncode == 0   # forward again
-    assert releases.current_id("osps", builder) == newest
-    assert [e["by"] for e in releases.current_log("osps", builder)][-2:] == ["rollback"] * 2
+    assert published.current_id("osps", builder) == newest
+    assert [e["by"] for e in current_log("osps", builder)][-2:] == ["rollback"] * 2
 
 
 def test_rollback_to_a_damaged_release_is_refused(homes: dict[str, Path]) -> None:
     builder = homes["builder"]
-    newest, old = [r["release"] for r in releases.list_releases("osps", builder)]
+    newest, old = [r["release"] for r in published.list_releases("osps", builder)]
     data = builder / "releases" / "osps" / old / "records.lmdb" / "data.mdb"
     with open(data, "r+b") as fh:                         # same size, one byte changed
         fh.seek(4096)
@@ -295,7 +311,7 @@ def test_rollback_to_a_damaged_release_is_refused(homes: dict[str, Path]) -> Non
         fh.write(bytes([byte[0] ^ 0xFF]))
     p = lexicon(builder, "rollback", "osps")
     assert p.returncode == 3 and "error [release_damaged]" in p.stderr, p.stderr
-    assert releases.current_id("osps", builder) == newest
+    assert published.current_id("osps", builder) == newest
     assert lexicon(builder, "check", "osps", "zażółć").returncode == 0
 
 
@@ -356,7 +372,7 @@ def test_unsigned_bundles_need_allow_unsigned(homes: dict[str, Path]) -> None:
     assert p.returncode == 0, p.stderr
     got = json.loads(p.stdout)
     assert got["signature"] is None and got["allow_unsigned"] is True
-    assert releases.current_id("osps", server) == releases.current_id("osps", builder)
+    assert published.current_id("osps", server) == published.current_id("osps", builder)
 
 
 def test_a_corrupted_bundle_is_refused(homes: dict[str, Path]) -> None:
@@ -480,7 +496,7 @@ def test_a_manifest_listing_no_files_is_refused(homes: dict[str, Path], tmp_path
 
 def test_verify_says_a_release_listing_no_files_is_damaged(homes: dict[str, Path]) -> None:
     """`lexicon verify` said ok for the issue's `"files": {}` release: it no longer does."""
-    path = releases.current_path("osps", homes["server"])
+    path = published.current_path("osps", homes["server"])
     m = json.loads((path / "manifest.json").read_text())
     m["files"] = {}
     (path / "manifest.json").write_text(json.dumps(m))
@@ -511,11 +527,11 @@ def test_a_release_id_no_build_makes_is_refused(homes: dict[str, Path], tmp_path
 
 def test_a_valid_id_with_a_suffix_installs(homes: dict[str, Path], tmp_path: Path) -> None:
     good = signed_bundle(homes)
-    top = releases.current_id("osps", homes["builder"]) + "-2"
+    top = published.current_id("osps", homes["builder"]) + "-2"
     bundle = remake(good, tmp_path / "two.tar", top=top, key=homes["key"],
                     edit=with_manifest(lambda m: m.update(release=top)))
     assert shipping.install(bundle, root=homes["server"])["release"] == top
-    assert releases.current_id("osps", homes["server"]) == top
+    assert published.current_id("osps", homes["server"]) == top
 
 
 def test_a_release_of_another_game_or_a_mismatched_manifest_is_refused(
@@ -638,7 +654,7 @@ def test_a_header_declaring_more_than_a_bundle_may_unpack_is_refused_before_writ
     with pytest.raises(shipping.BadBundle, match="MAX_BUNDLE_BYTES"):
         shipping.install(bomb, sha256=sha256_file(bomb), root=server, allow_unsigned=True)
     assert _disk_bytes(server) - before < 4096
-    unchanged(server, releases.current_id("osps", server))
+    unchanged(server, published.current_id("osps", server))
 
 
 def test_a_gzip_bomb_is_refused_with_little_written(homes: dict[str, Path], tmp_path: Path,

@@ -125,8 +125,8 @@ def test_no_release_is_a_clear_error(home: Path) -> None:
 
 
 def test_an_unknown_release_names_the_releases_there_are(small_releases: Path) -> None:
-    from lexicon.store import releases
-    current = releases.current_id("osps", small_releases)
+    from lexicon.store import published
+    current = published.current_id("osps", small_releases)
     p = run(small_releases, "check", "osps", "kot", "--release", "osps-nope")
     assert p.returncode == 2 and "error [unknown_release]" in p.stderr
     assert f"its releases, newest first: {current}" in p.stderr, p.stderr

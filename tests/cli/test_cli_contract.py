@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 
-from lexicon import door
+from lexicon import lexicon as lexicon_module
 from lexicon.errors import EXIT_INTERNAL
 from lexicon.game.inputs import MAX_WORD_CHARS
 from lexicon.verdicts import remik
@@ -81,7 +81,7 @@ def test_an_unexpected_exception_is_exit_5_in_one_line(table: Path,
     def exhausted(*_a: object, **_k: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr(door.Lexicon, "check", exhausted)
+    monkeypatch.setattr(lexicon_module.Lexicon, "check", exhausted)
     for args in (["check", "remik", "kot"], ["check", "remik", "kot", "--json"]):
         result = CliRunner().invoke(app, args, env={"LEXICON_HOME": str(table)})
         assert result.exit_code == EXIT_INTERNAL == 5
@@ -168,7 +168,7 @@ def _with_file(args: tuple[str, ...], path: Path, sheet: Path) -> list[str]:
 @pytest.fixture()
 def sheet(small_releases: Path) -> Path:
     """A labelled sheet of the small osps release (for ``audit score``)."""
-    from lexicon.export.audit import sheets
+    from lexicon.audit import sheets
 
     s = sheets.Sheet({"game": "osps", "release": "any"}, [sheets.Row("jaźń", label="Y")])
     return s.write(sheets.directory(small_releases, "osps") / "hand.tsv")

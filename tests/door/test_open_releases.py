@@ -18,17 +18,17 @@ from pathlib import Path
 import pytest
 
 from lexicon.catalog import OPEN_BY_ID, Catalog
-from lexicon.door import Lexicon
 from lexicon.errors import OutOfDescriptors
 from lexicon.export import offline
-from lexicon.store import integrity, releases
-from lexicon.store.store import Release
+from lexicon.lexicon import Lexicon
+from lexicon.store import integrity, published
+from lexicon.store.release import Release
 
 
 def editions(home: Path, game: str, n: int) -> list[str]:
     """``n`` more published releases of ``game``: copies of its current one, each under an
     id of its own (real files, so each is opened on its own)."""
-    current = releases.current_path(game, home)
+    current = published.current_path(game, home)
     assert current is not None
     ids = []
     for i in range(n):
@@ -104,12 +104,12 @@ def test_no_file_descriptor_left_is_not_damage(catalog: Catalog, small_releases:
     resource.setrlimit(resource.RLIMIT_NOFILE, (limit_leaving(0), hard))
     try:
         with pytest.raises(OutOfDescriptors):      # opening the release itself
-            Release(releases.release_path("osps", ids[-1], small_releases))
+            Release(published.release_path("osps", ids[-1], small_releases))
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     for rid in ids:                         # nothing was condemned
         assert catalog.lexicon("osps", rid).check("kot")["valid"] is True
-        assert not integrity.known_damage(releases.release_path("osps", rid, small_releases))
+        assert not integrity.known_damage(published.release_path("osps", rid, small_releases))
     assert catalog.state("osps")["state"] == "serving"
 
 

@@ -10,7 +10,7 @@ from conftest import publish, rec
 from lexicon.sources.fetch import load_manifest
 from test_export import lines, run
 
-from lexicon.store import releases
+from lexicon.store import published
 
 FIRST = [rec("kot"), rec("kota"), rec("ul"), rec("np", valid=False, code="abbreviation"),
          rec("x" * 16), rec("a")]
@@ -19,7 +19,7 @@ SECOND = [rec("kot"), rec("kotek"), rec("kotka"), rec("las"), rec("np", valid=Fa
 
 
 def manifest(home: Path, game: str, release_id: str | None = None) -> dict:
-    rid = release_id or releases.current_id(game, home)
+    rid = release_id or published.current_id(game, home)
     return json.loads((home / "releases" / game / rid / "manifest.json").read_text("utf-8"))
 
 
@@ -51,9 +51,9 @@ def test_every_source_carries_its_licence_and_credit() -> None:
 
 def test_diff_lists_added_and_removed_words_by_length(home: Path) -> None:
     publish(home, "osps", FIRST)
-    old = releases.current_id("osps", home)
+    old = published.current_id("osps", home)
     publish(home, "osps", SECOND)
-    new = releases.current_id("osps", home)
+    new = published.current_id("osps", home)
     p = run(home, "diff", "osps", "--json")
     assert p.exit_code == 0, p.output
     d = json.loads(p.output)
@@ -91,13 +91,13 @@ def test_diff_summary_gives_verdicts_by_reason_and_classes_with_samples(home: Pa
         rec("kot"), rec("moskwianin"), rec("chojniczanka"), rec("bełchatowskość"),
         rec("wołżańskościami"), rec("żłobyrka"), rec("kotek", valid=False, code="unattested"),
         rec("np", valid=False, code="abbreviation")])
-    old = releases.current_id("osps", home)
+    old = published.current_id("osps", home)
     publish(home, "osps", [
         rec("kot"), rec("kotek"), rec("las"),
         rec("moskwianin", valid=False, word="Moskwianin", code="inhabitant_capitalised"),
         rec("chojniczanka", valid=False, word="Chojniczanka", code="inhabitant_capitalised"),
         rec("np", valid=False, code="abbreviation")])
-    new = releases.current_id("osps", home)
+    new = published.current_id("osps", home)
     p = run(home, "diff", "osps", "--summary", "--json")
     assert p.exit_code == 0, p.output
     d = json.loads(p.output)

@@ -64,7 +64,8 @@ def test_other_keys_carry_their_reason_code(home: Path) -> None:
     assert set(words["foreign"]) == {"-", "q"} and other["left_out"] == 0
     # the tables are the profile's: Polish has no multi-letter tile, Ż is worth 5
     assert made.rules["speller"]["multi"] == [] and made.rules["play"]["values"]["ż"] == 5
-    assert made.rules["play"]["max_length"] == 15
+    longer = next(s for s in made.rules["validity"]["steps"] if s["test"] == "longer")
+    assert longer == {"test": "longer", "code": "too_long", "most": 15}
 
 
 def test_a_game_with_multi_letter_tiles_carries_the_reasons_tiling_needs(home: Path) -> None:
@@ -117,7 +118,9 @@ def test_a_damaged_kept_pack_is_made_again_never_served(home: Path, damage: str)
     where = home / "cache" / "offline" / "osps"
     where.mkdir(parents=True)
     rules_file, words_file = where / f"{lex.release.id}.json", where / f"{lex.release.id}.bin.gz"
-    older = {**good.rules, "play": {**good.rules["play"], "min_length": 1}}
+    steps = [{**s, "least": 1} if s["test"] == "shorter" else s
+             for s in good.rules["validity"]["steps"]]
+    older = {**good.rules, "validity": {"steps": steps}}
     rules_file.write_text(json.dumps(older if damage == "older rules" else good.rules),
                           encoding="utf-8")
     words_file.write_bytes({"truncated": good.words_gzip[:len(good.words_gzip) // 2],
@@ -159,7 +162,7 @@ def test_a_remik_pack_carries_the_move_rules_and_is_made_again_without_them(
     made = pack(lex.profile, lex.release, home)
     assert made.rules["move"] == json.loads(json.dumps(remik.offline_rules(lex.profile)))
     assert made.rules["move"]["faults"]["short"] == "too_short"
-    assert made.rules["move"]["scoring"]["opening_doubles"] == ["ó", "ź", "ż"]
+    assert made.rules["play"]["opening"] == {"doubles": ["ó", "ź", "ż"], "factor": 2}
     assert "move" not in pack(Catalog(home).lexicon("osps").profile,
                               Catalog(home).lexicon("osps").release, home).rules
     rules_file = home / "cache" / "offline" / "remik" / f"{lex.release.id}.json"

@@ -11,6 +11,7 @@ at 390 px of offline verdicts go to test-artifacts/.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import time
@@ -29,6 +30,7 @@ from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
 from lexicon import Catalog
+from lexicon.export.offline import make_pack
 from tests.conftest import publish, rec
 from tests.page.test_referee_page import ARTIFACTS, browser  # noqa: F401  (a fixture)
 from tests.query_data import KRIZEMKRAZEM, KVIZOVKA, POLISH, running_server
@@ -357,3 +359,54 @@ def test_a_newer_release_is_offered_and_replaces_the_saved_one_whole(
             "const done = arguments[0]; Offline.load('kvizovka').then((p) => "
             "done(p.answer('konac', {})))")
         assert answer["valid"] and answer["release"] == new
+
+
+RUN_STEPS = """
+const [source, rules, words64, texts, done] = arguments;
+const Offline = new Function(source + "\\nreturn Offline;")();
+const bytes = Uint8Array.from(atob(words64), (c) => c.charCodeAt(0));
+try {
+  const game = new Offline.Game(rules, bytes.buffer);
+  done(texts.map((t) => {
+    const a = game.answer(t);
+    return a.error ? a.error.code : a.reason && a.reason.code;
+  }));
+} catch (err) {
+  done(err instanceof Offline.OfflineError ? { code: err.code }
+                                           : { failed: String(err.stack || err) });
+}
+"""
+
+
+def test_the_page_decides_by_the_steps_the_pack_carries(
+        home: Path, browser: webdriver.Chrome) -> None:  # noqa: F811
+    """offline.js holds no rule of its own: given a pack whose validity steps say other
+    limits, other codes or another order, the page's verdicts follow the pack, and a pack
+    with a step it cannot apply is refused, never read differently."""
+    lex = Catalog(home).lexicon("osps")
+    made = make_pack(lex.profile, lex.release)
+    source = (Path(__file__).resolve().parents[2] / "service/static/offline.js").read_text()
+    words64 = base64.b64encode(made.words).decode()
+    driver = browser
+    driver.set_script_timeout(60)
+    driver.get("data:text/html,<title>steps</title>")
+    texts = ["kot", "kotek", "ok", "e-mail", "qqqq", "k"]
+
+    def answers(steps: list[dict[str, Any]]) -> Any:
+        rules = {**made.rules, "validity": {"steps": steps}}
+        return driver.execute_async_script(RUN_STEPS, source, rules, words64, texts)
+
+    steps = made.rules["validity"]["steps"]
+    assert answers(steps) == [None, None, "abbreviation", "hyphen_or_apostrophe",
+                              "not_in_alphabet", "too_short"]
+    renamed = [{**s, "code": s["code"] + "_x"} for s in steps]
+    limits = {"shorter": {"least": 4, "edge_least": None}, "longer": {"most": 4}}
+    other = [{**s, **limits.get(s["test"], {})} for s in renamed]
+    assert answers(other) == ["too_short_x", "too_long_x", "abbreviation",
+                              "hyphen_or_apostrophe_x", "not_in_alphabet_x", "too_short_x"]
+    unheld_first = sorted(other, key=lambda s: s["test"] != "unheld")
+    assert answers(unheld_first) == ["too_short_x", "too_long_x", "abbreviation",
+                                     "unknown_x", "unknown_x", "unknown_x"]
+    assert answers([*steps, {"test": "vowels", "code": "no_vowel"}]) == {
+        "code": "offline_format"}
+    assert answers([s for s in steps if s["test"] != "longer"]) == {"code": "offline_format"}

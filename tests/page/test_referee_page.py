@@ -630,12 +630,12 @@ def test_the_page_names_the_games_still_being_built(browser: webdriver.Chrome,
     built (the announcement of a live process, here this one) and serves the ready one."""
     from datetime import UTC, datetime, timedelta
 
-    from lexicon.store import building
+    from lexicon.store import announcements
 
     home = tmp_path_factory.mktemp("building-home")
     publish(home, "osps", POLISH)
     now = datetime.now(UTC)
-    building.announce("kvizovka", home, started_at=now, expected_at=now + timedelta(minutes=5),
+    announcements.announce("kvizovka", home, started_at=now, expected_at=now + timedelta(minutes=5),
                       position=1, of=1)
     with running_server(home) as there:
         open_page(browser, there, "en")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lexicon.store import releases
+from lexicon.store import published
 from tests.conftest import POLISH_RECORDS, SmallHomes, publish, rec
 from tests.verdicts.test_remik_docs import WORDS as REMIK_WORDS
 from tools.doc_examples import (
@@ -103,7 +103,7 @@ def test_the_full_data_examples_never_write_the_home(tmp_path: Path,
             ".venv/bin/lexicon audit draw osps --per-class 2 --seed 1\n")
     block = Block(Path(__file__), 1, "sh", body, "full-data", "full-data-x", None)
     assert run_block(block, copy, tmp_path / "scratch") == []
-    assert releases.current_id("osps", copy) != releases.current_id("osps", home)
+    assert published.current_id("osps", copy) != published.current_id("osps", home)
     assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file()} == before
 
 

@@ -61,7 +61,7 @@ def _imported(path: Path) -> Iterator[str]:
 
 
 def _part(name: str) -> str:
-    """The folder a module lives in: ``lexicon.build.release`` is the pipeline's,
+    """The folder a module lives in: ``lexicon.build.release_writer`` is the pipeline's,
     ``lexicon.store`` the library's, ``tools.bench`` a tool's."""
     parts = name.split(".")
     if parts[0] == "lexicon" and len(parts) > 1 and parts[1] in BESIDE:
@@ -70,8 +70,8 @@ def _part(name: str) -> str:
 
 
 def _resolve(name: str) -> str | None:
-    """The product module an imported name lives in (``lexicon.door.Lexicon`` ->
-    ``lexicon.door``), None outside the product."""
+    """The product module an imported name lives in (``lexicon.lexicon.Lexicon`` ->
+    ``lexicon.lexicon``), None outside the product."""
     while name and name not in MODULES:
         name = name.rpartition(".")[0]
     return name or None
@@ -179,24 +179,31 @@ def test_the_package_exports_its_public_table() -> None:
     for name in lexicon.__all__:
         assert not isinstance(getattr(lexicon, name), types.ModuleType), name
     assert {"Lexicon", "Catalog", "open", "LexiconError", "CODES"} <= set(lexicon.__all__)
-    assert "lexicon.catalog" not in _graph()["lexicon.door"]
+    assert "lexicon.catalog" not in _graph()["lexicon.lexicon"]
     from lexicon import atomic
     assert isinstance(atomic, types.ModuleType)
     with pytest.raises(AttributeError):
         lexicon.no_such_name  # noqa: B018
 
 
-# The runtime's five layers, lowest first. A module may import its own layer and the
+# The runtime's six layers, lowest first. A module may import its own layer and the
 # layers below it, never one above: the rule book knows nothing of releases, the store
-# decides no verdict, and only the faces (through the front door) sit above export.
+# decides no verdict, export serves the faces, and the maintainer's audit (which reads
+# verdicts and exports) sits above them all, where no builder reaches it.
 # Modules directly in lexicon/ are either the base every layer shares (errors, paths,
-# atomic, userfile) or above all five: the front door, the catalog that opens and caches
-# doors, the readiness check over the catalog, what a server finds to serve (its start-up
-# line and /healthz's status), and the table of limits read from every layer. The
-# layers take the data they read (a profile, a release, a home) and never a catalog.
-LAYERS = ["game", "store", "verdicts", "queries", "export"]
-BASE = {"errors", "paths", "atomic", "userfile"}
-TOP = {"door", "catalog", "readiness", "serving", "limits"}
+# atomic, userfile, a directory's file table, the report of a change between editions) or
+# above all six: the front door (the Lexicon class), the catalog that opens and caches
+# them, the readiness check over the catalog, what a server finds to serve (its start-up
+# line and /healthz's status), and the table of limits read from every layer. The layers
+# take the data they read (a profile, a release, a home) and never a catalog.
+LAYERS = ["game", "store", "verdicts", "queries", "export", "audit"]
+BASE = {"errors", "paths", "atomic", "userfile", "filetable", "changes"}
+TOP = {"lexicon", "catalog", "readiness", "serving", "limits"}
+#: what the pipeline's side may import of the runtime: the base, the rule book as data, the
+#: store's format, and the verdicts and exports it checks its output with; never the audit
+BUILD_READS = {"game", "store", "verdicts", "export"}
+#: what a source reader may import of the runtime: the base and the language facts
+SOURCES_READ = {"game"}
 
 
 def _layer(module: str) -> int:
@@ -230,6 +237,42 @@ def test_layers_import_only_downwards(layer: str) -> None:
     assert doc, f"lexicon/{layer}/__init__.py must say what the layer owns"
 
 
+def _runtime_rooms(package: str) -> dict[str, list[str]]:
+    """For each module of ``package`` (``build``, ``sources``), the rooms of the runtime it
+    imports, by the folder each imported module lives in (``lexicon/export/audit/x.py`` is
+    the audit's wherever the folder sits): the layer's name, ``base`` or ``top``."""
+    def room(module: str) -> str:
+        path = MODULES[module].relative_to(ROOT / "lexicon")
+        if "audit" in path.parts[:-1]:
+            return "audit"
+        if len(path.parts) > 1:
+            return path.parts[0]
+        return "base" if path.stem in BASE else "top"
+
+    graph = _graph()
+    return {m: sorted({room(d) for d in deps if _part(d) == "lexicon"})
+            for m, deps in graph.items() if _part(m) == package}
+
+
+def test_the_pipeline_never_imports_the_audit() -> None:
+    """The audit measures releases; a builder that imports it (a label, a class name) makes
+    the measure part of what it measures. The label a builder writes and the audit reads
+    belongs to the record format (``lexicon.store.records``). Only the build plan opens the
+    catalog, to find the games whose release is missing or damaged."""
+    allowed = BUILD_READS | {"base"}
+    bad = {m: sorted(set(rooms) - allowed - ({"top"} if m == "lexicon.build.plan" else set()))
+           for m, rooms in _runtime_rooms("build").items()}
+    assert {m: r for m, r in bad.items() if r} == {}
+
+
+def test_source_readers_import_only_the_base_and_the_language_facts() -> None:
+    """A source reader is the bottom of the build: it may use the shared base and the game
+    layer's language facts, not a store helper or an export of the runtime."""
+    allowed = SOURCES_READ | {"base"}
+    bad = {m: sorted(set(rooms) - allowed) for m, rooms in _runtime_rooms("sources").items()}
+    assert {m: r for m, r in bad.items() if r} == {}
+
+
 def test_builders_know_nothing_of_the_build_around_them() -> None:
     """A game's builder (``build/games/``) is handed a ``build.context.BuildContext`` and
     yields records: it never imports the pipeline that runs it, the stage after the rules
@@ -242,7 +285,7 @@ def test_builders_know_nothing_of_the_build_around_them() -> None:
 
     from lexicon.game import profile as profiles
 
-    after = {"lexicon.build.pipeline", "lexicon.build.post_rules", "lexicon.build.release",
+    after = {"lexicon.build.pipeline", "lexicon.build.overruling", "lexicon.build.release_writer",
              "lexicon.build.linked", "lexicon.build.amend"}
     graph = _graph()
     bad = {m: sorted(deps & after) for m, deps in graph.items()

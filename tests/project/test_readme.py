@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from lexicon.build.pipeline import BuildContext, build_game
 
-from lexicon.store import releases
+from lexicon.store import published
 from lexicon.store.records import Analysis, Record
 from tests.builds.test_meanings import POL, _fetched
 from tests.conftest import SmallHomes, StaticBuilder, lexicon
@@ -148,8 +148,8 @@ def test_the_readme_check_answer_is_a_real_one(example_home: Path) -> None:
 
     shown = json.loads(examples()["check-json"])
     real = json.loads(lexicon(example_home, "check", "osps", "zażółć", "--json").stdout)
-    assert releases.is_release_id("osps", shown["release"])
-    assert real["release"] == releases.current_id("osps", example_home)
+    assert published.is_release_id("osps", shown["release"])
+    assert real["release"] == published.current_id("osps", example_home)
     assert {**shown, "release": real["release"]} == real
     assert shown == CHECK_EXAMPLE
 

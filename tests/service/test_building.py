@@ -19,7 +19,7 @@ import pytest
 from lexicon.build import plan, progress
 
 from lexicon.catalog import Catalog
-from lexicon.store import building
+from lexicon.store import announcements
 from tests.conftest import POLISH_RECORDS, lexicon_process, publish
 from tests.service.test_ops import _serve
 
@@ -68,7 +68,7 @@ def test_a_game_being_built_answers_not_ready_then_serves_once_published(
                              stderr=subprocess.STDOUT, text=True)
     server = None
     try:
-        _wait(lambda: building.in_progress("kvizovka", home) is not None, "the announcement")
+        _wait(lambda: announcements.in_progress("kvizovka", home) is not None, "the announcement")
         monkeypatch.setenv("LEXICON_GAMES", "osps,kvizovka")   # the server's games
         server, base = _serve(home)
         r = httpx.get(base + "/v1/games/osps/words/kot")
@@ -94,7 +94,7 @@ def test_a_game_being_built_answers_not_ready_then_serves_once_published(
         out, _ = build.communicate(timeout=120)
         assert build.returncode == 0, out
         assert "build plan: 1 game, expected" in out
-        assert building.in_progress("kvizovka", home) is None        # withdrawn
+        assert announcements.in_progress("kvizovka", home) is None        # withdrawn
         r = httpx.get(base + "/v1/games/kvizovka/words/kuća")
         assert r.status_code == 200 and r.json()["valid"] is True     # the same server
         assert httpx.get(base + "/readyz").status_code == 200
@@ -113,10 +113,10 @@ ANNOUNCER = textwrap.dedent("""
     import sys, time
     from datetime import UTC, datetime
     from pathlib import Path
-    from lexicon.store import building
+    from lexicon.store import announcements
 
     now = datetime.now(UTC)
-    building.announce("kvizovka", Path(sys.argv[1]), started_at=now, expected_at=now,
+    announcements.announce("kvizovka", Path(sys.argv[1]), started_at=now, expected_at=now,
                       position=1, of=1)
     print("announced", flush=True)
     time.sleep(600)
@@ -138,12 +138,12 @@ def test_an_announcement_of_a_killed_build_is_none_even_when_its_pid_lives(
     finally:
         announcer.kill()
         announcer.communicate()
-    marker = home / "releases" / "kvizovka" / building.MARKER
+    marker = home / "releases" / "kvizovka" / announcements.MARKER
     assert json.loads(marker.read_text())["pid"] == announcer.pid    # left behind
     for live in (os.getpid(), 1):
         marker.write_text(marker.read_text().replace(
             f'"pid": {json.loads(marker.read_text())["pid"]}', f'"pid": {live}'))
-        assert building.in_progress("kvizovka", home) is None
+        assert announcements.in_progress("kvizovka", home) is None
         state = cat.state("kvizovka")
         assert state["state"] == "no_release" and state["error"]["code"] == "no_release"
 
@@ -165,12 +165,12 @@ def test_a_refused_second_build_leaves_the_running_builds_announcement(
         assert second.returncode == 4, second.stdout + second.stderr
         assert "build_in_progress" in second.stderr
         assert f"pid {first.pid}" in second.stderr
-        found = building.in_progress("kvizovka", home)
+        found = announcements.in_progress("kvizovka", home)
         assert found is not None and found["pid"] == first.pid
         assert Catalog(home).state("kvizovka")["state"] == "building"
         # a withdraw by a process that did not announce does nothing either
-        building.withdraw("kvizovka", home)
-        assert building.in_progress("kvizovka", home) is not None
+        announcements.withdraw("kvizovka", home)
+        assert announcements.in_progress("kvizovka", home) is not None
     finally:
         first.kill()
         first.communicate()

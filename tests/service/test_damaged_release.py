@@ -20,7 +20,8 @@ from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
-from lexicon.store import integrity, releases
+from lexicon import filetable
+from lexicon.store import integrity, published
 from tests.door.test_open_releases import editions
 
 DATA = "records.lmdb/data.mdb"
@@ -28,7 +29,7 @@ PAGE = 4096
 
 
 def _data(home: Path, game: str) -> Path:
-    path = releases.current_path(game, home)
+    path = published.current_path(game, home)
     assert path is not None
     return path / DATA
 
@@ -69,8 +70,8 @@ def test_a_release_that_fails_its_hash_stops_answering_everywhere(
         f.write(raw)
     assert client.get("/v1/games/osps/words/kot").status_code in (200, 503)  # not yet known
     hashed: list[Path] = []
-    real = integrity.sha256_file
-    monkeypatch.setattr(integrity, "sha256_file", lambda p: hashed.append(p) or real(p))
+    real = filetable.sha256_file
+    monkeypatch.setattr(filetable, "sha256_file", lambda p: hashed.append(p) or real(p))
     r = client.get("/readyz")
     assert r.status_code == 503
     assert r.json()["detail"]["games"]["osps"]["reason"] == "release_damaged"
@@ -105,11 +106,11 @@ def test_a_store_read_that_fails_is_release_damaged_not_500(client: TestClient,
 
 def test_the_hash_verdict_is_kept_until_a_file_changes(small_releases: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    rel = releases.current_path("kvizovka", small_releases)
+    rel = published.current_path("kvizovka", small_releases)
     assert rel is not None
     hashed: list[Path] = []
-    real = integrity.sha256_file
-    monkeypatch.setattr(integrity, "sha256_file", lambda p: hashed.append(p) or real(p))
+    real = filetable.sha256_file
+    monkeypatch.setattr(filetable, "sha256_file", lambda p: hashed.append(p) or real(p))
     assert integrity.hashed_problems(rel) == []
     once = len(hashed)
     assert once > 0
@@ -219,8 +220,8 @@ def test_a_release_condemned_by_a_write_stays_condemned_until_it_verifies(
             assert http.get("/v1/games/osps/words/np").json()["valid"] is False
             assert health["guards"]["osps"] == "lease"
             data = _data(small_releases, "osps")
-            published = data.read_bytes()
-            raw = bytearray(published)
+            original = data.read_bytes()
+            raw = bytearray(original)
             raw[raw.index(b"np") + 2] ^= 0x01              # np's record; same size
             with data.open("r+b") as f:                    # waits for the lease's break
                 f.write(raw)
@@ -235,7 +236,7 @@ def test_a_release_condemned_by_a_write_stays_condemned_until_it_verifies(
             assert http.get("/v1/games/osps/words/np").status_code == 503
             assert http.get("/v1/games/kvizovka/words/kuća").status_code == 200
             with data.open("r+b") as f:                    # the published bytes back
-                f.write(published)
+                f.write(original)
             assert http.get("/v1/games/osps/words/np").status_code == 503   # not yet hashed
             r = http.get("/readyz")
             assert r.status_code == 200, r.text

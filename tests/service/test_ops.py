@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
 from lexicon.service.launch import free_port
 
-from lexicon.store import releases
+from lexicon.store import published
 from tests.conftest import POLISH_RECORDS, SmallHomes, publish
 from tests.query_data import running_server
 
@@ -348,7 +348,7 @@ def test_serve_says_where_it_looks_and_what_it_found(tmp_path: Path,
                                                      small_homes: SmallHomes) -> None:
     home = small_homes("small", tmp_path / "home")                # osps and kvizovka
     line = _first_log_line(home)
-    osps, kvizovka = (releases.current_id(g, home) for g in ("osps", "kvizovka"))
+    osps, kvizovka = (published.current_id(g, home) for g in ("osps", "kvizovka"))
     assert line.startswith(f"lexicon serve: data directory {home} (LEXICON_HOME); "), line
     assert f"serving: osps ({osps}), kvizovka ({kvizovka})" in line or \
         f"serving: kvizovka ({kvizovka}), osps ({osps})" in line, line

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lexicon.store import releases
+from lexicon.store import published
 from tests.conftest import SmallHomes
 from tools import soak
 
@@ -17,7 +17,7 @@ from tools import soak
 def test_the_soak_tool_reports_each_workers_memory(small_homes: SmallHomes, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     home = small_homes("queries+remik", tmp_path / "home")
-    before = releases.current_id("osps", home)
+    before = published.current_id("osps", home)
     listed = sorted(p.relative_to(home) for p in home.rglob("*"))
     samples = tmp_path / "samples.jsonl"
     assert soak.main(["--home", str(home), "--minutes", "0.3", "--sample-every", "1",
@@ -38,7 +38,7 @@ def test_the_soak_tool_reports_each_workers_memory(small_homes: SmallHomes, tmp_
         assert answers[kind].get("200", 0) > 0, (kind, answers[kind])
     assert figure["publish"]["exit"] == 0 and figure["publish"]["release"]
     # the home it was given is only read: the publish went to its scratch home
-    assert releases.current_id("osps", home) == before
+    assert published.current_id("osps", home) == before
     assert sorted(p.relative_to(home) for p in home.rglob("*")) == listed
     rows = [json.loads(line) for line in samples.read_text().splitlines()]
     assert {r["pid"] for r in rows if "pid" in r} == {w["pid"] for w in workers}

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import pytest
 from lexicon.sources.morfeusz import (
+    ABBREVIATION_TAG,
     Annotator,
     Generator,
     Interpretation,
-    has_abbreviation_reading,
     is_abbreviation,
     is_agglutinate,
-    is_fragment,
     is_prefix_or_suffix,
-    is_proper_name,
     is_unknown,
 )
 
@@ -32,7 +30,7 @@ def test_zazolc_is_a_verb_form(annotator: Annotator) -> None:
     assert [(a.lemma, a.tags) for a in analyses] == [("zażółcić", "impt:sg:sec:perf")]
     assert not is_unknown(analyses)
     assert not is_abbreviation(analyses)
-    assert not is_proper_name(analyses)
+    assert not any(a.is_proper for a in analyses)
     assert not is_prefix_or_suffix(analyses)
 
 
@@ -48,7 +46,7 @@ def test_abbreviations(annotator: Annotator) -> None:
 
 def test_word_with_an_abbreviation_reading_is_not_an_abbreviation(annotator: Annotator) -> None:
     analyses = annotator.analyse("min")  # minuta (brev) and genitive plural of "mina"
-    assert has_abbreviation_reading(analyses)
+    assert any(a.pos == ABBREVIATION_TAG for a in analyses)
     assert not is_abbreviation(analyses)
 
 
@@ -60,26 +58,26 @@ def test_vowelless_interjection_is_a_word(annotator: Annotator) -> None:
 
 def test_krakow_is_a_proper_name_only_when_capitalised(annotator: Annotator) -> None:
     capitalised = annotator.analyse("Kraków")
-    assert is_proper_name(capitalised)
+    assert all(a.is_proper for a in capitalised)
     assert any(a.name == "nazwa_geograficzna" and a.lemma == "Kraków" for a in capitalised)
     # Homonym qualifiers are stripped from the lemma but kept in raw_lemma.
     assert any(a.lemma == "Krak" and a.raw_lemma == "Krak:Sm1" for a in capitalised)
 
     lowercase = annotator.analyse("kraków")
     assert is_unknown(lowercase)  # STRICTLY_CASE_SENSITIVE: not the city
-    assert not is_proper_name(lowercase)
+    assert not any(a.is_proper for a in lowercase)
 
 
 def test_common_noun_is_not_a_proper_name(annotator: Annotator) -> None:
     analyses = annotator.analyse("warszawa")  # the car brand used as a common noun
     assert analyses and all(a.name == "nazwa_pospolita" for a in analyses)
-    assert not is_proper_name(analyses)
+    assert not any(a.is_proper for a in analyses)
 
 
 def test_lowercase_lemma_with_stray_name_class_is_not_a_proper_name(annotator: Annotator) -> None:
     analyses = annotator.analyse("kea")  # the parrot; SGJP tags it nazwa_firmy
     assert [a.name for a in analyses] == ["nazwa_firmy"]
-    assert not is_proper_name(analyses)
+    assert not any(a.is_proper for a in analyses)
 
 
 def test_labels_are_split_into_single_qualifiers(annotator: Annotator) -> None:
@@ -100,11 +98,6 @@ def test_whole_word_reading_wins_over_split(annotator: Annotator) -> None:
     assert not is_agglutinate(analyses)
 
 
-def test_fragment_words(annotator: Annotator) -> None:
-    assert is_fragment(annotator.analyse("wznak"))  # only in "na wznak"
-    assert not is_fragment(annotator.analyse("wskroś"))  # also a preposition
-
-
 def test_prefix_or_suffix_predicate() -> None:
     aglt = Interpretation(lemma="być", tags="aglt:sg:pri:imperf:nwok", name="", labels=())
     prefix = Interpretation(lemma="eks", tags="prefs", name="", labels=())
@@ -121,11 +114,6 @@ def test_sgjp_does_not_analyse_prefixes_as_bound(annotator: Annotator) -> None:
     assert not is_prefix_or_suffix(annotator.analyse("eks"))
 
 
-def test_analyse_many_keeps_order(annotator: Annotator) -> None:
-    forms = ["kot", "Kraków", "kg"]
-    result = list(annotator.analyse_many(forms))
-    assert [form for form, _ in result] == forms
-    assert is_abbreviation(result[2][1])
 
 
 @pytest.mark.parametrize("bad", ["", "dwa słowa", " kot", "kot\n"])

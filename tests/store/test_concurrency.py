@@ -11,15 +11,15 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
-import lexicon.build.release as release_mod
+import lexicon.build.release_writer as release_mod
 import pytest
 from lexicon.build.context import smoke_sample
 from lexicon.build.pipeline import BuildContext, build_game
-from lexicon.build.release import build_lock
+from lexicon.build.release_writer import build_lock
 
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildBusy
-from lexicon.store import releases
+from lexicon.store import published
 from tests.conftest import POLISH_RECORDS, StaticBuilder, publish, rec
 
 WITH_PIES = [*POLISH_RECORDS, rec("pies", tags="subst:sg:nom:m2", category="noun")]
@@ -100,7 +100,7 @@ def test_two_builds_in_the_same_second_get_two_ids(home: Path,
     second = publish(home, "osps", POLISH_RECORDS)
     third = publish(home, "osps", POLISH_RECORDS)
     assert second.name == first.name + "-2" and third.name == first.name + "-3"
-    assert releases.current_id("osps", home) == third.name
+    assert published.current_id("osps", home) == third.name
     assert Catalog(home).release("osps").id == third.name
 
 
@@ -116,7 +116,7 @@ def test_a_second_build_of_one_game_is_refused(home: Path) -> None:
                              env={**os.environ, "LEXICON_HOME": str(home)})
         assert cli.returncode == 4, cli.stderr
         assert "error [build_in_progress]: another build of osps is running" in cli.stderr
-    assert releases.current_id("osps", home) == first.name
+    assert published.current_id("osps", home) == first.name
     publish(home, "osps", WITH_PIES)        # the lock is free again
 
 
@@ -150,7 +150,7 @@ def test_two_remik_links_in_the_same_second_get_two_ids(
 HOLD_AND_FORK = """
 import os, sys, time
 from pathlib import Path
-from lexicon.build.release import build_lock
+from lexicon.build.release_writer import build_lock
 with build_lock("osps", Path(sys.argv[1])):
     child = os.fork()
     if child == 0:               # a judging worker that outlives the build

@@ -1,11 +1,13 @@
 """A store decodes each record through its shape's decoder (:func:`recordfile.decoder`):
 the shapes that inline only the word get a decoder that reads the shape once; every record
-must come back as :func:`recordfile.split` was given it, whichever decoder reads it."""
+must come back as :func:`record_writer.split` was given it, whichever decoder reads it."""
 
 from __future__ import annotations
 
 import json
 from functools import partial
+
+from lexicon.build import record_writer
 
 from lexicon.store import recordfile
 from lexicon.store.records import Analysis, Record
@@ -34,7 +36,7 @@ RECORDS = [
 def test_every_decoder_gives_back_the_record_split() -> None:
     fast = 0
     for rec in RECORDS:
-        shape_text, own = recordfile.split(rec)
+        shape_text, own = record_writer.split(rec)
         shape = json.loads(shape_text)
         decode = recordfile.decoder(shape)
         fast += not isinstance(decode, partial)

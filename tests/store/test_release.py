@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lexicon.build.pipeline import BuildContext, build_game
 
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, LexiconError
-from lexicon.store import releases
+from lexicon.store import published
 from tests.conftest import POLISH_RECORDS, StaticBuilder, publish, rec
 
 
@@ -22,7 +24,7 @@ def test_publish_writes_manifest_counts_and_current(home: Path) -> None:
     assert manifest["counts"]["by_reason"] == {"abbreviation": 1, "hyphen_or_apostrophe": 1}
     assert len(manifest["content_sha256"]) == 64
     assert manifest["size_bytes"] > 0 and manifest["rules_version"] == "pl-1"
-    assert releases.current_id("osps", home) == path.name
+    assert published.current_id("osps", home) == path.name
     assert not list((home / "releases" / "osps").glob(".staging-*"))
 
 
@@ -34,7 +36,7 @@ def test_second_release_diffs_against_the_first(home: Path) -> None:
     assert m["diff"]["added"] == 1 and m["diff"]["added_sample"] == ["pies"]
     assert m["diff"]["removed"] == 1 and m["diff"]["removed_sample"] == ["zażółć"]
     assert (second / "diff-added.txt").read_text().split() == ["pies"]
-    rows = releases.list_releases("osps", home)
+    rows = published.list_releases("osps", home)
     assert [r["current"] for r in rows] == [True, False]
 
 
@@ -43,20 +45,20 @@ def test_listing_releases_parses_each_manifest_once(home: Path,
     first = publish(home, "osps", POLISH_RECORDS)
     second = publish(home, "osps", [*POLISH_RECORDS[1:], rec("pies")])
     parsed: list[str] = []
-    real = releases.read_manifest
+    real = published.read_manifest
 
     def counting(rdir: Path) -> dict:
         parsed.append(Path(rdir).name)
         return real(rdir)
 
-    monkeypatch.setattr(releases, "read_manifest", counting)
-    releases._SUMMARIES.clear()
-    once = releases.list_releases("osps", home)
-    twice = releases.list_releases(None, home)
+    monkeypatch.setattr(published, "read_manifest", counting)
+    published._SUMMARIES.clear()
+    once = published.list_releases("osps", home)
+    twice = published.list_releases(None, home)
     assert sorted(parsed) == sorted([first.name, second.name])     # once each, not twice
     assert once == twice and [r["current"] for r in twice] == [True, False]
-    releases.set_current("osps", first.name, home)    # CURRENT is read afresh, not cached
-    assert [r["current"] for r in releases.list_releases("osps", home)] == [False, True]
+    published.set_current("osps", first.name, home)    # CURRENT is read afresh, not cached
+    assert [r["current"] for r in published.list_releases("osps", home)] == [False, True]
     assert len(parsed) == 2
     assert all(len(json.dumps(r)) < 2_000 for r in twice)     # a summary, not a manifest
 
@@ -67,7 +69,7 @@ def test_crashed_build_leaves_previous_release_serving(home: Path) -> None:
     ctx = BuildContext(root=home, log=lambda _m: None)
     with pytest.raises(Exception, match="simulated crash"):
         build_game("osps", ctx, builder=StaticBuilder("osps", POLISH_RECORDS, fail_after=3))
-    assert releases.current_id("osps", home) == first.name
+    assert published.current_id("osps", home) == first.name
     assert sorted(p.name for p in first.rglob("*")) == before
     assert not list((home / "releases" / "osps").glob(".staging-*"))
     cat = Catalog(home)
@@ -79,7 +81,7 @@ def test_empty_build_is_refused(home: Path) -> None:
     with pytest.raises(BuildError, match="admitted no word"):
         build_game("osps", ctx, builder=StaticBuilder("osps", [rec("np", valid=False,
                                                                     code="abbreviation")]))
-    assert releases.current_id("osps", home) is None
+    assert published.current_id("osps", home) is None
 
 
 def test_records_for_one_key_are_merged_valid_first(home: Path) -> None:
@@ -142,27 +144,99 @@ def test_messages_naming_the_word_share_one_template(home: Path) -> None:
     assert rel.store.shape(rel.store.valid_shapes)["m"] == ["\x01 is written with a capital"]
 
 
+def _old_layout_writer() -> tuple[Any, Callable[..., bytes]]:
+    """The writing half of the older ``lexicon.lmdb/`` layout, which only this test needs:
+    a string table that interns as it goes, and a record's status byte + compact JSON."""
+    from lexicon.build.old_layouts import StringTable
+
+    from lexicon.store.records import REJECTED, VALID, Record
+
+    class WritingTable(StringTable):
+        def __init__(self) -> None:
+            super().__init__()
+            self.index: dict[str, int] = {}
+            self._text_index: dict[str, int] = {}
+            self._seen_once: set[str] = set()
+
+        def id(self, text: str) -> int:
+            found = self.index.get(text)
+            if found is None:
+                found = self.index[text] = len(self.items)
+                self.items.append(text)
+            return found
+
+        def ids(self, texts: list[str] | tuple[str, ...]) -> int:
+            return self.id(self.SEP.join(texts))
+
+        def text_id_if_repeated(self, text: str) -> int | str:
+            """An id in the on-demand text table for a string seen before, else the string.
+
+            Messages and evidence are sometimes shared by millions of words ("written with a
+            capital letter") and sometimes unique to one ("genitive singular of hiša"); interning
+            the unique ones would only make the release bigger.
+            """
+            found = self._text_index.get(text)
+            if found is not None:
+                return found
+            if text in self._seen_once:
+                self._seen_once.discard(text)
+                found = self._text_index[text] = len(self.lazy_items)
+                self.lazy_items.append(text)
+                return found
+            self._seen_once.add(text)
+            return text
+
+        def dump(self) -> bytes:
+            return json.dumps(self.items, ensure_ascii=False).encode()
+
+    def encode_record(rec: Record, table: WritingTable) -> bytes:
+        """Status byte + compact JSON; repeated strings become ids into ``table`` (the
+        older layout, as it was written)."""
+        body: dict[str, Any] = {}
+        if rec.word != rec.key:
+            body["w"] = rec.word
+        if rec.reason_code:
+            body["r"] = table.id(rec.reason_code)
+            msg = table.text_id_if_repeated(rec.reason_message or "")
+            body["M" if isinstance(msg, int) else "m"] = msg
+        if rec.analyses:
+            body["a"] = [
+                [0 if a.lemma == rec.word else a.lemma, table.id(a.tags), table.id(a.source),
+                 *([table.ids(a.labels)] if a.labels else [])]
+                for a in rec.analyses
+            ]
+        if rec.sources:
+            body["s"] = table.ids(rec.sources)
+        if rec.category:
+            body["c"] = table.id(rec.category)
+        if rec.evidence:
+            ev = table.text_id_if_repeated(table.SEP.join(rec.evidence))
+            body["E" if isinstance(ev, int) else "e"] = ev
+        head = VALID if rec.valid else REJECTED
+        return head + json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+    return WritingTable(), encode_record
+
+
 def test_a_release_in_the_older_lmdb_layout_is_read_by_repack_only(home: Path) -> None:
     import lmdb
     from lexicon.build.amend import derive
-    from lexicon.build.legacy import (
+    from lexicon.build.old_layouts import (
         FORMS_DB,
         LMDB_DIR,
         STRINGS_DB,
         STRINGS_KEY,
         TEXTS_DB,
-        StringTable,
-        encode_record,
         open_parent,
     )
 
     from lexicon.errors import ReleaseDamaged
-    from lexicon.store.store import Release
+    from lexicon.store.release import Release
 
     path = home / "releases" / "osps" / "old"
     path.mkdir(parents=True)
     (path / "manifest.json").write_text(json.dumps({"game": "osps", "release": "old"}))
-    table = StringTable()
+    table, encode_record = _old_layout_writer()
     env = lmdb.open(str(path / LMDB_DIR), max_dbs=4)
     with env.begin(write=True) as txn:
         for r in POLISH_RECORDS:

@@ -21,6 +21,7 @@ from typing import Any
 
 from lexicon.build.context import BuildContext, smoke_sample
 from lexicon.build.games.krizemkrazem import morph
+from lexicon.build.games.krizemkrazem.book import make_book
 from lexicon.build.games.krizemkrazem.evidence import (
     APERTIUM,
     FREEDICT,
@@ -31,17 +32,17 @@ from lexicon.build.games.krizemkrazem.evidence import (
     Inputs,
     SlovenianSources,
 )
-from lexicon.build.games.krizemkrazem.rules import make_book
 from lexicon.build.games.loading import collector_paused
 from lexicon.build.progress import peak_rss_mb
-from lexicon.build.rules import Verdict
+from lexicon.build.record_writer import split_shared
+from lexicon.build.rulebook import Verdict
 from lexicon.build.shards import ordered as ordered_shards
 from lexicon.build.shards import spans, worker_count
 from lexicon.sources import lemmagen
 
 from lexicon.game.profile import Profile
 from lexicon.game.profile import load as load_profile
-from lexicon.store.recordfile import Split, split_shared
+from lexicon.store.recordfile import Split
 from lexicon.store.records import Analysis, Record
 
 GAME = "krizemkrazem"

@@ -11,6 +11,7 @@ LemmaGen's lemma) are computed when a rule first asks.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -42,6 +43,8 @@ NOUN_TAGS = ("n", "np")
 #: the feminine of an inhabitant or nation noun a reviewed list names in the plural, from its
 #: masculine: Škot -> Škotinja, Srb -> Srbkinja, Hrvat -> Hrvatica, Bolgar -> Bolgarka
 FEMININE_SUFFIXES = ("ka", "inja", "kinja", "ica")
+#: a thesaurus synonym's usage note: ``rit (vulgarno)``, ``cerkvenec (starinsko)``
+USAGE_NOTE = re.compile(r"\s*\([^)]*\)\s*$")
 PARADIGM_CHUNK = 20_000   # spellings tried per shard of the paradigm pass (build.shards)
 PARADIGM_LEAST = 200_000  # by default, a worker per this many spellings (start-up costs)
 
@@ -162,7 +165,7 @@ class Candidate:
 
         A nominative singular of another lemma that the same lemma's hunspell-sl paradigm
         contradicts is left out: apertium tags *osla* as ``osel<n><sg><nom>``, while
-        hunspell-sl declines *osel* with *osla* as its genitive (issue 17, item 3).
+        hunspell-sl declines *osel* with *osla* as its genitive.
 
         Made once per candidate (six rules ask), and not at all for the nine in ten
         spellings the analyser does not know."""
@@ -567,6 +570,37 @@ class SlovenianSources:
             p.note = f"a plural name beside the singular {s}a"
         return p
 
+    def noun_synonyms(self, entry: mythes.Entry, word: str) -> list[str]:
+        """The synonyms of ``entry``'s noun meanings ``(sam.)`` that the other sources attest
+        as nouns: a nominative singular of the analyser, a noun declension among the
+        hunspell forms, or a FreeDict noun headword, without adjective forms of their own.
+        Not the thesaurus's own headwords: its adjectives tagged as nouns vouch for each
+        other (*netipičen*, *asimptomatičen*).
+
+        The thesaurus tags some adjectives as nouns (*netipičen* (sam.) *asimptomatičen*,
+        *interneten* (sam.) *medmrežen*): their synonyms are adjectives too. A noun meaning
+        whose synonyms are nouns (*sloka* (sam.) *kljunač*, *urin* (sam.) *seč*) is the
+        noun the headword also is, whatever the spelling's other readings (*sloka*, a form
+        of the adjective *slok*; *urin*, a genitive plural of *urino*). A lower-case
+        headword is a common noun, so only lower-case synonyms vouch for it (*tajska* (sam.)
+        *Siam* is the country's name misspelt)."""
+        out: list[str] = []
+        for m in entry.meanings:
+            if m.pos != "sam.":
+                continue
+            for syn in m.synonyms:
+                s = USAGE_NOTE.sub("", syn)
+                if s == word or " " in s or s in out or not s.isalpha() or (
+                        not morph.is_capitalised(word) and morph.is_capitalised(s)):
+                    continue
+                noun = s in self.paradigm_admitted or any(
+                    lem == s and t[:1] and t[0] in NOUN_TAGS and is_nom_sg(t)
+                    for lem, t in self.analyses.get(s, ())) or any(
+                    e.pos == "n" for e in self.dictionary.get(s, ()))
+                if noun and not morph.adjective_forms(s, self.has):
+                    out.append(s)
+        return out
+
     def possessive_of(self, w: str) -> str | None:
         """The attested possessive adjective of a name (Karin -> Karinin), if any.
 
@@ -584,8 +618,8 @@ class SlovenianSources:
                    for e in morph.CASE_ENDINGS)
 
     def free(self) -> None:
-        """Drop the evidence tables (~500 MB) once every record is out: the pipeline keeps
-        the builder alive while it scans, diffs and publishes the release."""
+        """Drop the evidence tables (the build's largest) once every record is out: the
+        pipeline keeps the builder alive while it scans, diffs and publishes the release."""
         self.forms = set()
         self.has = self._in_either
         self.analyses = defaultdict(list)

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from lexicon.build.rules import Reject, RuleBook, Verdict
+from lexicon.build.rulebook import Reject, RuleBook, Verdict
 
 Tags = tuple[str, ...]
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from lexicon.build.context import BuildContext, smoke_sample
 from lexicon.build.games.kvizovka.analysis import AnalysisJudge, walk_rank
+from lexicon.build.games.kvizovka.book import CATEGORY, make_book
 from lexicon.build.games.kvizovka.evidence import (
     APERTIUM,
     HUNSPELL_HR,
@@ -28,16 +29,16 @@ from lexicon.build.games.kvizovka.evidence import (
 )
 from lexicon.build.games.kvizovka.lists import PURPOSES, ReviewedLists
 from lexicon.build.games.kvizovka.paradigms import MIN_AGREEMENT, MIN_EXAMPLES, HunspellSource
-from lexicon.build.games.kvizovka.rules import CATEGORY, make_book
 from lexicon.build.games.loading import collector_paused
-from lexicon.build.rules import RuleBook, Verdict
+from lexicon.build.record_writer import split_shared
+from lexicon.build.rulebook import RuleBook, Verdict
 from lexicon.build.shards import ordered as ordered_shards
 from lexicon.build.shards import spans, worker_count
 from lexicon.sources.wordlist import LISTS_DIR
 
 from lexicon.errors import BuildError
 from lexicon.game import profile as profiles
-from lexicon.store.recordfile import Split, split_shared
+from lexicon.store.recordfile import Split
 from lexicon.store.records import Analysis, Record
 
 GAME = "kvizovka"

@@ -54,7 +54,7 @@ from lexicon.build.games.kvizovka.paradigms import (
 from lexicon.build.progress import Progress, track
 from lexicon.sources.hunspell import declared_entries
 
-from lexicon.export.audit.classes import POSSESSIVE_LABEL
+from lexicon.store.records import POSSESSIVE_LABEL
 
 APERTIUM = "apertium-hbs-slv"
 HUNSPELL_SR = "hunspell-sr"

@@ -42,12 +42,12 @@ from dataclasses import dataclass
 from math import sqrt
 from typing import Any
 
+from lexicon.audit.classes import admitted, evidence_class
+from lexicon.audit.sheets import Sheet, labels
+from lexicon.audit.words import audited_records, lookup
 from lexicon.errors import InputError
-from lexicon.export.audit.classes import admitted, evidence_class
-from lexicon.export.audit.sheets import Sheet, labels
-from lexicon.export.audit.words import audited_records, lookup
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 #: how a ``?`` label counts: left out of every count, or as half an admissible word
 DOUBTFUL = ("out", "half")

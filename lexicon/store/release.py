@@ -9,7 +9,7 @@ processes share one copy.
 
 The runtime reads this one layout. A release in an older one (``records/``, marisa tries
 and blocks; ``lexicon.lmdb/``, JSON values) is not served: ``lexicon repack`` migrates it
-(:mod:`build.legacy`).
+(:mod:`build.old_layouts`).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def _reads(method: F) -> F:
 
 class Named:
     """A release's name and game, as its manifest says (shared with the build side's
-    reader of older layouts, :class:`build.legacy.LegacyRelease`)."""
+    reader of older layouts, :class:`build.old_layouts.LegacyRelease`)."""
 
     manifest: dict[str, Any]
 
@@ -251,8 +251,8 @@ class Release(Named):
         """Membership for many keys (the batch hot path).
 
         With indexes, one marisa lookup per key (``indexes/words.marisa``, derived from
-        the store at build time): measured about twice as fast as an LMDB get from Python
-        (see ``tools/bench.py``). Without them, one read transaction.
+        the store at build time), cheaper than an LMDB get from Python (``tools/bench.py``
+        measures both). Without them, one read transaction.
         """
         if (self.manifest.get("indexes") or {}).get("format") == INDEX_FORMAT:
             return list(map(self.indexes.words.__contains__, keys))

@@ -14,24 +14,19 @@ may decide to keep them. The profile says which (``[options] inhabitants``):
   ``inhabitant_lowercase``, source ``inhabitant-lowercased``); its lemma's SGJP paradigm is
   then generated like any admitted form's.
 
-How an inhabitant name is recognised (measured against wpolish 20220301-1 -> 20260301-1, see
-README "Names of inhabitants"): a listed form written with one initial capital, whose
-lowercase spelling no word list has, and which Morfeusz 2 (SGJP 2026) reads as a form of a
-*lowercase* common personal noun (``subst``/``depr``, gender ``m1`` or ``f``: SGJP still
-keeps ``moskwianin`` in lower case) in -anin, -anka or -czyk; in -iak when the lists hold
-its personal plural capitalised (``Poznaniacy``: a surname in -iak has -iakowie); in -ka when
-they hold its masculine in -czyk capitalised (``Andorka``: ``Andorczyk``). Every such name
-gets the one reason, whatever its suffix. Measured on the 2026 list:
-23,787 forms flagged, 92.3% of them spellings that moved from lower case in 2022 (most of
-the rest are names of inhabitants new to the list, ``Poznanianinem``); they are 56% of all
-38,944 moved spellings, 74% of those not from brand names (``Mentos``, ``Rover``) and other
-endings (``Oksywiaków``, ``Hanojka``). Forms SGJP does not know (``Kątowianin``) are not
-flagged: guessing them from the list's own capitalised lemma was right for only 64% (names
-of inhabitants of countries and regions, ``Fidżyjczyk``, were capitalised before 2026
-too). The -iak and -ka tests add 315 forms of 34 lemmas (``warszawiak``, ``poznaniak``,
-``londynka``; one not a name of inhabitants, ``lenka``, 4 forms), 24,102 in all. SGJP marks
-no inhabitant class of its own, and the previous edition of the list is
-not a build input, so this is the evidence a build has.
+How an inhabitant name is recognised (how well it matches the spellings that moved between
+two editions of the list is in docs/games/osps.md, "Names of inhabitants"): a listed form
+written with one initial capital, whose lowercase spelling no word list has, and which
+Morfeusz 2 (SGJP 2026) reads as a form of a *lowercase* common personal noun
+(``subst``/``depr``, gender ``m1`` or ``f``: SGJP still keeps ``moskwianin`` in lower case)
+in -anin, -anka or -czyk; in -iak when the lists hold its personal plural capitalised
+(``Poznaniacy``: a surname in -iak has -iakowie); in -ka when they hold its masculine in
+-czyk capitalised (``Andorka``: ``Andorczyk``). Every such name gets the one reason,
+whatever its suffix. Forms SGJP does not know (``Kątowianin``) are not flagged: guessing
+them from the list's own capitalised lemma is too often wrong (names of inhabitants of
+countries and regions, ``Fidżyjczyk``, are capitalised in either spelling). SGJP marks no
+inhabitant class of its own, and the previous edition of the list is not a build input, so
+this is the evidence a build has.
 Capitalised surnames and place names fail it (their lemma is capitalised or their class is a
 proper-name class); a capitalised form whose lowercase is also listed (``Polak`` beside
 ``polak``) is not a moved spelling.
@@ -42,8 +37,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Container
 
-from lexicon.build.games.polish.evidence import INHABITANT, SOURCE_BITS, Candidate
-from lexicon.build.rules import Admit, Evidence, Reject, RuleBook
+from lexicon.build.games.osps.evidence import INHABITANT, SOURCE_BITS, Candidate
+from lexicon.build.rulebook import Admit, Evidence, Reject, RuleBook
 from lexicon.sources import morfeusz
 
 POLICIES = {
@@ -56,10 +51,10 @@ DEFAULT = "follow_sources"
 OPTION = "inhabitants"            # the key in a Polish profile's [options]
 PERSONAL_GENDERS = frozenset({"m1", "f"})
 # Lemma endings of Polish names of inhabitants (warszawianin, krakowianka, amsterdamczyk)
-# that are evidence enough alone. Measured (README): lowercase personal nouns with other
-# endings that meet the other tests are mostly unrelated common nouns a surname or place
-# name happens to inflect like (Wacho: wacha, Płanetą: płaneta), not moved spellings; the
-# two endings below are names of inhabitants only with the list's word for it.
+# that are evidence enough alone. Lowercase personal nouns with other endings that meet the
+# other tests are mostly unrelated common nouns a surname or place name happens to inflect
+# like (Wacho: wacha, Płanetą: płaneta), not moved spellings; the two endings below are
+# names of inhabitants only with the list's word for it.
 LEMMA_ENDINGS = ("anin", "anka", "czyk")
 # -iak (warszawiak, poznaniak): a name of inhabitants when the lists hold its personal
 # plural in -iacy, capitalised (Poznaniacy); a surname in -iak read as a common noun

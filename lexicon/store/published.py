@@ -28,7 +28,7 @@ from lexicon.paths import releases_dir
 from lexicon.store.integrity import MANIFEST, read_manifest
 
 CURRENT = "CURRENT"
-#: What follows ``GAME-`` in a release id as builds make them (build/release.py,
+#: What follows ``GAME-`` in a release id as builds make them (build/release_writer.py,
 #: build/linked.py): the UTC build second, the first 8 hex digits of the content hash, and
 #: ``-2``, ``-3`` … when the same content was published twice in one second.
 RELEASE_ID_TAIL = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}(?:-[1-9][0-9]{0,5})?")
@@ -167,26 +167,10 @@ def set_current(game: str, release_id: str, root: Path | None = None, *,
         os.close(fd)
 
 
-def current_log(game: str, root: Path | None = None) -> list[dict[str, Any]]:
-    """The switches of ``CURRENT`` logged for ``game``, oldest first (a line that is not
-    JSON, a torn write, is skipped)."""
-    try:
-        text = (game_dir(game, root) / CURRENT_LOG).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
-    out = []
-    for line in text.splitlines():
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            continue
-    return out
-
-
 #: Release summaries by release directory, with the manifest's (inode, size, mtime) they
 #: were read from: a published release never changes, so ``/v1/releases`` parses each
-#: manifest once per process instead of every manifest on every call (0.45 s a request
-#: with a few large manifests). A replaced manifest (a new inode or size) is read again.
+#: manifest once per process instead of every manifest on every call (a large manifest
+#: takes long to parse). A replaced manifest (a new inode or size) is read again.
 _SUMMARIES: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 
 

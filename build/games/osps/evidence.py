@@ -22,7 +22,7 @@ NOT_GENERATED = ("pacta", "adja")
 
 WPOLISH, HUNSPELL, GENERATED = "wpolish", "hunspell-pl", "morfeusz2-generated"
 COMPLETED = "paradigm-completed"
-INHABITANT = "inhabitant-lowercased"   # build.games.polish.inhabitants (keep_lowercase)
+INHABITANT = "inhabitant-lowercased"   # build.games.osps.inhabitants (keep_lowercase)
 SOURCE_BITS = {WPOLISH: 1, HUNSPELL: 2, GENERATED: 4, COMPLETED: 8, INHABITANT: 16}
 NEUTER_PERSON_ENDINGS = ("ś", "m", "byś", "bym")
 """Added to a verb's neuter past ``-ło`` for the first and second person, past and
@@ -49,10 +49,9 @@ GENERATED_SLOTS = {
     "cond": "the conditional (-łobym, -łobyś and the rest of the mood): 66% in the list",
     "ger:neg": "negated gerunds (niepodkucie): no word list has them; 41% in the list",
 }
-"""The paradigm slots generated from SGJP (issue 22): the ones the word lists leave out by
-policy and OSPS carries. Every other generated slot was almost never in the official list
-(nouns 2.3%, adjectives 0%, participles 0-2%, affirmative gerunds 7.7%, finite forms 3.8%,
-imperatives 5%: about half of all generated forms), so it is not generated."""
+"""The paradigm slots generated from SGJP: the ones the word lists leave out by policy and
+OSPS carries. Every other generated slot was almost never in the official list (the shares
+are in docs/games/osps.md), so it is not generated."""
 
 NEGATION = "nie"
 """Polish writes ``nie`` together with adjectives, participles and gerunds (``niebiały``,

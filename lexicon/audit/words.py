@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from lexicon.audit.classes import evidence_class
 from lexicon.errors import LexiconError
-from lexicon.export.audit.classes import evidence_class
 from lexicon.game.inputs import clean_word
 from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.records import Record
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts.checker import decide
 
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from lexicon.export.audit.classes import evidence_class
-from lexicon.export.audit.draw import Reservoir
-from lexicon.export.audit.sheets import Row
-from lexicon.export.audit.words import audited_records, lookup
-from lexicon.export.changes import SAMPLES, sample
+from lexicon.audit.classes import evidence_class
+from lexicon.audit.draw import Reservoir
+from lexicon.audit.sheets import Row
+from lexicon.audit.words import audited_records, lookup
+from lexicon.changes import SAMPLES, sample
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 UNREAD = "unreadable"     # a list word that is no spelling of the game's tiles
 

@@ -19,7 +19,7 @@ Policy for disagreements, recorded in the manifest:
   lists leave out by policy and OSPS carries (:data:`~.evidence.GENERATED_SLOTS`: the neuter
   past ``pachnęłoś``, the conditional ``zataiłobyś``, negated gerunds ``niepodkuć``; source
   ``morfeusz2-generated``), judged by the same rules. The other slots were almost never in
-  the official list (issue 22: nouns 2.3%, adjectives 0%), so they are not generated;
+  the official list (docs/games/osps.md), so they are not generated;
 * a form only wpolish lists and Morfeusz does not know is admitted on that listing unless it
   negates (``nie-``) a base with the same single listing (policy ``supported``, reason
   ``unsupported_listing``: ``nieolibanowy``);
@@ -39,7 +39,8 @@ Modules: :mod:`.evidence` (a candidate, its readings and grade; the parallel Mor
 workers), :mod:`.rules` (the rule book), :mod:`.builder` (candidates to records).
 """
 
-from lexicon.build.games.polish.builder import (
+from lexicon.build.games.osps.book import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
+from lexicon.build.games.osps.builder import (
     ABBREVIATIONS,
     PREFIXES,
     SHORT_WORDS,
@@ -47,7 +48,7 @@ from lexicon.build.games.polish.builder import (
     Progress,
     builder,
 )
-from lexicon.build.games.polish.evidence import (
+from lexicon.build.games.osps.evidence import (
     COMPLETED,
     GENERATED,
     GRADES,
@@ -59,7 +60,6 @@ from lexicon.build.games.polish.evidence import (
     category,
     grade,
 )
-from lexicon.build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
 
 __all__ = [
     "ABBREVIATIONS", "COMPLETED", "GENERATED", "GRADES", "HUNSPELL", "LISTING_ONLY_POLICIES",

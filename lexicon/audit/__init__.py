@@ -1,6 +1,10 @@
 """The maintainer's audit: how good a release is, measured by looking, and how the looking
 ends in a better release.
 
+A layer of its own, above export: it reads verdicts, exports and the record format, and no
+builder imports it (``tests/project/test_layout.py``), so what measures a release is never
+part of what makes one.
+
 Two of the games have no official word list and the Polish one's is licensed, so a
 release's quality is known only by drawing words at random, labelling them against the rule
 book and counting. The pieces, one idea each:

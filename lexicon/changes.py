@@ -1,25 +1,15 @@
-"""Small pieces shared by the two diffs of editions: ``lexicon sources diff`` (a source's
-word list, :mod:`sources.editions`) and ``lexicon diff --summary`` (a game's releases,
-:mod:`lexicon.export.diff`). They live in the runtime library because the library may not import
-``sources`` (tests/project/test_layout.py: sources -> build -> lexicon)."""
+"""How a change between two editions is reported: classes, each with its count and a few
+evenly spaced samples. Shared by the two diffs of editions, ``lexicon sources diff`` (a
+source's word list, :mod:`sources.editions`) and ``lexicon diff --summary`` (a game's
+releases, :mod:`lexicon.export.diff`), and by the audit's comparison with a list; so it sits
+in the base every room may import."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
 SAMPLES = 12
-
-# -skość, -ckość and their case forms (bełchatowskość, wołżańskościami)
-_SKOSC = re.compile(r"[sc]koś(?:ć|ci|cią|ciach|ciami|ciom)$")
-
-
-def skosc_derivation(w: str) -> bool:
-    """A lower-case noun in -skość/-ckość (a quality noun of a -ski/-cki adjective) or one
-    of its forms: most of what sjp.pl deleted as junk in 2026 (bełchatowskość)."""
-    return w == w.lower() and _SKOSC.search(w) is not None
-
 
 def sample(words: Iterable[str], n: int = SAMPLES) -> list[str]:
     """``n`` spellings evenly spaced over the sorted ones (deterministic)."""

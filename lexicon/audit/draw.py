@@ -16,14 +16,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from lexicon.audit import sheets
+from lexicon.audit.classes import ABSENT, admitted, evidence_class
+from lexicon.audit.sheets import Row, Sheet
+from lexicon.audit.words import audited_records, lookup
 from lexicon.errors import InputError
-from lexicon.export.audit import sheets
-from lexicon.export.audit.classes import ABSENT, admitted, evidence_class
-from lexicon.export.audit.sheets import Row, Sheet
-from lexicon.export.audit.words import audited_records, lookup
 from lexicon.game.profile import Profile
 from lexicon.store.records import Record
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 MAX_PER_CLASS = 10_000
 EVIDENCE_CHARS = 400

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from lexicon import atomic
-from lexicon.export.audit.sheets import SUFFIX, Sheet, SheetError, cell, directory
-from lexicon.export.audit.words import lookup
+from lexicon.audit.sheets import SUFFIX, Sheet, SheetError, cell, directory
+from lexicon.audit.words import lookup
 from lexicon.game import overrides
 from lexicon.game.profile import Profile
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 
 
 def disagreements(profile: Profile, release: Release, sheet: Sheet, *,

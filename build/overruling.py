@@ -15,7 +15,7 @@ smoke build alike (:mod:`build.pipeline` runs the stage; no builder knows of it)
    (``--drop-overrides``) builds without the latter;
 3. the canary words (:mod:`build.canaries`), which change nothing but stop the release
    from being published if one flipped: checked by the writer on the staged release
-   (:func:`build.release.check_staged`), on a full build of the real sources unless the
+   (:func:`build.release_writer.check_staged`), on a full build of the real sources unless the
    context says otherwise.
 """
 
@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.build import amend, official_lists
-from lexicon.build.release import ReleaseWriter, as_record, read_release_overrides
+from lexicon.build.release_writer import ReleaseWriter, as_record, read_release_overrides
 
 from lexicon.errors import BuildError, LexiconError
 from lexicon.game import profile as profiles
 from lexicon.game.overrides import REVIEWED, Override
 from lexicon.game.profile import Profile
-from lexicon.store import releases
+from lexicon.store import published
 from lexicon.store.integrity import read_manifest
 from lexicon.store.recordfile import Split
 from lexicon.store.records import Record
@@ -56,7 +56,7 @@ def kept_overrides(game: str, root: Path | None) -> Kept | None:
     lost silently."""
     if profiles.load(game).vocabulary != game:
         return None
-    path = releases.current_path(game, root)
+    path = published.current_path(game, root)
     if path is None:
         return None
     try:
@@ -71,7 +71,7 @@ def kept_overrides(game: str, root: Path | None) -> Kept | None:
 
 
 @dataclass
-class PostRules:
+class Overruling:
     """The stage for one build of ``profile`` (see the module doc for the order)."""
 
     profile: Profile
@@ -82,7 +82,7 @@ class PostRules:
 
     @classmethod
     def for_build(cls, profile: Profile, root: Path | None, *,
-                  check_canaries: bool, keep_overrides: bool = True) -> PostRules:
+                  check_canaries: bool, keep_overrides: bool = True) -> Overruling:
         """The stage a build applies: the pinned official list (read and verified against
         its sha256 now, before any record is judged), whether canaries are checked, and
         the overrides kept from the release the build replaces (``keep_overrides``)."""

@@ -27,19 +27,16 @@ import re
 from collections.abc import Callable
 
 from lexicon.game.slots import generated_slot
-from lexicon.store.records import Record
+from lexicon.store.records import POSSESSIVE_LABEL, Record
 
 ADMITTED = "admitted:"
 REJECTED = "rejected:"
 ABSENT = "absent"
 OVERRIDE = "override"
 APERTIUM = "apertium-hbs-slv"
-#: How the Kvizovka builder labels a hunspell form it reads as the nominative of a noun's
-#: possessive adjective (a class of its own: drawn and weighed apart from learned slots)
-POSSESSIVE_LABEL = "possessive of the noun "
 
 #: Križemkražem's admission rules as their evidence text starts (first match wins; the
-#: texts are written by ``build/games/krizemkrazem/rules.py``). A plural reading of a
+#: texts are written by ``build/games/krizemkrazem/book.py``). A plural reading of a
 #: paradigm or dictionary entry is told by the record's category.
 KRIZEMKRAZEM_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern)) for name, pattern in (
@@ -47,6 +44,7 @@ KRIZEMKRAZEM_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("apertium_plural_lemma", r"^apertium-hbs-slv: plural-only lemma "),
         ("apertium", r"^apertium-hbs-slv: "),
         ("freedict", r"^FreeDict: "),
+        ("thesaurus_noun_synonyms", r"^mythes-sl: .*; a noun beside its adjective forms "),
         ("thesaurus", r"^mythes-sl: "),
         ("paradigm_own_forms", r"^hunspell-sl forms, .*; also a case form of "),
         ("paradigm+lemmagen", r"^hunspell-sl forms, .*; LemmaGen: its own lemma$"),

@@ -8,7 +8,7 @@ Releases written before it are migrated here, on the build side, by
   marisa id is its payload's place), payload blocks (``*.raw``, or zlib ``*.dat`` in the
   earliest of them) indexed by ``*.idx`` (uint32 offsets), zlib shape blocks
   (``shapes.dat``/``shapes.idx``). A payload is the same varint shape number plus own bytes
-  as today's value; shapes are numbered over both verdicts.
+  as a ``records.lmdb/`` value; shapes are numbered over both verdicts.
 * ``lexicon.lmdb/``: one LMDB database ``forms`` of status byte + compact JSON whose
   repeated strings are ids into a :class:`StringTable` (databases ``strings`` and
   ``texts``).
@@ -28,11 +28,12 @@ from typing import Any
 
 import lmdb
 import marisa_trie
+from lexicon.build.record_writer import split_all
 
 from lexicon.store import integrity
-from lexicon.store.recordfile import RECORDS_DIR, Split, get_varint, join, split_all
+from lexicon.store.recordfile import RECORDS_DIR, Split, get_varint, join
 from lexicon.store.records import REJECTED, VALID, Analysis, Record
-from lexicon.store.store import Named, Release
+from lexicon.store.release import Named, Release
 
 OLD_RECORDS_DIR = "records"
 LMDB_DIR = "lexicon.lmdb"
@@ -57,41 +58,10 @@ class StringTable:
     def __init__(self, items: list[str] | None = None,
                  fetch_text: Callable[[int], str] | None = None) -> None:
         self.items: list[str] = list(items or [])
-        self.index: dict[str, int] = {t: i for i, t in enumerate(self.items)}
         # Messages and evidence repeated across records: kept in LMDB and read on demand
         # (``fetch_text``) because a release can have hundreds of thousands of them.
         self.lazy_items: list[str] = []
-        self._text_index: dict[str, int] = {}
-        self._seen_once: set[str] = set()   # build time only: candidates for interning
         self._fetch_text = fetch_text
-
-    def id(self, text: str) -> int:
-        found = self.index.get(text)
-        if found is None:
-            found = self.index[text] = len(self.items)
-            self.items.append(text)
-        return found
-
-    def ids(self, texts: list[str] | tuple[str, ...]) -> int:
-        return self.id(self.SEP.join(texts))
-
-    def text_id_if_repeated(self, text: str) -> int | str:
-        """An id in the on-demand text table for a string seen before, else the string.
-
-        Messages and evidence are sometimes shared by millions of words ("written with a
-        capital letter") and sometimes unique to one ("genitive singular of hiša"); interning
-        the unique ones would only make the release bigger.
-        """
-        found = self._text_index.get(text)
-        if found is not None:
-            return found
-        if text in self._seen_once:
-            self._seen_once.discard(text)
-            found = self._text_index[text] = len(self.lazy_items)
-            self.lazy_items.append(text)
-            return found
-        self._seen_once.add(text)
-        return text
 
     def lazy_text(self, value: int | str) -> str:
         """A message or evidence string: inline, or by id from the on-demand table."""
@@ -108,40 +78,10 @@ class StringTable:
         joined = self.items[i]
         return joined.split(self.SEP) if joined else []
 
-    def dump(self) -> bytes:
-        return json.dumps(self.items, ensure_ascii=False).encode()
-
     @classmethod
     def load(cls, raw: bytes | None,
              fetch_text: Callable[[int], str] | None = None) -> StringTable:
         return cls(json.loads(bytes(raw)) if raw else [], fetch_text)
-
-
-def encode_record(rec: Record, table: StringTable) -> bytes:
-    """Status byte + compact JSON; repeated strings become ids into ``table`` (the
-    older layout, written here only by tests that make such a release)."""
-    body: dict[str, Any] = {}
-    if rec.word != rec.key:
-        body["w"] = rec.word
-    if rec.reason_code:
-        body["r"] = table.id(rec.reason_code)
-        msg = table.text_id_if_repeated(rec.reason_message or "")
-        body["M" if isinstance(msg, int) else "m"] = msg
-    if rec.analyses:
-        body["a"] = [
-            [0 if a.lemma == rec.word else a.lemma, table.id(a.tags), table.id(a.source),
-             *([table.ids(a.labels)] if a.labels else [])]
-            for a in rec.analyses
-        ]
-    if rec.sources:
-        body["s"] = table.ids(rec.sources)
-    if rec.category:
-        body["c"] = table.id(rec.category)
-    if rec.evidence:
-        ev = table.text_id_if_repeated(table.SEP.join(rec.evidence))
-        body["E" if isinstance(ev, int) else "e"] = ev
-    head = VALID if rec.valid else REJECTED
-    return head + json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def decode_record(key: str, raw: bytes, table: StringTable) -> Record:
@@ -235,7 +175,7 @@ class _BlockFile:
 
 class LegacyRelease(Named):
     """A release in an older layout, read for migration: the few methods of
-    :class:`~lexicon.store.store.Release` that :func:`build.amend.derive` uses."""
+    :class:`~lexicon.store.release.Release` that :func:`build.amend.derive` uses."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)

@@ -25,7 +25,7 @@ from lexicon.build.games.kvizovka.analysis import (
 )
 from lexicon.build.games.kvizovka.evidence import APERTIUM, PARTICIPLE_INFINITIVES, FormCandidate
 from lexicon.build.games.kvizovka.lists import ReviewedLists
-from lexicon.build.rules import Admit, Evidence, Reject, Rejection, RuleBook
+from lexicon.build.rulebook import Admit, Evidence, Reject, Rejection, RuleBook
 
 CATEGORY = {"n": "noun", "vblex": "verb", "vbmod": "verb", "vbser": "verb", "prn": "prn",
             "num": "num", "adj": "adj", "adv": "adv"}

@@ -1,5 +1,5 @@
 """The Polish builder: candidates from the word lists, Morfeusz readings, generated and
-completed paradigms, each judged by :mod:`build.games.polish.rules` into records."""
+completed paradigms, each judged by :mod:`build.games.osps.book` into records."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from lexicon.build.context import BuildContext, smoke_sample
-from lexicon.build.games.polish import evidence
-from lexicon.build.games.polish.evidence import (
+from lexicon.build.games.osps import evidence
+from lexicon.build.games.osps.book import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
+from lexicon.build.games.osps.evidence import (
     COMPLETED,
     GENERATED,
     GENERATED_SLOTS,
@@ -41,9 +42,9 @@ from lexicon.build.games.polish.evidence import (
     negation_base,
     source_names,
 )
-from lexicon.build.games.polish.inhabitants import Inhabitants, policy_of
-from lexicon.build.games.polish.rules import LISTING_ONLY_POLICIES, LISTING_ONLY_POLICY, make_rules
+from lexicon.build.games.osps.inhabitants import Inhabitants, policy_of
 from lexicon.build.progress import Progress
+from lexicon.build.record_writer import split_shared
 from lexicon.build.shards import ordered as ordered_shards
 from lexicon.build.shards import spans, worker_count
 from lexicon.sources import morfeusz
@@ -52,7 +53,7 @@ from lexicon.sources.wordlist import LISTS_DIR, read_reviewed_list, read_wordlis
 
 from lexicon.game import profile as profiles
 from lexicon.game.tiles import speller
-from lexicon.store.recordfile import Split, split_shared
+from lexicon.store.recordfile import Split
 from lexicon.store.records import Analysis, Record
 
 LISTS = LISTS_DIR
@@ -101,7 +102,7 @@ class PolishBuilder:
         self.generate = generate
         self.listing_only = listing_only
         profile = profiles.load(game)
-        # the profile's named choice (build.games.polish.inhabitants); tests may override it
+        # the profile's named choice (build.games.osps.inhabitants); tests may override it
         self.inhabitants = Inhabitants(inhabitants or policy_of(profile.options))
         self.book = self.inhabitants.apply(
             make_rules(self.abbreviations, self.prefixes, listing_only))
@@ -360,7 +361,7 @@ class PolishBuilder:
 
     def policy(self) -> dict[str, Any]:
         return {
-            "builder": "build.games.polish",
+            "builder": "build.games.osps",
             "vocabulary": "remik plays this vocabulary: its releases link osps's (build.linked)",
             "primary": "wpolish: every listed form is a candidate; admitted unless a rule rejects",
             "second_path": "hunspell-pl: forms it alone produces need Morfeusz to know them",

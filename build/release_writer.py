@@ -31,37 +31,35 @@ from typing import Any
 import lmdb
 from lexicon.build import canaries
 from lexicon.build.index_writer import Started, build_indexes, start_indexes
-from lexicon.build.legacy import LegacyRelease, open_parent
+from lexicon.build.old_layouts import LegacyRelease, open_parent
 from lexicon.build.progress import peak_rss_mb, track
+from lexicon.build.record_writer import encode_value, split, write_store
 
-from lexicon import atomic
+from lexicon import atomic, filetable
 from lexicon.errors import BuildBusy, BuildError, LexiconError, NoRelease
 from lexicon.export.export import HASH_RECIPE, Identity
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
-from lexicon.store import integrity, releases
+from lexicon.store import integrity, published
 from lexicon.store.recordfile import (
     MAP_SIZE,
     MAX_KEY_BYTES,
     RECORDS_DIR,
     RecordStore,
     Split,
-    encode_value,
     get_varint,
     join,
-    split,
-    write_store,
 )
 from lexicon.store.records import VALID, Record
-from lexicon.store.store import MANIFEST, Release
+from lexicon.store.release import MANIFEST, Release
 
 STAGED_DB = b"staged"
 TXN_BATCH = 50_000
 DIFF_SAMPLE = 200
 #: A release's overrides (reviewed ones applied by a full build, or amend's, cumulative),
 #: one JSON object a line: {"word", "key", "action", "reason"}. Kept out of the manifest,
-#: which every open and every listing parses: 200,000 overrides listed in it twice made a
-#: 48.7 MB manifest. The manifest summarises the file (``overrides``) and lists it in its
+#: which every open and every listing parses, and which a large amend's overrides would
+#: grow to tens of megabytes. The manifest summarises the file (``overrides``) and lists it in its
 #: file table like every other file.
 OVERRIDES_FILE = "overrides.jsonl"
 #: Writes a record store at the path given; returns its figures and its shape uses.
@@ -212,7 +210,7 @@ def build_lock(game: str, root: Path | None = None) -> Iterator[None]:
     ``CURRENT``, so the second fails at once with BuildBusy (CLI exit 4) instead of waiting.
     An ``flock``: the kernel drops it when its holder dies, so a killed build never leaves
     the game locked (its forked children close their copies of it)."""
-    gdir = releases.game_dir(game, root)
+    gdir = published.game_dir(game, root)
     gdir.mkdir(parents=True, exist_ok=True)
     fd = os.open(gdir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -259,17 +257,17 @@ def check_staged(profile: Profile, path: Path, release_id: str, *,
     (``build.shipping``), so an install can never publish what a build would not.
 
     In order: ``release_id`` is an id of the game (as :meth:`ReleaseWriter._unique_id`
-    makes them, see :func:`lexicon.store.releases.is_release_id`) and the manifest names it and
+    makes them, see :func:`lexicon.store.published.is_release_id`) and the manifest names it and
     the game; every file the layout needs is present and in the file table
     (:func:`lexicon.store.integrity.layout_problems`); every file's size and sha256 match and no
     file is unlisted (:func:`lexicon.store.integrity.verify_release`); the release opens through
-    the server's own reader (:class:`~lexicon.store.store.Release`, its query indexes mapped) and
+    the server's own reader (:class:`~lexicon.store.release.Release`, its query indexes mapped) and
     the canary words are looked up in it, and must hold when ``check_canaries``.
     Raises ReleaseDamaged (or CanaryFailed) naming every problem; returns verify's report.
     """
     manifest = integrity.read_manifest(path)
     problems = []
-    if not releases.is_release_id(profile.id, release_id):
+    if not published.is_release_id(profile.id, release_id):
         problems.append(f"{release_id[:80]!r} is not a release id of {profile.id} "
                         f"({profile.id}-YYYYMMDDTHHMMSSZ-<8 hex digits>[-N])")
     if manifest["game"] != profile.id:
@@ -313,7 +311,7 @@ class ReleaseWriter:
     def __init__(self, profile: Profile, root: Path | None = None) -> None:
         self.profile = profile
         self.root = root
-        self.game_dir = releases.game_dir(profile.id, root)
+        self.game_dir = published.game_dir(profile.id, root)
         self.game_dir.mkdir(parents=True, exist_ok=True)
         remove_dead_staging(self.game_dir)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
@@ -418,7 +416,7 @@ class ReleaseWriter:
                       changed: Changed | None = None) -> dict[str, Any]:
         """:meth:`_diff` against the game's current release, opened for it alone."""
         try:
-            prev_path = releases.current_path(self.profile.id, self.root)
+            prev_path = published.current_path(self.profile.id, self.root)
             # an older layout too: a repack's diff is against the release it migrates
             previous = open_parent(prev_path) if prev_path else None
         except NoRelease:  # a damaged current release: rebuilding is how it gets fixed
@@ -515,7 +513,7 @@ class ReleaseWriter:
         ``valid_keys``, when known before the records are written (an amend's), lets the
         alphagram indexes be built in a forked child meanwhile (checked against the store).
         ``store``, when given, writes the record store itself (an amend copies its parent's,
-        :func:`lexicon.store.recordfile.amend_store`) and returns its figures and the uses of
+        :func:`build.record_writer.amend_store`) and returns its figures and the uses of
         its shapes, which the counts are made of; ``changed`` (the parent's id, key ->
         (valid before, valid now)) is the diff when the parent is the current release.
         The writer's ``meanings`` hook, when set (``build.meanings_writer``), writes the meanings
@@ -609,7 +607,7 @@ class ReleaseWriter:
         """Write the manifest (with the file table), verify, rename, switch CURRENT."""
         # size + sha256 of every file: checked when opened (sizes), published, installed
         # and by `lexicon verify` (hashes); see lexicon.store.integrity
-        manifest[integrity.FILES] = integrity.file_table(self.staging)
+        manifest[integrity.FILES] = filetable.file_table(self.staging, skip=integrity.NOT_CONTENT)
         atomic.write_text(self.staging / MANIFEST,
                           json.dumps(manifest, ensure_ascii=False, indent=2))
         target = self.game_dir / release_id
@@ -618,7 +616,7 @@ class ReleaseWriter:
         check_staged(self.profile, self.staging, release_id,
                      check_canaries=self.check_canaries)
         os.rename(self.staging, target)
-        releases.set_current(self.profile.id, release_id, self.root)
+        published.set_current(self.profile.id, release_id, self.root)
         return target
 
     def abort(self) -> None:

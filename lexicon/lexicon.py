@@ -53,11 +53,11 @@ from lexicon.game.profile import Profile
 from lexicon.game.tiles import Speller, speller
 from lexicon.queries import queries
 from lexicon.queries.queries import DEFAULT_LIMIT
-from lexicon.store.store import Release
+from lexicon.store.release import Release
 from lexicon.verdicts import checker, fastcheck, judge, remik
 
 if TYPE_CHECKING:
-    from lexicon.export.audit.sheets import Sheet
+    from lexicon.audit.sheets import Sheet
 
 
 class Lexicon:
@@ -208,7 +208,7 @@ class Lexicon:
         """Does a playable word start with ``text``, and which tiles may come next."""
         return queries.prefix(self.profile, self.release, text)
 
-    # -- the maintainer's audit (:mod:`lexicon.export.audit`) -------------------------------
+    # -- the maintainer's audit (:mod:`lexicon.audit`) -------------------------------
 
     def audit_draw(self, *, per_class: int = 20, seed: int = 0, words: Path | None = None,
                    exclude_labelled: bool = False, exclude: Sequence[str | Path] = (),
@@ -217,7 +217,7 @@ class Lexicon:
         evidence class, written as a labelling sheet under ``audits/GAME/``; the words
         labelled in the sheets ``exclude`` (all the game's: ``exclude_labelled``) left
         out."""
-        from lexicon.export.audit.draw import draw_sheet
+        from lexicon.audit.draw import draw_sheet
 
         return draw_sheet(self.root, self.profile, self.release, per_class=per_class,
                           seed=seed, words=words, exclude_labelled=exclude_labelled,
@@ -229,8 +229,8 @@ class Lexicon:
         95% intervals, from the labels of ``sheets`` (weighted by the release's class
         sizes, or by those of the word list ``population``); a ``?`` label left ``out``
         or counted as ``half``."""
-        from lexicon.export.audit import sheets as sheet_files
-        from lexicon.export.audit.estimate import score
+        from lexicon.audit import sheets as sheet_files
+        from lexicon.audit.estimate import score
 
         read = self._audit_sheets(sheets)
         words = sheet_files.word_list(population) if population else None
@@ -240,8 +240,8 @@ class Lexicon:
     def audit_compare(self, words: Path, *, samples: int = diffing.SAMPLES) -> dict[str, Any]:
         """This release against a reference list: each class's share in the list, the
         list's words by verdict and reason, with ``samples`` of each."""
-        from lexicon.export.audit.compare import compare
-        from lexicon.export.audit.sheets import word_list
+        from lexicon.audit.compare import compare
+        from lexicon.audit.sheets import word_list
 
         return compare(self.profile, self.release, word_list(words), list_name=words.name,
                        samples=samples)
@@ -250,7 +250,7 @@ class Lexicon:
                     date: str | None = None, output: Path | None = None) -> dict[str, Any]:
         """The sheet's labels this release disagrees with, as an overrides file for
         ``lexicon amend`` (reason: the sheet, the reviewer, the date)."""
-        from lexicon.export.audit.overrides import write
+        from lexicon.audit.overrides import write
 
         return write(self.root, self.profile, self.release, self._audit_sheets([sheet])[0],
                      reviewer=reviewer, date=date, output=output)
@@ -259,7 +259,7 @@ class Lexicon:
         """The sheets named (paths or names under ``audits/``): of this game, or of the
         game whose vocabulary it plays (remik is scored with osps's sheets: labels belong
         to words), else ``bad_audit_sheet``."""
-        from lexicon.export.audit.sheets import SheetError, load
+        from lexicon.audit.sheets import SheetError, load
 
         read = load(self.root, list(names))
         if read[0].game not in (self.game, self.profile.vocabulary):

@@ -11,7 +11,8 @@ Admission evidence, strongest first (the first decides the category, all are rec
 reviewed lists; the apertium analyser (``<n>``/``<np>`` ``<sg><nom>``, or a plural whose
 lemma is the form itself; not a nominative the same lemma's hunspell-sl paradigm
 contradicts, *osla*); FreeDict noun headwords; thesaurus (mythes-sl) headwords with a noun
-meaning ``(sam.)``; a noun declension found among the
+meaning ``(sam.)``, beside adjective forms only when the meaning's synonyms are nouns by the
+other sources (*sloka*: *kljunač*); a noun declension found among the
 hunspell forms (:mod:`.morph`), strong alone, weak with LemmaGen's "its own lemma"; an
 uninflected capitalised entry with an attested possessive (*Karin*: *Karinin*); an
 inhabitant plural, masculine or feminine (*Ljubljančani*, *Ljubljančanke*). A spelling
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from lexicon.build.games.krizemkrazem import morph
 from lexicon.build.games.krizemkrazem.evidence import (
@@ -44,7 +45,7 @@ from lexicon.build.games.krizemkrazem.evidence import (
     InhabitantPair,
     is_nom_sg,
 )
-from lexicon.build.rules import Admit, Evidence, Reject, Rejection, RuleBook
+from lexicon.build.rulebook import Admit, Evidence, Reject, Rejection, RuleBook
 
 CASE = {"nom": "nominative", "gen": "genitive", "dat": "dative", "acc": "accusative",
         "loc": "locative", "ins": "instrumental"}
@@ -167,17 +168,32 @@ def dictionary(c: Candidate) -> Evidence | None:
 def thesaurus(c: Candidate) -> Evidence | None:
     """A thesaurus headword with a noun meaning ``(sam.)``: the thesaurus lists lemmas, so
     the headword is a noun in the nominative; a plural one (*počitnice*) is a plurale
-    tantum or, beside a singular noun, an established plural."""
+    tantum or, beside a singular noun, an established plural.
+
+    A headword with adjective forms (*-ega*, *-emu*) is a noun only where its noun meaning's
+    synonyms are nouns by the other sources (:meth:`SlovenianSources.noun_synonyms`): the
+    thesaurus tags some adjectives ``(sam.)`` (*netipičen*), but *sloka* (sam.) *kljunač* is
+    the woodcock whatever else the spelling is (a form of *slok*), and *urin* (sam.) *seč*
+    the noun beside a genitive plural of *urino*; the rule book admits "samostalniki v 1.
+    sklonu ednine" (seed 001, IZBOR BESED), and a noun headword is one."""
     e = c.thesaurus
-    if e is None or not e.is_noun() or not c.single or c.adjective_forms:
-        return None       # netipičen (sam.): -ega forms make it an adjective, as in 50 drawn
+    if e is None or not e.is_noun() or not c.single:
+        return None
     nouns = [m for m in e.meanings if m.pos == "sam."]
     text = f"mythes-sl: {e.headword} (sam.) {', '.join(nouns[0].synonyms[:3])}".rstrip()
+    kind = "thesaurus"
+    if c.adjective_forms:
+        vouched = c.sources.noun_synonyms(e, c.word)
+        if not vouched:
+            return None
+        kind = "thesaurus_noun_synonyms"
+        text += (f"; a noun beside its adjective forms ({', '.join(c.adjective_forms[:2])}):"
+                 f" its synonyms {', '.join(vouched[:3])} are nouns")
     plural = any(morph.NP in cf.cases for cf in c.inflection_of) or any(
         p.cls in morph.PLURAL_ONLY for p in c.paradigms)
     singular = any(p.cls not in morph.PLURAL_ONLY for p in c.paradigms)
     cat = _plural_category(c) if plural and not singular else _name_or_noun(c)
-    return Evidence("thesaurus", text, cat, (MYTHES,))
+    return Evidence(kind, text, cat, (MYTHES,))
 
 
 def declension(c: Candidate) -> list[Evidence]:
@@ -371,8 +387,8 @@ def no_evidence(_c: Candidate) -> str:
             "no noun declension among the known forms)")
 
 
-def make_book(allowed_letters: frozenset[str]) -> RuleBook[Candidate]:
-    """The ordered rules of Križemkražem (``allowed_letters``: tiles and joker letters)."""
+def foreign_letters(allowed_letters: frozenset[str]) -> Callable[[Candidate], str | None]:
+    """The veto on letters no tile or joker letter stands for (``allowed_letters``)."""
 
     def letters(c: Candidate) -> str | None:
         if allowed_letters.issuperset(c.word.lower().replace(" ", "")):
@@ -383,75 +399,94 @@ def make_book(allowed_letters: frozenset[str]) -> RuleBook[Candidate]:
                     "letter) stands for")
         return None
 
+    return letters
+
+
+def vetoes(allowed_letters: frozenset[str]) -> list[Reject[Candidate]]:
+    """What rejects a spelling whatever its evidence, in order."""
+    return [
+        Reject("listed_exclusion", "excluded by sources/lists/sl_exclusions.txt", excluded),
+        Reject("hyphen_or_apostrophe", "written with a hyphen or apostrophe", hyphen),
+        Reject("part_of_speech", "Roman numerals are numerals", roman),
+        Reject("abbreviation", "abbreviations by their spelling (full stop, capitals), "
+               "unless listed as having become nouns (Unesco)", written_abbreviation),
+        Reject("foreign_letters", "letters no tile or joker letter stands for (ć, ü, ö, đ)",
+               foreign_letters(allowed_letters)),
+        Reject("proper_noun", "a lower-case spelling only the analyser has, of a word every "
+               "dictionary that has it writes with a capital letter (the capitalised "
+               "spelling is judged as a name)", capital_in_every_dictionary),
+    ]
+
+
+def admissions() -> list[Admit[Candidate]]:
+    """The evidence that admits a spelling, strongest first."""
+    return [
+        Admit("list", "reviewed lists (pluralia tantum, nation/inhabitant and established "
+              "plurals, phrases, full names, abbreviation nouns)", listed),
+        Admit("apertium", "apertium analyser <n>/<np> <sg><nom>, unless the same lemma's "
+              "hunspell-sl paradigm has the form as another case (osla: genitive of "
+              "osel); a plural analysis whose lemma is the form itself is a plurale "
+              "tantum", analyser),
+        Admit("freedict", "FreeDict noun headword (<n, ..., pl>: plurale tantum, or an "
+              "established plural beside a singular noun)", dictionary),
+        Admit("thesaurus", "mythes-sl thesaurus headword with a noun meaning (sam.); with "
+              "adjective forms only when the meaning's synonyms are nouns by the other "
+              "sources (tuja: klek); a plural headword is a plurale tantum or an "
+              "established plural", thesaurus),
+        Admit("paradigm", "a noun declension among the hunspell forms: a strong one alone; "
+              "a weak one with LemmaGen's 'its own lemma', also when the word is a case "
+              "form of another lemma if it has forms of its own for the dative and "
+              "instrumental (Stanko: Stanku, Stankom), for a feminine in -a its -o "
+              "(matematika: matematiko), also when the analyser reads it only as those "
+              "rivals' case forms; one the analyser contradicts otherwise only with "
+              "LemmaGen too; a capitalised masculine attested in the singular only "
+              "(Hanoj) when no -o/-ah form makes it a genitive plural of a feminine name "
+              "(Tamar < Tamara); plural case forms without any singular (hlačah, hlačam) "
+              "make a plurale tantum, and so do they for a capitalised word LemmaGen "
+              "leaves as is beside a homonymous singular (Fužine, Fužina)", declension),
+        Admit("name_entry", "a capitalised hunspell entry LemmaGen leaves as is, no "
+              "inflected form of an admitted noun, without adjective or verb endings, "
+              "with an attested possessive (Karin: Karinin)", name_entry),
+        Admit("inhabitant_plural", "nominative plural of an admitted capitalised masculine "
+              "in -an/-ec with a feminine counterpart in -a (Slovenec/Slovenka)",
+              inhabitant_plural),
+        Admit("inhabitant_plural_feminine", "nominative plural of the feminine of an "
+              "inhabitant or nation noun: of the feminine in -a of an -an/-ec masculine "
+              "(Slovenka: Slovenke), or of a masculine whose plural a reviewed list names "
+              "(Škoti: Škotinja, Škotinje)", inhabitant_plural_feminine),
+        Admit("lemmagen", "LemmaGen lemmatises the form to itself", own_lemma,
+              supporting=True),
+    ]
+
+
+def explanations() -> list[Reject[Candidate]]:
+    """Why a spelling nothing admitted is not a word of the game, first match."""
+    return [
+        Reject("abbreviation", "forms the analyser knows only as abbreviations",
+               analysed_abbreviation),
+        Reject("part_of_speech", "closed classes per the apertium analyser (adverb, "
+               "pronoun, numeral, preposition, conjunction, particle, interjection)",
+               closed_class),
+        Reject("comparative", "comparatives and superlatives (apertium)", comparative),
+        Reject("part_of_speech", "verbs (apertium)", verb),
+        Reject("part_of_speech", "adjectives (apertium)", adjective),
+        Reject("part_of_speech", "possessive adjectives (Prešernov: Prešernovega among the "
+               "hunspell forms), before their reading as a genitive plural", possessive),
+        Reject("inflected_form", "cases other than the nominative, the dual, ordinary "
+               "plurals (apertium tags, or the declension found in the hunspell forms)",
+               inflected),
+        Reject("part_of_speech", "verbs, adjectives and possessive adjectives recognised "
+               "from their endings among the hunspell forms, or via the LemmaGen lemma",
+               guessed),
+        Reject("inflected_form", "forms LemmaGen lemmatises to another word", lemma_other),
+    ]
+
+
+def make_book(allowed_letters: frozenset[str]) -> RuleBook[Candidate]:
+    """The ordered rules of Križemkražem (``allowed_letters``: tiles and joker letters)."""
     return RuleBook(
-        "krizemkrazem",
-        vetoes=[
-            Reject("listed_exclusion", "excluded by sources/lists/sl_exclusions.txt", excluded),
-            Reject("hyphen_or_apostrophe", "written with a hyphen or apostrophe", hyphen),
-            Reject("part_of_speech", "Roman numerals are numerals", roman),
-            Reject("abbreviation", "abbreviations by their spelling (full stop, capitals), "
-                   "unless listed as having become nouns (Unesco)", written_abbreviation),
-            Reject("foreign_letters", "letters no tile or joker letter stands for (ć, ü, ö, đ)",
-                   letters),
-            Reject("proper_noun", "a lower-case spelling only the analyser has, of a word every "
-                   "dictionary that has it writes with a capital letter (the capitalised "
-                   "spelling is judged as a name)", capital_in_every_dictionary),
-        ],
-        admissions=[
-            Admit("list", "reviewed lists (pluralia tantum, nation/inhabitant and established "
-                  "plurals, phrases, full names, abbreviation nouns)", listed),
-            Admit("apertium", "apertium analyser <n>/<np> <sg><nom>, unless the same lemma's "
-                  "hunspell-sl paradigm has the form as another case (osla: genitive of "
-                  "osel); a plural analysis whose lemma is the form itself is a plurale "
-                  "tantum", analyser),
-            Admit("freedict", "FreeDict noun headword (<n, ..., pl>: plurale tantum, or an "
-                  "established plural beside a singular noun)", dictionary),
-            Admit("thesaurus", "mythes-sl thesaurus headword with a noun meaning (sam.) and no "
-                  "adjective forms; a plural headword is a plurale tantum or an established "
-                  "plural", thesaurus),
-            Admit("paradigm", "a noun declension among the hunspell forms: a strong one alone; "
-                  "a weak one with LemmaGen's 'its own lemma', also when the word is a case "
-                  "form of another lemma if it has forms of its own for the dative and "
-                  "instrumental (Stanko: Stanku, Stankom), for a feminine in -a its -o "
-                  "(matematika: matematiko), also when the analyser reads it only as those "
-                  "rivals' case forms; one the analyser contradicts otherwise only with "
-                  "LemmaGen too; a capitalised masculine attested in the singular only "
-                  "(Hanoj) when no -o/-ah form makes it a genitive plural of a feminine name "
-                  "(Tamar < Tamara); plural case forms without any singular (hlačah, hlačam) "
-                  "make a plurale tantum, and so do they for a capitalised word LemmaGen "
-                  "leaves as is beside a homonymous singular (Fužine, Fužina)", declension),
-            Admit("name_entry", "a capitalised hunspell entry LemmaGen leaves as is, no "
-                  "inflected form of an admitted noun, without adjective or verb endings, "
-                  "with an attested possessive (Karin: Karinin)", name_entry),
-            Admit("inhabitant_plural", "nominative plural of an admitted capitalised masculine "
-                  "in -an/-ec with a feminine counterpart in -a (Slovenec/Slovenka)",
-                  inhabitant_plural),
-            Admit("inhabitant_plural_feminine", "nominative plural of the feminine of an "
-                  "inhabitant or nation noun: of the feminine in -a of an -an/-ec masculine "
-                  "(Slovenka: Slovenke), or of a masculine whose plural a reviewed list names "
-                  "(Škoti: Škotinja, Škotinje)", inhabitant_plural_feminine),
-            Admit("lemmagen", "LemmaGen lemmatises the form to itself", own_lemma,
-                  supporting=True),
-        ],
-        explanations=[
-            Reject("abbreviation", "forms the analyser knows only as abbreviations",
-                   analysed_abbreviation),
-            Reject("part_of_speech", "closed classes per the apertium analyser (adverb, "
-                   "pronoun, numeral, preposition, conjunction, particle, interjection)",
-                   closed_class),
-            Reject("comparative", "comparatives and superlatives (apertium)", comparative),
-            Reject("part_of_speech", "verbs (apertium)", verb),
-            Reject("part_of_speech", "adjectives (apertium)", adjective),
-            Reject("part_of_speech", "possessive adjectives (Prešernov: Prešernovega among the "
-                   "hunspell forms), before their reading as a genitive plural", possessive),
-            Reject("inflected_form", "cases other than the nominative, the dual, ordinary "
-                   "plurals (apertium tags, or the declension found in the hunspell forms)",
-                   inflected),
-            Reject("part_of_speech", "verbs, adjectives and possessive adjectives recognised "
-                   "from their endings among the hunspell forms, or via the LemmaGen lemma",
-                   guessed),
-            Reject("inflected_form", "forms LemmaGen lemmatises to another word", lemma_other),
-        ],
+        "krizemkrazem", vetoes=vetoes(allowed_letters), admissions=admissions(),
+        explanations=explanations(),
         otherwise=Reject("no_noun_evidence", "everything else: no evidence of a nominative noun",
                          no_evidence),
     )

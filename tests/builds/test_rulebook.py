@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from lexicon.build.rules import Admit, Evidence, Reject, Rejection, RuleBook
+from lexicon.build.rulebook import Admit, Evidence, Reject, Rejection, RuleBook
 
 from lexicon.store.records import Analysis, Record
 

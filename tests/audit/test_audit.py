@@ -14,10 +14,10 @@ from lexicon.build.amend import derive, read_overrides
 
 from lexicon import InputError, Lexicon
 from lexicon import open as open_lexicon
-from lexicon.export.audit import sheets
-from lexicon.export.audit.classes import evidence_class
-from lexicon.export.audit.draw import draw
-from lexicon.export.audit.estimate import wilson
+from lexicon.audit import sheets
+from lexicon.audit.classes import evidence_class
+from lexicon.audit.draw import draw
+from lexicon.audit.estimate import wilson
 from lexicon.store.records import Analysis, Record
 from tests.conftest import KVIZOVKA_RECORDS, lexicon, publish
 
@@ -334,6 +334,11 @@ def test_apply_output_is_amend_input(osps: Lexicon, home: Path, tmp_path: Path) 
     ("krizemkrazem", Record("Nemci", "nemci", True, category="nation_plural", evidence=[
         "nominative plural of Nemec, an inhabitant/nation noun (feminine Nemka)"]),
      "admitted:inhabitant_plural"),
+    ("krizemkrazem", Record("urin", "urin", True, category="noun", evidence=[
+        "mythes-sl: urin (sam.) seč, voda; a noun beside its adjective forms (urinega, "
+        "urinemu): its synonyms seč, voda are nouns"]), "admitted:thesaurus_noun_synonyms"),
+    ("krizemkrazem", Record("šablona", "šablona", True, category="noun", evidence=[
+        "mythes-sl: šablona (sam.) obrazec, stereotip, vzorec"]), "admitted:thesaurus"),
     ("osps", None, "absent"),
     ("osps", Record("kotłoby", "kotłoby", True, evidence=["grade:generated", "x"],
                     analyses=[Analysis("kotłować", "cond:sg:n:ter:imperf", "morfeusz2")]),
@@ -378,7 +383,7 @@ def test_committed_sheets_are_the_converted_samples(tmp_path: Path) -> None:
 def test_generated_slots_are_the_builders() -> None:
     """The audit names a generated Polish form's slot as the builder does (it may not
     import the builder: lexicon never imports build)."""
-    from lexicon.build.games.polish.evidence import GENERATED_SLOTS
+    from lexicon.build.games.osps.evidence import GENERATED_SLOTS
 
     from lexicon.game.slots import generated_slot
 
