@@ -519,6 +519,35 @@ class ReleaseWriter:
         The writer's ``meanings`` hook, when set (``build.meanings_writer``), writes the meanings
         file for the lemmas the store admits; the manifest's ``meanings`` entry is its.
         """
+        figures, counts = self._write_records(records, valid_keys, store)
+        content = figures["sha256"]   # of keys and values: a pure function of the records
+        release_id, built_at = self.name(content)
+        self.env.close()
+        shutil.rmtree(self._raw)
+        identity, diff, meanings = self._read_back(identity, changed)
+        store_dir = self.staging / RECORDS_DIR
+        indexes = build_indexes(self.profile, store_dir, self.staging, self._early)
+        manifest = self.manifest(release_id, built_at, content, identity, {
+            "sources": sources,
+            "rules": rules,
+            "policy": policy,
+            "counts": counts,
+            "records": figures,
+            "diff": diff,
+            "previous": diff.get("previous"),
+            "indexes": indexes,
+            "overrides": write_overrides(self.staging, overrides),
+            **({"meanings": meanings} if meanings is not None else {}),
+            **(extra or {}),
+        })
+        manifest["size_bytes"] = _dir_size(self.staging)
+        return self.publish_manifest(release_id, manifest)
+
+    def _write_records(self, records: Iterable[Split] | None,
+                       valid_keys: Iterable[str] | None, store: StoreWriter | None
+                       ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The record store written into the staging folder (see :meth:`publish`): its
+        figures and the release's counts. A build that admitted no word stops here."""
         if self._txn is not None:
             self._txn.commit()
             self._txn = None
@@ -537,13 +566,15 @@ class ReleaseWriter:
         counts = counter.counts()
         if counts["valid"] == 0:
             raise BuildError(f"{self.profile.id}: the build admitted no word; not publishing")
-        content = figures["sha256"]   # of keys and values: a pure function of the records
-        release_id, built_at = self.name(content)
-        self.env.close()
-        shutil.rmtree(self._raw)
-        # the store is read back by each step below on its own mapping, unmapped after
-        # it: a whole scan maps every page of it (hundreds of MB), and the diff's scan
-        # of the previous release would otherwise stack its pages on the new store's
+        return figures, counts
+
+    def _read_back(self, identity: Identity | None, changed: Changed | None
+                   ) -> tuple[Identity, dict[str, Any], dict[str, Any] | None]:
+        """What is read back from the written store: the playable words' identity (unless
+        known), the diff and the meanings. The store is read by each step on its own
+        mapping, unmapped after it: a whole scan maps every page of it, and the diff's scan
+        of the previous release would otherwise stack its pages on the new store's."""
+        store_dir = self.staging / RECORDS_DIR
         valid: list[str] | None = None
 
         def admitted() -> list[str]:
@@ -562,22 +593,7 @@ class ReleaseWriter:
         if self.meanings:
             with closing(RecordStore(store_dir)) as written:
                 meanings = self.meanings(self.staging, written)
-        indexes = build_indexes(self.profile, store_dir, self.staging, self._early)
-        manifest = self.manifest(release_id, built_at, content, identity, {
-            "sources": sources,
-            "rules": rules,
-            "policy": policy,
-            "counts": counts,
-            "records": figures,
-            "diff": diff,
-            "previous": diff.get("previous"),
-            "indexes": indexes,
-            "overrides": write_overrides(self.staging, overrides),
-            **({"meanings": meanings} if meanings is not None else {}),
-            **(extra or {}),
-        })
-        manifest["size_bytes"] = _dir_size(self.staging)
-        return self.publish_manifest(release_id, manifest)
+        return identity, diff, meanings
 
     def discard_staged_records(self) -> None:
         """Drop the scratch LMDB: this release's files come from elsewhere (build.linked)."""

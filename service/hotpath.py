@@ -4,14 +4,15 @@ reading of that request that the lane and the declared route share.
 ``GET /v1/games/{game}/words/{word}`` is the request engines and the referee page send most,
 and the verdict itself costs tens of microseconds. Profiled in-process, FastAPI's routing and
 parameter solving plus the middleware layers behind this one cost about as much as the
-verdict, so the outermost layer (:class:`service.metrics.Observability`, which counts every
-request) asks :class:`WordLookup` first, and it answers the plain, successful case itself: a
-GET or HEAD of that path whose query is at most ``edge`` (read with pydantic's own bool
-rules, as FastAPI reads it), ``lang`` and ``release``, and whose word the library checks
-without error. Everything else (a malformed ``edge``, an unknown game, an unreadable word, a
-URL that is not UTF-8 once percent-decoded, any failure) is passed on untouched to the app,
-whose declared route and error contract answer it as they answer every request, so an answer never
-depends on which of the two gave it (``tests/service/test_hotpath.py`` holds them side by side).
+verdict, so :class:`WordLookup`, a small ASGI dispatcher placed before the app (and behind
+:class:`service.metrics.Observability`, which counts and logs whatever answers), answers
+the plain, successful case itself: a GET or HEAD of that path whose query is at most
+``edge`` (read with pydantic's own bool rules, as FastAPI reads it), ``lang`` and
+``release``, and whose word the library checks without error. Everything else (a malformed
+``edge``, an unknown game, an unreadable word, a URL that is not UTF-8 once
+percent-decoded, any failure) is passed on untouched to the app, whose declared route and
+error contract answer it as they answer every request, so an answer never depends on
+which of the two gave it (``tests/service/test_hotpath.py`` holds them side by side).
 
 Both read the request with the same functions, :func:`word_target` (the path) and
 :func:`word_query` (the query: the last value of each parameter, as Starlette keeps it; a
@@ -30,7 +31,7 @@ import orjson
 from fastapi.exceptions import RequestValidationError
 from lexicon.service import metrics
 from pydantic import TypeAdapter, ValidationError
-from starlette.types import Message, Scope
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lexicon import Catalog
 
@@ -151,12 +152,23 @@ def _query(raw: bytes) -> tuple[bool, str | None, str | None] | None:
 
 
 class WordLookup:
-    """Answers the plain single-word lookups, in front of the whole app: the outermost
-    layer (:class:`service.metrics.Observability`) asks :meth:`answer` first, and the app
-    answers whatever it declines."""
+    """A plain ASGI dispatcher in front of the app (behind the metrics middleware, which
+    counts what either answers): a plain single-word lookup is answered here, anything it
+    declines goes to ``app`` untouched. :attr:`enabled` False sends every request to the
+    app (the declared route answers then, as tests compare)."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, app: ASGIApp, catalog: Catalog) -> None:
+        self.app = app
         self.catalog = catalog
+        self.enabled = True
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        answer = self.answer(scope) if self.enabled and scope["type"] == "http" else None
+        if answer is None:
+            await self.app(scope, receive, send)
+        else:
+            await send(answer[0])
+            await send(answer[1])
 
     def answer(self, scope: Scope) -> tuple[Message, Message] | None:
         """The response's start and body messages, or None: the app answers."""

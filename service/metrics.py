@@ -1,12 +1,12 @@
 """Prometheus metrics and one JSON access line per request, as one plain-ASGI middleware.
 
 :class:`Observability` sits outside everything else, the single-word fast lane included
-(:mod:`service.hotpath`), so every request is counted and logged whichever layer answers
-it. It is plain ASGI on purpose: the lookup it wraps costs tens of microseconds, and a
-per-request object or a framework middleware would cost as much. Per request it reads the
-status from the response start, keeps the first and last bytes of the body (the answer's
-``release`` label is in one of them), and afterwards increments one counter, observes one
-histogram and writes one line.
+(:class:`service.hotpath.WordLane`), so every request is counted and logged whichever layer
+answers it; it measures and never answers a request itself. It is plain ASGI on purpose:
+the lookup it wraps costs tens of microseconds, and a per-request object or a framework
+middleware would cost as much. Per request it reads the status from the response start,
+keeps the first and last bytes of the body (the answer's ``release`` label is in one of
+them), and afterwards increments one counter, observes one histogram and writes one line.
 
 What ``GET /metrics`` shows (Prometheus text format):
 
@@ -450,19 +450,13 @@ def _count_request(method: str, route: str, status: int, seconds: float, game: s
 
 
 class Observability:
-    """Counts, times and logs every request (see the module doc). ``quick``, when given,
-    answers some requests before the app is asked (the single-word lane,
-    :class:`service.hotpath.WordLookup`): ``quick(scope)`` gives the response's two
-    messages, sent as they are, or None for the app to answer."""
+    """Counts, times and logs every request (see the module doc) that ``app`` answers."""
 
-    def __init__(self, app: ASGIApp, routes: list[Any], access_log: bool,
-                 quick: Callable[[Scope], tuple[Message, Message] | None] | None = None
-                 ) -> None:
+    def __init__(self, app: ASGIApp, routes: list[Any], access_log: bool) -> None:
         self.app = app
         self.routes = routes
         self.games = frozenset(game_ids())
         self.access_log = access_log
-        self.quick = quick
         self.pid = os.getpid()
         self._second, self._stamp = 0, ""
 
@@ -496,14 +490,6 @@ class Observability:
         status = 500
         head = tail = b""
         try:
-            answer = self.quick(scope) if self.quick is not None else None
-            if answer is not None:      # no wrapper around send: its messages are known
-                status = answer[0]["status"]
-                head = tail = answer[1]["body"]     # one small body: found in whole
-                await send(answer[0])
-                await send(answer[1])
-                return
-
             async def observed(message: Message) -> None:
                 nonlocal status, head, tail
                 if message["type"] == "http.response.start":
@@ -551,12 +537,10 @@ class Observability:
         os.write(1, line.encode())   # one write a line: the lines of workers never mix
 
 
-def install(app: FastAPI, catalog: Catalog,
-            quick: Callable[[Scope], tuple[Message, Message] | None] | None = None
-            ) -> Observability:
-    """``GET /metrics``, and the middleware in front of the whole app (FastAPI's own error
-    layers included), answering with ``quick`` what it can (:class:`Observability`): the
-    caller sends every request to it (``service.app.Service``)."""
+def install(app: FastAPI, catalog: Catalog, inner: ASGIApp) -> Observability:
+    """``GET /metrics``, and the middleware that measures ``inner`` (the app with whatever
+    answers in front of it, FastAPI's own error layers included) (:class:`Observability`):
+    the caller sends every request to it (``service.app.Service``)."""
     share_dir_lock()
 
     @app.get("/metrics", tags=["service"], response_class=Response,
@@ -567,5 +551,5 @@ def install(app: FastAPI, catalog: Catalog,
         return Response(exposition(catalog), media_type=CONTENT_TYPE_LATEST)
 
     app.router.on_shutdown.append(remove_orphaned_dir)   # a worker, its requests done
-    return Observability(functools.partial(FastAPI.__call__, app), app.router.routes,
-                         access_log=os.environ.get(ACCESS_LOG_ENV, "") == "1", quick=quick)
+    return Observability(inner, app.router.routes,
+                         access_log=os.environ.get(ACCESS_LOG_ENV, "") == "1")

@@ -511,118 +511,143 @@ def _strip_comment(tokens: list[str], keep: int) -> list[str]:
 
 def read_aff(path: Path) -> Aff:
     """Parse an ``.aff`` file (any Hunspell encoding, BOM and CRLF tolerated)."""
+    encoding, text = _aff_text(path)
+    reader = _AffReader(path)
+    for lineno, line in enumerate(_split_lines(text), start=1):
+        reader.line(lineno, line)
+    return reader.aff(encoding)
+
+
+def _aff_text(path: Path) -> tuple[str, str]:
+    """The file's encoding (its ``SET``, else ISO 8859-1) and its text, BOM dropped."""
     raw = Path(path).read_bytes()
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8) :]
     # SET must be known before decoding; it is ASCII, so find it in the bytes.
     match = re.search(rb"^[ \t]*SET[ \t]+(\S+)", raw, re.MULTILINE)
     encoding = _python_encoding(match.group(1).decode("ascii")) if match else "iso8859_1"
-    text = raw.decode(encoding)
+    return encoding, raw.decode(encoding)
 
-    flag_type = "short"
-    flag_aliases: list[frozenset[str]] = []
-    morph_aliases: list[tuple[str, ...]] = []
-    prefixes: dict[str, list[Affix]] = {}
-    suffixes: dict[str, list[Affix]] = {}
-    special: dict[str, str] = {}
-    complexprefixes = False
-    fullstrip = False
-    directives: dict[str, list[tuple[str, ...]]] = {}
-    alias_headers: set[str] = set()  # "AF"/"AM" once their count line was read
-    # (kind, flag) -> (cross_product, rules still expected in the open block)
-    blocks: dict[tuple[str, str], tuple[bool, int]] = {}
 
-    def flags_of(text: str) -> frozenset[str]:
-        # Continuation flags may be AF aliases too (Hunspell treats them alike).
-        if flag_aliases and text.isdigit():
+@dataclass
+class _AffReader:
+    """What an ``.aff`` file has said so far, read a line at a time (:meth:`line`): a
+    directive may depend on an earlier one (``FLAG`` on how flags are written, an affix
+    rule on its block's header, an alias on the ``AF``/``AM`` tables)."""
+
+    path: Path
+    flag_type: str = "short"
+    flag_aliases: list[frozenset[str]] = field(default_factory=list)
+    morph_aliases: list[tuple[str, ...]] = field(default_factory=list)
+    prefixes: dict[str, list[Affix]] = field(default_factory=dict)
+    suffixes: dict[str, list[Affix]] = field(default_factory=dict)
+    special: dict[str, str] = field(default_factory=dict)
+    complexprefixes: bool = False
+    fullstrip: bool = False
+    directives: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    alias_headers: set[str] = field(default_factory=set)  # "AF"/"AM" once their count was read
+    #: (kind, flag) -> (cross_product, rules still expected in the open block)
+    blocks: dict[tuple[str, str], tuple[bool, int]] = field(default_factory=dict)
+
+    def flags_of(self, text: str) -> frozenset[str]:
+        """Continuation flags, which may be AF aliases too (Hunspell treats them alike)."""
+        if self.flag_aliases and text.isdigit():
             index = int(text)
-            if 1 <= index <= len(flag_aliases):
-                return flag_aliases[index - 1]
-            log.warning("%s: continuation alias %s out of range", path, text)
+            if 1 <= index <= len(self.flag_aliases):
+                return self.flag_aliases[index - 1]
+            log.warning("%s: continuation alias %s out of range", self.path, text)
             return frozenset()
-        return frozenset(_split_flags(text, flag_type))
+        return frozenset(_split_flags(text, self.flag_type))
 
-    for lineno, line in enumerate(_split_lines(text), start=1):
+    def line(self, lineno: int, line: str) -> None:
+        """Take one line of the file into account."""
         tokens = line.split()
         if not tokens or tokens[0].startswith("#"):
-            continue
+            return
         name = tokens[0]
         if name == "SET":
-            continue
+            return
         if name == "FLAG" and len(tokens) > 1:
-            flag_type = {"long": "long", "num": "num", "utf-8": "UTF-8"}.get(
+            self.flag_type = {"long": "long", "num": "num", "utf-8": "UTF-8"}.get(
                 tokens[1].lower(), "short"
             )
         elif name == "AF" and len(tokens) > 1:
             # The first "AF n" line is the count; every later one is an alias.
-            if "AF" in alias_headers:
-                flag_aliases.append(frozenset(_split_flags(tokens[1], flag_type)))
+            if "AF" in self.alias_headers:
+                self.flag_aliases.append(frozenset(_split_flags(tokens[1], self.flag_type)))
             else:
-                alias_headers.add("AF")
+                self.alias_headers.add("AF")
         elif name == "AM" and len(tokens) > 1:
-            if "AM" in alias_headers:
-                morph_aliases.append(tuple(_strip_comment(tokens[1:], 1)))
+            if "AM" in self.alias_headers:
+                self.morph_aliases.append(tuple(_strip_comment(tokens[1:], 1)))
             else:
-                alias_headers.add("AM")
+                self.alias_headers.add("AM")
         elif name in ("PFX", "SFX") and len(tokens) >= 4:
-            flag = next(iter(_split_flags(tokens[1], flag_type)), tokens[1])
-            key = (name, flag)
-            cross, remaining = blocks.get(key, (False, 0))
-            if remaining == 0:
-                # Header: "SFX flag Y|N count".
-                if tokens[2] not in ("Y", "N") or not tokens[3].isdigit():
-                    log.warning("%s:%d: bad affix header %r", path, lineno, line)
-                    continue
-                blocks[key] = (tokens[2] == "Y", int(tokens[3]))
-                (prefixes if name == "PFX" else suffixes).setdefault(flag, [])
-                continue
-            blocks[key] = (cross, remaining - 1)
-            tokens = _strip_comment(tokens, 4)
-            strip = "" if tokens[2] == "0" else tokens[2]
-            add, _, cont = tokens[3].partition("/")
-            add = "" if add == "0" else add
-            condition = tokens[4] if len(tokens) > 4 else "."
-            morph = tuple(tokens[5:])
-            if morph_aliases and len(morph) == 1 and morph[0].isdigit():
-                index = int(morph[0])
-                if 1 <= index <= len(morph_aliases):
-                    morph = morph_aliases[index - 1]
-            affix = Affix(
-                kind=name,
-                flag=flag,
-                cross_product=cross,
-                strip=strip,
-                add=add,
-                condition=condition,
-                cont_flags=flags_of(cont) if cont else frozenset(),
-                morph=morph,
-            )
-            rules = (prefixes if name == "PFX" else suffixes).setdefault(flag, [])
-            if affix not in rules:  # hunspell-hr defines "PFX UB" twice, identically
-                rules.append(affix)
+            self.affix_line(name, tokens, lineno, line)
         elif name in _FLAG_DIRECTIVES and len(tokens) > 1:
-            special[_FLAG_DIRECTIVES[name]] = next(
-                iter(_split_flags(tokens[1], flag_type)), tokens[1]
+            self.special[_FLAG_DIRECTIVES[name]] = next(
+                iter(_split_flags(tokens[1], self.flag_type)), tokens[1]
             )
         elif name == "COMPLEXPREFIXES":
-            complexprefixes = True
+            self.complexprefixes = True
         elif name == "FULLSTRIP":
-            fullstrip = True
+            self.fullstrip = True
         else:
-            directives.setdefault(name, []).append(tuple(tokens[1:]))
+            self.directives.setdefault(name, []).append(tuple(tokens[1:]))
 
-    return Aff(
-        encoding=encoding,
-        flag_type=flag_type,
-        flag_aliases=tuple(flag_aliases),
-        morph_aliases=tuple(morph_aliases),
-        prefixes=MappingProxyType({k: tuple(v) for k, v in prefixes.items()}),
-        suffixes=MappingProxyType({k: tuple(v) for k, v in suffixes.items()}),
-        complexprefixes=complexprefixes,
-        fullstrip=fullstrip,
-        directives=MappingProxyType({k: tuple(v) for k, v in directives.items()}),
-        **special,
-    )
+    def affix_line(self, name: str, tokens: list[str], lineno: int, line: str) -> None:
+        """A ``PFX``/``SFX`` line: a block's header, or one rule of the open block."""
+        flag = next(iter(_split_flags(tokens[1], self.flag_type)), tokens[1])
+        key = (name, flag)
+        table = self.prefixes if name == "PFX" else self.suffixes
+        cross, remaining = self.blocks.get(key, (False, 0))
+        if remaining == 0:
+            # Header: "SFX flag Y|N count".
+            if tokens[2] not in ("Y", "N") or not tokens[3].isdigit():
+                log.warning("%s:%d: bad affix header %r", self.path, lineno, line)
+                return
+            self.blocks[key] = (tokens[2] == "Y", int(tokens[3]))
+            table.setdefault(flag, [])
+            return
+        self.blocks[key] = (cross, remaining - 1)
+        tokens = _strip_comment(tokens, 4)
+        strip = "" if tokens[2] == "0" else tokens[2]
+        add, _, cont = tokens[3].partition("/")
+        add = "" if add == "0" else add
+        condition = tokens[4] if len(tokens) > 4 else "."
+        morph = tuple(tokens[5:])
+        if self.morph_aliases and len(morph) == 1 and morph[0].isdigit():
+            index = int(morph[0])
+            if 1 <= index <= len(self.morph_aliases):
+                morph = self.morph_aliases[index - 1]
+        affix = Affix(
+            kind=name,
+            flag=flag,
+            cross_product=cross,
+            strip=strip,
+            add=add,
+            condition=condition,
+            cont_flags=self.flags_of(cont) if cont else frozenset(),
+            morph=morph,
+        )
+        rules = table.setdefault(flag, [])
+        if affix not in rules:  # hunspell-hr defines "PFX UB" twice, identically
+            rules.append(affix)
+
+    def aff(self, encoding: str) -> Aff:
+        """Everything read, as the frozen :class:`Aff`."""
+        return Aff(
+            encoding=encoding,
+            flag_type=self.flag_type,
+            flag_aliases=tuple(self.flag_aliases),
+            morph_aliases=tuple(self.morph_aliases),
+            prefixes=MappingProxyType({k: tuple(v) for k, v in self.prefixes.items()}),
+            suffixes=MappingProxyType({k: tuple(v) for k, v in self.suffixes.items()}),
+            complexprefixes=self.complexprefixes,
+            fullstrip=self.fullstrip,
+            directives=MappingProxyType({k: tuple(v) for k, v in self.directives.items()}),
+            **self.special,
+        )
 
 
 # --------------------------------------------------------------------------------------

@@ -135,7 +135,7 @@ def _from_status(status: int | None) -> int:
 @cache
 def exit_codes() -> dict[str, set[int]]:
     """Every error code the library, the builders, the sources and the CLI give, with the
-    CLI exit codes it is given with (what :func:`cli.main._contract` exits with)."""
+    CLI exit codes it is given with (what :func:`cli.contract.guard` exits with)."""
     classes: dict[str, dict[str, ast.AST | None]] = {}
     trees = [(path, ast.parse(path.read_text(encoding="utf-8")))
              for path in _sources(tuple(p for p in PRODUCT if p != "service"))]

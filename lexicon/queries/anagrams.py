@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import repeat
 from typing import Any, NamedTuple
 
@@ -217,70 +217,109 @@ def find_alphagrams(index: Indexes, profile: Profile, rack: Rack, min_length: in
         return Alphagrams()
     walk = _Walk(index, letters, rules, known)
     found = Alphagrams(walk)
-    # the open paths: one row each
-    off = np.array([nodes[0]], dtype=np.int64)       # the node the path has reached
-    racks = np.array([rack_left], dtype=np.int16)     # tiles left, by label
-    boards = np.array([board_left], dtype=np.int16)   # board letters still to use
-    jokers = np.array([rack.jokers], dtype=np.int16)  # jokers left
-    scores = np.zeros(1, dtype=np.int64)
-    bases = np.zeros(1, dtype=np.int64)               # where the path's subtree's keys start
-    paths = np.zeros((1, 0), dtype=np.intp)           # the labels along the path
-    joker_labels = np.full((1, rack.jokers), -1, dtype=np.intp)   # what each joker stood for
+    now = _Open.start(nodes[0], rack_left, board_left, rack.jokers)
     steps = 0
     for depth in range(1, max_length + 1):
-        lens = np.bitwise_count(walk.masks[off]).astype(np.int64)
-        edges_read = int(lens.sum())
-        steps += edges_read
-        if steps > MAX_STEPS:
-            raise QueryTooBroad(f"the query needs more than {MAX_STEPS:,} steps; use "
-                                f"fewer jokers or a longer minimum length",
-                                detail={"max_steps": MAX_STEPS})
-        parent = np.repeat(np.arange(len(off)), lens)
-        k = np.repeat(off - (np.cumsum(lens) - lens), lens) + np.arange(edges_read)
-        label = (walk.nodes[k] >> NODE_LABEL_SHIFT).astype(np.intp)
-        on_board = boards[parent, label] > 0
-        on_rack = ~on_board & (racks[parent, label] > 0)
-        by_joker = ~on_board & ~on_rack & (jokers[parent] > 0)
-        take = on_board | on_rack | by_joker
-        if board_total:     # board letters must all be used: none may be passed over
-            needed = boards > 0
-            first = np.where(needed.any(axis=1), needed.argmax(axis=1), len(letters))
-            take &= label <= first[parent]
-        chosen = np.flatnonzero(take)
-        parent, k, label = parent[chosen], k[chosen], label[chosen]
-        on_board, on_rack, by_joker = on_board[chosen], on_rack[chosen], by_joker[chosen]
-        rows = np.arange(len(chosen))
-        racks = racks[parent]
-        racks[rows, label] -= on_rack
-        boards = boards[parent]
-        boards[rows, label] -= on_board
-        joker_labels = joker_labels[parent]
-        if rack.jokers:
-            spent = rows[by_joker]
-            joker_labels[spent, rack.jokers - jokers[parent][by_joker]] = label[by_joker]
-        jokers = jokers[parent] - by_joker
-        scores = scores[parent] + np.where(by_joker, walk.joker_value[label],
-                                           walk.tile_value[label])
-        paths = np.concatenate([paths[parent], label[:, None]], axis=1)
-        edge = walk.nodes[k]
-        counts = walk.counts[k]
-        ranks = bases[parent] + walk.ranks[k]
+        parent, k, label, steps = _read_edges(walk, now.off, steps)
+        now = _take(walk, now, parent, k, label, rack.jokers, board_total, len(letters))
+        edge = walk.nodes[now.off]
+        counts = walk.counts[now.off]
+        ranks = now.bases + walk.ranks[now.off]
         if depth >= min_length:
-            hits = np.flatnonzero((edge & NODE_TERMINAL != 0) & ~boards.any(axis=1))
-            found.add(paths[hits], joker_labels[hits],
-                      scores[hits] if known else np.zeros(len(hits), dtype=np.int64),
+            hits = np.flatnonzero((edge & NODE_TERMINAL != 0) & ~now.boards.any(axis=1))
+            found.add(now.paths[hits], now.joker_labels[hits],
+                      now.scores[hits] if known else np.zeros(len(hits), dtype=np.int64),
                       counts[hits], ranks[hits])
         if depth == max_length:
             break
         going = np.flatnonzero(edge & NODE_CHILD_MASK)
         if not len(going):
             break
-        off = (edge[going] & NODE_CHILD_MASK).astype(np.int64)
-        bases = ranks[going] + counts[going]
-        racks, boards, jokers = racks[going], boards[going], jokers[going]
-        scores, paths, joker_labels = scores[going], paths[going], joker_labels[going]
+        now = now.rows(going)
+        now.off = (edge[going] & NODE_CHILD_MASK).astype(np.int64)
+        now.bases = ranks[going] + counts[going]
     walk.release()      # the rows made later need no view of the mapped index
     return found
+
+
+@dataclass
+class _Open:
+    """The open paths of a walk, one row each."""
+
+    off: Any            # where the path is: its node's first edge, or the edge it took
+    racks: Any          # tiles left, by label
+    boards: Any         # board letters still to use, by label
+    jokers: Any         # jokers left
+    scores: Any
+    bases: Any          # where the path's subtree's keys start
+    paths: Any          # the labels along the path
+    joker_labels: Any   # what each joker stood for (-1: not used yet)
+
+    @classmethod
+    def start(cls, root: int, rack_left: list[int], board_left: list[int],
+              jokers: int) -> _Open:
+        """The one path at the root, with the whole rack and board."""
+        return cls(off=np.array([root], dtype=np.int64),
+                   racks=np.array([rack_left], dtype=np.int16),
+                   boards=np.array([board_left], dtype=np.int16),
+                   jokers=np.array([jokers], dtype=np.int16),
+                   scores=np.zeros(1, dtype=np.int64), bases=np.zeros(1, dtype=np.int64),
+                   paths=np.zeros((1, 0), dtype=np.intp),
+                   joker_labels=np.full((1, jokers), -1, dtype=np.intp))
+
+    def rows(self, index: Any) -> _Open:
+        """The paths at ``index``."""
+        return _Open(*(getattr(self, f.name)[index] for f in fields(self)))
+
+
+def _read_edges(walk: _Walk, off: Any, steps: int) -> tuple[Any, Any, Any, int]:
+    """Every edge of every open node, at once: the path it extends, its index and its label,
+    and the steps counted so far (past :data:`MAX_STEPS` the query is refused). A node's
+    edges are its popcount of labels (:attr:`Indexes.alphagram_masks`)."""
+    lens = np.bitwise_count(walk.masks[off]).astype(np.int64)
+    edges_read = int(lens.sum())
+    steps += edges_read
+    if steps > MAX_STEPS:
+        raise QueryTooBroad(f"the query needs more than {MAX_STEPS:,} steps; use "
+                            f"fewer jokers or a longer minimum length",
+                            detail={"max_steps": MAX_STEPS})
+    parent = np.repeat(np.arange(len(off)), lens)
+    k = np.repeat(off - (np.cumsum(lens) - lens), lens) + np.arange(edges_read)
+    label = (walk.nodes[k] >> NODE_LABEL_SHIFT).astype(np.intp)
+    return parent, k, label, steps
+
+
+def _take(walk: _Walk, now: _Open, parent: Any, k: Any, label: Any, rack_jokers: int,
+          board_total: int, n_letters: int) -> _Open:
+    """The paths one edge longer (``off``: the edge each took): an edge is taken from the
+    board first, then from the rack, then by a joker, and never past the first board letter
+    still needed (in sorted order it could not be used later)."""
+    on_board = now.boards[parent, label] > 0
+    on_rack = ~on_board & (now.racks[parent, label] > 0)
+    by_joker = ~on_board & ~on_rack & (now.jokers[parent] > 0)
+    take = on_board | on_rack | by_joker
+    if board_total:     # board letters must all be used: none may be passed over
+        needed = now.boards > 0
+        first = np.where(needed.any(axis=1), needed.argmax(axis=1), n_letters)
+        take &= label <= first[parent]
+    chosen = np.flatnonzero(take)
+    parent, k, label = parent[chosen], k[chosen], label[chosen]
+    on_board, on_rack, by_joker = on_board[chosen], on_rack[chosen], by_joker[chosen]
+    rows = np.arange(len(chosen))
+    racks = now.racks[parent]
+    racks[rows, label] -= on_rack
+    boards = now.boards[parent]
+    boards[rows, label] -= on_board
+    joker_labels = now.joker_labels[parent]
+    if rack_jokers:
+        spent = rows[by_joker]
+        joker_labels[spent, rack_jokers - now.jokers[parent][by_joker]] = label[by_joker]
+    return _Open(off=k, racks=racks, boards=boards, jokers=now.jokers[parent] - by_joker,
+                 scores=now.scores[parent] + np.where(by_joker, walk.joker_value[label],
+                                                      walk.tile_value[label]),
+                 bases=now.bases[parent],
+                 paths=np.concatenate([now.paths[parent], label[:, None]], axis=1),
+                 joker_labels=joker_labels)
 
 
 class _Walk:

@@ -82,7 +82,7 @@ from lexicon.game.gloss import language, localized_reason
 from lexicon.game.inputs import clean_word, control_error, first_control, normalise
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
-from lexicon.game.tiles import speller
+from lexicon.game.tiles import Speller, speller
 from lexicon.store.release import Release
 from lexicon.verdicts import judge as judging
 from lexicon.verdicts import rulings
@@ -715,21 +715,29 @@ def _reading(found: Assignment | None, said: dict[int, Counter[str]], lang: str
     return localized_reason(READINGS["assumed" if unsaid else "said"], None, lang)
 
 
-def rule_move(profile: Profile, rel: Release, before: object, after: object, rack: object,
-              *, root: Path, opening: bool = False, reopening: bool = False,
-              variant: int = 1, history: object = None, own: object = None,
-              reveal: bool = False, lang: str | None = None, log: bool = True
-              ) -> dict[str, Any]:
-    """Rule on one Remik move (see the module docstring) from ``rel``, logged in ``root``'s
-    rulings log. ``own`` maps a word the move lays to the letters of it the player took
-    from the shelf, as the referee saw it (:func:`_own_said`); the words it does not name
-    are read as the search finds best (``reading`` in the answer says which). Raises
-    InputError for a move that cannot be read and MoveTooComplex when the search is too
-    long, before anything is ruled or logged; RulingsUnavailable instead of a ruling that
-    cannot be logged."""
-    game = profile.id
-    lang = language(profile.language, lang)
-    release_id = rel.id
+@dataclass
+class _Move:
+    """A move as read: the request's tables, shelf and history checked, the words it may lay
+    judged, nothing searched yet."""
+
+    kind: str                                    # opening | reopening | move
+    variant: int
+    before: list[Word]
+    after: list[Word]
+    shelf: Counter[str]
+    earlier: list[Counter[str]]                  # the history's tables
+    opening_length: int
+    rest_b: list[int]                            # before words not kept as they lay
+    rest_a: list[int]                            # after words not kept: the ones laid
+    said: dict[int, Counter[str]]                # after index -> own letters said
+    checked: dict[int, dict[str, Any]]           # after index -> the judge's verdict
+
+
+def _read_move(profile: Profile, rel: Release, before: object, after: object, rack: object,
+               *, opening: bool, reopening: bool, variant: int, history: object,
+               own: object, lang: str) -> _Move:
+    """The read step: refuse a move that cannot be read (InputError), then judge every word
+    it may lay."""
     if opening and reopening:
         raise InputError("a move is an opening or a re-opening, not both", code="bad_move")
     if variant not in VARIANTS:
@@ -746,67 +754,91 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
         profile.opening_min_length
     _, rest_b, rest_a = _kept(table_before, table_after)
     said = _own_said(profile, table_after, rest_a, shelf, own)
-    checked = _checked(profile, rel, table_after, rest_a, lang=lang)
-    search = _Search(table_before, table_after, shelf, kind, variant, profile.min_length,
-                     opening_length, valid={j: r["valid"] for j, r in checked.items()},
-                     own_said=said)
+    return _Move(kind, variant, table_before, table_after, shelf, earlier, opening_length,
+                 rest_b, rest_a, said, _checked(profile, rel, table_after, rest_a, lang=lang))
+
+
+def _search_move(profile: Profile, move: _Move
+                 ) -> tuple[Assignment | None, dict[str, list[str]], list[int]]:
+    """The search step: the best assignment of tiles (None when none exists), the faults of
+    the move's form (code -> details) and the after-indexes of the words it lays."""
+    search = _Search(move.before, move.after, move.shelf, move.kind, move.variant,
+                     profile.min_length, move.opening_length,
+                     valid={j: r["valid"] for j, r in move.checked.items()},
+                     own_said=move.said)
     found = _search(search)
     faults: dict[str, list[str]]
-    if found is None and said and not _missing(search, rest_b, rest_a):
+    if found is None and move.said and not _missing(search, move.rest_b, move.rest_a):
         faults = {FAULT_CODES["no_assignment"]: ["no assignment exists with the letters said to "
                                           "come from the shelf: the table before the move "
                                           "does not hold the rest"]}
-        laid = rest_a
+        laid = move.rest_a
     elif found is None:
-        missing = _missing(search, rest_b, rest_a)
+        missing = _missing(search, move.rest_b, move.rest_a)
         letters = ", ".join(profile.by_canonical[c].letter if c in profile.by_canonical
                             else c for c in sorted(missing.elements()))
         faults = {FAULT_CODES["no_assignment"]: [f"no assignment exists: the table after the move "
                                           f"needs {letters} beyond the table tiles and the "
                                           f"rack"]}
-        laid = rest_a
+        laid = move.rest_a
     else:
         faults = dict(found.faults)
         laid = [p.after for p in found.placements if p.kind not in ("kept", LEFTOVER)]
-    after_set = Counter(w.key for w in table_after)
-    for n, table in enumerate(earlier, 1):
+    after_set = Counter(w.key for w in move.after)
+    for n, table in enumerate(move.earlier, 1):
         if table == after_set:
             faults.setdefault(FAULT_CODES["repeated"], []).append(
                 f"the table after the move is arrangement {n} of the history")
             break
-    form_legal = not faults
-    judged = [j for j in laid if not _length_only(checked[j])]
-    words_valid = all(checked[j]["valid"] for j in judged) if judged else None
-    if words_valid is False:      # which word is wrong only the judge's ``reveal`` says
-        faults[FAULT_CODES["wrong"]] = []
-    reasons = [localized_reason(code, "; ".join(faults[code]) or None, lang)
-               for code in FAULTS if code in faults]
+    return found, faults, laid
+
+
+def _placed(profile: Profile, move: _Move, found: Assignment | None
+            ) -> tuple[list[dict[str, Any]], int, list[str]]:
+    """Part of the score step: each word of the table after the move as the assignment
+    placed it (with its points when laid), the points, and the tiles back to the shelf."""
     rules = play_rules(profile)
     spell = speller(profile)
-
-    def letters_of(c: Counter[str]) -> list[str]:
-        return list(spell.tiles_of("".join(sorted(c.elements()))))
-
     words: list[dict[str, Any]] = []
     points = 0
     back: Counter[str] = Counter()          # tiles back to the shelf
     if found is not None:
         for p in found.placements:
-            w = table_after[p.after]
+            w = move.after[p.after]
             item: dict[str, Any] = {"word": w.text, "kind": p.kind}
             if p.kind != "new":
-                item["from"] = [{"word": table_before[i].text, "letters": letters_of(c)}
+                item["from"] = [{"word": move.before[i].text, "letters": _letters(spell, c)}
                                 for i, c in sorted(p.taken.items())]
             if p.kind in ("new", "rebuilt"):
-                item["own"] = letters_of(p.own)
-                item["points"] = rules.word_points(w.key, opening=kind != MOVE) or 0
+                item["own"] = _letters(spell, p.own)
+                item["points"] = rules.word_points(w.key, opening=move.kind != MOVE) or 0
                 points += item["points"]
             elif p.kind == LEFTOVER:
                 back.update(w.key)
             words.append(item)
         for c in found.leftovers.values():
             back.update(c)
-    to_shelf = letters_of(back)
+    return words, points, _letters(spell, back)
+
+
+def _letters(spell: Speller, tiles: Counter[str]) -> list[str]:
+    """The tiles of a multiset of canonical letters, in order, as the answer shows them."""
+    return list(spell.tiles_of("".join(sorted(tiles.elements()))))
+
+
+def _score(profile: Profile, rel: Release, move: _Move, found: Assignment | None,
+           faults: dict[str, list[str]], laid: list[int], *, reveal: bool, lang: str
+           ) -> tuple[dict[str, Any], list[int]]:
+    """The score step: the answer (form, words, points, penalty, outcome) and the
+    after-indexes of the words the judge ruled on."""
+    form_legal = not faults
+    judged = [j for j in laid if not _length_only(move.checked[j])]
+    words_valid = all(move.checked[j]["valid"] for j in judged) if judged else None
+    if words_valid is False:      # which word is wrong only the judge's ``reveal`` says
+        faults[FAULT_CODES["wrong"]] = []
+    reasons = [localized_reason(code, "; ".join(faults[code]) or None, lang)
+               for code in FAULTS if code in faults]
+    words, points, to_shelf = _placed(profile, move, found)
     stands = form_legal and words_valid is not False
     if words_valid is False:
         outcome, points, penalty = OUTCOMES["wrong_word"], 0, WRONG_WORD_PENALTY
@@ -816,12 +848,12 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
         to_shelf = []
     else:
         outcome, penalty = OUTCOMES["stands"], LEFTOVER_PENALTY * len(to_shelf)
-    verdict = judging.STANDS if stands else judging.FALLS
     answer: dict[str, Any] = {
-        "game": game, "release": release_id,
-        "kind": kind, "variant": variant, "form_legal": form_legal,
-        "words_valid": words_valid, "valid": stands, "verdict": verdict,
-        "reasons": reasons, "reading": _reading(found, said, lang),
+        "game": profile.id, "release": rel.id,
+        "kind": move.kind, "variant": move.variant, "form_legal": form_legal,
+        "words_valid": words_valid, "valid": stands,
+        "verdict": judging.STANDS if stands else judging.FALLS,
+        "reasons": reasons, "reading": _reading(found, move.said, lang),
         "words": words, "to_shelf": to_shelf,
         "points": points, "penalty": penalty, "total": points - penalty,
         "outcome": localized_reason(outcome, None, lang),
@@ -832,17 +864,45 @@ def rule_move(profile: Profile, rel: Release, before: object, after: object, rac
         answer["judge"] = {"verdict": judging.STANDS if words_valid else judging.FALLS,
                            "valid": words_valid, "count": len(judged)}
         if reveal:
-            answer["judge"]["results"] = [checked[j] for j in judged]
+            answer["judge"]["results"] = [move.checked[j] for j in judged]
+    return answer, judged
+
+
+def _log_entry(profile: Profile, move: _Move, answer: dict[str, Any], judged: list[int],
+               reveal: bool) -> dict[str, Any]:
+    """The log step's line: the move as read and its ruling, the words judged."""
+    return {"game": profile.id, "release": answer["release"],
+            "words": [move.after[j].text for j in judged], "edge": False,
+            "verdict": answer["verdict"], "revealed": reveal,
+            "move": {"kind": move.kind, "variant": move.variant,
+                     "before": [w.text for w in move.before],
+                     "after": [w.text for w in move.after],
+                     "rack": _letters(speller(profile), move.shelf),
+                     "form_legal": answer["form_legal"], "words_valid": answer["words_valid"],
+                     "outcome": answer["outcome"]["code"],
+                     "points": answer["points"], "penalty": answer["penalty"],
+                     "total": answer["total"], "to_shelf": answer["to_shelf"],
+                     "reasons": [r["code"] for r in answer["reasons"]]}}
+
+
+def rule_move(profile: Profile, rel: Release, before: object, after: object, rack: object,
+              *, root: Path, opening: bool = False, reopening: bool = False,
+              variant: int = 1, history: object = None, own: object = None,
+              reveal: bool = False, lang: str | None = None, log: bool = True
+              ) -> dict[str, Any]:
+    """Rule on one Remik move (see the module docstring) from ``rel``, logged in ``root``'s
+    rulings log: read, search, score and log, one step each. ``own`` maps a word the move
+    lays to the letters of it the player took from the shelf, as the referee saw it
+    (:func:`_own_said`); the words it does not name are read as the search finds best
+    (``reading`` in the answer says which). Raises InputError for a move that cannot be
+    read and MoveTooComplex when the search is too long, before anything is ruled or
+    logged; RulingsUnavailable instead of a ruling that cannot be logged."""
+    lang = language(profile.language, lang)
+    move = _read_move(profile, rel, before, after, rack, opening=opening,
+                      reopening=reopening, variant=variant, history=history, own=own,
+                      lang=lang)
+    found, faults, laid = _search_move(profile, move)
+    answer, judged = _score(profile, rel, move, found, faults, laid, reveal=reveal, lang=lang)
     if log:
-        entry = {"game": game, "release": release_id,
-                 "words": [table_after[j].text for j in judged], "edge": False,
-                 "verdict": verdict, "revealed": reveal,
-                 "move": {"kind": kind, "variant": variant,
-                          "before": [w.text for w in table_before],
-                          "after": [w.text for w in table_after], "rack": letters_of(shelf),
-                          "form_legal": form_legal, "words_valid": words_valid,
-                          "outcome": outcome,
-                          "points": points, "penalty": penalty, "total": points - penalty,
-                          "to_shelf": to_shelf, "reasons": [r["code"] for r in reasons]}}
-        _record(answer, entry, root)
+        _record(answer, _log_entry(profile, move, answer, judged, reveal), root)
     return answer

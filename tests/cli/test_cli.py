@@ -179,7 +179,7 @@ def test_check_file_answers_every_line_before_a_bad_byte(small_releases: Path,
     """A line that is not UTF-8 stops ``check --file`` (exit 2) after the verdicts of every
     line before it, however many chunks they fill, and its error object names the line
     and the byte offset of the bad byte in the file (not in a chunk of the decoder)."""
-    from lexicon.cli.main import FILE_CHUNK
+    from lexicon.cli.verdicts import FILE_CHUNK
 
     before = FILE_CHUNK + 5          # more than one chunk: the last is not yet full
     good = "jaźń\n".encode() * before
@@ -219,7 +219,7 @@ def test_check_file_streams_its_verdicts(small_releases: Path) -> None:
     import sys
     import threading
 
-    from lexicon.cli.main import FILE_CHUNK
+    from lexicon.cli.verdicts import FILE_CHUNK
 
     env = {**os.environ, "LEXICON_HOME": str(small_releases)}
     proc = subprocess.Popen([sys.executable, "-m", "lexicon.cli.main", "check", "osps",

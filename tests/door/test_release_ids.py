@@ -42,7 +42,7 @@ def _lookup_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def route_only(app: object) -> object:
     """The app without its single-word fast lane: the declared route answers everything."""
-    app.front.quick = None                      # type: ignore[attr-defined]
+    app.lane.enabled = False                    # type: ignore[attr-defined]
     return app
 
 

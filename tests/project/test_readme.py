@@ -144,7 +144,7 @@ def test_the_http_examples_answer_what_they_show(example_home: Path) -> None:
 def test_the_readme_check_answer_is_a_real_one(example_home: Path) -> None:
     """The README's ``check --json`` answer, and the OpenAPI example (the same one), are
     what the CLI answers, every field and value, the release id aside (any release's)."""
-    from lexicon.service.app import CHECK_EXAMPLE
+    from lexicon.service.routes.words import CHECK_EXAMPLE
 
     shown = json.loads(examples()["check-json"])
     real = json.loads(lexicon(example_home, "check", "osps", "zażółć", "--json").stdout)

@@ -55,6 +55,42 @@ def test_query_reading_follows_fastapi() -> None:
     assert hotpath._query(b"edge=2") is None                # the app refuses it
 
 
+def test_the_lane_is_a_dispatcher_before_the_app_and_metrics_only_measure(
+        client: TestClient) -> None:
+    """The lane answers a plain lookup before the app is asked; switched off, the app's
+    declared route answers it; the metrics middleware in front counts both alike and
+    answers nothing itself."""
+    from lexicon.service import metrics
+    from prometheus_client.parser import text_string_to_metric_families
+
+    def lookups_counted(c: TestClient) -> float:
+        return sum(s.value for family in text_string_to_metric_families(c.get("/metrics").text)
+                   for s in family.samples if s.name == "lexicon_http_requests_total"
+                   and s.labels == {"method": "GET", "route": metrics.WORD_ROUTE,
+                                    "status": "200"})
+
+    app = create_app(catalog=client.app.state.catalog)  # type: ignore[attr-defined]
+    assert isinstance(app.front, metrics.Observability) and app.front.app is app.lane
+    asked: list[str] = []
+    behind = app.lane.app
+
+    async def the_app(scope, receive, send):  # type: ignore[no-untyped-def]
+        if "/words/" in scope["path"]:
+            asked.append(scope["path"])
+        await behind(scope, receive, send)
+
+    app.lane.app = the_app
+    route = TestClient(app)
+    start = lookups_counted(route)
+    lane = route.get("/v1/games/osps/words/kot")
+    assert lane.status_code == 200 and asked == []
+    app.lane.enabled = False
+    declared = route.get("/v1/games/osps/words/kot")
+    assert asked == ["/v1/games/osps/words/kot"]
+    assert (lane.status_code, lane.content) == (declared.status_code, declared.content)
+    assert lookups_counted(route) - start == 2
+
+
 @pytest.mark.parametrize("url", [
     "/v1/games/osps/words/zażółć", "/v1/games/osps/words/%20kot%09",
     "/v1/games/osps/words/%C2%85kot", "/v1/games/osps/words/kot%0B",
@@ -66,7 +102,7 @@ def test_query_reading_follows_fastapi() -> None:
 def test_the_lane_and_the_route_answer_alike(client: TestClient, url: str) -> None:
     """Issue 16, findings 4 and 8: the same answer whether the lane or the route gives it."""
     app = create_app(catalog=client.app.state.catalog)  # type: ignore[attr-defined]
-    app.front.quick = None                    # the lane off: the route answers everything
+    app.lane.enabled = False                  # the lane off: the route answers everything
     route = TestClient(app, raise_server_exceptions=False)
     lane, declared = client.get(url), route.get(url)
     assert (lane.status_code, lane.json()) == (declared.status_code, declared.json())
