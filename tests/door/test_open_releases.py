@@ -10,7 +10,6 @@ import json
 import os
 import resource
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +22,7 @@ from lexicon.errors import OutOfDescriptors
 from lexicon.export import offline
 from lexicon.store import integrity, releases
 from lexicon.store.store import Release
+from tests.conftest import PackGate
 
 
 def editions(home: Path, game: str, n: int) -> list[str]:
@@ -114,23 +114,20 @@ def test_no_file_descriptor_left_is_not_damage(catalog: Catalog, small_releases:
 
 
 def test_an_evicted_release_is_not_closed_under_its_pack_maker(
-        catalog: Catalog, small_releases: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        catalog: Catalog, small_releases: Path, pack_gate: PackGate) -> None:
     """A release whose offline pack is being made is in use: pushed out of the releases
     kept open by id, it is closed only once the maker is done with it (another one pushed
     out after it is closed before)."""
     ids = editions(small_releases, "osps", OPEN_BY_ID + 2)
-    gate = threading.Event()
-    real = offline.make_pack
-    monkeypatch.setattr(offline, "make_pack", lambda *a: gate.wait(60) and real(*a))
     held = catalog.lexicon("osps", ids[0])
     job = held.offline_pack_job()
-    second = catalog.lexicon("osps", ids[1])
-    for rid in ids[2:]:                          # pushes out ids[0], then ids[1]
-        catalog.lexicon("osps", rid).check("kot")
-    _closed_within(second, 30)
-    assert not _closed(held)                     # still open under its maker
-    gate.set()
-    assert job.result(60).words == real(held.profile, held.release).words
+    with pack_gate.maker():                      # the maker is held at work
+        second = catalog.lexicon("osps", ids[1])
+        for rid in ids[2:]:                      # pushes out ids[0], then ids[1]
+            catalog.lexicon("osps", rid).check("kot")
+        _closed_within(second, 30)
+        assert not _closed(held)                 # still open under its maker
+    assert job.result(120).words == offline.make_pack(held.profile, held.release).words
     _closed_within(held, 30)                     # and closed after it
 
 
