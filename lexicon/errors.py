@@ -304,8 +304,10 @@ CODES: dict[str, str] = {
     "pack_failed": "the process that makes the game's offline pack ended without one "
                    "(killed, out of memory); nothing was kept: ask again after "
                    "`Retry-After` seconds",
-    "out_of_descriptors": "the server has no file descriptor left to open a release with; "
-                          "the release is not damaged: ask again after `Retry-After` seconds",
+    "out_of_descriptors": "the server has no file descriptor left to open a release with, "
+                          "or a release asked for by id waited its limit for the releases "
+                          "pushed out before it to close; the release is not damaged: ask "
+                          "again after `Retry-After` seconds",
     "busy": "a query (pattern, blanks, anagrams, extend, hooks, prefix) found every query worker "
             "taken and the queue full, or waited too long for one; `Retry-After` says when "
             "to try again (lookups, batches and `/healthz` never get it)",

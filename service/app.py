@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from lexicon.service import (
     apidocs,
     bodies,
+    byid,
     contract,
     docspage,
     hotpath,
@@ -148,7 +149,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     catalog = catalog or Catalog(root)
     # release files held by read leases: one truncated under the server waits for the reads
     # under way (service.inflight) instead of faulting them (lexicon.store.leases)
-    lease_releases(inflight.quiesce)
+    lease_releases(inflight.since)
     app = Service(title="Lexicon", version=__version__,
                   description=apidocs.api_description(API_DESCRIPTION),
                   docs_url=None, redoc_url=None,   # served whole by service.docspage
@@ -252,8 +253,8 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
         game, word = (hotpath.word_target(request.scope["path"])   # what the router matched
                       or (request.path_params["game"], request.path_params["word"]))
         edge, lang, release = hotpath.word_query(request.scope.get("query_string", b""))
-        return Response(hotpath.word_json(catalog, game, word, edge=edge, lang=lang,
-                                          release=release),
+        return Response(await byid.taken(release, partial(
+            hotpath.word_json, catalog, game, word, edge=edge, lang=lang, release=release)),
                         media_type="application/json")
 
     @app.post("/v1/games/{game}/check", tags=["check"])
@@ -507,7 +508,8 @@ def _add_judge(app: FastAPI, catalog: Catalog) -> None:
         # ruling: judge p99 1 ms -> 6-9 ms); a lock held by another writer is waited for by
         # a rulings thread, by a deadline counted from now, never on the loop
         deadline = time.monotonic() + LOCK_TIMEOUT
-        lex = catalog.lexicon(game, req.release, every_file=True)  # judges, labels the ruling
+        lex = await byid.taken(req.release, partial(   # judges, labels the ruling
+            catalog.lexicon, game, req.release, every_file=True))
         ruling, entry = lex.rule(req.words, edge=req.edge, reveal=req.reveal, lang=req.lang)
         try:   # the lock is free in the common case: one non-blocking try on the loop
             lex.record(ruling, entry, deadline=0.0)

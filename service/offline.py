@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
+from lexicon.service import byid
 from lexicon.service.contract import ErrorBody
 
 from lexicon import OFFLINE_FORMAT, Catalog, Lexicon, PackNotReady
@@ -83,7 +85,8 @@ def install(app: FastAPI, catalog: Catalog) -> None:
     async def offline_rules(game: str, release: str) -> Response:
         """The rules of ``release``'s pack: profile, speller and play-rule tables, input
         classes and reason texts (JSON); ``pack_not_ready`` while it is being made."""
-        pack = await ready_pack(catalog.lexicon(game, release))
+        pack = await ready_pack(await byid.taken(release, partial(catalog.lexicon, game,
+                                                                  release)))
         return Response(json.dumps(pack.rules, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json", headers={"Cache-Control": IMMUTABLE})
 
@@ -91,7 +94,8 @@ def install(app: FastAPI, catalog: Catalog) -> None:
     async def offline_words(game: str, release: str, request: Request) -> Response:
         """The words of ``release``'s pack: two DAWG-only KWGs (gzip when accepted);
         ``pack_not_ready`` while it is being made."""
-        pack = await ready_pack(catalog.lexicon(game, release))
+        pack = await ready_pack(await byid.taken(release, partial(catalog.lexicon, game,
+                                                                  release)))
         headers = {"Cache-Control": IMMUTABLE, "Vary": "Accept-Encoding"}
         if "gzip" in request.headers.get("accept-encoding", ""):
             headers["Content-Encoding"] = "gzip"

@@ -10,17 +10,19 @@ import json
 import os
 import resource
 import shutil
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from lexicon.catalog import OPEN_BY_ID, Catalog
+from lexicon import catalog as catalog_module
+from lexicon.catalog import CLOSING_BY_ID, OPEN_BY_ID, Catalog
 from lexicon.door import Lexicon
 from lexicon.errors import OutOfDescriptors
 from lexicon.export import offline
-from lexicon.store import integrity, releases
+from lexicon.store import integrity, leases, releases
 from lexicon.store.store import Release
 from tests.conftest import PackGate
 
@@ -140,3 +142,56 @@ def _closed_within(lex: Lexicon, seconds: float) -> None:
     while not _closed(lex):
         assert time.monotonic() < deadline, "never closed"
         time.sleep(0.05)
+
+
+class HeldReads:
+    """The reads under way as a server's requests would be (:mod:`lexicon.store.leases`'
+    ``since``): each wait taken while they are held returns only once :meth:`end` is
+    called, so releases pushed out meanwhile stay closing for as long as the test wants."""
+
+    def __init__(self) -> None:
+        self.ended = threading.Event()
+
+    def since(self) -> Callable[[float], None]:
+        return lambda timeout: self.ended.wait(timeout) and None
+
+    def end(self) -> None:
+        self.ended.set()
+
+
+def test_an_open_by_id_waits_for_the_closings_it_would_outrun(
+        catalog: Catalog, small_releases: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the releases pushed out of those opened by id still closing (the requests that
+    may read them not ended), at most CLOSING_BY_ID of them are left open beside the
+    OPEN_BY_ID kept: one more waits for a closing (refused at once with ``wait=False``,
+    ``out_of_descriptors`` when its wait runs out), and opens once the reads end."""
+    ids = editions(small_releases, "osps", OPEN_BY_ID + CLOSING_BY_ID + 2)
+    catalog.lexicon("osps").check("kot")
+    gc.collect()
+    before = open_fds()
+    catalog.lexicon("osps", ids[0]).check("kot")
+    each = open_fds() - before
+    held = HeldReads()
+    monkeypatch.setattr(leases, "_since", held.since)
+    for rid in ids[1:OPEN_BY_ID + CLOSING_BY_ID]:     # pushes out CLOSING_BY_ID, held
+        assert catalog.lexicon("osps", rid).check("kot")["release"] == rid
+    assert open_fds() == before + (OPEN_BY_ID + CLOSING_BY_ID) * each
+    nxt = ids[OPEN_BY_ID + CLOSING_BY_ID]
+    with pytest.raises(OutOfDescriptors) as refused:
+        catalog.lexicon("osps", nxt, wait=False)
+    assert refused.value.status == 503 and refused.value.headers["Retry-After"]
+    monkeypatch.setattr(catalog_module, "CLOSE_WAIT_SECONDS", 0.0)
+    with pytest.raises(OutOfDescriptors):
+        catalog.lexicon("osps", nxt)
+    assert open_fds() == before + (OPEN_BY_ID + CLOSING_BY_ID) * each   # none opened
+    monkeypatch.setattr(catalog_module, "CLOSE_WAIT_SECONDS", 120.0)
+    answers: list[str] = []
+    waiting = threading.Thread(target=lambda: answers.append(
+        catalog.lexicon("osps", nxt).check("kot")["release"]))
+    waiting.start()
+    held.end()                                    # the requests end: the closings go on
+    waiting.join(120)
+    assert answers == [nxt]
+    assert catalog.lexicon("osps", ids[-1]).check("kot")["valid"] is True
+    for rid in ids:                               # nothing was condemned
+        assert not integrity.known_damage(releases.release_path("osps", rid, small_releases))
