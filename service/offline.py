@@ -9,10 +9,11 @@
   page at ``/``) and ``GET /manifest.webmanifest`` (what makes the page installable).
 
 Nothing here decides a rule: the pack is made by the library from the game's profile.
-No route waits for it on the event loop: a pack this process does not hold yet is read or
-made by the library's own threads (``Lexicon.offline_pack_job``), awaited for at most
-:data:`PACK_WAIT_SECONDS`, and until then the answer is 503 ``pack_not_ready`` with
-``Retry-After``, while ``/healthz`` and every game's look-ups go on answering.
+No route waits for it on the event loop: a pack this process does not hold yet is read by
+the library's own threads or made by a child process they wait for
+(``Lexicon.offline_pack_job``), awaited for at most :data:`PACK_WAIT_SECONDS`, and until
+then the answer is 503 ``pack_not_ready`` with ``Retry-After``, while ``/healthz`` and
+every game's look-ups go on answering (``pack_failed`` when the child ended without one).
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def install(app: FastAPI, catalog: Catalog) -> None:
 
     @app.get("/v1/games/{game}/offline", tags=["offline"], responses={503: {
         "model": ErrorBody, "description": "`pack_not_ready` (with `Retry-After`) while "
-                                           "the pack is being made"}})
+                                           "the pack is being made; `pack_failed` when "
+                                           "its maker ended without one"}})
     async def offline_current(game: str) -> Response:
         """The release a phone should keep for ``game``, its pack's addresses and
         ``words_bytes``: what is downloaded, compressed. Asking starts the pack's making

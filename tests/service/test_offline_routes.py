@@ -100,6 +100,29 @@ def test_a_killed_maker_leaves_the_server_serving(small_homes: SmallHomes, pack_
         assert status == 200 and len(words) == info["words_bytes"] > 0
 
 
+def test_a_maker_ends_with_its_server(small_homes: SmallHomes, pack_gate: PackGate) -> None:
+    """A server killed while its child makes a pack leaves no maker behind: the child ends
+    when its parent does."""
+    home = small_homes("small")
+    with serving("lexicon.service.app:create_app", home) as (base, pid), \
+            httpx.Client(base_url=base, timeout=PROMPT) as http:
+        assert http.get("/v1/games/osps/offline").status_code == 503     # starts the maker
+        with pack_gate.maker() as maker:
+            os.kill(pid, signal.SIGKILL)
+            _wait_for(lambda: not _alive(maker))
+    kept = home / "cache" / "offline" / "osps"
+    assert not kept.exists() or not list(kept.iterdir())
+
+
+def _alive(pid: int) -> bool:
+    """Is ``pid`` a process that runs (not gone, not a zombie waiting to be reaped)?"""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def _parent_of(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
 
