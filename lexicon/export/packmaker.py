@@ -51,7 +51,9 @@ def run(module: str, args: Sequence[str], where: Path, detail: dict[str, Any]) -
     """Run ``python -m module *args`` (a child that writes its output into ``where`` under
     :func:`child`) and wait for it. Raises the child's LexiconError, or
     :class:`~lexicon.errors.PackFailed` (with ``detail``) when it ended in failure."""
-    proc = subprocess.Popen([sys.executable, "-m", module, *args],
+    # -P: the server's working directory is not put on the child's path (a folder there
+    # named like one of the project's would be imported instead)
+    proc = subprocess.Popen([sys.executable, "-P", "-m", module, *args],
                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
     try:
         status = proc.wait()

@@ -240,3 +240,17 @@ def test_an_error_in_the_maker_keeps_its_code(home: Path, pack_gate: PackGate) -
 
 def _parent_of(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_the_maker_imports_the_library_not_the_working_directory(
+        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server run from a directory that holds a folder named ``lexicon`` still makes
+    packs: the child does not put the working directory on its path."""
+    decoy = tmp_path / "cwd" / "lexicon"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text("raise SystemExit('the decoy was imported')\n",
+                                       encoding="utf-8")
+    monkeypatch.chdir(decoy.parent)
+    lex = Catalog(home).lexicon("osps")
+    assert lex.offline_pack_job().result(120).words == make_pack(lex.profile,
+                                                                 lex.release).words
