@@ -34,6 +34,7 @@ from lexicon.errors import (
     Building,
     LexiconError,
     NoRelease,
+    OutOfDescriptors,
     ReleaseDamaged,
     out_of_descriptors,
 )
@@ -56,6 +57,12 @@ FULL_CHECK_EVERY = 0.05   # seconds between full size checks of a release in use
 #: releases asked for by id (``?release=``) kept open at once, the most recently used: each
 #: holds about ten file descriptors, and ids are many
 OPEN_BY_ID = 8
+#: releases pushed out of those that may still be waiting to be closed (each closes once
+#: the requests that may read it have ended): an open by id past them waits for one
+CLOSING_BY_ID = OPEN_BY_ID // 2
+#: the longest an open by id waits for an evicted release to close before it is refused
+#: (``out_of_descriptors``, retryable)
+CLOSE_WAIT_SECONDS = 5.0
 CLOSE_RETRY_SECONDS = 0.5   # how often an evicted release still read by a pack's maker is
                             # looked at again before it is closed
 
@@ -76,6 +83,8 @@ class Catalog:
         self._by_id: OrderedDict[tuple[str, str], Lexicon] = OrderedDict()
         self._adopted: dict[tuple[str, str], int] = {}    # times each id was taken in
         self._closer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="release-closer")
+        self._closing = 0                                 # evicted, not yet closed
+        self._closed = threading.Condition(self._lock)    # told when one is
 
     def profile(self, game: str) -> Profile:
         return profiles.load(game)
@@ -96,7 +105,7 @@ class Catalog:
         return (st.st_ino, st.st_mtime_ns, st.st_size)
 
     def lexicon(self, game: str, release_id: str | None = None, *,
-                every_file: bool = False) -> Lexicon:
+                every_file: bool = False, wait: bool = True) -> Lexicon:
         """The :class:`~lexicon.lexicon.Lexicon` of the current release of ``game``, or of the
         published release ``release_id`` ("valid as of edition X"): made once per release
         and cached, so asking on every request costs a ``stat`` of ``CURRENT`` (and of the
@@ -104,10 +113,13 @@ class Catalog:
         ``every_file`` checks the size of every file the release maps (a batch or a
         query may read any of them), not just the store's. NoRelease when none is built,
         ReleaseDamaged (a NoRelease) when CURRENT or the release fails its checks,
-        UnknownRelease for an id that was never published."""
+        UnknownRelease for an id that was never published. Opening a release by id may
+        wait for evicted ones to close (:meth:`_by_id_lexicon`): ``wait=False`` (an event
+        loop's thread) refuses at once instead, with the ``out_of_descriptors`` a wait
+        that timed out would end in."""
         self.profile(game)  # raises UnknownGame first
         if release_id is not None and release_id != published.current_id(game, self.root):
-            lex = self._by_id_lexicon(game, release_id)
+            lex = self._by_id_lexicon(game, release_id, wait)
             lex.release.check_sizes()
             return lex
         stamp = self._current_stamp(game)
@@ -130,36 +142,68 @@ class Catalog:
             raise
         return lex
 
-    def _by_id_lexicon(self, game: str, release_id: str) -> Lexicon:
+    def _by_id_lexicon(self, game: str, release_id: str, wait: bool) -> Lexicon:
         """The Lexicon of a release asked for by id, the most recently used
         :data:`OPEN_BY_ID` of them kept open: the one pushed out is closed by
-        :meth:`_close_evicted`, never under a request that is reading it."""
+        :meth:`_close_evicted`, never under a request that is reading it. The closing is
+        bounded too: with :data:`CLOSING_BY_ID` pushed out and not yet closed, opening
+        another waits (``wait``) until one is, so a burst of ids cannot outrun the
+        closings and run the process out of descriptors."""
         key = (game, release_id)
         with self._lock:
-            lex = self._by_id.get(key)
-            if lex is not None and self._usable(lex):
-                self._by_id.move_to_end(key)
-                return lex
+            while True:     # again after a wait: taken in meanwhile, or room now
+                lex = self._by_id.get(key)
+                if lex is not None and self._usable(lex):
+                    self._by_id.move_to_end(key)
+                    return lex
+                if self._room_to_open(game, release_id, wait):
+                    break
             lex = self._open_path(game, published.release_path(game, release_id, self.root))
             self._by_id[key] = lex
             self._adopted[key] = self._adopted.get(key, 0) + 1
             while len(self._by_id) > OPEN_BY_ID:
-                old_key, old = self._by_id.popitem(last=False)
-                self._closer.submit(self._close_evicted, old_key, old,
-                                    self._adopted[old_key])
+                self._evict()
         return lex
 
-    def _close_evicted(self, key: tuple[str, str], lex: Lexicon, adopted: int) -> None:
+    def _room_to_open(self, game: str, release_id: str, wait: bool) -> bool:
+        """True when one more release may be opened by id now; else wait (the caller holds
+        the lock, which the wait lets go) until an evicted one is closed, and False: the
+        caller looks again. Refused (``out_of_descriptors``) when the closings do not
+        catch up within :data:`CLOSE_WAIT_SECONDS`, or at once without ``wait``."""
+        if len(self._by_id) < OPEN_BY_ID or self._closing < CLOSING_BY_ID:
+            return True
+        if wait and self._closed.wait_for(lambda: self._closing < CLOSING_BY_ID,
+                                          CLOSE_WAIT_SECONDS):
+            return False
+        raise OutOfDescriptors(
+            f"{game}: {self._closing} releases asked for by id are still being closed, and "
+            f"release {release_id} waits for them; ask again in "
+            f"{OutOfDescriptors.retry_after} s",
+            detail={"game": game, "release": release_id, "closing": self._closing})
+
+    def _evict(self) -> None:
+        """Push the least recently used release out of those opened by id (the caller
+        holds the lock), to be closed once the reads that may have begun before now end."""
+        key, lex = self._by_id.popitem(last=False)
+        self._closing += 1
+        self._closer.submit(self._close_evicted, key, lex, self._adopted[key],
+                            leases.reads_under_way())
+
+    def _close_evicted(self, key: tuple[str, str], lex: Lexicon, adopted: int,
+                       reads: Callable[[float], None]) -> None:
         """Close a release evicted from the releases opened by id, once every request that
-        may have taken it has ended (:func:`lexicon.store.leases.settle`) and no offline
-        pack of it is being made, unless it was taken in again meanwhile or is a game's
-        current release (one Lexicon a release)."""
-        leases.settle()
+        may have taken it has ended (``reads``: those under way when it was evicted,
+        :func:`lexicon.store.leases.reads_under_way`) and no offline pack of it is being
+        made, unless it was taken in again meanwhile or is a game's current release (one
+        Lexicon a release)."""
+        reads(leases.QUIESCE_SECONDS)
         if offline.making(lex.release):      # read by a pack's maker: asked again later
             time.sleep(CLOSE_RETRY_SECONDS)
-            self._closer.submit(self._close_evicted, key, lex, adopted)
+            self._closer.submit(self._close_evicted, key, lex, adopted, reads)
             return
         with self._lock:
+            self._closing -= 1
+            self._closed.notify_all()
             if (self._adopted.get(key) != adopted or key in self._by_id
                     or any(cur is lex for _stamp, cur in self._current.values())):
                 return

@@ -127,17 +127,29 @@ class NotReady(LexiconError):
     exit_code = EXIT_FAILED
 
 
-class PackNotReady(LexiconError):
-    """The offline pack of a release is still being read or made (a big game's first pack
-    takes a while): nothing waits for it, the client asks again after ``Retry-After``."""
+class RetryLater(LexiconError):
+    """A 503 that says when to ask again: ``Retry-After`` and ``detail.retry_after``."""
 
-    code = "pack_not_ready"
     status = 503
     exit_code = EXIT_FAILED
 
     def __init__(self, message: str, *, retry_after: int, detail: dict | None = None) -> None:
         super().__init__(message, detail={**(detail or {}), "retry_after": retry_after})
         self.headers = {"Retry-After": str(retry_after)}
+
+
+class PackNotReady(RetryLater):
+    """The offline pack of a release is still being read or made (a big game's first pack
+    takes a while): nothing waits for it, the client asks again after ``Retry-After``."""
+
+    code = "pack_not_ready"
+
+
+class PackFailed(RetryLater):
+    """The process that makes an offline pack ended without one (killed, out of memory, a
+    bug): nothing was kept, the server is as it was, and the next request tries again."""
+
+    code = "pack_failed"
 
 
 class OutOfDescriptors(LexiconError):
@@ -289,8 +301,13 @@ CODES: dict[str, str] = {
     "pack_not_ready": "the game's offline pack is still being read or made (a big game's "
                       "first pack takes a while); nothing waits for it: ask again after "
                       "`Retry-After` seconds",
-    "out_of_descriptors": "the server has no file descriptor left to open a release with; "
-                          "the release is not damaged: ask again after `Retry-After` seconds",
+    "pack_failed": "the process that makes the game's offline pack ended without one "
+                   "(killed, out of memory); nothing was kept: ask again after "
+                   "`Retry-After` seconds",
+    "out_of_descriptors": "the server has no file descriptor left to open a release with, "
+                          "or a release asked for by id waited its limit for the releases "
+                          "pushed out before it to close; the release is not damaged: ask "
+                          "again after `Retry-After` seconds",
     "busy": "a query (pattern, blanks, anagrams, extend, hooks, prefix) found every query worker "
             "taken and the queue full, or waited too long for one; `Retry-After` says when "
             "to try again (lookups, batches and `/healthz` never get it)",

@@ -279,7 +279,7 @@ class Lexicon:
     def offline_pack_job(self) -> Future[offline.Pack]:
         """:meth:`offline_pack` as a future, never waited for here: done at once when this
         process holds the pack, else the one job that reads the kept pack (checked against
-        its sha256) or makes it, on threads of its own. What an event loop asks."""
+        its sha256) or has a child process make it. What an event loop asks."""
         return offline.job(self.profile, self.release, self.root)
 
     def export(self, fmt: str, output: Path | None = None, *, stdout: IO[str] | None = None,

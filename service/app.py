@@ -97,7 +97,7 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     catalog = catalog or Catalog(root)
     # release files held by read leases: one truncated under the server waits for the reads
     # under way (service.inflight) instead of faulting them (lexicon.store.leases)
-    lease_releases(inflight.quiesce)
+    lease_releases(inflight.since)
     app = Service(title="Lexicon", version=__version__,
                   description=apidocs.api_description(API_DESCRIPTION),
                   docs_url=None, redoc_url=None,   # served whole by service.docspage

@@ -40,10 +40,12 @@ _HEADERS = [(b"content-type", b"application/json")]
 
 
 def word_json(catalog: Catalog, game: str, word: str, *, edge: bool, lang: str | None,
-              release: str | None = None) -> bytes:
+              release: str | None = None, wait: bool = True) -> bytes:
     """The verdict for one word, serialised as the API sends it: the Lexicon the catalog
-    holds for the game's release (cached: nothing is made per request) checks it."""
-    result = catalog.lexicon(game, release).check(word, edge=edge, lang=lang)
+    holds for the game's release (cached: nothing is made per request) checks it.
+    ``wait=False``: a release by id that could only be opened after a wait is refused
+    (:mod:`service.byid`)."""
+    result = catalog.lexicon(game, release, wait=wait).check(word, edge=edge, lang=lang)
     metrics.count_verdict(game, result)
     return compact_json(result)
 
@@ -182,7 +184,7 @@ class WordLookup:
             return None
         try:
             body = word_json(self.catalog, target[0], target[1], edge=query[0],
-                             lang=query[1], release=query[2])
+                             lang=query[1], release=query[2], wait=False)  # on the loop
         except Exception:   # the app answers, with the error contract
             return None
         return ({"type": "http.response.start", "status": 200,

@@ -1,4 +1,4 @@
-"""Which work is under way, to wait for what began before a moment (:func:`quiesce`).
+"""Which work is under way, to wait for what began before a moment (:func:`since`).
 
 A release file that another process starts to truncate is held back by a read lease
 (:mod:`lexicon.store.leases`) until every read of the release that may have begun has
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 
 _serials = itertools.count()
 _in_flight: dict[int, None] = {}
@@ -30,12 +31,17 @@ def leave(serial: int) -> None:
     _in_flight.pop(serial, None)
 
 
-def quiesce(timeout: float) -> None:
-    """Return once every piece of work under way at the call has ended, or after
-    ``timeout`` seconds (work that began after the call is not waited for)."""
+def since() -> Callable[[float], None]:
+    """A wait for every piece of work under way now: ``wait(timeout)`` returns once each
+    has ended, or after ``timeout`` seconds (work that began after this call is not waited
+    for, however late the wait is called)."""
     mark = next(_serials)
-    deadline = time.monotonic() + timeout
-    while any(serial < mark for serial in list(_in_flight)):
-        if time.monotonic() >= deadline:
-            return
-        time.sleep(POLL_SECONDS)
+
+    def wait(timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while any(serial < mark for serial in list(_in_flight)):
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(POLL_SECONDS)
+
+    return wait

@@ -9,21 +9,24 @@
   page at ``/``) and ``GET /manifest.webmanifest`` (what makes the page installable).
 
 Nothing here decides a rule: the pack is made by the library from the game's profile.
-No route waits for it on the event loop: a pack this process does not hold yet is read or
-made by the library's own threads (``Lexicon.offline_pack_job``), awaited for at most
-:data:`PACK_WAIT_SECONDS`, and until then the answer is 503 ``pack_not_ready`` with
-``Retry-After``, while ``/healthz`` and every game's look-ups go on answering.
+No route waits for it on the event loop: a pack this process does not hold yet is read by
+the library's own threads or made by a child process they wait for
+(``Lexicon.offline_pack_job``), awaited for at most :data:`PACK_WAIT_SECONDS`, and until
+then the answer is 503 ``pack_not_ready`` with ``Retry-After``, while ``/healthz`` and
+every game's look-ups go on answering (``pack_failed`` when the child ended without one).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
+from lexicon.service import byid
 from lexicon.service.contract import ErrorBody
 
 from lexicon import OFFLINE_FORMAT, Catalog, Lexicon, PackNotReady
@@ -66,7 +69,8 @@ def install(app: FastAPI, catalog: Catalog) -> None:
 
     @app.get("/v1/games/{game}/offline", tags=["offline"], responses={503: {
         "model": ErrorBody, "description": "`pack_not_ready` (with `Retry-After`) while "
-                                           "the pack is being made"}})
+                                           "the pack is being made; `pack_failed` when "
+                                           "its maker ended without one"}})
     async def offline_current(game: str) -> Response:
         """The release a phone should keep for ``game``, its pack's addresses and
         ``words_bytes``: what is downloaded, compressed. Asking starts the pack's making
@@ -83,7 +87,8 @@ def install(app: FastAPI, catalog: Catalog) -> None:
     async def offline_rules(game: str, release: str) -> Response:
         """The rules of ``release``'s pack: profile, speller and play-rule tables, input
         classes and reason texts (JSON); ``pack_not_ready`` while it is being made."""
-        pack = await ready_pack(catalog.lexicon(game, release))
+        pack = await ready_pack(await byid.taken(release, partial(catalog.lexicon, game,
+                                                                  release)))
         return Response(json.dumps(pack.rules, ensure_ascii=False, separators=(",", ":")),
                         media_type="application/json", headers={"Cache-Control": IMMUTABLE})
 
@@ -91,7 +96,8 @@ def install(app: FastAPI, catalog: Catalog) -> None:
     async def offline_words(game: str, release: str, request: Request) -> Response:
         """The words of ``release``'s pack: two DAWG-only KWGs (gzip when accepted);
         ``pack_not_ready`` while it is being made."""
-        pack = await ready_pack(catalog.lexicon(game, release))
+        pack = await ready_pack(await byid.taken(release, partial(catalog.lexicon, game,
+                                                                  release)))
         headers = {"Cache-Control": IMMUTABLE, "Vary": "Accept-Encoding"}
         if "gzip" in request.headers.get("accept-encoding", ""):
             headers["Content-Encoding"] = "gzip"

@@ -7,8 +7,10 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +236,64 @@ def small_homes(tmp_path_factory: pytest.TempPathFactory) -> SmallHomes:
 def small_releases(home: Path, small_homes: SmallHomes) -> Path:
     """osps and kvizovka published in the test's own ``home``."""
     return small_homes("small", home)
+
+
+class PackGate:
+    """Holds the child processes that make offline packs at their start, for as long as a
+    test wants (:mod:`lexicon.export.packmaker`'s ``LEXICON_TEST_PACK_GATE``: a FIFO each
+    child reads to its end before it makes the pack). Set the variable (:attr:`env`) in
+    the process whose packs are made, or in the server's environment, before they start.
+
+    ``with gate.maker() as pid:`` returns once a maker is at the gate (its pid) and lets
+    it go on when the block ends: the FIFO's writing end opens only once a reader has it
+    open, and the reader's read ends when the writing end is closed. No sleeps."""
+
+    WAIT = 120.0      # the bound on a maker that never comes: a failure, not a clock
+
+    def __init__(self, path: Path) -> None:
+        os.mkfifo(path)
+        self.path = path
+        self.env = {"LEXICON_TEST_PACK_GATE": str(path)}
+
+    @contextmanager
+    def maker(self) -> Iterator[int]:
+        opened: list[int] = []
+        opener = threading.Thread(target=lambda: opened.append(
+            os.open(self.path, os.O_WRONLY | os.O_CLOEXEC)))
+        opener.start()
+        opener.join(self.WAIT)
+        if not opened:          # never came: let the opener go, and fail
+            os.close(os.open(self.path, os.O_RDONLY | os.O_NONBLOCK))
+            opener.join()
+            os.close(opened[0])
+            raise AssertionError("no pack maker came to the gate")
+        try:
+            yield self.reader()
+        finally:
+            os.close(opened[0])
+
+    def reader(self) -> int:
+        """The pid of the process (not this one) that has the gate open now."""
+        target = os.fspath(self.path)
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit() or int(proc.name) == os.getpid():
+                continue
+            try:
+                if any(os.readlink(fd) == target for fd in (proc / "fd").iterdir()):
+                    return int(proc.name)
+            except OSError:
+                continue
+        raise AssertionError("no process holds the gate")
+
+
+@pytest.fixture()
+def pack_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> PackGate:
+    """A :class:`PackGate` whose variable is set in this process's environment (so in
+    every server or maker started from here on)."""
+    gate = PackGate(tmp_path / "pack-gate")
+    for name, value in gate.env.items():
+        monkeypatch.setenv(name, value)
+    return gate
 
 
 #: The test files that drive something whole from outside, slow to set up: a real browser,

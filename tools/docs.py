@@ -62,6 +62,7 @@ def raised_codes() -> dict[str, set[int | None]]:
     ``error(status, "code", ...)`` helpers.
     """
     classes: dict[str, tuple[str | None, int | None]] = {}
+    bases: dict[str, str] = {}
     calls: list[tuple[str, str, int | None]] = []
     for path in _sources():
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -70,6 +71,7 @@ def raised_codes() -> dict[str, set[int | None]]:
                 attrs = {t.id: _const(n.value) for n in node.body if isinstance(n, ast.Assign)
                          for t in n.targets if isinstance(t, ast.Name)}
                 classes[node.name] = (attrs.get("code"), attrs.get("status"))  # type: ignore[assignment]
+                bases[node.name] = getattr(node.bases[0], "id", "") if node.bases else ""
             elif (isinstance(node, ast.Assign) and len(node.targets) == 1
                   and getattr(node.targets[0], "id", None) == "code"):
                 branches = ([node.value.body, node.value.orelse]
@@ -85,10 +87,20 @@ def raised_codes() -> dict[str, set[int | None]]:
                 elif (name.lstrip("_") == "error" and len(node.args) >= 2
                       and isinstance(_const(node.args[1]), str)):
                     calls.append(("", _const(node.args[1]), _const(node.args[0])))  # type: ignore[arg-type]
+    def status_of(name: str) -> int | None:
+        """The class's status, or the nearest base class's that states one."""
+        seen = set()
+        while name in classes and name not in seen:
+            seen.add(name)
+            if classes[name][1] is not None:
+                return classes[name][1]
+            name = bases[name]
+        return None
+
     out: dict[str, set[int | None]] = {}
-    for code, status in classes.values():
+    for name, (code, _status) in classes.items():
         if code:
-            out.setdefault(code, set()).add(status)
+            out.setdefault(code, set()).add(status_of(name))
     for name, code, status in calls:
         if status is None and name in classes:
             status = classes[name][1] or 400

@@ -124,8 +124,10 @@ def measure(home: Path, games: list[str], n_words: int, synthetic: bool) -> Iter
         rules_gz = len(gzip.compress(json.dumps(pack.rules, ensure_ascii=False).encode(), 9))
         made[game] = {"words_gzip": len(pack.words_gzip), "rules_gzip": rules_gz,
                       "seconds": round(seconds, 1), "words": pack.rules["words"],
-                      # this process's peak so far: an upper bound of what making it took
-                      "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
+                      # the largest peak so far of this process and of the child
+                      # processes that made packs: an upper bound of what making it took
+                      "max_rss_mb": max(resource.getrusage(who).ru_maxrss for who in (
+                          resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) // 1024}
         print(f"{game}: pack made in {seconds:.1f} s", file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory() as scratch, chromium(Path(scratch)) as driver:
         server = ExitStack()

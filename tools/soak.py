@@ -68,6 +68,7 @@ BATCH_WORDS = 100_000          # POST /valid's limit (fastcheck.MAX_WORDS)
 CHECK_WORDS = 10_000           # POST /check's limit (checker.MAX_BATCH)
 REQUEST_TIMEOUT = 120.0
 PACK_TIMEOUT = 600.0           # the first download of a big game's pack makes it
+PACK_ASKS = 3                  # a pack file answered 503 is asked for again this often
 PATTERNS = ("?A??K", "KA?IN", "*OWY", "*OST", "K?T*")
 
 
@@ -421,9 +422,14 @@ def packs(base: str, games: list[str], tally: Tally, until: float, stop: threadi
                 if r is None or r.status_code != 200:
                     continue
                 info = r.json()
-                tally.send("pack_rules", http.get, info["rules"])
-                tally.send("pack_words", http.get, info["words"],
-                           headers={"accept-encoding": "gzip"})
+                # the other worker may still be reading or making the pack: a 503 is asked
+                # again after its Retry-After (Tally.send waits it), a few times
+                for kind, extra in (("pack_rules", {}),
+                                    ("pack_words", {"accept-encoding": "gzip"})):
+                    for _ in range(PACK_ASKS):
+                        got = tally.send(kind, http.get, info[kind[5:]], headers=extra)
+                        if got is None or got.status_code != 503 or stop.is_set():
+                            break
         _loop(until, every, stop, step)
 
 

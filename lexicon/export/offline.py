@@ -26,6 +26,9 @@ browser has no second table of rules:
   1.65 MB against 0.77 MB). Such a pack says so (``others.reasons`` = ``"tiling"``); a word
   it does not hold is not valid, and its reason needs the server (``needs_server``).
 
+A server makes a pack in a child process, this module run as ``python -m`` (see
+:mod:`lexicon.export.packmaker`), and keeps it once checked; :func:`job` is what it asks.
+
 What the pack cannot carry (analyses, the specific reason messages, meanings, sources) the
 page shows as needing the server. ``static/offline.js`` reads the pack; the test
 ``tests/page/test_offline.py`` runs it in Chromium against the server's verdicts.
@@ -36,6 +39,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
+import sys
+import tempfile
 import threading
 import unicodedata
 import zlib
@@ -48,9 +54,12 @@ from pathlib import Path
 from typing import Any
 
 from lexicon import atomic
+from lexicon.errors import PackFailed
+from lexicon.export import packmaker
 from lexicon.export.kwg import MAX_NODES, Graph, encode_words
 from lexicon.export.playable import valid_keys
 from lexicon.game import inputs
+from lexicon.game import profile as profiles
 from lexicon.game.gloss import LANGUAGES, PLAYERS_LANGUAGE, keys_language, reason_text
 from lexicon.game.play import OPENING_FACTOR, play_rules
 from lexicon.game.profile import Profile
@@ -70,6 +79,8 @@ OFFLINE_FORMAT = FORMAT   # the name the package exports it under
 TILE_NUMBERS = 255
 #: Where a pack is kept once made: releases never change, so neither does their pack.
 PACK_DIR = "offline"
+#: the child process that makes a pack runs this module (:func:`_child`)
+MAKER = "lexicon.export.offline"
 
 
 @dataclass(frozen=True)
@@ -263,10 +274,11 @@ _KEPT_PACKS = 8
 _JOBS: dict[tuple[str, str, str], Future[Pack]] = {}
 #: guards _KEPT and _JOBS for a few dict operations only: nothing waits on it for a pack
 _KEPT_LOCK = threading.Lock()
-#: one pack made at a time (a big game's takes a core and hundreds of MB for a while);
-#: taken only by the makers' threads, never by a caller
+#: one pack made at a time (a big game's child takes a core and hundreds of MB for a
+#: while); taken only by the makers' threads, never by a caller
 _MAKING = threading.Lock()
-#: the threads that read kept packs and make new ones, apart from every caller's
+#: the threads that read kept packs and wait for the child processes that make new ones
+#: (:mod:`lexicon.export.packmaker`), apart from every caller's
 _MAKERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="offline-pack")
 
 
@@ -279,8 +291,9 @@ def kept(profile: Profile, release: Release, root: Path | None = None) -> Pack |
 def job(profile: Profile, release: Release, root: Path | None = None) -> Future[Pack]:
     """The pack of ``release`` as a future: done at once when this process holds it,
     else the one job that reads it from the data directory's cache (checked against the
-    sha256 its rules carry) or makes it, on the makers' threads. Never waits itself, so an
-    event loop may ask, and await the future with a bound of its own."""
+    sha256 its rules carry) or has a child process make it (:func:`_made`), on the makers'
+    threads. Never waits itself, so an event loop may ask, and await the future with a
+    bound of its own."""
     name = (str(root), profile.id, release.id)
     with _KEPT_LOCK:
         hit = _KEPT.get(name)
@@ -336,9 +349,13 @@ def pack(profile: Profile, release: Release, root: Path | None = None, *,
     return job(profile, release, root).result()
 
 
+def pack_files(where: Path, release_id: str) -> tuple[Path, Path]:
+    """The (rules, words) files of the pack of ``release_id`` in the directory ``where``."""
+    return where / f"{release_id}.json", where / f"{release_id}.bin.gz"
+
+
 def _files(profile: Profile, release: Release, root: Path | None) -> tuple[Path, Path]:
-    where = cache_dir(root) / PACK_DIR / profile.id
-    return where / f"{release.id}.json", where / f"{release.id}.bin.gz"
+    return pack_files(cache_dir(root) / PACK_DIR / profile.id, release.id)
 
 
 #: what a kept pack's files raise when they are cut short, emptied or overwritten
@@ -346,12 +363,21 @@ _UNREADABLE = (OSError, ValueError, EOFError, zlib.error)
 
 
 def _read(profile: Profile, release: Release, root: Path | None) -> Pack | None:
-    """The kept pack of ``release``, or None when there is none or it is not whole: rules
-    that do not parse, name another release or differ from what :func:`rules_json` gives
+    """The kept pack of ``release``, or None when there is none or it is not whole
+    (:func:`_whole`): such a pack is made again, never served."""
+    return _whole(profile, release, *_files(profile, release, root))
+
+
+def _whole(profile: Profile, release: Release, rules_file: Path, words_file: Path, *,
+           kept_before: bool = True) -> Pack | None:
+    """The pack in ``rules_file`` and ``words_file``, or None when it is not whole: rules
+    that do not parse or name another release, words that do not decompress or whose
+    sha256 is not the one the rules carry (a cut or emptied file), and for a pack
+    ``kept_before`` this process ran, rules that differ from what :func:`rules_json` gives
     the game now (another format, game, profile or rule table: a pack kept by an older
-    version), words that do not decompress or whose sha256 is not the one the rules carry
-    (a cut or emptied file). Such a pack is made again, never served."""
-    rules_file, words_file = _files(profile, release, root)
+    version). A pack this code has just made is spared that last check: it costs the
+    server's process a pass over every code point (seconds, and a hundred MB while it
+    runs) to learn what the child computed itself."""
     try:
         rules = json.loads(rules_file.read_bytes())
         data = words_file.read_bytes()
@@ -362,23 +388,58 @@ def _read(profile: Profile, release: Release, root: Path | None) -> Pack | None:
     if not (isinstance(want, dict) and rules.get("release") == release.id
             and want.get("sha256") == hashlib.sha256(words).hexdigest()):
         return None
-    current = json.loads(json.dumps(rules_json(profile), ensure_ascii=False))
-    if any(rules.get(k) != v for k, v in current.items()):   # kept by an older version
-        return None
+    if kept_before:
+        current = json.loads(json.dumps(rules_json(profile), ensure_ascii=False))
+        if any(rules.get(k) != v for k, v in current.items()):   # kept by an older version
+            return None
     return Pack(rules, words, data)
 
 
 def _made(profile: Profile, release: Release, root: Path | None) -> Pack:
+    """Make the pack of ``release`` in a child process (:mod:`lexicon.export.packmaker`:
+    this module run as ``python -m``, :func:`_child`), check what it wrote as a kept pack
+    is checked, and keep it under the data directory's cache (where it can be written)."""
+    detail = {"game": profile.id, "release": release.id}
+    with tempfile.TemporaryDirectory(prefix="lexicon-pack-") as scratch:
+        packmaker.run(MAKER, [profile.id, os.fspath(release.path), scratch], Path(scratch),
+                      detail)
+        made = _whole(profile, release, *pack_files(Path(scratch), release.id),
+                      kept_before=False)
+    if made is None:
+        raise PackFailed(f"the offline pack of {release.id} its maker wrote is not whole; "
+                         f"nothing was kept, ask again in {packmaker.RETRY_SECONDS} s",
+                         retry_after=packmaker.RETRY_SECONDS, detail=detail)
     rules_file, words_file = _files(profile, release, root)
-    where = rules_file.parent
-    made = make_pack(profile, release)
     try:
-        where.mkdir(parents=True, exist_ok=True)
-        atomic.write_bytes(words_file, made.words_gzip)
-        atomic.write_bytes(rules_file, json.dumps(made.rules, ensure_ascii=False).encode())
+        rules_file.parent.mkdir(parents=True, exist_ok=True)
+        write_pack(made, rules_file, words_file)
     except OSError:     # a read-only data directory: the pack is made again next time
         pass
     return made
 
 
-__all__ = ["FORMAT", "Pack", "job", "kept", "make_pack", "making", "pack", "rules_json"]
+def _child(argv: list[str]) -> int:
+    """The child :func:`_made` starts: ``GAME RELEASE_DIR OUT_DIR``, the pack of the
+    release written into ``OUT_DIR``."""
+    game, release_dir, out = argv
+
+    def work() -> None:
+        release = Release(Path(release_dir))
+        write_pack(make_pack(profiles.load(game), release),
+                   *pack_files(Path(out), release.id))
+
+    return packmaker.child(Path(out), work)
+
+
+def write_pack(made: Pack, rules_file: Path, words_file: Path) -> None:
+    """Write ``made`` to its two files, each atomically (the words first: rules whose
+    sha256 names words not yet there are read as no pack)."""
+    atomic.write_bytes(words_file, made.words_gzip)
+    atomic.write_bytes(rules_file, json.dumps(made.rules, ensure_ascii=False).encode())
+
+
+__all__ = ["FORMAT", "Pack", "job", "kept", "make_pack", "making", "pack", "pack_files",
+           "rules_json", "write_pack"]
+
+if __name__ == "__main__":
+    sys.exit(_child(sys.argv[1:]))

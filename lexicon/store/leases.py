@@ -12,7 +12,7 @@ default), and the holder is told by SIGIO. So the truncation waits, and meanwhil
 1. the release is condemned (``Release.condemn``: every later use is 503 ``release_damaged``
    for its game, nothing new reads it),
 2. the reads already under way finish, on the whole file (the face says how to wait for
-   them: :func:`enable`'s ``quiesce``, which the service gives as "every request in flight
+   them: :func:`enable`'s ``since``, which the service gives as "every request in flight
    now has ended"),
 3. the lease is let go, and the truncation proceeds under a release nobody reads.
 
@@ -44,10 +44,14 @@ _enabled = False
 
 
 def _no_wait(_timeout: float) -> None:
-    """The default quiesce: a process that tracks no work has nothing to wait for."""
+    """The default wait: a process that tracks no work has nothing to wait for."""
 
 
-_quiesce: Callable[[float], None] = _no_wait
+def _nothing_tracked() -> Callable[[float], None]:
+    return _no_wait
+
+
+_since: Callable[[], Callable[[float], None]] = _nothing_tracked
 _held: weakref.WeakSet[Lease] = weakref.WeakSet()
 _held_lock = threading.Lock()
 _wake_r = _wake_w = -1
@@ -123,22 +127,31 @@ def hold(paths: Iterable[str], on_break: Callable[[str], None]) -> Lease | None:
 
 
 def settle(timeout: float = QUIESCE_SECONDS) -> None:
-    """Return once every read that may have begun before the call has ended (the
-    ``quiesce`` a face gave :func:`enable`; at once in a process that gave none): what
-    must pass before a release that nothing new may take is closed."""
-    _quiesce(timeout)
+    """Return once every read that may have begun before the call has ended: what must
+    pass before a release that nothing new may take is closed."""
+    reads_under_way()(timeout)
+
+
+def reads_under_way() -> Callable[[float], None]:
+    """A wait for the reads that may have begun before this call (not for any that begin
+    after it): ``wait(timeout)`` returns once they have all ended, or after ``timeout``
+    seconds. From the ``since`` a face gave :func:`enable`; at once in a process that gave
+    none. Taken when a release stops being handed out, it may be waited on later: what
+    began after that cannot be reading the release."""
+    return _since()
 
 
 def enabled() -> bool:
     return _enabled
 
 
-def enable(quiesce: Callable[[float], None]) -> bool:
-    """Take leases from now on, in this process; ``quiesce(timeout)`` returns once every
-    read that may have begun before the call has ended. From the main thread (the SIGIO
-    handler is installed there); False, and no leases, anywhere else or off Linux."""
-    global _enabled, _quiesce, _wake_r, _wake_w
-    _quiesce = quiesce
+def enable(since: Callable[[], Callable[[float], None]]) -> bool:
+    """Take leases from now on, in this process; ``since()`` gives a wait for the reads
+    under way at its call (``wait(timeout)`` returns once every one has ended). From the
+    main thread (the SIGIO handler is installed there); False, and no leases, anywhere else
+    or off Linux."""
+    global _enabled, _since, _wake_r, _wake_w
+    _since = since
     if _enabled:
         return True
     if threading.current_thread() is not threading.main_thread() or not hasattr(
@@ -184,7 +197,7 @@ def _answer_breaks() -> None:
             continue
         try:
             lease.on_break(path)        # condemned: nothing new reads the release
-            _quiesce(QUIESCE_SECONDS)   # the reads under way end on the whole file
+            settle()                    # the reads under way end on the whole file
         finally:
             lease.release()             # then the writer may go on
 

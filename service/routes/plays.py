@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 from fastapi.responses import Response
+from lexicon.service import byid
 from lexicon.service.apidocs import figure
 from lexicon.service.routes.declare import Routes
 from lexicon.service.routes.params import LANG_HELP, RELEASE_HELP, CatalogOf, PoolOf
@@ -60,7 +61,8 @@ async def judge_play(game: str, req: JudgeRequest, catalog: CatalogOf) -> Respon
     # whole ruling); a lock held by another writer is waited for by a rulings thread, by
     # a deadline counted from now, never on the loop
     deadline = time.monotonic() + LOCK_TIMEOUT
-    lex = catalog.lexicon(game, req.release, every_file=True)  # judges, labels the ruling
+    lex = await byid.taken(req.release, partial(   # judges, labels the ruling
+        catalog.lexicon, game, req.release, every_file=True))
     ruling, entry = lex.rule(req.words, edge=req.edge, reveal=req.reveal, lang=req.lang)
     try:   # the lock is free in the common case: one non-blocking try on the loop
         lex.record(ruling, entry, deadline=0.0)

@@ -7,11 +7,12 @@ The single word's plain successful lookups are answered before the app by the wo
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import Query, Request
 from fastapi.responses import Response
-from lexicon.service import hotpath, metrics
+from lexicon.service import byid, hotpath, metrics
 from lexicon.service.apidocs import figure
 from lexicon.service.routes.declare import Routes
 from lexicon.service.routes.params import LANG_HELP, RELEASE_HELP, CatalogOf
@@ -61,9 +62,9 @@ async def check_one(request: Request) -> Response:
     game, word = (hotpath.word_target(request.scope["path"])   # what the router matched
                   or (request.path_params["game"], request.path_params["word"]))
     edge, lang, release = hotpath.word_query(request.scope.get("query_string", b""))
-    return Response(hotpath.word_json(request.app.state.catalog, game, word, edge=edge,
-                                      lang=lang, release=release),
-                    media_type="application/json")
+    return Response(await byid.taken(release, partial(
+        hotpath.word_json, request.app.state.catalog, game, word, edge=edge, lang=lang,
+        release=release)), media_type="application/json")
 
 
 @routes.post("/v1/games/{game}/check")

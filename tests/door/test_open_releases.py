@@ -12,17 +12,19 @@ import resource
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from lexicon.catalog import OPEN_BY_ID, Catalog
+from lexicon import catalog as catalog_module
+from lexicon.catalog import CLOSING_BY_ID, OPEN_BY_ID, Catalog
 from lexicon.errors import OutOfDescriptors
 from lexicon.export import offline
 from lexicon.lexicon import Lexicon
-from lexicon.store import integrity, published
+from lexicon.store import integrity, leases, published
 from lexicon.store.release import Release
+from tests.conftest import PackGate
 
 
 def editions(home: Path, game: str, n: int) -> list[str]:
@@ -114,23 +116,20 @@ def test_no_file_descriptor_left_is_not_damage(catalog: Catalog, small_releases:
 
 
 def test_an_evicted_release_is_not_closed_under_its_pack_maker(
-        catalog: Catalog, small_releases: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        catalog: Catalog, small_releases: Path, pack_gate: PackGate) -> None:
     """A release whose offline pack is being made is in use: pushed out of the releases
     kept open by id, it is closed only once the maker is done with it (another one pushed
     out after it is closed before)."""
     ids = editions(small_releases, "osps", OPEN_BY_ID + 2)
-    gate = threading.Event()
-    real = offline.make_pack
-    monkeypatch.setattr(offline, "make_pack", lambda *a: gate.wait(60) and real(*a))
     held = catalog.lexicon("osps", ids[0])
     job = held.offline_pack_job()
-    second = catalog.lexicon("osps", ids[1])
-    for rid in ids[2:]:                          # pushes out ids[0], then ids[1]
-        catalog.lexicon("osps", rid).check("kot")
-    _closed_within(second, 30)
-    assert not _closed(held)                     # still open under its maker
-    gate.set()
-    assert job.result(60).words == real(held.profile, held.release).words
+    with pack_gate.maker():                      # the maker is held at work
+        second = catalog.lexicon("osps", ids[1])
+        for rid in ids[2:]:                      # pushes out ids[0], then ids[1]
+            catalog.lexicon("osps", rid).check("kot")
+        _closed_within(second, 30)
+        assert not _closed(held)                 # still open under its maker
+    assert job.result(120).words == offline.make_pack(held.profile, held.release).words
     _closed_within(held, 30)                     # and closed after it
 
 
@@ -143,3 +142,56 @@ def _closed_within(lex: Lexicon, seconds: float) -> None:
     while not _closed(lex):
         assert time.monotonic() < deadline, "never closed"
         time.sleep(0.05)
+
+
+class HeldReads:
+    """The reads under way as a server's requests would be (:mod:`lexicon.store.leases`'
+    ``since``): each wait taken while they are held returns only once :meth:`end` is
+    called, so releases pushed out meanwhile stay closing for as long as the test wants."""
+
+    def __init__(self) -> None:
+        self.ended = threading.Event()
+
+    def since(self) -> Callable[[float], None]:
+        return lambda timeout: self.ended.wait(timeout) and None
+
+    def end(self) -> None:
+        self.ended.set()
+
+
+def test_an_open_by_id_waits_for_the_closings_it_would_outrun(
+        catalog: Catalog, small_releases: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the releases pushed out of those opened by id still closing (the requests that
+    may read them not ended), at most CLOSING_BY_ID of them are left open beside the
+    OPEN_BY_ID kept: one more waits for a closing (refused at once with ``wait=False``,
+    ``out_of_descriptors`` when its wait runs out), and opens once the reads end."""
+    ids = editions(small_releases, "osps", OPEN_BY_ID + CLOSING_BY_ID + 2)
+    catalog.lexicon("osps").check("kot")
+    gc.collect()
+    before = open_fds()
+    catalog.lexicon("osps", ids[0]).check("kot")
+    each = open_fds() - before
+    held = HeldReads()
+    monkeypatch.setattr(leases, "_since", held.since)
+    for rid in ids[1:OPEN_BY_ID + CLOSING_BY_ID]:     # pushes out CLOSING_BY_ID, held
+        assert catalog.lexicon("osps", rid).check("kot")["release"] == rid
+    assert open_fds() == before + (OPEN_BY_ID + CLOSING_BY_ID) * each
+    nxt = ids[OPEN_BY_ID + CLOSING_BY_ID]
+    with pytest.raises(OutOfDescriptors) as refused:
+        catalog.lexicon("osps", nxt, wait=False)
+    assert refused.value.status == 503 and refused.value.headers["Retry-After"]
+    monkeypatch.setattr(catalog_module, "CLOSE_WAIT_SECONDS", 0.0)
+    with pytest.raises(OutOfDescriptors):
+        catalog.lexicon("osps", nxt)
+    assert open_fds() == before + (OPEN_BY_ID + CLOSING_BY_ID) * each   # none opened
+    monkeypatch.setattr(catalog_module, "CLOSE_WAIT_SECONDS", 120.0)
+    answers: list[str] = []
+    waiting = threading.Thread(target=lambda: answers.append(
+        catalog.lexicon("osps", nxt).check("kot")["release"]))
+    waiting.start()
+    held.end()                                    # the requests end: the closings go on
+    waiting.join(120)
+    assert answers == [nxt]
+    assert catalog.lexicon("osps", ids[-1]).check("kot")["valid"] is True
+    for rid in ids:                               # nothing was condemned
+        assert not integrity.known_damage(published.release_path("osps", rid, small_releases))

@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import shutil
+import signal
 from pathlib import Path
 
 import pytest
 from kwg_reader import Reader
 
 from lexicon import Catalog
-from lexicon.export import offline
+from lexicon.errors import LexiconError, PackFailed
+from lexicon.export import offline, packmaker
 from lexicon.export.offline import make_pack, pack, tiling_sequences
 from lexicon.store.records import Record
 from lexicon.verdicts import remik
-from tests.conftest import lexicon, publish, rec
+from tests.conftest import PackGate, lexicon, publish, rec
 
 RECORDS = [
     rec("kot"), rec("koty"), rec("np", valid=False, code="abbreviation"),
@@ -148,7 +152,7 @@ def test_a_whole_kept_pack_is_taken_as_it_is(home: Path, monkeypatch: pytest.Mon
     def never(*_args: object) -> None:
         raise AssertionError("a whole kept pack was made again")
 
-    monkeypatch.setattr(offline, "make_pack", never)
+    monkeypatch.setattr(packmaker, "run", never)     # no child process is started
     got = pack(lex.profile, lex.release, home)
     assert got is not None and got.words == good.words
 
@@ -189,3 +193,67 @@ def test_making_a_pack_leaves_the_lookups_caches_as_they_were(home: Path) -> Non
     assert (store.block.cache_info().currsize, store.shape.cache_info().currsize,
             store.decoder.cache_info().currsize) == before
     assert lex.check("np")["reason"]["code"] == "abbreviation"    # the lookups read on
+
+
+def test_a_pack_is_made_in_a_child_process(home: Path, pack_gate: PackGate) -> None:
+    """The pack is made by a child of this process, which ends once it is made: its
+    memory and its interpreter lock are never this process's."""
+    lex = Catalog(home).lexicon("osps")
+    job = lex.offline_pack_job()
+    with pack_gate.maker() as maker:
+        assert maker != os.getpid()
+        assert _parent_of(maker) == os.getpid()
+        assert not job.done()
+    assert job.result(120).words == make_pack(lex.profile, lex.release).words
+    assert not Path(f"/proc/{maker}").exists() or _parent_of(maker) != os.getpid()
+
+
+def test_a_killed_maker_leaves_no_pack(home: Path, pack_gate: PackGate) -> None:
+    """A maker killed at work is ``pack_failed`` (503, Retry-After): no pack file is left
+    where packs are kept, nothing is remembered, and the next ask makes it whole."""
+    lex = Catalog(home).lexicon("osps")
+    job = lex.offline_pack_job()
+    with pack_gate.maker() as maker:
+        os.kill(maker, signal.SIGKILL)
+    with pytest.raises(PackFailed) as failed:
+        job.result(120)
+    assert failed.value.code == "pack_failed" and failed.value.status == 503
+    assert int(failed.value.headers["Retry-After"]) > 0
+    kept = home / "cache" / "offline" / "osps"
+    assert not kept.exists() or not list(kept.iterdir())
+    again = lex.offline_pack_job()
+    with pack_gate.maker():
+        pass
+    assert again.result(120).words == make_pack(lex.profile, lex.release).words
+    assert sorted(p.name for p in kept.iterdir()) == [f"{lex.release_id}.bin.gz",
+                                                      f"{lex.release_id}.json"]
+
+
+def test_an_error_in_the_maker_keeps_its_code(home: Path, pack_gate: PackGate) -> None:
+    """A LexiconError in the child reaches the caller with its code: a release whose store
+    is gone when the maker opens it is ``release_damaged``, not a failed pack."""
+    lex = Catalog(home).lexicon("osps")
+    job = lex.offline_pack_job()
+    with pack_gate.maker():
+        shutil.rmtree(lex.release.path / "records.lmdb")
+    with pytest.raises(LexiconError) as failed:
+        job.result(120)
+    assert failed.value.code == "release_damaged", failed.value.to_json()
+
+
+def _parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_the_maker_imports_the_library_not_the_working_directory(
+        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server run from a directory that holds a folder named ``lexicon`` still makes
+    packs: the child does not put the working directory on its path."""
+    decoy = tmp_path / "cwd" / "lexicon"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text("raise SystemExit('the decoy was imported')\n",
+                                       encoding="utf-8")
+    monkeypatch.chdir(decoy.parent)
+    lex = Catalog(home).lexicon("osps")
+    assert lex.offline_pack_job().result(120).words == make_pack(lex.profile,
+                                                                 lex.release).words

@@ -342,6 +342,7 @@ def test_a_newer_release_is_offered_and_replaces_the_saved_one_whole(
         publish(root, "kvizovka", [*KVIZOVKA, rec("конац", word="konac")])
         new = Catalog(root).lexicon("kvizovka").release_id
         assert new != old
+        offline_info(base, "kvizovka")   # warmed, as after a publish (docs/http-api.md)
         driver.get(base + "/?game=kvizovka&lang=en")
         wait.until(lambda d: f"Newer release on the server: {new}" in d.find_element(
             By.ID, "offline-bar").text)

@@ -16,13 +16,17 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from lexicon.service.app import create_app
-from lexicon.service.launch import free_port
+from lexicon.service.launch import free_port, serving
 
 from lexicon import filetable
+from lexicon.catalog import CLOSING_BY_ID, OPEN_BY_ID
 from lexicon.store import integrity, published
+from lexicon.verdicts import rulings
 from tests.door.test_open_releases import editions
+from tests.verdicts.test_rulings_log import TODAY, _hold_lock, _opened_by
 
 DATA = "records.lmdb/data.mdb"
 PAGE = 4096
@@ -249,9 +253,10 @@ def test_a_release_condemned_by_a_write_stays_condemned_until_it_verifies(
 
 def test_many_release_ids_under_a_low_descriptor_limit(small_releases: Path) -> None:
     """A real server allowed 192 file descriptors, asked for 40 published releases by id
-    (each open one holds about ten): every one answers (a burst that outruns the closing
-    of evicted releases is told to ask again, never that a release is damaged), and so do
-    the games' current releases, because only the most recently used few are kept open."""
+    in a row (each open one holds about ten): every one answers at the first ask, and so
+    do the games' current releases, because only the most recently used few are kept open
+    and an open waits for the ones pushed out before it to close rather than run out of
+    descriptors."""
     ids = editions(small_releases, "osps", 40)
     env = {**os.environ, "LEXICON_HOME": str(small_releases), "LEXICON_GAMES": "osps,kvizovka"}
     port = free_port()
@@ -270,17 +275,8 @@ def test_many_release_ids_under_a_low_descriptor_limit(small_releases: Path) -> 
                 except httpx.TransportError:
                     assert time.monotonic() < deadline
                     time.sleep(0.1)
-            for rid in ids:
-                # a release pushed out is closed once the requests that may read it have
-                # ended: a burst can run short of descriptors before the closings catch up,
-                # answered 503 out_of_descriptors with Retry-After, as a client asks again
-                for _ in range(20):
-                    r = http.get("/v1/games/osps/words/kot", params={"release": rid})
-                    if r.status_code != 503:
-                        break
-                    assert r.json()["code"] == "out_of_descriptors", (rid, r.text)
-                    assert r.headers["retry-after"].isdigit()
-                    time.sleep(0.5)
+            for rid in ids:         # asked once each: an open waits for the closings
+                r = http.get("/v1/games/osps/words/kot", params={"release": rid})
                 assert r.status_code == 200, (rid, r.text)
                 assert r.json()["release"] == rid
                 assert http.get("/v1/games/kvizovka/words/kuća").status_code == 200
@@ -292,3 +288,56 @@ def test_many_release_ids_under_a_low_descriptor_limit(small_releases: Path) -> 
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def patient_app() -> FastAPI:
+    """The service, its judge waiting for the rulings log's lock and its opens by id
+    waiting for closings for as long as it takes (an hour): what the server does
+    meanwhile is then a matter of order, not of how long the waits last."""
+    from lexicon.service import app
+
+    from lexicon import catalog
+
+    app.LOCK_TIMEOUT = 3600.0
+    catalog.CLOSE_WAIT_SECONDS = 3600.0
+    return app.create_app()
+
+
+def test_an_open_by_id_waits_off_the_event_loop(small_releases: Path) -> None:
+    """A release asked for by id that must wait for the releases pushed out before it to
+    close (their closing waits for a judge that began before they were pushed out, held at
+    the rulings log's lock by another process) waits on a thread: /healthz and look-ups
+    answer meanwhile, and it answers, at the first ask, once the judge has ended."""
+    ids = editions(small_releases, "osps", OPEN_BY_ID + CLOSING_BY_ID + 1)
+    log = rulings.log_path(TODAY, small_releases)
+    with serving("tests.service.test_damaged_release:patient_app", small_releases) as (
+            base, pid), httpx.Client(base_url=base, timeout=120) as http:
+        holder = _hold_lock(log, 3600)
+        judged: list[int] = []
+        answered: list[httpx.Response] = []
+        judge = threading.Thread(target=lambda: judged.append(httpx.post(
+            f"{base}/v1/games/osps/judge", json={"words": ["kot"]}, timeout=120).status_code))
+        waiting = threading.Thread(target=lambda: answered.append(httpx.get(
+            f"{base}/v1/games/osps/words/kot", params={"release": ids[-1]}, timeout=120)))
+        try:
+            judge.start()
+            deadline = time.monotonic() + 60       # a bound on a judge that never comes
+            while not _opened_by(pid, log):        # the judge is in flight, at the lock
+                assert time.monotonic() < deadline, "the judge never reached the log"
+                time.sleep(0.01)
+            for rid in ids[:-1]:                   # pushes CLOSING_BY_ID out, not closed
+                r = http.get("/v1/games/osps/words/kot", params={"release": rid})
+                assert r.status_code == 200, (rid, r.text)
+            waiting.start()
+            for _ in range(4):
+                assert http.get("/healthz").status_code == 200
+                assert http.get("/v1/games/osps/words/kot").json()["valid"] is True
+            assert judged == [] and answered == []   # both still wait
+        finally:
+            holder.kill()
+            holder.wait()
+        judge.join(120)
+        waiting.join(120)
+    assert judged == [200]
+    assert answered and answered[0].status_code == 200, answered and answered[0].text
+    assert answered[0].json()["release"] == ids[-1]

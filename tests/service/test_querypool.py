@@ -19,6 +19,7 @@ from tests.conftest import SmallHomes
 def test_pool_runs_at_most_its_workers_and_refuses_past_its_queue() -> None:
     pool = QueryPool(workers=2, queued=1, max_wait=60)
     release = threading.Event()
+    started = threading.Semaphore(0)
     running: list[str] = []
     lock = threading.Lock()
     most = [0]
@@ -27,14 +28,16 @@ def test_pool_runs_at_most_its_workers_and_refuses_past_its_queue() -> None:
         with lock:
             running.append(threading.current_thread().name)
             most[0] = max(most[0], len(running))
-        release.wait(10)
+        started.release()
+        release.wait(60)
         with lock:
             running.pop()
         return "done"
 
     async def scenario() -> list[object]:
         tasks = [asyncio.ensure_future(pool.run(blocked)) for _ in range(3)]   # 2 run, 1 waits
-        await asyncio.sleep(0.2)
+        for _ in range(2):                           # both workers are at work
+            assert await asyncio.to_thread(started.acquire, True, 60)
         with pytest.raises(Busy) as caught:
             await pool.run(blocked)                  # a fourth: the queue is full
         assert caught.value.status == 503 and caught.value.headers == {"Retry-After": "1"}
@@ -48,15 +51,34 @@ def test_pool_runs_at_most_its_workers_and_refuses_past_its_queue() -> None:
     pool.close()
 
 
+class HandClock:
+    """A clock the test turns: the pool's measure of how long a query waited."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_a_query_that_waited_too_long_is_refused_and_failures_give_their_slot_back() -> None:
-    pool = QueryPool(workers=1, queued=1, max_wait=0.05)
+    """A query that a worker takes only after ``max_wait`` has passed on the pool's clock
+    is refused ``busy``; one taken before is run, however late the machine runs it."""
+    clock = HandClock()
+    pool = QueryPool(workers=1, queued=1, max_wait=5, clock=clock)
     release = threading.Event()
+    started = threading.Event()
+
+    def first_job() -> bool:
+        started.set()
+        return release.wait(60)
 
     async def scenario() -> None:
-        first = asyncio.ensure_future(pool.run(lambda: release.wait(10)))
-        await asyncio.sleep(0.05)
+        first = asyncio.ensure_future(pool.run(first_job))
+        assert await asyncio.to_thread(started.wait, 60)      # the worker has it
         second = asyncio.ensure_future(pool.run(lambda: "never run"))
-        await asyncio.sleep(0.2)                    # the second waits past max_wait
+        await asyncio.sleep(0)                      # the second is queued behind it
+        clock.now += 6                              # ... past max_wait
         release.set()
         assert await first is True
         with pytest.raises(Busy, match="waited"):
@@ -85,13 +107,16 @@ def test_queries_answer_busy_while_lookups_and_healthz_still_answer(api: TestCli
     pool = QueryPool(workers=1, queued=0)
     api.app.state.query_pool = pool                       # type: ignore[attr-defined]
     release = threading.Event()
-    holder = threading.Thread(target=lambda: asyncio.run(pool.run(lambda: release.wait(10))))
+    started = threading.Event()
+
+    def held() -> bool:
+        started.set()
+        return release.wait(60)
+
+    holder = threading.Thread(target=lambda: asyncio.run(pool.run(held)))
     holder.start()
     try:
-        for _ in range(100):
-            if pool.admitted:
-                break
-            threading.Event().wait(0.01)
+        assert started.wait(60)                  # the one worker is taken
         for path, params in (("pattern", {"pattern": "*o*"}), ("blanks", {"word": "ko?"}),
                              ("anagrams", {"rack": "kot"}), ("hooks", {"word": "kot"}),
                              ("prefix", {"prefix": "ko"})):

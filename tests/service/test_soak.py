@@ -20,7 +20,9 @@ def test_the_soak_tool_reports_each_workers_memory(small_homes: SmallHomes, tmp_
     before = published.current_id("osps", home)
     listed = sorted(p.relative_to(home) for p in home.rglob("*"))
     samples = tmp_path / "samples.jsonl"
-    assert soak.main(["--home", str(home), "--minutes", "0.3", "--sample-every", "1",
+    # a minute: the first rounds of pack downloads are told pack_not_ready (and wait its
+    # Retry-After) while each worker's child processes make the games' packs
+    assert soak.main(["--home", str(home), "--minutes", "1", "--sample-every", "1",
                       "--publish-at", "0.1", "--pack-every", "5",
                       "--samples", str(samples)]) == 0
     figure = json.loads(capsys.readouterr().out)
