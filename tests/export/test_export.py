@@ -331,3 +331,21 @@ def test_the_export_modules_import_one_way() -> None:
     for writer in ("kwg", "enginepack", "playable"):
         assert "export" not in imports.get(writer, set()), writer
     assert not imports.get("playable", set()) & {"kwg", "enginepack"}
+
+
+def test_the_export_sizes_tool_writes_the_docs_table(releases: Path, tmp_path: Path) -> None:
+    """tools.export_sizes runs the real exports in processes of their own and writes the
+    engine-formats page's table from them: a row per game, sizes as the files have them."""
+    from tools import export_sizes
+    from tools.figures import load
+
+    assert export_sizes.main(["--home", str(releases), "--games", "osps", "kvizovka",
+                              "--figures", str(tmp_path / "fig")]) == 0
+    table = load("engine-exports", tmp_path / "fig")
+    assert [r[0] for r in table["rows"]] == ["osps", "kvizovka"]
+    osps = table["figures"][0]
+    assert osps["kwg"]["exit"] == 0 and "kbwg" not in osps
+    assert osps["kwg"]["nodes"] == len(Reader.open(kwg_file(releases, tmp_path, "osps",
+                                                             "kwg")).tile)
+    assert osps["words"] == len(lines(releases, "osps", "--format", "words"))
+    assert table["rows"][0][2].startswith(f"{osps['kwg']['bytes'] / 1e6:.1f} MB")
