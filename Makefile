@@ -101,6 +101,7 @@ bench: build
 	$(BIN)/python -m tools.fuzz --examples 100 --figures $(FIGURES)
 	$(BIN)/python -m tools.offline_bench --home $(LEXICON_HOME) --figures $(FIGURES)
 	$(BIN)/python -m tools.export_sizes --home $(LEXICON_HOME) --figures $(FIGURES)
+	$(BIN)/python -m tools.capacity --home $(LEXICON_HOME) --figures $(FIGURES)
 	$(BIN)/python -m tools.doc_examples --home $(LEXICON_HOME) --strict
 	$(BIN)/python -m tools.soak --home $(LEXICON_HOME) --minutes $(SOAK_MINUTES) --figures $(FIGURES)
 	$(BIN)/python -m tools.docs

@@ -283,6 +283,7 @@ FIGURE_TABLES = {
     "soak": ("benchmarks.md", ("soak",)),
     "offline": ("benchmarks.md", ("offline",)),
     "engine-exports": ("engine-formats.md", ("engine-exports",)),
+    "capacity": ("fleet.md", ("capacity",)),
 }
 
 TABLES = {"error-codes": error_table, "limits": lambda: limit_table(limits=LIMITS),
