@@ -84,24 +84,35 @@ docs-full: build
 	$(BIN)/python -m tools.doc_examples --home $(LEXICON_HOME) --strict
 
 # Figures, not timed tests: one JSON object per figure, each beside its reference
-# (plain Python set, bare Starlette, gzip of the word list). Needs built releases.
+# (plain Python set, bare Starlette, gzip of the word list). Needs built releases. Each tool
+# also writes the docs' table it measures to docs/figures/NAME.json (FIGURES), which
+# `python -m tools.docs` renders into the pages with where it comes from.
 BENCH_ARGS ?= --games osps kvizovka
+FIGURES ?= docs/figures
 bench: build
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
-	$(BIN)/python -m tools.bench $(BENCH_ARGS)
-	$(BIN)/python -m tools.publish_load
-	$(BIN)/python -m tools.pattern_flood --home $(LEXICON_HOME) --costs
-	$(BIN)/python -m tools.remik_flood --home $(LEXICON_HOME) --costs
+	$(BIN)/python -m tools.bench $(BENCH_ARGS) --figures $(FIGURES)
+	$(BIN)/python -m tools.publish_load --figures $(FIGURES)
+	$(BIN)/python -m tools.pattern_flood --home $(LEXICON_HOME) --costs --figures $(FIGURES)
+	$(BIN)/python -m tools.pattern_flood --home $(LEXICON_HOME) --ignore-retry-after --figures $(FIGURES)
+	$(BIN)/python -m tools.remik_flood --home $(LEXICON_HOME) --costs --figures $(FIGURES)
 	$(BIN)/python -m tools.label_flood --home $(LEXICON_HOME)
+	$(BIN)/python -m tools.batch_memory --home $(LEXICON_HOME) --figures $(FIGURES)
+	$(BIN)/python -m tools.fuzz --examples 100 --figures $(FIGURES)
+	$(BIN)/python -m tools.offline_bench --home $(LEXICON_HOME) --figures $(FIGURES)
+	$(BIN)/python -m tools.export_sizes --home $(LEXICON_HOME) --figures $(FIGURES)
+	$(BIN)/python -m tools.capacity --home $(LEXICON_HOME) --figures $(FIGURES)
 	$(BIN)/python -m tools.doc_examples --home $(LEXICON_HOME) --strict
-	$(BIN)/python -m tools.soak --home $(LEXICON_HOME) --minutes $(SOAK_MINUTES)
+	$(BIN)/python -m tools.soak --home $(LEXICON_HOME) --minutes $(SOAK_MINUTES) --figures $(FIGURES)
+	$(BIN)/python -m tools.docs
 
 # A worker's own memory over a long run of mixed traffic on `serve --workers 2` (the last
 # step of `make bench`; `make soak SOAK_MINUTES=3` for a short one): each worker's RssAnon
 # at the start, its peak, its end and its slope over the last 10 minutes (tools/soak.py).
 SOAK_MINUTES ?= 30
 soak: build
-	$(BIN)/python -m tools.soak --home $(LEXICON_HOME) --minutes $(SOAK_MINUTES)
+	$(BIN)/python -m tools.soak --home $(LEXICON_HOME) --minutes $(SOAK_MINUTES) --figures $(FIGURES)
+	$(BIN)/python -m tools.docs
 
 # Three replicas behind Debian's nginx on 127.0.0.1, wrk load through it, a rolling upgrade
 # to a second bundle, a rollback and the readiness gate (deploy/fleet_drill.py: small

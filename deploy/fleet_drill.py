@@ -1,5 +1,6 @@
 """The fleet drill, for real, on loopback: three replicas behind Debian's nginx, a rolling
-upgrade under load, then a rollback. ``make fleet-drill`` (or ``python deploy/fleet_drill.py``).
+upgrade under load, then a rollback. ``make fleet-drill`` (or
+``.venv/bin/python deploy/fleet_drill.py``).
 
 1. *Releases.* Small real releases of all four games (SYNTHETIC words published through the
    real release writer, :mod:`tools.synthetic`: a full build takes many minutes), each packed
@@ -31,9 +32,10 @@ log: no non-2xx, no socket error, every release id one of A and B. Prints one JS
 per phase and a summary; exits 1 when a target is missed. Every loop is bounded in time,
 every port is on 127.0.0.1, every process started here is stopped here.
 
-``python deploy/fleet_drill.py gate --upstreams FILE --reload CMD HOST:PORT ...`` is the same
-readiness gate for a real fleet (one pass: run it from a timer). It exits 0 after a pass, 3
-when the reload command failed (the list is then put back, so the next pass tries again).
+``.venv/bin/python deploy/fleet_drill.py gate --upstreams FILE --reload CMD HOST:PORT ...``
+is the same readiness gate for a real fleet (one pass: run it from a timer). It exits 0
+after a pass, 3 when the reload command failed (the list is then put back, so the next
+pass tries again).
 """
 
 from __future__ import annotations

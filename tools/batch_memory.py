@@ -36,6 +36,7 @@ import httpx
 from lexicon.service.launch import serving
 
 from lexicon.catalog import Catalog
+from tools import figures
 from tools.bench import _mix, _sample_keys
 
 
@@ -158,6 +159,18 @@ def run(home: Path, game: str, clients: int, words: int, rounds: int,
     }
 
 
+
+
+def row(out: dict[str, Any]) -> list[str]:
+    """The docs' reliability row of one run."""
+    median = out["batch_seconds"].get("median")
+    return [f"memory under big batches: {out['clients']} clients × {out['rounds']} batches of "
+            f"{out['words_per_batch']:,} words at once", "`python -m tools.batch_memory "
+            "--home HOME`", f"peak RSS **{out['peak_rss_mb']} MB** (the hash arrays included); "
+            f"building the arrays peaks at {out['membership_build_peak_rss_mb']} MB, warm "
+            f"{out['warm_rss_mb']} MB" + (f"; median batch {median} s" if median else "")]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--home", type=Path, default=Path(os.environ.get("LEXICON_HOME",
@@ -168,10 +181,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--code", type=Path, default=None,
                         help="a checkout whose service to run instead (e.g. main's)")
+    parser.add_argument("--figures", type=Path, default=None, metavar="DIR",
+                        help="also write the docs' row there (docs/figures)")
     args = parser.parse_args(argv)
     out = run(args.home.resolve(), args.game, args.clients, args.words, args.rounds,
               args.code.resolve() if args.code else None)
     print(json.dumps(out), flush=True)
+    if args.figures:
+        figures.write(args.figures, "batch-memory", tool="tools.batch_memory",
+                      columns=figures.RELIABILITY, rows=[row(out)], figures=[out], argv=argv)
     return 0 if set(out["statuses"]) <= {200, 503} else 1
 
 

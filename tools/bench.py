@@ -54,6 +54,7 @@ from lexicon.game.profile import Profile
 from lexicon.game.tiles import speller
 from lexicon.store.recordfile import RECORDS_DIR
 from lexicon.store.release import OLDER_LAYOUTS, Release
+from tools import figures
 
 TARGETS = {
     "inprocess_check": ">= 1,300,000 typed words/s in batch (osps)",
@@ -80,11 +81,98 @@ class Figures:
 
     def __init__(self, synthetic: bool) -> None:
         self.synthetic = synthetic
+        self.emitted: list[dict[str, Any]] = []
 
     def emit(self, figure: str, **fields: Any) -> None:
         row = {"figure": figure, **fields, "synthetic": self.synthetic,
                "load_avg_1m": round(os.getloadavg()[0], 2)}
+        self.emitted.append(row)
         print(json.dumps(row, ensure_ascii=False), flush=True)
+
+
+def _per_s(n: float | None) -> str:
+    if n is None:
+        return "-"
+    return f"{n / 1e6:.2f}M" if n >= 1e6 else f"{n / 1e3:.0f}k" if n >= 1e4 else f"{n:,.0f}"
+
+
+def _mb(n: float) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def table_rows(emitted: list[dict[str, Any]], games: list[str]) -> list[list[str]]:
+    """The docs' table from the figures of one run: a row per figure, a column per game
+    (``games``), each beside its target and the reference measured in the same run."""
+    by: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for f in emitted:
+        by.setdefault((f["figure"], f.get("game", "")), []).append(f)
+
+    def one(figure: str, game: str) -> dict[str, Any] | None:
+        found = by.get((figure, game))
+        return found[0] if found else None
+
+    rows: list[list[str]] = []
+
+    def row(label: str, target: str, figure: str, cell: Callable[[dict[str, Any]], str],
+            reference: tuple[str, Callable[[dict[str, Any]], str]] | None = None) -> None:
+        got = [one(figure, g) for g in games]
+        if not any(got):
+            return
+        refs = [r for f in got if f and reference for r in [reference[1](f)] if r]
+        rows.append([label, target, *(cell(f) if f else "" for f in got),
+                     f"{reference[0]} {', '.join(refs)}" if reference and refs else ""])
+
+    first = next((f for g in games for f in [one("inprocess_check", g)] if f), None)
+    row(f"in-process batch check, typed words, {first['words']:,} words" if first else "",
+        "≥ 1.3M words/s", "inprocess_check", lambda f: f"{_per_s(f['typed_words_per_s'])} words/s",
+        ("Python `set` of all valid keys:", lambda f: f"{_per_s(f['reference']['keys_per_s'])}/s"))
+    row("HTTP batch `POST /valid` (10,000 words per request)", "≥ 200k words/s", "http_batch",
+        lambda f: f"{_per_s(f['valid_words_per_s'])} words/s",
+        ("in process:", lambda f: f"{_per_s(f['reference']['words_per_s'])}/s"))
+    row("HTTP single word `GET /words/{w}`, metrics on", "≥ 0.6 × bare Starlette",
+        "http_single", lambda f: (f"{f['requests_per_s']:,} req/s = {f['ratio_to_reference']}×"
+                                  if f.get("requests_per_s") else f.get("error", "-")),
+        ("bare Starlette", lambda f: (f"{f['reference']['requests_per_s']:,} req/s"
+                                      if f.get("reference") else "")))
+    queries: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
+    for g in games:
+        seen: dict[str, int] = {}
+        for f in by.get(("query", g), []):
+            n = seen[f["kind"]] = seen.get(f["kind"], -1) + 1
+            queries.setdefault((f["kind"], n), {})[g] = f
+    for (kind, _n), fs in queries.items():
+        texts = " / ".join(dict.fromkeys(f"`{f['query']}`" if kind != "anagram" else f["query"]
+                                         for f in fs.values()))
+        if kind == "anagram":
+            label, target = f"anagrams, {texts}, p95", "≤ 60 ms" if "2 jokers" in texts else ""
+            cell = [f"{fs[g]['p95_ms']} ms (median {fs[g]['median_ms']})" if g in fs else ""
+                    for g in games]
+        else:
+            label, target = f"{kind} {texts}, median", "< 20 ms"
+            cell = [(f"{fs[g]['median_ms']} ms" if "median_ms" in fs[g]
+                     else f"`{fs[g].get('error')}`") if g in fs else "" for g in games]
+        rows.append([label, target, *cell, ""])
+    row("judge `POST /judge`, 6-word play, in process, p99", "≤ 3 ms", "judge",
+        lambda f: f"{f['p99_ms']} ms (median {f['median_ms']})",
+        ("`check_many` alone:", lambda f: f"{f['reference']['p99_ms']} ms"))
+    rss = one("server_rss", "")
+    if rss:
+        rows.append(["server RSS, every game open, after a check and a pattern per game",
+                     "< 200 MB", f"{rss['rss_mb']} MB ({rss['rss_anon_mb']} MB anonymous)",
+                     *[""] * (len(games) - 1), ""])
+    row("warm record read `Release.get`, random known keys", "≤ 10 µs", "store",
+        lambda f: f"{f['get_us']} µs")
+    row("release on disk (records + indexes)", "≤ 200 MB", "store",
+        lambda f: f"{_mb(f['release_bytes'])} ({f['records_bytes'] / 1e6:.1f} + "
+                  f"{f['index_bytes'] / 1e6:.1f})")
+    row("`lexicon amend`, two overrides", "≤ 60 s", "amend",
+        lambda f: (f"{f['wall_s']} s wall ({f['cpu_s']} s CPU), {f['peak_rss_mb']:,} MB peak"
+                   if f.get("wall_s") is not None else f"exit {f['exit']}"))
+    row("the release's build (its `build_seconds`, the build's peak memory)", "", "build",
+        lambda f: (f"{f['build_seconds'] / 60:.1f} min, {f['peak_rss_mb']:,} MB"
+                   if f.get("build_seconds") and f.get("peak_rss_mb") else "-"),
+        ("gzip of the word list:", lambda f: _mb(f["reference"]["bytes"])))
+    return rows
 
 
 def _rate(n: int, run: Callable[[], object], min_seconds: float = 0.5) -> float:
@@ -519,6 +607,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scratch", type=Path, default=None, metavar="DIR",
                         help="where the amend figure copies a release (default: the temp "
                              "directory; on the releases' file system it hard-links)")
+    parser.add_argument("--figures", type=Path, default=None, metavar="DIR",
+                        help="also write the docs' table there (docs/figures: make bench)")
     parser.add_argument("--reference-release", type=Path, default=None, metavar="DIR",
                         help="a release directory to measure beside the first game's current "
                              "release in the store figure (same keys, same run)")
@@ -563,6 +653,10 @@ def main(argv: list[str] | None = None) -> int:
     if "rss" not in args.skip:
         server_rss(fig, cat, home)
     calibration(fig)
+    if args.figures:
+        figures.write(args.figures, "bench", tool="tools.bench",
+                      columns=["figure", "target", *games, "reference in the same run"],
+                      rows=table_rows(fig.emitted, games), figures=fig.emitted, argv=argv)
     return 0
 
 

@@ -35,6 +35,7 @@ from lexicon.service.launch import free_port
 
 from lexicon.catalog import Catalog
 from lexicon.game.tiles import speller
+from tools import figures
 from tools.bench import _mix, _sample_keys
 from tools.bench import get_paths_lua as get_lua
 from tools.bench import wrk_script as wrk
@@ -132,15 +133,42 @@ def _is_worker_of(pid: str, port: int) -> bool:
     return str(port).encode() in parent.split(b"\0")
 
 
+def table(measured: list[dict[str, Any]], workers: list[int]
+          ) -> tuple[list[str], list[list[str]]]:
+    """The fleet page's table: a row per endpoint, a column per worker count (req/s and
+    p99), bare Starlette at each count beside them, and the words a second of a batch."""
+    def each(n: int) -> str:
+        return f"{n} worker{'s' if n > 1 else ''}"
+
+    game = measured[0]["game"] if measured else ""
+    columns = [f"endpoint ({game})", *(f"{each(n)}: req/s (p99)" for n in workers),
+               f"bare Starlette {' / '.join(map(str, workers))} workers", "per request"]
+    rows = []
+    for endpoint in dict.fromkeys(f["endpoint"] for f in measured):
+        by = {f["workers"]: f for f in measured if f["endpoint"] == endpoint}
+        cells = [f"{by[n]['requests_per_s'] or 0:,} ({by[n]['p99_ms']} ms)" if n in by else ""
+                 for n in workers]
+        bare = " / ".join(f"{by[n]['bare_starlette_requests_per_s']:,}" if n in by else "-"
+                          for n in workers)
+        words = " / ".join(f"{by[n]['words_per_s'] / 1000:.1f}k" for n in workers
+                           if n in by and by[n]["words_per_s"])
+        rows.append([f"`{endpoint}`", *cells, f"{bare} req/s", f"{words} words/s" if words
+                     else ""])
+    return columns, rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--home", type=Path, required=True)
     parser.add_argument("--game", default="osps")
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--figures", type=Path, default=None, metavar="DIR",
+                        help="also write the fleet page's table there (docs/figures)")
     args = parser.parse_args(argv)
+    measured: list[dict[str, Any]] = []
     cat = Catalog(args.home)
-    figures = endpoints(cat, args.game)
+    cases = endpoints(cat, args.game)
     release = cat.release(args.game).id
     for workers in args.workers:
         connections = 8 * workers
@@ -149,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         bare_lua = get_lua([f"/v1/games/{args.game}/words/x"])
         with server(argv_b, args.home, port_b) as bare_base, \
                 server(argv_l, args.home, port_l) as base:
-            for name, lua, per_request in figures:
+            for name, lua, per_request in cases:
                 wrk(base, lua, 1, 4)                                  # warm-up
                 wrk(bare_base, bare_lua, 1, 4)
                 # the reference just before and just after: the load of the moment
@@ -159,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                 bare = {"requests_per_s": round(((first["requests_per_s"] or 0)
                                                  + (then["requests_per_s"] or 0)) / 2)}
                 rate = row["requests_per_s"] or 0
-                print(json.dumps({
+                measured.append({
                     "figure": "capacity", "endpoint": name, "game": args.game,
                     "release": release, "workers": workers, **row,
                     "requests_per_s_per_worker": round(rate / workers),
@@ -168,12 +196,16 @@ def main(argv: list[str] | None = None) -> int:
                     "ratio_to_bare": round(rate / bare["requests_per_s"], 3)
                     if bare["requests_per_s"] else None,
                     "load_average": [round(x, 2) for x in os.getloadavg()],
-                    "load": f"wrk -t1 -c{connections}, {args.seconds} s, 127.0.0.1"},
-                    ensure_ascii=False), flush=True)
+                    "load": f"wrk -t1 -c{connections}, {args.seconds} s, 127.0.0.1"})
+                print(json.dumps(measured[-1], ensure_ascii=False), flush=True)
             print(json.dumps({"figure": "rss_per_worker", "workers": workers,
                               "processes": rss(port_l),
                               "load_average": [round(x, 2) for x in os.getloadavg()]}),
                   flush=True)
+    if args.figures and measured:
+        columns, rows = table(measured, args.workers)
+        figures.write(args.figures, "capacity", tool="tools.capacity", columns=columns,
+                      rows=rows, figures=measured, argv=argv)
     return 0
 
 

@@ -1,6 +1,7 @@
 """The documentation's generated parts: the error-code and limit tables, the CLI
 reference and where the drawn audit sheets came from, generated from the code and the data
-(datasette's cog way), in the pages of ``docs/``.
+(datasette's cog way), and the tables of measured figures, rendered from the benchmark
+runs' JSON (``docs/figures/``, :mod:`tools.figures`), in the pages of ``docs/``.
 
 ``python -m tools.docs`` rewrites the text between ``<!-- generated: NAME -->`` and
 ``<!-- /generated: NAME -->`` in the page that holds each part (:data:`PAGES`);
@@ -36,6 +37,7 @@ from lexicon.service.limits import ALL_LIMITS as LIMITS
 from lexicon import errors
 from lexicon.errors import CODES
 from lexicon.limits import limit_table, markdown_cell
+from tools import figures
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -297,9 +299,25 @@ def drawn_sheets() -> str:
     return "\n".join(rows)
 
 
+#: The measured tables (``docs/figures/NAME.json``, :mod:`tools.figures`): a generated part
+#: ``figures-KEY`` -> its page and the files whose rows it shows, in order.
+FIGURE_TABLES = {
+    "bench": ("benchmarks.md", ("bench",)),
+    "reliability": ("benchmarks.md", ("fuzz", "publish-load", "body-bounds", "batch-memory")),
+    "pattern-flood": ("benchmarks.md", ("pattern-flood", "pattern-flood-ignoring-retry-after")),
+    "pattern-costs": ("benchmarks.md", ("pattern-costs",)),
+    "remik-flood": ("benchmarks.md", ("remik-flood",)),
+    "soak": ("benchmarks.md", ("soak",)),
+    "offline": ("benchmarks.md", ("offline",)),
+    "engine-exports": ("engine-formats.md", ("engine-exports",)),
+    "capacity": ("fleet.md", ("capacity",)),
+}
+
 TABLES = {"error-codes": error_table, "limits": lambda: limit_table(limits=LIMITS),
           "cli-reference": cli_reference, "body-limit": nginx_body_limit,
-          "drawn-sheets": drawn_sheets}
+          "drawn-sheets": drawn_sheets,
+          **{f"figures-{key}": (lambda files=files: figures.render(files))
+             for key, (_page, files) in FIGURE_TABLES.items()}}
 
 #: The nginx site the fleet runs behind (its body bound is generated).
 SITE_CONF = ROOT / "deploy" / "nginx-lexicon.conf"
@@ -307,7 +325,8 @@ SITE_CONF = ROOT / "deploy" / "nginx-lexicon.conf"
 #: The page (or file) each generated part lives in.
 PAGES = {"error-codes": DOCS / "errors-and-limits.md", "limits": DOCS / "errors-and-limits.md",
          "cli-reference": DOCS / "cli-reference.md", "body-limit": SITE_CONF,
-         "drawn-sheets": DOCS / "tests.md"}
+         "drawn-sheets": DOCS / "tests.md",
+         **{f"figures-{key}": DOCS / page for key, (page, _files) in FIGURE_TABLES.items()}}
 
 #: How a generated part is marked, by the suffix of its file (the comment syntax there).
 MARKERS = {".md": ("<!-- generated: {} -->", "<!-- /generated: {} -->"),

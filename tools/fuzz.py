@@ -34,6 +34,8 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
+from tools import figures
+
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
 CHECKS_NEGATIVE = [not_a_server_error, content_type_conformance, response_schema_conformance]
@@ -134,15 +136,37 @@ def small_home(root: Path) -> Path:
     return root
 
 
-def main() -> None:
+
+
+def row(figure: dict[str, Any], command: str) -> list[str]:
+    """The docs' reliability row of one fuzz run."""
+    by = figure["by_status"]
+    kinds = {}
+    for status, n in by.items():
+        kinds[f"{str(status)[0]}xx"] = kinds.get(f"{str(status)[0]}xx", 0) + n
+    split = ", ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
+    return ["API fuzz, positive and negative cases, every operation", f"`{command}`",
+            f"{figure['cases']:,} cases ({split}), **{figure['server_errors']} server errors, "
+            f"{figure['check_failures']} schema check failures**; worst latency "
+            f"{figure['worst_latency_ms']:,} ms"]
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--examples", type=int, default=200, help="cases per operation")
     parser.add_argument("--home", type=Path, help="a LEXICON_HOME with releases (default: "
                         "small test releases in a temporary directory)")
-    args = parser.parse_args()
+    parser.add_argument("--figures", type=Path, default=None, metavar="DIR",
+                        help="also write the docs' row there (docs/figures)")
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         home = args.home or small_home(Path(tmp))
-        print(json.dumps(fuzz_home(home, examples=args.examples), ensure_ascii=False))
+        figure = fuzz_home(home, examples=args.examples)
+        print(json.dumps(figure, ensure_ascii=False))
+    if args.figures:
+        figures.write(args.figures, "fuzz", tool="tools.fuzz", columns=figures.RELIABILITY,
+                      rows=[row(figure, f"python -m tools.fuzz --examples {args.examples}")],
+                      figures=[figure], argv=argv)
 
 
 if __name__ == "__main__":

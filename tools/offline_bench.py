@@ -42,6 +42,7 @@ import httpx
 from lexicon.service.launch import serving
 
 from lexicon import Catalog
+from tools import figures
 from tools.offline_inputs import agrees, inputs, project
 from tools.synthetic import publish_synthetic
 
@@ -186,6 +187,23 @@ def _report(served: list[str], made: dict, words: dict, expected: dict, results:
         }
 
 
+COLUMNS = ["game", "download (budget)", "check p95 (budget 5 ms)",
+           "offline answers equal to the server's", "first offline verdict (budget 1 s)"]
+
+
+def rows(figures: list[dict[str, Any]]) -> list[list[str]]:
+    """The docs' table: a row per game measured (:func:`_report`)."""
+    out = []
+    for f in figures:
+        d, c, a, v = f["download"], f["check_ms"], f["agree"], f["first_verdict_s"]
+        budget = f" ({d['budget'] / 1e6:g} MB)" if d["budget"] else ""
+        first = "-" if v["seconds"] is None else f"{v['seconds']:.2f} s"
+        out.append([f["game"] + (" (SYNTHETIC)" if f["synthetic"] else ""),
+                    f"{d['bytes'] / 1e6:.2f} MB{budget}", f"{c['p95']:.1f} ms",
+                    f"{a['same']:,} of {a['of']:,}", first])
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--home", type=Path, default=Path(os.environ.get("LEXICON_HOME", "data")))
@@ -194,6 +212,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--synthetic", type=int, default=0,
                     help="publish SYNTHETIC releases of about N words first (osps N, "
                          "kvizovka N/7, krizemkrazem N/58, as the published ratios)")
+    ap.add_argument("--figures", type=Path, default=None, metavar="DIR",
+                    help="also write the docs' table there (docs/figures)")
     args = ap.parse_args(argv)
     games = args.games.split(",")
     with tempfile.TemporaryDirectory() as scratch:
@@ -210,8 +230,13 @@ def main(argv: list[str] | None = None) -> None:
                 if game in games:
                     publish_synthetic(home, game, sizes.get(game, args.synthetic))
                     print(f"{game}: SYNTHETIC release published", file=sys.stderr)
+        measured = []
         for figure in measure(home, games, args.words, bool(args.synthetic)):
             print(json.dumps(figure, ensure_ascii=False), flush=True)
+            measured.append(figure)
+    if args.figures and measured:
+        figures.write(args.figures, "offline", tool="tools.offline_bench", columns=COLUMNS,
+                      rows=rows(measured), figures=measured, argv=argv)
 
 
 def first_verdict(driver: Any, base: str, game: str, word: str) -> float:

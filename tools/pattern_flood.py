@@ -48,6 +48,7 @@ from lexicon.errors import LexiconError
 from lexicon.queries import queries
 from lexicon.queries.patterns import parse
 from lexicon.queries.search import Budget, least_work
+from tools import figures
 
 # Broad patterns, alternately osps and kvizovka. Those fixing no tile at either end can be
 # refused before any search; those opening with a set (`[^ź]`) fix a tile for the walk,
@@ -282,6 +283,56 @@ def flood_arguments(doc: str, *, seconds: float, reference: float, clients: int
     return parser
 
 
+def ms_cell(summary: dict[str, Any], *keys: str) -> str:
+    """``p50 / p99 ms`` of a probe summary (``-`` where nothing was measured)."""
+    if not summary.get("n"):
+        return "-"
+    return " / ".join(f"{summary[k]:,}" for k in keys) + " ms"
+
+
+def _answers(figure: dict[str, Any]) -> str:
+    """A flood phase's answers: how many, by status and code, and the unanswered."""
+    answers = figure["flood_answers"]
+    by = ", ".join(f"{n:,} × {key.split()[0]} `{key.split()[1]}`"
+                   for key, n in sorted(answers.items(), key=lambda kv: -kv[1]))
+    left = figure["flood_unanswered_after_grace"]
+    return (f"{sum(answers.values()):,} in the window: {by}; "
+            + ("none unanswered" if not left else f"{left} unanswered"))
+
+
+def flood_rows(phases: list[dict[str, Any]]) -> list[list[str]]:
+    """The docs' flood table: a row per phase (``figure`` objects of :func:`phase`)."""
+    rows = []
+    for f in phases:
+        name = "reference, no flood" if not f["flood"] else (
+            "flood" if f["honours_retry_after"] else "flood, clients ignoring `Retry-After`")
+        rss = f["rss_mb"]
+        rows.append([name, ms_cell(f["healthz"], "p50_ms", "p99_ms"),
+                     ms_cell(f["word"], "p50_ms", "p99_ms"), _answers(f) if f["flood"] else "",
+                     f"{rss['start']:,} → {max(rss['peak_sampled'], rss['start']):,} MB"])
+    return rows
+
+
+FLOOD_COLUMNS = ["phase", "`/healthz` p50 / p99", "word lookup p50 / p99", "flood answers",
+                 "server RSS start → peak"]
+COST_COLUMNS = ["game", "pattern (lengths)", "readings", "work", "time", "answer"]
+
+
+def cost_rows(costs: list[dict[str, Any]]) -> list[list[str]]:
+    """The docs' cost table: a row per :func:`pattern_costs` figure."""
+    rows = []
+    for c in costs:
+        low, high = c["lengths"]
+        refused = not isinstance(c["answer"], int)
+        work = f"{c['work']:,}"
+        if refused and c["work"] == 0:
+            work = f"0 ({c['known_up_front']:,} known up front)"
+        rows.append([c["game"], f"`{c['pattern']}` ({low}..{high})", str(c["readings"]), work,
+                     f"{c['ms']:,} ms",
+                     f"`{c['answer']}`" if refused else f"{c['answer']:,} words"])
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = flood_arguments(__doc__, seconds=30.0, reference=10.0, clients=24)
     parser.add_argument("--ignore-retry-after", action="store_true",
@@ -290,11 +341,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="first print each COST_CASES query's work and time")
     parser.add_argument("--games", nargs="+", default=["osps", "kvizovka"],
                         help="flood with these games' patterns only")
+    parser.add_argument("--figures", type=Path, default=None, metavar="DIR",
+                        help="also write the docs' tables there (docs/figures: make bench)")
     args = parser.parse_args(argv)
     patterns = [(g, p) for g, p in PATTERNS if g in args.games]
+    tool = "tools.pattern_flood"
     if args.costs:
-        for figure in pattern_costs(args.home, args.games):
+        costs = pattern_costs(args.home, args.games)
+        for figure in costs:
             print(json.dumps(figure, ensure_ascii=False), flush=True)
+        if args.figures:
+            figures.write(args.figures, "pattern-costs", tool=tool, columns=COST_COLUMNS,
+                          rows=cost_rows(costs), figures=costs, argv=argv)
+    phases = []
     warm = [(method, f"/v1/games/{game}/{path}", None) for game in args.games
             for method, path in (("GET", "words/kot"), ("GET", "pattern?pattern=ka%3Fa"))]
     with running(args.home, args.code, warm) as (base, pid):
@@ -305,6 +364,13 @@ def main(argv: list[str] | None = None) -> int:
                            patterns=patterns)
             figure["code"] = code
             print(json.dumps(figure, ensure_ascii=False), flush=True)
+            phases.append(figure)
+    if args.figures:
+        name = "pattern-flood" + ("-ignoring-retry-after" if args.ignore_retry_after else "")
+        rows = flood_rows(phases)
+        figures.write(args.figures, name, tool=tool, columns=FLOOD_COLUMNS,
+                      rows=rows[1:] if args.ignore_retry_after else rows, figures=phases,
+                      argv=argv)
     return 0
 
 

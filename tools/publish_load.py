@@ -32,6 +32,7 @@ from lexicon.service.launch import serving
 
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
+from tools import figures
 from tools.fuzz import rss_mb
 from tools.synthetic import publish_synthetic, synthetic_keys
 
@@ -174,6 +175,25 @@ def phase(home: Path, words: list[str], *, seconds: int, every: float | None,
     return out
 
 
+
+
+def row(still: dict[str, Any], publishing: dict[str, Any], command: str) -> list[str]:
+    """The docs' reliability row: the phase with publishes beside the one without."""
+    def side(name: str) -> str:
+        a, b = publishing[name], still[name]
+        return (f"`/{name}` {a['requests_per_s']:,} req/s (p99 {a['p99_ms']} ms), without "
+                f"publishing {b['requests_per_s']:,} req/s (p99 {b['p99_ms']} ms)")
+    bad = sum(publishing[n]["non_2xx"] for n in ("check", "valid"))
+    wrong = sum(publishing[n]["mislabelled"] for n in ("check", "valid"))
+    named = max(publishing[n]["releases_named"] for n in ("check", "valid"))
+    return [f"publish under load: `/check` ({publishing['check']['batch_words']} words) and "
+            f"`/valid` ({publishing['valid']['batch_words']:,} words) with `wrk`, a new "
+            f"release published every {publishing['publish_every_s']:g} s", f"`{command}`",
+            f"{publishing['releases_published']} releases published, answers name {named}; "
+            f"{side('check')}; {side('valid')}; **{bad} non-2xx, {wrong} mislabelled** "
+            "answers (each answer's `valid` count checked against the release it names)"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=20, help="wrk duration per phase")
@@ -181,7 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--words", type=int, default=5000, help="words per synthetic release")
     parser.add_argument("--batch", type=int, default=2000, help="words per /valid request")
     parser.add_argument("--connections", type=int, default=4, help="wrk connections each")
+    parser.add_argument("--figures", type=Path, default=None, metavar="DIR",
+                        help="also write the docs' row there (docs/figures: make bench)")
     args = parser.parse_args(argv)
+    phases = []
     os.environ["LEXICON_PROGRESS"] = "off"
     with tempfile.TemporaryDirectory(prefix="lexicon-publish-load-") as tmp:
         home = Path(tmp)
@@ -191,6 +214,11 @@ def main(argv: list[str] | None = None) -> int:
             figure = phase(home, words, seconds=args.seconds, every=every,
                            n_words=args.words, connections=args.connections)
             print(json.dumps(figure, ensure_ascii=False), flush=True)
+            phases.append(figure)
+    if args.figures:
+        figures.write(args.figures, "publish-load", tool="tools.publish_load",
+                      columns=figures.RELIABILITY, figures=phases, argv=argv,
+                      rows=[row(*phases, f"python -m tools.publish_load --seconds {args.seconds}")])
     return 0
 
 

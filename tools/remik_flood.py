@@ -35,7 +35,7 @@ import httpx
 from lexicon.catalog import Catalog
 from lexicon.errors import LexiconError
 from lexicon.verdicts import remik
-from tools import pattern_flood
+from tools import figures, pattern_flood
 
 LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźż"
 #: a move any referee asks: checked before the flood that the server rules moves at all
@@ -91,16 +91,47 @@ def move_costs(home: Path) -> list[dict[str, Any]]:
     return out
 
 
+COLUMNS = ["phase", "`/healthz` p50 / p99 / max", "word lookup p50 / p99 / max",
+           "heavy moves", "server RSS peak"]
+
+
+def rows(phases: list[dict[str, Any]], costs: list[dict[str, Any]]) -> list[list[str]]:
+    """The docs' table: a row per phase, the heavy moves' CPU time from ``costs``."""
+    keys = ("p50_ms", "p99_ms", "max_ms")
+    cpu = [c["cpu_s"] for c in costs if c["answer"] != "move_stands"]
+    out = []
+    for f in phases:
+        moves = ""
+        if f["flood"]:
+            lat = f["flood_latency"]
+            moves = ", ".join(f"{n:,} × {k.split()[0]} `{k.split()[1]}`"
+                              for k, n in sorted(f["flood_answers"].items()))
+            if cpu:
+                moves += f", each {min(cpu):.1f}–{max(cpu):.1f} s of CPU in process"
+            if lat.get("n"):
+                moves += (f"; p50 {lat['p50_ms'] / 1000:.1f} s, max {lat['max_ms'] / 1000:.1f} s "
+                          "of wall time")
+            moves += f"; {f['flood_unanswered_after_grace']} unanswered"
+        out.append(["flood" if f["flood"] else "reference, no flood",
+                    pattern_flood.ms_cell(f["healthz"], *keys),
+                    pattern_flood.ms_cell(f["word"], *keys),
+                    moves, f"{f['rss_mb']['high_water']:,} MB"])
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = pattern_flood.flood_arguments(__doc__, seconds=20.0, reference=5.0, clients=4)
     parser.add_argument("--max-moves", type=int, default=200,
                         help="heavy moves sent in all, at most")
     parser.add_argument("--costs", action="store_true",
                         help="first print each heavy move's answer and time in-process")
+    parser.add_argument("--figures", type=Path, default=None, metavar="DIR",
+                        help="also write the docs' table there (docs/figures: make bench)")
     args = parser.parse_args(argv)
-    if args.costs:
-        for figure in move_costs(args.home):
-            print(json.dumps(figure, ensure_ascii=False), flush=True)
+    costs = move_costs(args.home) if args.costs else []
+    for figure in costs:
+        print(json.dumps(figure, ensure_ascii=False), flush=True)
+    phases = []
     flood = [(label, move_request(body)) for label, body in heavy_moves()]
     with pattern_flood.running(args.home, args.code,
                                [("GET", "/v1/games/remik/words/kot", None),
@@ -112,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
                                          listed="flood_moves", max_requests=args.max_moves)
             figure["code"] = str(args.code or Path(__file__).resolve().parents[1])
             print(json.dumps(figure, ensure_ascii=False), flush=True)
+            phases.append(figure)
+    if args.figures:
+        figures.write(args.figures, "remik-flood", tool="tools.remik_flood", columns=COLUMNS,
+                      rows=rows(phases, costs), figures=[*costs, *phases], argv=argv)
     return 0
 
 

@@ -58,6 +58,7 @@ from lexicon.service.launch import free_port
 from lexicon.catalog import Catalog
 from lexicon.game.tiles import speller
 from lexicon.verdicts import remik
+from tools import figures
 from tools.bench import _mix, _rack, _sample_keys
 from tools.remik_flood import SMALL_MOVE, heavy_move
 
@@ -531,6 +532,21 @@ def run(src: Path, minutes: float, every: float, publish_game: str | None,
     }
 
 
+COLUMNS = ["worker", "RssAnon at its start", "peak", "end", "slope, last 10 min", "restarted"]
+
+
+def rows(figure: dict[str, Any]) -> list[list[str]]:
+    """The docs' table: a row per worker process sampled (:meth:`Sampler.figures`)."""
+    out = []
+    for n, w in enumerate(figure["workers_mb"], 1):
+        slope = w["slope_mb_per_min"]
+        out.append([f"worker {n} (pid {w['pid']})", f"{w['start_mb']:,} MB",
+                    f"{w['peak_mb']:,} MB (min {w['peak_at_min']})", f"{w['end_mb']:,} MB",
+                    "-" if slope is None else f"{slope:+.2f} MB/min",
+                    "no" if w["alive_at_end"] else "yes: it ended during the run"])
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--home", type=Path,
@@ -549,6 +565,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between downloads of every game's offline pack")
     parser.add_argument("--samples", type=Path, default=None,
                         help="write every memory sample to this file (JSON lines)")
+    parser.add_argument("--figures", type=Path, default=None, metavar="DIR",
+                        help="also write the docs' table there (docs/figures: make bench)")
     args = parser.parse_args(argv)
 
     def interrupted(_signum: int, _frame: object) -> None:
@@ -559,6 +577,9 @@ def main(argv: list[str] | None = None) -> int:
                  args.publish_game or None, args.publish_at, args.window, args.samples,
                  args.pack_every)
     print(json.dumps(figure, ensure_ascii=False), flush=True)
+    if args.figures and figure["workers_mb"]:
+        figures.write(args.figures, "soak", tool="tools.soak", columns=COLUMNS,
+                      rows=rows(figure), figures=[figure], argv=argv)
     return 0 if figure["workers_mb"] else 1
 
 

@@ -44,7 +44,7 @@ import sys
 import time
 import unicodedata
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -91,19 +91,24 @@ class _Full(Exception):
 class _StateMaker:
     """The register of frozen states; state 0 is the sink (no tile, no children).
 
-    It also counts, while the graph is built, a lower bound on the nodes the file will
-    have (:attr:`at_least`, beside the roots): every state but the sink is reachable from
-    a root (a state is made only as the tail of the sibling list whose head its parent's
-    arc then names) and the layout (:func:`_layout`) gives each a node of its own; and a
-    state that is the next sibling of two or more states can follow only one of them in
-    memory, so each further one is followed by a copy of it, a node more. ``cap`` stops the
-    build with :class:`_Full` the moment that count reaches it: a file that cannot fit
-    fails then, not after the whole graph is built, laid out and encoded."""
+    It also counts, while the graph is built, the nodes the file will have beside the
+    roots (:attr:`nodes`), exactly as :func:`_layout` will place them: every state but the
+    sink is reachable from a root (a state is made only as the tail of the sibling list
+    whose head its parent's arc then names), and the layout writes the chain of every
+    state that no other state has as its next sibling (a *leaf*: the head of a list that
+    is no other list's tail) whole, once; every other list lies inside one of those. So
+    the file has the sum of the leaves' chain lengths. A new state is a new leaf; its next
+    state stops being one if it was (one node more: the chain grew by one) or, when that
+    state already followed another, its whole chain is written a second time behind the
+    new one (:attr:`to_end` of it, plus one). ``cap`` stops the build with :class:`_Full`
+    the moment that count reaches it: a file that cannot fit fails then, not after the
+    whole graph is built, laid out and encoded."""
 
     def __init__(self, cap: int | None = None) -> None:
         self.cap = cap if cap is not None else 1 << 62
-        self.at_least = 0
+        self.nodes = 0
         self.followed = bytearray(1)    # per state: 1 once some state has it as next
+        self.to_end = array("I", [0])   # per state: the length of its chain
         self.tile = array("B", [0])
         self.accepts = array("B", [0])
         self.arc = array("I", [0])
@@ -121,13 +126,18 @@ class _StateMaker:
             if found is None:
                 found = register[key] = len(self.tile)
                 self.followed.append(0)
+                chain = 1
                 if ret:
+                    chain += self.to_end[ret]
                     if self.followed[ret]:
-                        self.at_least += 1       # a copy of ret's list follows this one
+                        self.nodes += chain      # ret's chain is written again after this
                     else:
                         self.followed[ret] = 1
-                self.at_least += 1
-                if self.at_least >= self.cap:
+                        self.nodes += 1          # ret's leaf chain grows by this state
+                else:
+                    self.nodes += 1
+                self.to_end.append(chain)
+                if self.nodes >= self.cap:
                     raise _Full
                 self.tile.append(tiles[i])
                 self.accepts.append(accepts[i])
@@ -188,11 +198,16 @@ class _StateMaker:
         return self.make_state(tiles, accepts, arcs, 0)
 
 
-def gaddag_entries(words: list[bytes]) -> list[bytes]:
-    """wolges' GADDAG strings for sorted ``words``: each word reversed, and each proper
-    prefix reversed plus the separator (once, however many words share the prefix)."""
-    out: list[bytes] = []
+def gaddag_entries(words: list[bytes]) -> Iterator[bytes]:
+    """wolges' GADDAG strings for sorted ``words``, in order: each word reversed, and each
+    proper prefix reversed plus the separator (once, however many words share the prefix).
+
+    They are several times as many as the words; as Python objects all at once they would
+    be most of the export's memory. So they are kept packed, one buffer per first tile
+    (an entry and a delimiter byte no tile has), and each group is split and sorted only
+    when it is its turn: groups follow in tile order, so the whole stream is sorted."""
     sep = bytes([SEPARATOR])
+    groups: dict[int, bytearray] = {}
     prev = b""
     for word in words:
         n = len(word)
@@ -201,13 +216,30 @@ def gaddag_entries(words: list[bytes]) -> list[bytes]:
         while common < limit and prev[common] == word[common]:
             common += 1
         rev = word[::-1]
-        out.append(rev)
+        _pack(groups, rev)
         rev += sep
         for cut in range(1, n - common):
-            out.append(rev[cut:])
+            _pack(groups, rev[cut:])
         prev = word
-    out.sort()
-    return out
+    for first in sorted(groups):
+        packed = groups.pop(first)
+        group = bytes(packed).split(_DELIMITER)
+        del packed
+        group.pop()
+        group.sort()
+        yield from group
+
+
+#: ends each packed GADDAG entry: no tile is numbered 255 (the big KWG's are at most 63)
+_DELIMITER = b"\xff"
+
+
+def _pack(groups: dict[int, bytearray], entry: bytes) -> None:
+    packed = groups.get(entry[0])
+    if packed is None:
+        packed = groups[entry[0]] = bytearray()
+    packed += entry
+    packed += _DELIMITER
 
 
 def _layout(sm: _StateMaker, roots: list[int]) -> tuple[array, int]:
@@ -234,10 +266,7 @@ def _layout(sm: _StateMaker, roots: list[int]) -> tuple[array, int]:
             if a and not seen[a]:
                 todo.append(a)
             p = nxt[p]
-    to_end = array("I", bytes(4 * count))    # a state's next always has a smaller index
-    for p in range(1, count):
-        n = nxt[p]
-        to_end[p] = 1 + (to_end[n] if n else 0)
+    to_end = sm.to_end
     heads.sort(key=lambda h: -to_end[h])
     dest = array("I", bytes(4 * count))
     written = len(roots)
@@ -275,10 +304,11 @@ def too_large(nodes: int, limit: int, *, big: bool, gaddag: bool, at_least: bool
 class Graph:
     """A built DAWG (+ GADDAG), laid out: what either node format encodes.
 
-    ``limit``: the most nodes the file may have (the format's). The build stops with
-    :class:`KwgTooLarge` the moment its states alone pass it (see :class:`_StateMaker`),
-    before the rest of the graph, its layout and its encoding are made: a lexicon too
-    large for the format fails early, not after the whole build."""
+    ``limit``: the most nodes the file may have (the format's). The build counts the
+    file's nodes as it makes states (see :class:`_StateMaker`) and stops with
+    :class:`KwgTooLarge` the moment they pass it, before the rest of the graph, its layout
+    and its encoding are made: a lexicon too large for the format fails as soon as that
+    is certain, not after the whole build."""
 
     def __init__(self, words: list[bytes], progress: Callable[[str], None] | None = None,
                  *, gaddag: bool = True, limit: int | None = None, big: bool = False
@@ -286,7 +316,7 @@ class Graph:
         say = progress or (lambda _m: None)
         self.gaddag = gaddag
         roots_n = 2 if gaddag else 1
-        # the file has roots + sm.at_least nodes at least: at limit - roots + 1 it is too large
+        # the file has roots + sm.nodes nodes: at limit - roots + 1 it is too large
         sm = self.sm = _StateMaker(None if limit is None else limit - roots_n + 1)
         t0 = time.monotonic()
         stage = "dawg"
@@ -296,10 +326,7 @@ class Graph:
                 f"{time.monotonic() - t0:.1f} s")
             if gaddag:
                 stage = "gaddag"
-                entries = gaddag_entries(words)
-                say(f"gaddag: {len(entries):,} entries sorted, {time.monotonic() - t0:.1f} s")
-                roots.append(sm.make_dawg(entries, roots[0], True))
-                del entries
+                roots.append(sm.make_dawg(gaddag_entries(words), roots[0], True))
                 say(f"gaddag: {len(sm.tile):,} states, {time.monotonic() - t0:.1f} s")
         except _Full:
             assert limit is not None

@@ -165,8 +165,8 @@ def test_too_large_for_the_kwg_points_at_the_big_kwg(releases: Path, tmp_path: P
 
 def test_a_kwg_too_large_fails_as_soon_as_that_is_known(releases: Path, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The states made are a lower bound on the file's nodes, so the build stops the moment
-    they pass the format's limit: with a limit the DAWG alone passes, the GADDAG is never
+    """The build counts the file's nodes as it makes states, so it stops the moment they
+    pass the format's limit: with a limit the DAWG alone passes, the GADDAG is never
     started; with one only the GADDAG passes, it stops before its end and nothing is laid
     out or encoded. Either way the message points at the big KWG."""
     from lexicon.catalog import Catalog
@@ -191,10 +191,57 @@ def test_a_kwg_too_large_fails_as_soon_as_that_is_known(releases: Path, tmp_path
             assert "--format kbwg" in err.value.message
             assert f"more than {limit:,} nodes" in err.value.message
             made = [m.split(":")[0] for m in said]
-            assert made == ["osps", "dawg", "gaddag"][:1 if stage == "dawg" else 3], said
+            assert made == ["osps", "dawg"][:1 if stage == "dawg" else 2], said
             assert not (tmp_path / "x.kwg").exists()
     finally:
         cat.close()
+
+
+#: sibling lists (b t w z), (c t w z), (d t w z) that share the tail (t w z) but are no
+#: tails of each other: the layout writes that tail after each of them
+SHARED_TAILS = ["kab", "kat", "kaw", "kaz", "mac", "mat", "maw", "maz", "lad", "lat", "law",
+                "laz"]
+
+
+def test_the_build_counts_the_nodes_the_layout_writes(releases: Path) -> None:
+    """The count the build keeps as it makes states is the laid-out file's size, copies of
+    shared tails included, for every game's words and for lists made to share tails."""
+    from lexicon.export import kwg
+    from lexicon.export.playable import valid_keys
+    from lexicon.game import profile as profiles
+
+    cat = Catalog(releases)
+    try:
+        sets = [kwg.encode_words(profiles.load(g), valid_keys(profiles.load(g), cat.release(g)))
+                for g in ("osps", "kvizovka", "krizemkrazem")]
+    finally:
+        cat.close()
+    sets.append(kwg.encode_words(profiles.load("osps"), SHARED_TAILS))
+    for words in sets:
+        for gaddag in (True, False):
+            graph = kwg.Graph(words, gaddag=gaddag)
+            assert graph.size == len(graph.roots) + graph.sm.nodes
+
+
+def test_a_kwg_over_the_limit_only_by_its_copies_fails_before_the_layout(
+        releases: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lexicon whose distinct states fit but whose copies of shared tails do not (as the
+    Polish GADDAG: 4.1M states, 4.9M nodes) is refused while the graph is built: nothing
+    laid out or encoded, the way out named. (A count of states alone, with one node for
+    each copy, would pass this one and find it too large only once it was laid out.)"""
+    from lexicon.export import kwg
+
+    publish(releases, "osps", [rec(w) for w in SHARED_TAILS])
+    size = len(Reader.open(kwg_file(releases, tmp_path, "osps", "kwg")).tile)
+    laid_out: list[int] = []
+    real_layout = kwg._layout
+    monkeypatch.setattr(kwg, "_layout", lambda *a: laid_out.append(1) or real_layout(*a))
+    monkeypatch.setattr(kwg, "MAX_NODES", size - 1)
+    p = run(releases, "export", "osps", "--format", "kwg", "-o", str(tmp_path / "x.kwg"))
+    assert p.exit_code == 3 and "kwg_too_large" in p.output and "--format kbwg" in p.output
+    assert f"more than {size - 1:,} nodes" in p.output
+    assert not laid_out
+    assert not (tmp_path / "x.kwg").exists()
 
 
 def kwg_file(home: Path, tmp_path: Path, game: str, fmt: str, *extra: str) -> Path:
@@ -284,3 +331,21 @@ def test_the_export_modules_import_one_way() -> None:
     for writer in ("kwg", "enginepack", "playable"):
         assert "export" not in imports.get(writer, set()), writer
     assert not imports.get("playable", set()) & {"kwg", "enginepack"}
+
+
+def test_the_export_sizes_tool_writes_the_docs_table(releases: Path, tmp_path: Path) -> None:
+    """tools.export_sizes runs the real exports in processes of their own and writes the
+    engine-formats page's table from them: a row per game, sizes as the files have them."""
+    from tools import export_sizes
+    from tools.figures import load
+
+    assert export_sizes.main(["--home", str(releases), "--games", "osps", "kvizovka",
+                              "--figures", str(tmp_path / "fig")]) == 0
+    table = load("engine-exports", tmp_path / "fig")
+    assert [r[0] for r in table["rows"]] == ["osps", "kvizovka"]
+    osps = table["figures"][0]
+    assert osps["kwg"]["exit"] == 0 and "kbwg" not in osps
+    assert osps["kwg"]["nodes"] == len(Reader.open(kwg_file(releases, tmp_path, "osps",
+                                                             "kwg")).tile)
+    assert osps["words"] == len(lines(releases, "osps", "--format", "words"))
+    assert table["rows"][0][2].startswith(f"{osps['kwg']['bytes'] / 1e6:.1f} MB")

@@ -107,13 +107,29 @@ def test_the_full_data_examples_never_write_the_home(tmp_path: Path,
     assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file()} == before
 
 
-def test_every_table_of_measured_figures_says_where_it_comes_from() -> None:
-    """Each table of the benchmarks page holds figures a tool measured: the line before it
-    names the tool and the day, so the figures read as one run's, not as constants."""
-    lines = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8").splitlines()
-    heads = [n for n, line in enumerate(lines)
-             if line.startswith("| ") and not lines[n - 1].startswith("|")]
-    assert len(heads) >= 6
-    for n in heads:
-        assert re.match(r"<!-- figures: typed: \S.+, \d{4}-\d\d-\d\d -->$", lines[n - 1]), \
-            f"docs/benchmarks.md:{n + 1}: a table of figures without <!-- figures: typed: -->"
+def test_every_table_of_measured_figures_comes_from_a_runs_json() -> None:
+    """Each table of the benchmarks page (and the export sizes) is rendered from the JSON a
+    benchmark run wrote (docs/figures/, tools.figures), never typed: it lies inside a
+    generated ``figures-`` part, and every file it shows says which tool and command made
+    its figures, when, on what machine, and whether they were measured or transcribed."""
+    from tools.docs import FIGURE_TABLES
+    from tools.figures import load
+
+    for page in ("benchmarks.md",):
+        lines = (ROOT / "docs" / page).read_text(encoding="utf-8").splitlines()
+        heads = [n for n, line in enumerate(lines)
+                 if line.startswith("| ") and not lines[n - 1].startswith("|")]
+        assert heads
+        for n in heads:
+            opened = [m for m in range(n) if lines[m].startswith("<!-- generated: ")]
+            assert opened and lines[opened[-1]].startswith("<!-- generated: figures-"), \
+                f"docs/{page}:{n + 1}: a table of figures outside a generated figures part"
+            assert not any(lines[m].startswith("<!-- /generated: ")
+                           for m in range(opened[-1], n)), f"docs/{page}:{n + 1}"
+    for _page, files in FIGURE_TABLES.values():
+        for name in files:
+            data = load(name)
+            assert data["table"] == name and data["tool"] and data["command"]
+            assert data["source"] == "run" or data["source"].startswith("transcribed from")
+            assert re.fullmatch(r"\d{4}-\d\d-\d\d|undated", data["date"])
+            assert data["machine"]["cpus"] and data["rows"]

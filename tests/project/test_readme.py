@@ -305,3 +305,26 @@ def test_shell_examples_quote_their_jokers_and_stars() -> None:
         bad += [(page.name, c) for c in commands
                 if re.match(r"(\.venv/bin/)?(lexicon|curl) ", c) and _unquoted_globs(c)]
     assert bad == []
+
+
+def test_shell_examples_run_the_projects_python_and_lexicon() -> None:
+    """A block is pasted into the shell of a fresh clone, where `make install` made a
+    virtual environment and activated nothing: a Python script or tool there runs with
+    ``.venv/bin/python`` (the system's Python has none of the project's packages: the
+    fleet gate's ``python deploy/fleet_drill.py`` stopped at ``import httpx``), and a page
+    whose console sessions call a bare ``lexicon`` says how it gets on the ``PATH`` first."""
+    bare: list[str] = []
+    for page in doc_files():
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"```(sh|console)\n(.*?)```", text, re.S):
+            for line in m.group(2).replace("\\\n", " ").splitlines():
+                command = re.sub(r"^\$ ", "", line.strip()) if m.group(1) == "console" \
+                    else line.strip()
+                command = re.sub(r"^(\w+=\S+ )+", "", command)
+                if re.match(r"python3? ", command) and not command.startswith("python3 -m venv"):
+                    bare.append(f"{page.name}: {command}")
+            if m.group(1) == "console" and re.search(r"^\$ lexicon ", m.group(2), re.M):
+                assert ".venv/bin/activate" in text[:m.start()], \
+                    f"{page.name}: a console session calls `lexicon` before the page says " \
+                    "how it gets on the PATH"
+    assert bare == []

@@ -12,6 +12,7 @@ import pytest
 from lexicon.verdicts import remik
 from tests.conftest import publish, rec
 from tools import remik_flood
+from tools.figures import load
 
 
 def test_the_remik_flood_tool_reports_both_phases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -22,7 +23,7 @@ def test_the_remik_flood_tool_reports_both_phases(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(remik, "MAX_MOVE_STEPS", 50_000)    # in this process: --costs only
     assert remik_flood.main(["--home", str(home), "--costs", "--seconds", "2",
                              "--reference-seconds", "0.5", "--clients", "2",
-                             "--max-moves", "3"]) == 0
+                             "--max-moves", "3", "--figures", str(tmp_path / "figures")]) == 0
     figures = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     costs = [f for f in figures if f["figure"] == "remik_move_cost"]
     assert [c["answer"] for c in costs] == ["move_stands"] + ["move_too_complex"] * 3
@@ -36,3 +37,6 @@ def test_the_remik_flood_tool_reports_both_phases(tmp_path: Path, monkeypatch: p
     assert 0 < sum(flood["flood_answers"].values()) == flood["flood_latency"]["n"] <= 3
     assert set(flood["flood_answers"]) <= {"422 move_too_complex", "503 busy"}
     assert len(flood["flood_moves"]) == 3
+    table = load("remik-flood", tmp_path / "figures")
+    assert table["source"] == "run" and len(table["rows"]) == 2
+    assert "move_too_complex" in table["rows"][1][3] and "s of CPU" in table["rows"][1][3]

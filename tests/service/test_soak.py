@@ -12,6 +12,7 @@ import pytest
 from lexicon.store import published
 from tests.conftest import SmallHomes
 from tools import soak
+from tools.figures import load
 
 
 def test_the_soak_tool_reports_each_workers_memory(small_homes: SmallHomes, tmp_path: Path,
@@ -24,10 +25,13 @@ def test_the_soak_tool_reports_each_workers_memory(small_homes: SmallHomes, tmp_
     # Retry-After) while each worker's child processes make the games' packs
     assert soak.main(["--home", str(home), "--minutes", "1", "--sample-every", "1",
                       "--publish-at", "0.1", "--pack-every", "5",
-                      "--samples", str(samples)]) == 0
+                      "--samples", str(samples), "--figures", str(tmp_path / "fig")]) == 0
     figure = json.loads(capsys.readouterr().out)
     assert figure["figure"] == "soak" and figure["server_errors"] == 0
     workers = figure["workers_mb"]
+    table = load("soak", tmp_path / "fig")      # the docs' table: a row per worker, this run's
+    assert table["figures"] == [figure] and len(table["rows"]) == len(workers)
+    assert table["rows"][0][1] == f"{workers[0]['start_mb']:,} MB"
     assert len(figure["workers_alive_at_end"]) == 2
     assert figure["workers_restarted"] == len(workers) - 2    # a slow start is restarted
     for w in workers:
