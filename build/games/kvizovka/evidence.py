@@ -243,6 +243,29 @@ def hunspell_source(dic: Path, aff: Path) -> HunspellSource:
     return HunspellSource(source_id, Path(dic), Path(aff), _detect_cyrillic(Path(dic)))
 
 
+@dataclass
+class _Readings:
+    """One key's analyses from every source, as :meth:`SerboCroatianSources.candidate`
+    collects them."""
+
+    analyses: list[HbsAnalysis] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    tagged_by: list[tuple[str, str]] = field(default_factory=list)
+    capitalised_by: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class _SlotFacts:
+    """The facts the vetoes on one dictionary's slots read (see the fields of the same
+    names on :class:`FormCandidate`)."""
+
+    adverb: tuple[str, str, str] | None = None
+    twin: str | None = None
+    infinitive_stem: tuple[str, str] | None = None
+    intransitive: tuple[str, str, str] | None = None
+    fleeting: tuple[str, str, str] | None = None
+
+
 class SerboCroatianSources:
     """The evidence of one build: apertium's forms, the learned slots, every key."""
 
@@ -786,93 +809,111 @@ class SerboCroatianSources:
         """
         ev = self.keys[key]
         latin = to_latin(key)
-        analyses: list[HbsAnalysis] = []
-        sources: list[str] = []
-        tagged_by: list[tuple[str, str]] = []
-        capitalised_by: list[tuple[str, str]] = []
+        read = self._readings(ev, latin)
+        admissible: list[HbsAnalysis] = []
+        unsupported: list[HbsAnalysis] = []
+        rest: list[HbsAnalysis] = []
+        tagged_stems = [stem for _, stem in read.tagged_by]
+        for r in read.analyses:
+            if judge.rank(r) != 0:
+                rest.append(r)
+            elif r.source != APERTIUM or (ev.attested and (
+                    self.lemma_attested(r.lemma)
+                    or self.named_by_citation(r.lemma, latin, tagged_stems))):
+                admissible.append(r)
+            else:
+                unsupported.append(r)
+        explained = None if admissible or not rest else Explanation(*judge.explain(rest))
+        one = self._one_slot_facts(latin, admissible, read.sources)
+        ekavian = self.ekavian_twin(latin) if (
+            admissible and len(read.sources) == 1 and latin.startswith("ne")
+            and "je" in latin) else None
+        return FormCandidate(key, latin, read.analyses, admissible, unsupported,
+                             sorted(read.sources), explained, read.tagged_by,
+                             read.capitalised_by, one.adverb, one.twin, one.infinitive_stem,
+                             one.intransitive, ekavian, one.fleeting,
+                             self._pre_word(latin, read.analyses))
+
+    def _readings(self, ev: KeyEvidence, latin: str) -> _Readings:
+        """Every analysis the sources give one key: apertium's tags, then each hunspell
+        witness's (a learned slot, an own lemma's noun slots, an a-declension nominative, a
+        capitalised stem), with the sources that have the key."""
+        read = _Readings()
         if ev.sources & APERTIUM_BIT:
-            sources.append(APERTIUM)
+            read.sources.append(APERTIUM)
             notes = self._variety_notes
             for lemma, entry in self.ap.forms.get(latin, {}).items():
                 for tags, vbits in entry.tags.items():
                     note = notes.get(vbits)
                     if note is None:
                         note = notes[vbits] = ", ".join(self.ap.varieties_of(vbits))
-                    analyses.append(HbsAnalysis(latin, lemma, tags, APERTIUM, note))
+                    read.analyses.append(HbsAnalysis(latin, lemma, tags, APERTIUM, note))
         for i, src in enumerate(self.hunspell):
-            if ev.sources & (2 << i) and src.source_id not in sources:
-                sources.append(src.source_id)
+            if ev.sources & (2 << i) and src.source_id not in read.sources:
+                read.sources.append(src.source_id)
         for w in ev.witnesses:
             sid = self.hunspell[w.source].source_id
             if w.kind == Kind.TAGGED:
-                tagged_by.append((sid, w.stem))
+                read.tagged_by.append((sid, w.stem))
             elif w.kind == Kind.A_NOMINATIVE:
-                analyses.append(HbsAnalysis(
+                read.analyses.append(HbsAnalysis(
                     latin, latin, ("n", "sg", "nom"), sid,
                     f"a-declension: {w.stem} takes -a, -e, -i, -u, -o, -om in {sid}",
                     "a_declension"))
             elif w.kind == Kind.OWN_LEMMA:
-                analyses.extend(r for r in self._slot_analyses(latin, sid, w,
-                                                               own_lemma=True)
-                                if r.pos == "n")
+                read.analyses.extend(r for r in self._slot_analyses(latin, sid, w,
+                                                                    own_lemma=True)
+                                     if r.pos == "n")
             elif w.kind in (Kind.PROPER, Kind.ACRONYM):
                 tags = ("np",) if w.kind == Kind.PROPER else ("abbr",)
-                analyses.append(HbsAnalysis(latin, w.stem, tags, sid, "capitalised stem"))
+                read.analyses.append(HbsAnalysis(latin, w.stem, tags, sid, "capitalised stem"))
                 if w.kind == Kind.PROPER and not ev.as_word and (sid, w.stem) not in \
-                        capitalised_by:
-                    capitalised_by.append((sid, w.stem))
+                        read.capitalised_by:
+                    read.capitalised_by.append((sid, w.stem))
             else:
-                analyses.extend(self._slot_analyses(latin, sid, w))
-        admissible: list[HbsAnalysis] = []
-        unsupported: list[HbsAnalysis] = []
-        rest: list[HbsAnalysis] = []
-        for r in analyses:
-            if judge.rank(r) != 0:
-                rest.append(r)
-            elif r.source != APERTIUM or (ev.attested and (
-                    self.lemma_attested(r.lemma) or self.named_by_citation(
-                        r.lemma, latin, (stem for _, stem in tagged_by)))):
-                admissible.append(r)
-            else:
-                unsupported.append(r)
-        explained = None if admissible or not rest else Explanation(*judge.explain(rest))
-        adverb = twin = None
-        infinitive_stem: tuple[str, str] | None = None
-        intransitive: tuple[str, str, str] | None = None
-        fleeting: tuple[str, str, str] | None = None
+                read.analyses.extend(self._slot_analyses(latin, sid, w))
+        return read
+
+    def _one_slot_facts(self, latin: str, admissible: list[HbsAnalysis],
+                        sources: list[str]) -> _SlotFacts:
+        """What the vetoes on one dictionary's slots ask, when hunspell slots alone admit
+        the form: its diacritic twin (one source only), and when one dictionary's adjective
+        slots of one stem are all that admit it, whether that stem is a verbal adverb, an
+        infinitive, an intransitive verb's participle or an -an adjective keeping a
+        fleeting a."""
+        facts = _SlotFacts()
         by_slot = [r for r in admissible if r.source != APERTIUM and not r.evidence]
-        if admissible and len(by_slot) == len(admissible):
-            dictionaries = {r.source for r in by_slot}
-            stems = {r.lemma for r in by_slot}
-            if len(sources) == 1:
-                twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
-            if len(dictionaries) == 1 and len(stems) == 1 and all(
-                    r.pos == "adj" for r in by_slot):
-                # one dictionary's adjective slots of one stem are all that admit the form
-                stem, sid = by_slot[0].lemma, by_slot[0].source
-                verb = self.verbal_adverb_of(stem)
-                if verb is not None:
-                    adverb = (stem, sid, verb)
-                if stem.endswith(("ti", "ći")) and stem != latin and self.infinitive(stem):
-                    infinitive_stem = (stem, sid)
-                verb = self.intransitive_verb(stem)
-                if verb is not None:
-                    intransitive = (stem, sid, verb)
-                short = self.fleeting_a(stem, latin)
-                if short is not None:
-                    fleeting = (stem, sid, short)
-        ekavian = self.ekavian_twin(latin) if (
-            admissible and len(sources) == 1 and latin.startswith("ne") and "je" in latin) \
-            else None
-        derivation = None
+        if not admissible or len(by_slot) != len(admissible):
+            return facts
+        stems = {r.lemma for r in by_slot}
+        if len(sources) == 1:
+            facts.twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
+        if len({r.source for r in by_slot}) != 1 or len(stems) != 1 or not all(
+                r.pos == "adj" for r in by_slot):
+            return facts
+        stem, sid = by_slot[0].lemma, by_slot[0].source
+        verb = self.verbal_adverb_of(stem)
+        if verb is not None:
+            facts.adverb = (stem, sid, verb)
+        if stem.endswith(("ti", "ći")) and stem != latin and self.infinitive(stem):
+            facts.infinitive_stem = (stem, sid)
+        verb = self.intransitive_verb(stem)
+        if verb is not None:
+            facts.intransitive = (stem, sid, verb)
+        short = self.fleeting_a(stem, latin)
+        if short is not None:
+            facts.fleeting = (stem, sid, short)
+        return facts
+
+    def _pre_word(self, latin: str, analyses: list[HbsAnalysis]) -> str | None:
+        """For a pre- form apertium also reads as an elative: what the sources derive
+        another of its adjective lemmas from (:meth:`pre_derivation`), if anything."""
         bases = {r.lemma for r in analyses if ELATIVE in r.tags}
-        if latin.startswith("pre") and bases:
-            own = {r.lemma for r in analyses if r.pos == "adj" and ELATIVE not in r.tags}
-            derivation = next((d for lemma in sorted(own - bases)
-                               if (d := self.pre_derivation(lemma, bases)) is not None), None)
-        return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
-                             explained, tagged_by, capitalised_by, adverb, twin,
-                             infinitive_stem, intransitive, ekavian, fleeting, derivation)
+        if not latin.startswith("pre") or not bases:
+            return None
+        own = {r.lemma for r in analyses if r.pos == "adj" and ELATIVE not in r.tags}
+        return next((d for lemma in sorted(own - bases)
+                     if (d := self.pre_derivation(lemma, bases)) is not None), None)
 
     def possessive_nominative(self, latin: str, w: Witness
                               ) -> tuple[str, str, tuple[Tags, ...]] | None:
