@@ -429,7 +429,7 @@ class SerboCroatianSources:
             elif self.apertium_knows(hf.latin) and not self.participle_stem(stem):
                 kind = Kind.TAGGED
                 own_lemma = (stem not in self.ap.lemmas and not self.comparative_stem(stem)
-                             and self.only_nominal(hf.latin))
+                             and (self.only_nominal(hf.latin) or self.noun_spelling(stem)))
             else:
                 kind = Kind.SLOT
             if kind == Kind.SLOT or own_lemma:
@@ -504,6 +504,21 @@ class SerboCroatianSources:
         spelling are mostly its own inventions (*ždera*)."""
         return all(tags[:1] and tags[0] not in VERBAL
                    for entry in self.ap.forms.get(form, {}).values() for tags in entry.tags)
+
+    def noun_spelling(self, stem: str) -> bool:
+        """Does apertium read the stem's own spelling as a noun, and only nominally?
+
+        A dictionary's noun lemma that apertium lacks keeps its noun slots (:class:`Kind`'s
+        ``OWN_LEMMA``) on a form apertium also reads as a verb when the lemma's citation
+        form is such a spelling: hunspell-sr's *planeta*, which apertium knows as the
+        genitive of the masculine doublet *planet*, has its nominative plural *planete*,
+        though apertium reads that spelling as *planet*'s accusative and *planuti*'s present
+        too. A stem apertium does not read so (*ždera*, beside the verb form *ždere*) shows
+        no noun of its own."""
+        low = stem.lower()
+        return self.only_nominal(low) and any(
+            tags[:1] == ("n",) for entry in self.ap.forms.get(low, {}).values()
+            for tags in entry.tags)
 
     def participle_stem(self, stem: str) -> bool:
         """Is a hunspell stem something apertium knows only as a verb's participle?
