@@ -226,7 +226,10 @@ class KvizovkaBuilder:
                              "overgenerate: truncated indefinite forms such as 'krajnj', "
                              "possessives of every noun such as 'gradov', typos in "
                              "lemmas). Forms only a hunspell dictionary has are admitted "
-                             "when their learned slot passes",
+                             "when their learned slot passes. A compound only apertium has "
+                             "(makrojezik) counts when its head is a form a dictionary has, "
+                             "read with the same tags, and its first part one the "
+                             "dictionaries build words with (evidence compound_head)",
             "hunspell_grammar": f"a slot is (affix flags, prefix, ending swap); it inherits "
                                 f"the apertium tags of its forms whose stem apertium has as "
                                 f"lemma (other lemmas' tags only as a weaker fallback); it "

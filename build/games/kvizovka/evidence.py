@@ -24,7 +24,7 @@ import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -165,6 +165,16 @@ class FormCandidate:
     :meth:`SerboCroatianSources.pre_derivation`."""
 
 
+#: The shortest first part and head of a compound apertium lists that a dictionary's head
+#: word vouches for (ne- + plemić; makro- + jezik): see
+#: :meth:`SerboCroatianSources.compound_head`
+MIN_COMPOUND_PART = 2
+MIN_COMPOUND_HEAD = 4
+#: How many of the dictionaries' own stems a first part must make of another stem to be
+#: one the language builds compounds with (makro-, staro-, anti-, su-)
+MIN_PART_USES = 3
+
+
 #: The nominative endings of a possessive adjective (-in of a-stems, -ov/-ev of consonant
 #: stems) and the tags of each; longest first. -ina/-ine/-ini also spell oblique cases of
 #: the same adjective: the nominative reading is enough for the rule book.
@@ -293,6 +303,8 @@ class SerboCroatianSources:
         self.keys: dict[str, KeyEvidence] = {}
         self._lemmas: dict[str, bool] = {}
         self._citation_index: dict[str, list[str]] | None = None
+        self._stems: set[str] = set()       # every dictionary's lower-case stems
+        self._parts: Counter[str] | None = None
         self._participles: dict[str, bool] = {}
         self._comparatives: dict[str, str | None] = {}
         self._adverbs: dict[str, str | None] = {}
@@ -421,7 +433,11 @@ class SerboCroatianSources:
             key = self.tiler.key(hf.latin)
             if hf.cyrillic is not None and key != hf.cyrillic:
                 respelled += 1   # sr_RS's digraph duplicate of a split spelling
-            stem = stems.setdefault(hf.stem, hf.stem)
+            stem = stems.get(hf.stem)
+            if stem is None:
+                stem = stems[hf.stem] = hf.stem
+                if stem.islower():
+                    self._stems.add(stem)
             verdict: SlotVerdict | None = None
             own_lemma = False
             if hf.proper:
@@ -803,12 +819,27 @@ class SerboCroatianSources:
             self._citation_index = index
         return self._citation_index
 
+    def compound_parts(self) -> Counter[str]:
+        """How many of the dictionaries' stems each first part of a compound makes of
+        another of their stems (*makro*: *makroekonomija* of *ekonomija*, ...): the first
+        parts the dictionaries themselves build words with (built once, on first use)."""
+        if self._parts is None:
+            parts: Counter[str] = Counter()
+            stems = self._stems
+            for stem in stems:
+                for cut in range(MIN_COMPOUND_PART, len(stem) - MIN_COMPOUND_HEAD + 1):
+                    if stem[cut:] in stems:
+                        parts[stem[:cut]] += 1
+            self._parts = parts
+        return self._parts
+
     def index(self) -> None:
         """Build the lookups the judging builds on first use (the diacritic-free spellings,
-        the citation forms), so that judging workers forked after this call share them
-        instead of each building its own (build.shards)."""
+        the citation forms, the compounds' first parts), so that judging workers forked
+        after this call share them instead of each building its own (build.shards)."""
         self._plain_spellings()
         self._citations()
+        self.compound_parts()
 
     # -- one key -------------------------------------------------------------------------
     def candidate(self, key: str, judge: AnalysisJudge) -> FormCandidate:
@@ -836,6 +867,9 @@ class SerboCroatianSources:
                     self.lemma_attested(r.lemma)
                     or self.named_by_citation(r.lemma, latin, tagged_stems))):
                 admissible.append(r)
+            elif not ev.attested and (head := self.compound_head(r)) is not None:
+                admissible.append(replace(r, note=f"{r.note}; {head}",
+                                          evidence="compound_head"))
             else:
                 unsupported.append(r)
         explained = None if admissible or not rest else Explanation(*judge.explain(rest))
@@ -848,6 +882,39 @@ class SerboCroatianSources:
                              read.capitalised_by, one.adverb, one.twin, one.infinitive_stem,
                              one.intransitive, ekavian, one.fleeting,
                              self._pre_word(latin, read.analyses))
+
+    def compound_head(self, r: HbsAnalysis) -> str | None:
+        """How a dictionary vouches for apertium's compound headword ``r.lemma``, when no
+        dictionary has the form itself: the form is a first part + a head form that apertium
+        reads with the same tags, as the lemma that is ``r.lemma`` less that part, and a
+        dictionary has that head form and its lemma as words (*makrojezik*: makro- +
+        *jezik*; *sjevernofrizijsko*: sjeverno- + *frizijsko*; *neplemić*: ne- +
+        *plemić*). The headword is apertium's; the head, which a dictionary lists,
+        shows the form is a slot of a paradigm the language has, so a typo in a lemma
+        (*greehovi*) or a truncated form (*krajnj*) gets no head. The first part must be
+        one the dictionaries build words with (:meth:`compound_parts`, at least
+        :data:`MIN_PART_USES` of their stems): a chance split (*prevent-* + *ivino*) is
+        no compound. A possessive apertium derives from a noun is none either. Asked only
+        of a form no dictionary has: one a dictionary lists under another stem is that
+        stem's (*supernovi* of *supernova*, not super- + *novi*). The longest head is
+        named; None when there is none."""
+        latin, lemma = r.form, r.lemma
+        if r.source != APERTIUM or not lemma.islower() or r.tags[:2] == ("adj", "pos"):
+            return None
+        parts = self.compound_parts()
+        for cut in range(MIN_COMPOUND_PART, len(latin) - MIN_COMPOUND_HEAD + 1):
+            if latin[:cut] != lemma[:cut]:
+                return None
+            if parts[latin[:cut]] < MIN_PART_USES:
+                continue
+            head, head_lemma = latin[cut:], lemma[cut:]
+            entry = self.ap.forms.get(head, {}).get(head_lemma)
+            if entry is None or r.tags not in entry.tags:
+                continue
+            ev = self.keys.get(self.tiler.key(head))
+            if ev is not None and ev.as_word and self.lemma_attested(head_lemma):
+                return f"{latin[:cut]}- + {head}, which a dictionary has (of {head_lemma})"
+        return None
 
     def _readings(self, ev: KeyEvidence, latin: str) -> _Readings:
         """Every analysis the sources give one key: apertium's tags, then each hunspell
