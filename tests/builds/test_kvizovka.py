@@ -135,6 +135,13 @@ VALID = {  # word -> tiles
     "kraljeva": ["K", "R", "A", "LJ", "E", "V", "A"],
     "pisarev": ["P", "I", "S", "A", "R", "E", "V"],  # after r both: pisarev, pisarov
     "pisarov": ["P", "I", "S", "A", "R", "O", "V"],
+    # compounds only apertium lists, whose head a dictionary has (compound_head)
+    "makrojezik": ["M", "A", "K", "R", "O", "J", "E", "Z", "I", "K"],
+    "makrojezici": ["M", "A", "K", "R", "O", "J", "E", "Z", "I", "C", "I"],
+    "staroirski": ["S", "T", "A", "R", "O", "I", "R", "S", "K", "I"],
+    "staroirska": ["S", "T", "A", "R", "O", "I", "R", "S", "K", "A"],
+    "planeta": ["P", "L", "A", "N", "E", "T", "A"],   # planet's genitive; own_lemma
+    "planete": ["P", "L", "A", "N", "E", "T", "E"],   # ... also planuti's present
 }
 
 INVALID = {  # word -> reason code
@@ -202,6 +209,12 @@ INVALID = {  # word -> reason code
     "kraljov": "unclassified",        # -ov after a palatal: the possessive is kraljev
     "kraljova": "unclassified",
     "brodev": "unclassified",         # -ev after a hard consonant: the possessive is brodov
+    "makrojezika": "inflected_form",  # the compound's genitive: its head vouches, no more
+    "staroirskog": "inflected_form",
+    "greehovi": "unattested",         # a typo in apertium's lemma: no head of it is a word
+    "kojezik": "unattested",          # ko- + jezik: no first part the dictionaries use
+    "planeti": "inflected_form",      # planeta's dative (planet's plural is planeti too,
+                                      # but no dictionary has planet)
 }
 
 
@@ -236,6 +249,40 @@ def test_messages_explain(catalog: Catalog) -> None:
         "present tense of čitati; only the infinitive")
     assert check(catalog, "Beograd")["reason"]["detail"].startswith("proper noun")
     assert "livada" in check(catalog, "livadi")["reason"]["detail"]
+
+
+@needs_lttoolbox
+def test_a_compound_only_apertium_lists_stands_on_its_head(catalog: Catalog) -> None:
+    """Seed 000: "Dozvoljeno je sastavljati sve opšte imenice, ali samo u nominativu jednine
+    i množine" and "Pridevi se mogu sastavljati u sva tri roda u određenom i neodređenom
+    obliku, ali samo u pozitivu". No dictionary has *makrojezik* or *staroirski*, but
+    apertium lists them as headwords, and their heads *jezik*, *irski* are words a
+    dictionary has, read by apertium with the same tags: the nominatives are admitted, with
+    the head named; the oblique cases are not, a typo in a lemma (*greehovi*) has no head,
+    and a first part the dictionaries build no words with (*ko-*) makes no compound."""
+    got = check(catalog, "makrojezik")
+    assert got["valid"], got["reason"]
+    assert any("makro- + jezik, which a dictionary has" in line for line in got["evidence"])
+    assert check(catalog, "staroirska")["valid"]
+    assert check(catalog, "makrojezika")["reason"]["code"] == "inflected_form"
+    assert check(catalog, "greehovi")["reason"]["code"] == "unattested"
+    # a chance split: the dictionaries build no word with ko- as they do with makro-
+    assert check(catalog, "kojezik")["reason"]["code"] == "unattested"
+
+
+@needs_lttoolbox
+def test_a_dictionary_lemma_wins_beside_apertiums_other_lemmas(catalog: Catalog) -> None:
+    """Seed 000: "Dozvoljeno je sastavljati sve opšte imenice, ali samo u nominativu
+    jednine i množine." hunspell-sr lists the feminine *planeta* (-a, -e, -i, -om), which
+    apertium lacks: it knows *planeta* only as the genitive of the masculine doublet
+    *planet*, and *planete* as *planet*'s accusative and *planuti*'s present. The
+    nominative plural of the dictionary's lemma is admitted all the same (any admissible
+    reading admits the spelling); its dative is not."""
+    got = check(catalog, "planete")
+    assert got["valid"], got["reason"]
+    assert "a lemma apertium lacks" in " ".join(got["evidence"])
+    assert check(catalog, "planeti")["reason"]["code"] == "inflected_form"
+    assert check(catalog, "ždere")["reason"]["code"] == "verb_form"
 
 
 @needs_lttoolbox
@@ -406,7 +453,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 86 + 23 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 107 + 23 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())

@@ -227,7 +227,10 @@ class KvizovkaBuilder:
                              "overgenerate: truncated indefinite forms such as 'krajnj', "
                              "possessives of every noun such as 'gradov', typos in "
                              "lemmas). Forms only a hunspell dictionary has are admitted "
-                             "when their learned slot passes",
+                             "when their learned slot passes. A compound only apertium has "
+                             "(makrojezik) counts when its head is a form a dictionary has, "
+                             "read with the same tags, and its first part one the "
+                             "dictionaries build words with (evidence compound_head)",
             "hunspell_grammar": f"a slot is (affix flags, prefix, ending swap); it inherits "
                                 f"the apertium tags of its forms whose stem apertium has as "
                                 f"lemma (other lemmas' tags only as a weaker fallback); it "
@@ -247,9 +250,11 @@ class KvizovkaBuilder:
                             "the noun readings of its hunspell slot when the dictionary has "
                             "it as a form of a stem apertium does not know as a lemma "
                             "(evidence own_lemma: bina, bine beside bin's genitive and "
-                            "vocative); a consonant stem a dictionary declines with every "
-                            "ending of the a-declension (-a, -e, -i, -u, -o, -om) has its "
-                            "-a form as nominative singular (evidence a_declension: "
+                            "vocative), also beside a verb reading when apertium reads the "
+                            "stem itself only as a noun form (planete: planeta, the "
+                            "genitive of planet); a consonant stem a dictionary declines "
+                            "with every ending of the a-declension (-a, -e, -i, -u, -o, "
+                            "-om) has its -a form as nominative singular (evidence a_declension: "
                             "fašista, known to apertium only as fašist's genitive)",
             "reflexive_verbs": "a verb is reflexive-only when every apertium infinitive of "
                                "it is tagged <ref> (adjusted by hbs_reflexive_only / "

@@ -24,7 +24,7 @@ import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -165,6 +165,16 @@ class FormCandidate:
     :meth:`SerboCroatianSources.pre_derivation`."""
 
 
+#: The shortest first part and head of a compound apertium lists that a dictionary's head
+#: word vouches for (ne- + plemić; makro- + jezik): see
+#: :meth:`SerboCroatianSources.compound_head`
+MIN_COMPOUND_PART = 2
+MIN_COMPOUND_HEAD = 4
+#: How many of the dictionaries' own stems a first part must make of another stem to be
+#: one the language builds compounds with (makro-, staro-, anti-, su-)
+MIN_PART_USES = 3
+
+
 #: The nominative endings of a possessive adjective (-in of a-stems, -ov/-ev of consonant
 #: stems) and the tags of each; longest first. -ina/-ine/-ini also spell oblique cases of
 #: the same adjective: the nominative reading is enough for the rule book.
@@ -243,6 +253,29 @@ def hunspell_source(dic: Path, aff: Path) -> HunspellSource:
     return HunspellSource(source_id, Path(dic), Path(aff), _detect_cyrillic(Path(dic)))
 
 
+@dataclass
+class _Readings:
+    """One key's analyses from every source, as :meth:`SerboCroatianSources.candidate`
+    collects them."""
+
+    analyses: list[HbsAnalysis] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    tagged_by: list[tuple[str, str]] = field(default_factory=list)
+    capitalised_by: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class _SlotFacts:
+    """The facts the vetoes on one dictionary's slots read (see the fields of the same
+    names on :class:`FormCandidate`)."""
+
+    adverb: tuple[str, str, str] | None = None
+    twin: str | None = None
+    infinitive_stem: tuple[str, str] | None = None
+    intransitive: tuple[str, str, str] | None = None
+    fleeting: tuple[str, str, str] | None = None
+
+
 class SerboCroatianSources:
     """The evidence of one build: apertium's forms, the learned slots, every key."""
 
@@ -270,6 +303,8 @@ class SerboCroatianSources:
         self.keys: dict[str, KeyEvidence] = {}
         self._lemmas: dict[str, bool] = {}
         self._citation_index: dict[str, list[str]] | None = None
+        self._stems: set[str] = set()       # every dictionary's lower-case stems
+        self._parts: Counter[str] | None = None
         self._participles: dict[str, bool] = {}
         self._comparatives: dict[str, str | None] = {}
         self._adverbs: dict[str, str | None] = {}
@@ -398,7 +433,11 @@ class SerboCroatianSources:
             key = self.tiler.key(hf.latin)
             if hf.cyrillic is not None and key != hf.cyrillic:
                 respelled += 1   # sr_RS's digraph duplicate of a split spelling
-            stem = stems.setdefault(hf.stem, hf.stem)
+            stem = stems.get(hf.stem)
+            if stem is None:
+                stem = stems[hf.stem] = hf.stem
+                if stem.islower():
+                    self._stems.add(stem)
             verdict: SlotVerdict | None = None
             own_lemma = False
             if hf.proper:
@@ -406,7 +445,7 @@ class SerboCroatianSources:
             elif self.apertium_knows(hf.latin) and not self.participle_stem(stem):
                 kind = Kind.TAGGED
                 own_lemma = (stem not in self.ap.lemmas and not self.comparative_stem(stem)
-                             and self.only_nominal(hf.latin))
+                             and (self.only_nominal(hf.latin) or self.noun_spelling(stem)))
             else:
                 kind = Kind.SLOT
             if kind == Kind.SLOT or own_lemma:
@@ -481,6 +520,21 @@ class SerboCroatianSources:
         spelling are mostly its own inventions (*ždera*)."""
         return all(tags[:1] and tags[0] not in VERBAL
                    for entry in self.ap.forms.get(form, {}).values() for tags in entry.tags)
+
+    def noun_spelling(self, stem: str) -> bool:
+        """Does apertium read the stem's own spelling as a noun, and only nominally?
+
+        A dictionary's noun lemma that apertium lacks keeps its noun slots (:class:`Kind`'s
+        ``OWN_LEMMA``) on a form apertium also reads as a verb when the lemma's citation
+        form is such a spelling: hunspell-sr's *planeta*, which apertium knows as the
+        genitive of the masculine doublet *planet*, has its nominative plural *planete*,
+        though apertium reads that spelling as *planet*'s accusative and *planuti*'s present
+        too. A stem apertium does not read so (*ždera*, beside the verb form *ždere*) shows
+        no noun of its own."""
+        low = stem.lower()
+        return self.only_nominal(low) and any(
+            tags[:1] == ("n",) for entry in self.ap.forms.get(low, {}).values()
+            for tags in entry.tags)
 
     def participle_stem(self, stem: str) -> bool:
         """Is a hunspell stem something apertium knows only as a verb's participle?
@@ -765,12 +819,27 @@ class SerboCroatianSources:
             self._citation_index = index
         return self._citation_index
 
+    def compound_parts(self) -> Counter[str]:
+        """How many of the dictionaries' stems each first part of a compound makes of
+        another of their stems (*makro*: *makroekonomija* of *ekonomija*, ...): the first
+        parts the dictionaries themselves build words with (built once, on first use)."""
+        if self._parts is None:
+            parts: Counter[str] = Counter()
+            stems = self._stems
+            for stem in stems:
+                for cut in range(MIN_COMPOUND_PART, len(stem) - MIN_COMPOUND_HEAD + 1):
+                    if stem[cut:] in stems:
+                        parts[stem[:cut]] += 1
+            self._parts = parts
+        return self._parts
+
     def index(self) -> None:
         """Build the lookups the judging builds on first use (the diacritic-free spellings,
-        the citation forms), so that judging workers forked after this call share them
-        instead of each building its own (build.shards)."""
+        the citation forms, the compounds' first parts), so that judging workers forked
+        after this call share them instead of each building its own (build.shards)."""
         self._plain_spellings()
         self._citations()
+        self.compound_parts()
 
     # -- one key -------------------------------------------------------------------------
     def candidate(self, key: str, judge: AnalysisJudge) -> FormCandidate:
@@ -786,93 +855,147 @@ class SerboCroatianSources:
         """
         ev = self.keys[key]
         latin = to_latin(key)
-        analyses: list[HbsAnalysis] = []
-        sources: list[str] = []
-        tagged_by: list[tuple[str, str]] = []
-        capitalised_by: list[tuple[str, str]] = []
+        read = self._readings(ev, latin)
+        admissible: list[HbsAnalysis] = []
+        unsupported: list[HbsAnalysis] = []
+        rest: list[HbsAnalysis] = []
+        tagged_stems = [stem for _, stem in read.tagged_by]
+        for r in read.analyses:
+            if judge.rank(r) != 0:
+                rest.append(r)
+            elif r.source != APERTIUM or (ev.attested and (
+                    self.lemma_attested(r.lemma)
+                    or self.named_by_citation(r.lemma, latin, tagged_stems))):
+                admissible.append(r)
+            elif not ev.attested and (head := self.compound_head(r)) is not None:
+                admissible.append(replace(r, note=f"{r.note}; {head}",
+                                          evidence="compound_head"))
+            else:
+                unsupported.append(r)
+        explained = None if admissible or not rest else Explanation(*judge.explain(rest))
+        one = self._one_slot_facts(latin, admissible, read.sources)
+        ekavian = self.ekavian_twin(latin) if (
+            admissible and len(read.sources) == 1 and latin.startswith("ne")
+            and "je" in latin) else None
+        return FormCandidate(key, latin, read.analyses, admissible, unsupported,
+                             sorted(read.sources), explained, read.tagged_by,
+                             read.capitalised_by, one.adverb, one.twin, one.infinitive_stem,
+                             one.intransitive, ekavian, one.fleeting,
+                             self._pre_word(latin, read.analyses))
+
+    def compound_head(self, r: HbsAnalysis) -> str | None:
+        """How a dictionary vouches for apertium's compound headword ``r.lemma``, when no
+        dictionary has the form itself: the form is a first part + a head form that apertium
+        reads with the same tags, as the lemma that is ``r.lemma`` less that part, and a
+        dictionary has that head form and its lemma as words (*makrojezik*: makro- +
+        *jezik*; *sjevernofrizijsko*: sjeverno- + *frizijsko*; *neplemić*: ne- +
+        *plemić*). The headword is apertium's; the head, which a dictionary lists,
+        shows the form is a slot of a paradigm the language has, so a typo in a lemma
+        (*greehovi*) or a truncated form (*krajnj*) gets no head. The first part must be
+        one the dictionaries build words with (:meth:`compound_parts`, at least
+        :data:`MIN_PART_USES` of their stems): a chance split (*prevent-* + *ivino*) is
+        no compound. A possessive apertium derives from a noun is none either. Asked only
+        of a form no dictionary has: one a dictionary lists under another stem is that
+        stem's (*supernovi* of *supernova*, not super- + *novi*). The longest head is
+        named; None when there is none."""
+        latin, lemma = r.form, r.lemma
+        if r.source != APERTIUM or not lemma.islower() or r.tags[:2] == ("adj", "pos"):
+            return None
+        parts = self.compound_parts()
+        for cut in range(MIN_COMPOUND_PART, len(latin) - MIN_COMPOUND_HEAD + 1):
+            if latin[:cut] != lemma[:cut]:
+                return None
+            if parts[latin[:cut]] < MIN_PART_USES:
+                continue
+            head, head_lemma = latin[cut:], lemma[cut:]
+            entry = self.ap.forms.get(head, {}).get(head_lemma)
+            if entry is None or r.tags not in entry.tags:
+                continue
+            ev = self.keys.get(self.tiler.key(head))
+            if ev is not None and ev.as_word and self.lemma_attested(head_lemma):
+                return f"{latin[:cut]}- + {head}, which a dictionary has (of {head_lemma})"
+        return None
+
+    def _readings(self, ev: KeyEvidence, latin: str) -> _Readings:
+        """Every analysis the sources give one key: apertium's tags, then each hunspell
+        witness's (a learned slot, an own lemma's noun slots, an a-declension nominative, a
+        capitalised stem), with the sources that have the key."""
+        read = _Readings()
         if ev.sources & APERTIUM_BIT:
-            sources.append(APERTIUM)
+            read.sources.append(APERTIUM)
             notes = self._variety_notes
             for lemma, entry in self.ap.forms.get(latin, {}).items():
                 for tags, vbits in entry.tags.items():
                     note = notes.get(vbits)
                     if note is None:
                         note = notes[vbits] = ", ".join(self.ap.varieties_of(vbits))
-                    analyses.append(HbsAnalysis(latin, lemma, tags, APERTIUM, note))
+                    read.analyses.append(HbsAnalysis(latin, lemma, tags, APERTIUM, note))
         for i, src in enumerate(self.hunspell):
-            if ev.sources & (2 << i) and src.source_id not in sources:
-                sources.append(src.source_id)
+            if ev.sources & (2 << i) and src.source_id not in read.sources:
+                read.sources.append(src.source_id)
         for w in ev.witnesses:
             sid = self.hunspell[w.source].source_id
             if w.kind == Kind.TAGGED:
-                tagged_by.append((sid, w.stem))
+                read.tagged_by.append((sid, w.stem))
             elif w.kind == Kind.A_NOMINATIVE:
-                analyses.append(HbsAnalysis(
+                read.analyses.append(HbsAnalysis(
                     latin, latin, ("n", "sg", "nom"), sid,
                     f"a-declension: {w.stem} takes -a, -e, -i, -u, -o, -om in {sid}",
                     "a_declension"))
             elif w.kind == Kind.OWN_LEMMA:
-                analyses.extend(r for r in self._slot_analyses(latin, sid, w,
-                                                               own_lemma=True)
-                                if r.pos == "n")
+                read.analyses.extend(r for r in self._slot_analyses(latin, sid, w,
+                                                                    own_lemma=True)
+                                     if r.pos == "n")
             elif w.kind in (Kind.PROPER, Kind.ACRONYM):
                 tags = ("np",) if w.kind == Kind.PROPER else ("abbr",)
-                analyses.append(HbsAnalysis(latin, w.stem, tags, sid, "capitalised stem"))
+                read.analyses.append(HbsAnalysis(latin, w.stem, tags, sid, "capitalised stem"))
                 if w.kind == Kind.PROPER and not ev.as_word and (sid, w.stem) not in \
-                        capitalised_by:
-                    capitalised_by.append((sid, w.stem))
+                        read.capitalised_by:
+                    read.capitalised_by.append((sid, w.stem))
             else:
-                analyses.extend(self._slot_analyses(latin, sid, w))
-        admissible: list[HbsAnalysis] = []
-        unsupported: list[HbsAnalysis] = []
-        rest: list[HbsAnalysis] = []
-        for r in analyses:
-            if judge.rank(r) != 0:
-                rest.append(r)
-            elif r.source != APERTIUM or (ev.attested and (
-                    self.lemma_attested(r.lemma) or self.named_by_citation(
-                        r.lemma, latin, (stem for _, stem in tagged_by)))):
-                admissible.append(r)
-            else:
-                unsupported.append(r)
-        explained = None if admissible or not rest else Explanation(*judge.explain(rest))
-        adverb = twin = None
-        infinitive_stem: tuple[str, str] | None = None
-        intransitive: tuple[str, str, str] | None = None
-        fleeting: tuple[str, str, str] | None = None
+                read.analyses.extend(self._slot_analyses(latin, sid, w))
+        return read
+
+    def _one_slot_facts(self, latin: str, admissible: list[HbsAnalysis],
+                        sources: list[str]) -> _SlotFacts:
+        """What the vetoes on one dictionary's slots ask, when hunspell slots alone admit
+        the form: its diacritic twin (one source only), and when one dictionary's adjective
+        slots of one stem are all that admit it, whether that stem is a verbal adverb, an
+        infinitive, an intransitive verb's participle or an -an adjective keeping a
+        fleeting a."""
+        facts = _SlotFacts()
         by_slot = [r for r in admissible if r.source != APERTIUM and not r.evidence]
-        if admissible and len(by_slot) == len(admissible):
-            dictionaries = {r.source for r in by_slot}
-            stems = {r.lemma for r in by_slot}
-            if len(sources) == 1:
-                twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
-            if len(dictionaries) == 1 and len(stems) == 1 and all(
-                    r.pos == "adj" for r in by_slot):
-                # one dictionary's adjective slots of one stem are all that admit the form
-                stem, sid = by_slot[0].lemma, by_slot[0].source
-                verb = self.verbal_adverb_of(stem)
-                if verb is not None:
-                    adverb = (stem, sid, verb)
-                if stem.endswith(("ti", "ći")) and stem != latin and self.infinitive(stem):
-                    infinitive_stem = (stem, sid)
-                verb = self.intransitive_verb(stem)
-                if verb is not None:
-                    intransitive = (stem, sid, verb)
-                short = self.fleeting_a(stem, latin)
-                if short is not None:
-                    fleeting = (stem, sid, short)
-        ekavian = self.ekavian_twin(latin) if (
-            admissible and len(sources) == 1 and latin.startswith("ne") and "je" in latin) \
-            else None
-        derivation = None
+        if not admissible or len(by_slot) != len(admissible):
+            return facts
+        stems = {r.lemma for r in by_slot}
+        if len(sources) == 1:
+            facts.twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
+        if len({r.source for r in by_slot}) != 1 or len(stems) != 1 or not all(
+                r.pos == "adj" for r in by_slot):
+            return facts
+        stem, sid = by_slot[0].lemma, by_slot[0].source
+        verb = self.verbal_adverb_of(stem)
+        if verb is not None:
+            facts.adverb = (stem, sid, verb)
+        if stem.endswith(("ti", "ći")) and stem != latin and self.infinitive(stem):
+            facts.infinitive_stem = (stem, sid)
+        verb = self.intransitive_verb(stem)
+        if verb is not None:
+            facts.intransitive = (stem, sid, verb)
+        short = self.fleeting_a(stem, latin)
+        if short is not None:
+            facts.fleeting = (stem, sid, short)
+        return facts
+
+    def _pre_word(self, latin: str, analyses: list[HbsAnalysis]) -> str | None:
+        """For a pre- form apertium also reads as an elative: what the sources derive
+        another of its adjective lemmas from (:meth:`pre_derivation`), if anything."""
         bases = {r.lemma for r in analyses if ELATIVE in r.tags}
-        if latin.startswith("pre") and bases:
-            own = {r.lemma for r in analyses if r.pos == "adj" and ELATIVE not in r.tags}
-            derivation = next((d for lemma in sorted(own - bases)
-                               if (d := self.pre_derivation(lemma, bases)) is not None), None)
-        return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
-                             explained, tagged_by, capitalised_by, adverb, twin,
-                             infinitive_stem, intransitive, ekavian, fleeting, derivation)
+        if not latin.startswith("pre") or not bases:
+            return None
+        own = {r.lemma for r in analyses if r.pos == "adj" and ELATIVE not in r.tags}
+        return next((d for lemma in sorted(own - bases)
+                     if (d := self.pre_derivation(lemma, bases)) is not None), None)
 
     def possessive_nominative(self, latin: str, w: Witness
                               ) -> tuple[str, str, tuple[Tags, ...]] | None:
