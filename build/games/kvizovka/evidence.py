@@ -163,6 +163,14 @@ class FormCandidate:
     """The pre- verb or noun the sources derive a pre- adjective of this form from
     (*prenosiv*: *prenositi*), when apertium also reads it as an elative; see
     :meth:`SerboCroatianSources.pre_derivation`."""
+    hyper_ijekavian: str | None = None
+    """The spelling with e that the ijekavian sources have, when only one dictionary
+    spells this form with je or ije in its place (*zavjesti*: *zavesti*; see
+    :meth:`SerboCroatianSources.ijekavian_with_e`)."""
+    possessive_suffix: tuple[str, str] | None = None
+    """(possessive, the right spelling) when every admitting reading is a possessive
+    adjective in -ov after a palatal consonant or c (*ježov*: *ježev*; see
+    :func:`wrong_possessive_suffix`)."""
 
 
 #: The nominative endings of a possessive adjective (-in of a-stems, -ov/-ev of consonant
@@ -191,6 +199,28 @@ def possessive_families(base: str) -> frozenset[str]:
     if base.endswith("r"):
         return frozenset({"ov", "ev"})
     return frozenset({"ev"} if base[-1:] in SOFT_FINALS else {"ov"})
+
+
+def wrong_possessive_suffix(admissible: Sequence[HbsAnalysis]) -> tuple[str, str] | None:
+    """(possessive, its right spelling) when every reading in ``admissible`` is a
+    possessive adjective (``adj pos``) in -ov whose base takes -ev
+    (:func:`possessive_families`): apertium derives -ov from every masculine noun, after
+    a palatal consonant too (*ježov*, *lakejov*, *ibermenšov* for *ježev*, *lakejev*,
+    *ibermenšev*), and after a c that the possessive turns into č (*kepecov*:
+    *kepečev*). An -ev after another consonant is not judged: some stems in -žd, -št
+    take it (*duždev*). None when any reading is something else, or right."""
+    if not admissible:
+        return None
+    wrong: tuple[str, str] | None = None
+    for r in admissible:
+        lemma = r.lemma.lower()
+        base = lemma[:-2]
+        if r.tags[:2] != ("adj", "pos") or not lemma.endswith("ov") or len(base) < 2 \
+                or "ov" in possessive_families(base):
+            return None
+        right = f"{base[:-1]}čev" if base.endswith("c") else f"{base}ev"
+        wrong = (lemma, right)
+    return wrong
 
 
 #: A passive participle's ending and its verb's infinitive ending (usporen: usporiti,
@@ -585,21 +615,37 @@ class SerboCroatianSources:
         An intransitive verb has no passive participle: *dejstvovati*, *reketariti*,
         *bljesnuti* give no *dejstvovan*, *reketaren*, *bljesnut*, yet hunspell-sr and
         hunspell-hr put adjective flags on such stems. The participle's ending names the
-        infinitive (-nut: -nuti; -an, -at: -ati; -et: -eti; -en: -iti). A qualitative
-        adjective in -an whose a is fleeting (*stasan*: *stasna*) is no participle.
+        infinitive (-nut: -nuti; -an, -at: -ati; -et: -eti; -en: -iti, with the iotation
+        undone: *beseđen*: *besediti*, *faljen*: *faliti*; :data:`PARTICIPLE_VERBS`). A
+        qualitative adjective in -an whose a is fleeting (*stasan*: *stasna*) is no
+        participle.
         """
         low = stem.lower()
         if len(low) < 5:
             return None
         if low.endswith("an") and self.keys.get(self.tiler.key(low[:-2] + "na")) is not None:
             return None
-        for ending, infinitive in PARTICIPLE_INFINITIVES:
+        for ending, infinitive in PARTICIPLE_VERBS:
             if not low.endswith(ending):
                 continue
             verb = low[: -len(ending)] + infinitive
             if self.ap.inf_valency.get(verb) == {"iv"}:
                 return verb
         return None
+
+    def reflexive_verb(self, lemma: str) -> bool:
+        """Does the verb ``lemma`` exist only with *se*: it is one of
+        :attr:`reflexive_only`, or apertium does not know it and its ekavian spelling (one
+        ijekavian yat reflex written e: *osmijehnuti*, *podsmijevati*) is one.
+
+        apertium's verbs carry the reflexive mark; hunspell-sr lists some of them only in
+        their ijekavian spelling, without it."""
+        if lemma in self.reflexive_only:
+            return True
+        if lemma in self.ap.inf_valency:
+            return False
+        return any(f"{lemma[:m.start()]}e{lemma[m.end():]}" in self.reflexive_only
+                   for m in IJEKAVIAN_YAT.finditer(lemma))
 
     def pre_derivation(self, lemma: str, bases: Iterable[str] = ()) -> str | None:
         """What the sources make the pre- adjective ``lemma`` of, when it is no elative
@@ -716,6 +762,37 @@ class SerboCroatianSources:
             twin = f"{latin[:m.start()]}e{latin[m.end():]}"
             ev = self.keys.get(self.tiler.key(twin))
             if ev is not None and ev.sources & APERTIUM_BIT:
+                return twin
+        return None
+
+    def ijekavian_with_e(self, latin: str, stems: set[str]) -> str | None:
+        """The spelling of ``latin`` with one je or ije written e, when the ijekavian
+        sources write the word so: apertium's ijekavian generator makes it, and hunspell-hr
+        (an ijekavian dictionary) has it, as a form of the word the same change makes of
+        one of ``stems`` (the form's own). Then ``latin``'s je is no yat reflex, and
+        ``latin`` is a hyper-ijekavian misspelling (*zavjesti*: *zavesti*,
+        *podrijeđen*: *podređen*, *međuvrijemena*: *međuvremena*).
+
+        The lemma must correspond: *razmjerje* is a word, though *razmjere* is a form
+        of *razmjera*. apertium's ijekavian generator alone is no witness: it keeps e
+        where its ekavian lemma has no yat mark (*potcenjivati*)."""
+        hr_bits = sum(2 << i for i, src in enumerate(self.hunspell)
+                      if src.source_id == HUNSPELL_HR)
+        ijekavian = sum(1 << i for i, v in enumerate(self.ap.varieties)
+                        if v.startswith("ijekavian"))
+        for m in IJEKAVIAN_YAT.finditer(latin):
+            twin = f"{latin[:m.start()]}e{latin[m.end():]}"
+            ev = self.keys.get(self.tiler.key(twin))
+            if ev is None or not ev.sources & hr_bits:
+                continue
+            lemmas = {lemma.lower() for lemma, entry in self.ap.forms.get(twin, {}).items()
+                      if any(bits & ijekavian for bits in entry.tags.values())}
+            if not lemmas:
+                continue
+            lemmas |= {w.stem.lower() for w in ev.witnesses
+                       if self.hunspell[w.source].source_id == HUNSPELL_HR}
+            if any(s[:m.end()] == latin[:m.end()]
+                   and f"{s[:m.start()]}e{s[m.end():]}" in lemmas for s in stems):
                 return twin
         return None
 
@@ -836,7 +913,7 @@ class SerboCroatianSources:
             else:
                 unsupported.append(r)
         explained = None if admissible or not rest else Explanation(*judge.explain(rest))
-        adverb = twin = None
+        adverb = twin = hyper = None
         infinitive_stem: tuple[str, str] | None = None
         intransitive: tuple[str, str, str] | None = None
         fleeting: tuple[str, str, str] | None = None
@@ -846,6 +923,7 @@ class SerboCroatianSources:
             stems = {r.lemma for r in by_slot}
             if len(sources) == 1:
                 twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
+                hyper = self.ijekavian_with_e(latin, {stem.lower() for stem in stems})
             if len(dictionaries) == 1 and len(stems) == 1 and all(
                     r.pos == "adj" for r in by_slot):
                 # one dictionary's adjective slots of one stem are all that admit the form
@@ -872,7 +950,8 @@ class SerboCroatianSources:
                                if (d := self.pre_derivation(lemma, bases)) is not None), None)
         return FormCandidate(key, latin, analyses, admissible, unsupported, sorted(sources),
                              explained, tagged_by, capitalised_by, adverb, twin,
-                             infinitive_stem, intransitive, ekavian, fleeting, derivation)
+                             infinitive_stem, intransitive, ekavian, fleeting, derivation,
+                             hyper, wrong_possessive_suffix(admissible))
 
     def possessive_nominative(self, latin: str, w: Witness
                               ) -> tuple[str, str, tuple[Tags, ...]] | None:

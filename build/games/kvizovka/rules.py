@@ -258,6 +258,32 @@ def intransitive_participle(c: FormCandidate) -> str | None:
             f"only {source}'s adjective slot makes it")
 
 
+def hyper_ijekavian(c: FormCandidate) -> str | None:
+    """Seed 000 admits words of the lexical fund of Serbian or Croatian, in either
+    pronunciation; a je or ije where the word has no yat is a spelling of neither.
+    hunspell-sr's ijekavian entries hold such spellings (*zavjesti*, *djejstvovati*,
+    *podrijeđen*, *međuvrijemena*, *srjedište*): the ijekavian sources write these words
+    with e (:meth:`~.evidence.SerboCroatianSources.ijekavian_with_e`). Only where that
+    one dictionary is all that has the form."""
+    if c.hyper_ijekavian is None:
+        return None
+    return (f"a hyper-ijekavian spelling of {c.hyper_ijekavian}: the ijekavian sources "
+            f"write it with e; only {c.sources[0]} writes je")
+
+
+def possessive_suffix(c: FormCandidate) -> str | None:
+    """A possessive adjective takes -ev after a palatal consonant (*kraljev*, *mužev*,
+    *ježev*) and turns a final c into č (*stričev*); apertium derives -ov from every
+    masculine noun, making *ježov*, *lakejov*, *kepecov*, which a dictionary's stray
+    form of the same spelling then seems to attest. Seed 000 admits the adjective in its
+    right form only."""
+    if c.possessive_suffix is None:
+        return None
+    wrong, right = c.possessive_suffix
+    return (f"the possessive {wrong} is spelled {right}: after a palatal consonant the "
+            f"suffix is -ev, and c turns into č")
+
+
 def analysis_line(r: HbsAnalysis) -> str:
     return f"{r.source}" + (f" ({r.note})" if r.note else "") + f": {r.lemma} {'.'.join(r.tags)}"
 
@@ -393,7 +419,13 @@ def _slot_vetoes() -> list[Reject[FormCandidate]]:
                "a verb's infinitive (odmahnuti -> odmahnuta)", infinitive_as_adjective),
         Reject("intransitive_participle", "passive participles of verbs apertium has only "
                "as intransitive, when one dictionary's adjective slot is all that admits "
-               "them (dejstvovan, bljesnut)", intransitive_participle),
+               "them (dejstvovan, bljesnut, beseđen)", intransitive_participle),
+        Reject("hyper_ijekavian", "je or ije where the ijekavian sources (apertium's "
+               "ijekavian generator and hunspell-hr) write e, as a form of the same word, "
+               "when one dictionary alone has the form (zavjesti: zavesti)", hyper_ijekavian),
+        Reject("possessive_suffix", "possessive adjectives in -ov after a palatal consonant "
+               "or c, when no other reading admits them (ježov: ježev, kepecov: kepečev)",
+               possessive_suffix),
     ]
 
 
