@@ -142,6 +142,11 @@ VALID = {  # word -> tiles
     "staroirska": ["S", "T", "A", "R", "O", "I", "R", "S", "K", "A"],
     "planeta": ["P", "L", "A", "N", "E", "T", "A"],   # planet's genitive; own_lemma
     "planete": ["P", "L", "A", "N", "E", "T", "E"],   # ... also planuti's present
+    "popov": ["P", "O", "P", "O", "V"],             # apertium's possessive, -ov after p
+    "duždev": ["D", "U", "Ž", "D", "E", "V"],        # -ev after žd: not judged
+    "podređena": ["P", "O", "D", "R", "E", "Đ", "E", "N", "A"],  # the ijekavian sources' e
+    # razmjere is a form of razmjera: razmjerje's je is no hyper-ijekavian one
+    "razmjerje": ["R", "A", "Z", "M", "J", "E", "R", "J", "E"],
 }
 
 INVALID = {  # word -> reason code
@@ -200,6 +205,11 @@ INVALID = {  # word -> reason code
     "pjevata": "infinitive_as_adjective",  # hunspell-hr's pjevati/B: the verb declined as
                                            # an adjective
     "dejstvovana": "intransitive_participle",  # dejstvovati is intransitive: no participle
+    "beseđena": "intransitive_participle",     # besediti: the iotation undone (đ: d)
+    "osmijehnuti": "reflexive_verb",          # osmehnuti se: apertium's, spelled ekavian
+    "ježov": "possessive_suffix",             # apertium's -ov after a palatal: ježev
+    "podrijeđen": "hyper_ijekavian",          # podređen in the ijekavian sources
+    "podrijeđena": "hyper_ijekavian",
     "supernovi": "inflected_form",    # supernova's dative, not apertium's adjective supernov
     "korisnicinog": "unclassified",   # a possessive's oblique case: not read as one
     "korisnicinom": "unclassified",
@@ -298,6 +308,22 @@ def test_elatives_say_what_they_are(catalog: Catalog) -> None:
     assert "komparativ" not in got["reason"].get("sr", "") + str(got["reason"])
     assert not (DATA / "lists" / "hbs_not_elative.txt").exists()
     assert check(catalog, "prenosiv")["valid"]
+
+
+@needs_lttoolbox
+def test_slot_vetoes_name_the_word_a_player_meant(catalog: Catalog) -> None:
+    """Seed 000, "pravila sastavljanja reči": words "iz leksičkog fonda srpskog, odnosno
+    hrvatskog jezika" (a hyper-ijekavian spelling, a possessive with the wrong suffix are
+    no spelling of either); "svi glagoli osim povratnih, i to isključivo u infinitivu" (a
+    verb that exists only with se, in any spelling; no participle of an intransitive
+    verb, which has none)."""
+    detail = {w: check(catalog, w)["reason"]["detail"]
+              for w in ("podrijeđena", "ježov", "beseđen", "osmijehnuti")}
+    assert "hyper-ijekavian spelling of podređena" in detail["podrijeđena"]
+    assert "only hunspell-sr writes je" in detail["podrijeđena"]
+    assert "ježov is spelled ježev" in detail["ježov"]
+    assert "intransitive verb besediti" in detail["beseđen"]
+    assert "only as a reflexive verb" in detail["osmijehnuti"]
 
 
 @needs_lttoolbox
@@ -453,7 +479,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 107 + 23 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 117 + 34 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())

@@ -16,15 +16,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("lexicon", "build", "sources", "service", "cli")
 MOST_LINES = 80
 
-#: Functions being split elsewhere at the time of writing, named ``path::qualified name``:
-#: left out of the check until then. Only ever emptied.
-PENDING = frozenset({
-    "build/games/kvizovka/book.py::make_book",
-    "build/games/kvizovka/evidence.py::SerboCroatianSources.candidate",
-    "build/games/kvizovka/analysis.py::AnalysisJudge._rules",
-})
-
-
 def lengths(source: str) -> Iterator[tuple[str, int]]:
     """(qualified name, lines) of every function in ``source``, methods and nested
     functions included (``Class.method``, ``outer.inner``)."""
@@ -50,22 +41,6 @@ def product_lengths() -> dict[str, int]:
 
 def test_no_product_function_is_longer_than_the_limit() -> None:
     too_long = {name: lines for name, lines in product_lengths().items()
-                if lines > MOST_LINES and name not in PENDING}
+                if lines > MOST_LINES}
     assert too_long == {}
 
-
-def test_every_pending_function_is_still_there_and_still_long() -> None:
-    """A function split since, or renamed, leaves the set: it only shrinks."""
-    found = product_lengths()
-    assert {name for name in PENDING if found.get(name, 0) <= MOST_LINES} == set()
-
-
-def test_a_long_function_is_measured_whole() -> None:
-    """The measure counts from ``def`` to the last line, nested functions and methods
-    named by their class, so the check above can fail."""
-    body = "".join(f"    x{i} = {i}\n" for i in range(MOST_LINES))
-    source = (f"class C:\n    @staticmethod\n    def m():\n{body.replace('    ', '        ')}"
-              f"def f():\n    def g():\n        pass\n{body}")
-    measured = dict(lengths(source))
-    assert measured["C.m"] == MOST_LINES + 1
-    assert measured["f"] == MOST_LINES + 3 and measured["f.g"] == 2

@@ -111,6 +111,12 @@ class AnalysisJudge:
 
     # -- the rules, most informative first -----------------------------------------------
     def _rules(self) -> list[Reject[HbsAnalysis]]:
+        """What an analysis is (degree, case, verb form) before what class of word it is:
+        "comparative of lep" tells a player more than "not admitted"."""
+        return [*self._form_rules(), *self._class_rules()]
+
+    def _form_rules(self) -> list[Reject[HbsAnalysis]]:
+        """The rules on the inflected form: degree, case, verb form, reflexivity."""
         def degree(r: HbsAnalysis) -> str | None:
             if r.pos not in ("adj", "adv"):
                 return None
@@ -141,6 +147,18 @@ class AnalysisJudge:
                 return f"{r.lemma} exists only as a reflexive verb ({r.lemma} se)"
             return None
 
+        return [
+            Reject("comparative", "comparatives and superlatives", degree),
+            Reject("elative", "'pre-' elatives (pre- + adjective, \"very X\")", elative),
+            Reject("inflected_form", "nouns, adjectives, pronouns, numbers outside nominative",
+                 case),
+            Reject("verb_form", "verb forms other than the infinitive", verb_form),
+            Reject("reflexive_verb", "verbs that exist only with 'se'", reflexive),
+        ]
+
+    def _class_rules(self) -> list[Reject[HbsAnalysis]]:
+        """The rules on the class of word: names, abbreviations, function words, the
+        parts of speech the rule book does not list."""
         def proper(r: HbsAnalysis) -> str | None:
             if r.pos != "np":
                 return None
@@ -179,12 +197,6 @@ class AnalysisJudge:
             return f"part of speech <{r.pos}> is not admitted" if r.pos else "no part of speech"
 
         return [
-            Reject("comparative", "comparatives and superlatives", degree),
-            Reject("elative", "'pre-' elatives (pre- + adjective, \"very X\")", elative),
-            Reject("inflected_form", "nouns, adjectives, pronouns, numbers outside nominative",
-                 case),
-            Reject("verb_form", "verb forms other than the infinitive", verb_form),
-            Reject("reflexive_verb", "verbs that exist only with 'se'", reflexive),
             Reject("proper_noun", "proper nouns (apertium <np>, capitalised hunspell stems)",
                  proper),
             Reject("abbreviation", "abbreviations, acronyms, Roman numerals", abbreviation),

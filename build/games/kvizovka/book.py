@@ -258,6 +258,32 @@ def intransitive_participle(c: FormCandidate) -> str | None:
             f"only {source}'s adjective slot makes it")
 
 
+def hyper_ijekavian(c: FormCandidate) -> str | None:
+    """Seed 000 admits words of the lexical fund of Serbian or Croatian, in either
+    pronunciation; a je or ije where the word has no yat is a spelling of neither.
+    hunspell-sr's ijekavian entries hold such spellings (*zavjesti*, *djejstvovati*,
+    *podrijeđen*, *međuvrijemena*, *srjedište*): the ijekavian sources write these words
+    with e (:meth:`~.evidence.SerboCroatianSources.ijekavian_with_e`). Only where that
+    one dictionary is all that has the form."""
+    if c.hyper_ijekavian is None:
+        return None
+    return (f"a hyper-ijekavian spelling of {c.hyper_ijekavian}: the ijekavian sources "
+            f"write it with e; only {c.sources[0]} writes je")
+
+
+def possessive_suffix(c: FormCandidate) -> str | None:
+    """A possessive adjective takes -ev after a palatal consonant (*kraljev*, *mužev*,
+    *ježev*) and turns a final c into č (*stričev*); apertium derives -ov from every
+    masculine noun, making *ježov*, *lakejov*, *kepecov*, which a dictionary's stray
+    form of the same spelling then seems to attest. Seed 000 admits the adjective in its
+    right form only."""
+    if c.possessive_suffix is None:
+        return None
+    wrong, right = c.possessive_suffix
+    return (f"the possessive {wrong} is spelled {right}: after a palatal consonant the "
+            f"suffix is -ev, and c turns into č")
+
+
 def analysis_line(r: HbsAnalysis) -> str:
     return f"{r.source}" + (f" ({r.note})" if r.note else "") + f": {r.lemma} {'.'.join(r.tags)}"
 
@@ -292,6 +318,28 @@ def nothing(_c: FormCandidate) -> str:
 def make_book(tiles: frozenset[str], lists: ReviewedLists,
               judge: AnalysisJudge) -> RuleBook[FormCandidate]:
     """The form rules; ``tiles``: the Cyrillic letters that are Kvizovka tiles."""
+    return RuleBook(
+        "kvizovka-form",
+        vetoes=[*_spelling_vetoes(tiles, lists), *_slot_vetoes()],
+        admissions=[
+            Admit("analysis", "an analysis passes the analysis rules and a dictionary is behind "
+                  "it: its own learned slot, or for an apertium analysis a dictionary that has "
+                  "the form as a lower-case word and has its lemma too; a noun slot of a "
+                  "dictionary's own lemma apertium lacks (own_lemma) and the -a nominative "
+                  "of an a-declension entry (a_declension) count beside apertium's readings "
+                  "of other lemmas", passing_analyses),
+            Admit("dictionary", "the dictionaries that list a form apertium tags",
+                  dictionary_witnesses, supporting=True),
+        ],
+        explanations=_explanations(judge),
+        otherwise=Reject("unclassified", "no analysis at all", nothing),
+    )
+
+
+def _spelling_vetoes(tiles: frozenset[str],
+                     lists: ReviewedLists) -> list[Reject[FormCandidate]]:
+    """The vetoes on a spelling as such (a phrase, a letter no tile spells, a reviewed
+    exclusion, an elative), before what any source says of it."""
 
     def foreign(c: FormCandidate) -> str | None:
         odd = "".join(dict.fromkeys(ch for ch in c.key if ch not in tiles))
@@ -323,6 +371,68 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
         base = max(bases, key=lambda b: (b[:-1] in c.latin, -len(b)))
         return elative_message(base)
 
+    return [
+        Reject("phrase", "forms with a space (apertium multiword entries)", phrase),
+        Reject("hyphen_or_apostrophe", "forms with a hyphen or apostrophe", hyphen),
+        Reject("foreign_letters", "letters that are no Kvizovka tile (q, w, x, y, ...)",
+               foreign),
+        Reject("listed_exclusion", "sources/lists/hbs_exclusions.txt", excluded),
+        Reject("elative", "'pre-' elatives (pre- + adjective, \"very X\"), even where "
+               "listed as a lemma of their own; not a word the sources derive from a "
+               "pre- verb or noun (prenosiv: prenositi), a relational adjective "
+               "(preistorijski), nor one sources/lists/hbs_not_elative.txt lists",
+               elative),
+    ]
+
+
+def _slot_vetoes() -> list[Reject[FormCandidate]]:
+    """The vetoes on what the sources say: a name, a typo, and the forms one dictionary's
+    paradigm slot or prefix flag makes that are no word of the lexical fund."""
+    return [
+        Reject("proper_noun", "names every dictionary that has them writes with a capital "
+               "letter, whatever apertium says (a lower-case stem listed only to derive "
+               "adjectives, србија -> српски, is no lower-case word)",
+               capital_in_every_dictionary),
+        Reject("missing_diacritics", "forms only one dictionary has whose spelling with "
+               "č, ć, š, ž or đ two sources have (typos)", missing_diacritics),
+        Reject("verbal_adverb", "present participles in -ći (glagolski prilog sadašnji) "
+               "that only one dictionary's adjective slot admits: verb forms", verbal_adverb),
+        Reject("soft_stem_neuter", "adjective neuters in -o after č, ć, đ, ž, š, j or c "
+               "that only a dictionary's paradigm slot admits (soft stems take -e)",
+               soft_stem_neuter),
+        Reject("negated_relational", "ne- + a relational adjective (-ski, -čki, -ški) "
+               "that only one dictionary's prefix flag makes", negated_relational),
+        Reject("negated_participle", "ne- + a passive participle that only one "
+               "dictionary's prefix flag makes and no other source has", negated_participle),
+        Reject("negated_relational_ni", "ne- + an adjective a dictionary lists by its "
+               "definite -ni form (mostly relational: modni, rasudni) that only that "
+               "dictionary's prefix flag makes", negated_relational_ni),
+        Reject("negated_verbal_noun", "ne- + a verbal noun (-nje) that only one "
+               "dictionary's prefix flag makes and no other source has",
+               negated_verbal_noun),
+        Reject("compound_ordinal", "a compound number's ordinal written as one word "
+               "(dvadesetprvi), when no apertium reading admits it", compound_ordinal),
+        Reject("unfleeting_a", "forms of an -an adjective whose a is fleeting that one "
+               "dictionary's slot makes keeping the a (sumarana beside sumarna)",
+               unfleeting_a),
+        Reject("infinitive_as_adjective", "adjective forms one dictionary's flags make of "
+               "a verb's infinitive (odmahnuti -> odmahnuta)", infinitive_as_adjective),
+        Reject("intransitive_participle", "passive participles of verbs apertium has only "
+               "as intransitive, when one dictionary's adjective slot is all that admits "
+               "them (dejstvovan, bljesnut, beseđen)", intransitive_participle),
+        Reject("hyper_ijekavian", "je or ije where the ijekavian sources (apertium's "
+               "ijekavian generator and hunspell-hr) write e, as a form of the same word, "
+               "when one dictionary alone has the form (zavjesti: zavesti)", hyper_ijekavian),
+        Reject("possessive_suffix", "possessive adjectives in -ov after a palatal consonant "
+               "or c, when no other reading admits them (ježov: ježev, kepecov: kepečev)",
+               possessive_suffix),
+    ]
+
+
+def _explanations(judge: AnalysisJudge) -> list[Reject[FormCandidate]]:
+    """One explanation per analysis rule (a form none of whose analyses pass is explained
+    by its most informative one), then ``unattested``."""
+
     def by_analysis(code: str) -> Callable[[FormCandidate], str | None]:
         def test(c: FormCandidate) -> str | None:
             if c.explained is not None and c.explained.code == code:
@@ -339,61 +449,4 @@ def make_book(tiles: frozenset[str], lists: ReviewedLists,
     explanations.append(Reject(
         "unattested", "admissible only by apertium's generator; no dictionary has the form, "
         "or the word it would be a form of", unattested))
-    return RuleBook(
-        "kvizovka-form",
-        vetoes=[
-            Reject("phrase", "forms with a space (apertium multiword entries)", phrase),
-            Reject("hyphen_or_apostrophe", "forms with a hyphen or apostrophe", hyphen),
-            Reject("foreign_letters", "letters that are no Kvizovka tile (q, w, x, y, ...)",
-                   foreign),
-            Reject("listed_exclusion", "sources/lists/hbs_exclusions.txt", excluded),
-            Reject("elative", "'pre-' elatives (pre- + adjective, \"very X\"), even where "
-                   "listed as a lemma of their own; not a word the sources derive from a "
-                   "pre- verb or noun (prenosiv: prenositi), a relational adjective "
-                   "(preistorijski), nor one sources/lists/hbs_not_elative.txt lists",
-                   elative),
-            Reject("proper_noun", "names every dictionary that has them writes with a capital "
-                   "letter, whatever apertium says (a lower-case stem listed only to derive "
-                   "adjectives, србија -> српски, is no lower-case word)",
-                   capital_in_every_dictionary),
-            Reject("missing_diacritics", "forms only one dictionary has whose spelling with "
-                   "č, ć, š, ž or đ two sources have (typos)", missing_diacritics),
-            Reject("verbal_adverb", "present participles in -ći (glagolski prilog sadašnji) "
-                   "that only one dictionary's adjective slot admits: verb forms", verbal_adverb),
-            Reject("soft_stem_neuter", "adjective neuters in -o after č, ć, đ, ž, š, j or c "
-                   "that only a dictionary's paradigm slot admits (soft stems take -e)",
-                   soft_stem_neuter),
-            Reject("negated_relational", "ne- + a relational adjective (-ski, -čki, -ški) "
-                   "that only one dictionary's prefix flag makes", negated_relational),
-            Reject("negated_participle", "ne- + a passive participle that only one "
-                   "dictionary's prefix flag makes and no other source has", negated_participle),
-            Reject("negated_relational_ni", "ne- + an adjective a dictionary lists by its "
-                   "definite -ni form (mostly relational: modni, rasudni) that only that "
-                   "dictionary's prefix flag makes", negated_relational_ni),
-            Reject("negated_verbal_noun", "ne- + a verbal noun (-nje) that only one "
-                   "dictionary's prefix flag makes and no other source has",
-                   negated_verbal_noun),
-            Reject("compound_ordinal", "a compound number's ordinal written as one word "
-                   "(dvadesetprvi), when no apertium reading admits it", compound_ordinal),
-            Reject("unfleeting_a", "forms of an -an adjective whose a is fleeting that one "
-                   "dictionary's slot makes keeping the a (sumarana beside sumarna)",
-                   unfleeting_a),
-            Reject("infinitive_as_adjective", "adjective forms one dictionary's flags make of "
-                   "a verb's infinitive (odmahnuti -> odmahnuta)", infinitive_as_adjective),
-            Reject("intransitive_participle", "passive participles of verbs apertium has only "
-                   "as intransitive, when one dictionary's adjective slot is all that admits "
-                   "them (dejstvovan, bljesnut)", intransitive_participle),
-        ],
-        admissions=[
-            Admit("analysis", "an analysis passes the analysis rules and a dictionary is behind "
-                  "it: its own learned slot, or for an apertium analysis a dictionary that has "
-                  "the form as a lower-case word and has its lemma too; a noun slot of a "
-                  "dictionary's own lemma apertium lacks (own_lemma) and the -a nominative "
-                  "of an a-declension entry (a_declension) count beside apertium's readings "
-                  "of other lemmas", passing_analyses),
-            Admit("dictionary", "the dictionaries that list a form apertium tags",
-                  dictionary_witnesses, supporting=True),
-        ],
-        explanations=explanations,
-        otherwise=Reject("unclassified", "no analysis at all", nothing),
-    )
+    return explanations

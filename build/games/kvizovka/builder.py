@@ -101,7 +101,7 @@ class KvizovkaBuilder:
         the sources have shown) and the form rules over it; the sources must be read."""
         judge = self.judge = AnalysisJudge(
             admit_adverbs=self.admit_adverbs,
-            reflexive_only=self.sources.reflexive_only.__contains__)
+            reflexive_only=self.sources.reflexive_verb)
         self.book = make_book(frozenset(self.profile.by_canonical), self.lists, judge)
         return self.book, judge
 
@@ -258,8 +258,9 @@ class KvizovkaBuilder:
                             "fašista, known to apertium only as fašist's genitive)",
             "reflexive_verbs": "a verb is reflexive-only when every apertium infinitive of "
                                "it is tagged <ref> (adjusted by hbs_reflexive_only / "
-                               "hbs_not_reflexive_only); verbs only hunspell knows cannot be "
-                               "told and are admitted unless listed",
+                               "hbs_not_reflexive_only); a verb only hunspell knows is one "
+                               "when its ekavian spelling is (osmijehnuti: osmehnuti se), "
+                               "otherwise it cannot be told and is admitted unless listed",
             "elatives": "'pre-' forms apertium generates as <ssup> of another adjective "
                         "are rejected (reason elative) even when listed as lemmas of their "
                         "own, except those the sources derive from a pre- verb or noun "

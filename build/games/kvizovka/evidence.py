@@ -163,6 +163,14 @@ class FormCandidate:
     """The pre- verb or noun the sources derive a pre- adjective of this form from
     (*prenosiv*: *prenositi*), when apertium also reads it as an elative; see
     :meth:`SerboCroatianSources.pre_derivation`."""
+    hyper_ijekavian: str | None = None
+    """The spelling with e that the ijekavian sources have, when only one dictionary
+    spells this form with je or ije in its place (*zavjesti*: *zavesti*; see
+    :meth:`SerboCroatianSources.ijekavian_with_e`)."""
+    possessive_suffix: tuple[str, str] | None = None
+    """(possessive, the right spelling) when every admitting reading is a possessive
+    adjective in -ov after a palatal consonant or c (*ježov*: *ježev*; see
+    :func:`wrong_possessive_suffix`)."""
 
 
 #: The shortest first part and head of a compound apertium lists that a dictionary's head
@@ -201,6 +209,28 @@ def possessive_families(base: str) -> frozenset[str]:
     if base.endswith("r"):
         return frozenset({"ov", "ev"})
     return frozenset({"ev"} if base[-1:] in SOFT_FINALS else {"ov"})
+
+
+def wrong_possessive_suffix(admissible: Sequence[HbsAnalysis]) -> tuple[str, str] | None:
+    """(possessive, its right spelling) when every reading in ``admissible`` is a
+    possessive adjective (``adj pos``) in -ov whose base takes -ev
+    (:func:`possessive_families`): apertium derives -ov from every masculine noun, after
+    a palatal consonant too (*ježov*, *lakejov*, *ibermenšov* for *ježev*, *lakejev*,
+    *ibermenšev*), and after a c that the possessive turns into č (*kepecov*:
+    *kepečev*). An -ev after another consonant is not judged: some stems in -žd, -št
+    take it (*duždev*). None when any reading is something else, or right."""
+    if not admissible:
+        return None
+    wrong: tuple[str, str] | None = None
+    for r in admissible:
+        lemma = r.lemma.lower()
+        base = lemma[:-2]
+        if r.tags[:2] != ("adj", "pos") or not lemma.endswith("ov") or len(base) < 2 \
+                or "ov" in possessive_families(base):
+            return None
+        right = f"{base[:-1]}čev" if base.endswith("c") else f"{base}ev"
+        wrong = (lemma, right)
+    return wrong
 
 
 #: A passive participle's ending and its verb's infinitive ending (usporen: usporiti,
@@ -274,6 +304,7 @@ class _SlotFacts:
     infinitive_stem: tuple[str, str] | None = None
     intransitive: tuple[str, str, str] | None = None
     fleeting: tuple[str, str, str] | None = None
+    hyper: str | None = None
 
 
 class SerboCroatianSources:
@@ -639,21 +670,37 @@ class SerboCroatianSources:
         An intransitive verb has no passive participle: *dejstvovati*, *reketariti*,
         *bljesnuti* give no *dejstvovan*, *reketaren*, *bljesnut*, yet hunspell-sr and
         hunspell-hr put adjective flags on such stems. The participle's ending names the
-        infinitive (-nut: -nuti; -an, -at: -ati; -et: -eti; -en: -iti). A qualitative
-        adjective in -an whose a is fleeting (*stasan*: *stasna*) is no participle.
+        infinitive (-nut: -nuti; -an, -at: -ati; -et: -eti; -en: -iti, with the iotation
+        undone: *beseđen*: *besediti*, *faljen*: *faliti*; :data:`PARTICIPLE_VERBS`). A
+        qualitative adjective in -an whose a is fleeting (*stasan*: *stasna*) is no
+        participle.
         """
         low = stem.lower()
         if len(low) < 5:
             return None
         if low.endswith("an") and self.keys.get(self.tiler.key(low[:-2] + "na")) is not None:
             return None
-        for ending, infinitive in PARTICIPLE_INFINITIVES:
+        for ending, infinitive in PARTICIPLE_VERBS:
             if not low.endswith(ending):
                 continue
             verb = low[: -len(ending)] + infinitive
             if self.ap.inf_valency.get(verb) == {"iv"}:
                 return verb
         return None
+
+    def reflexive_verb(self, lemma: str) -> bool:
+        """Does the verb ``lemma`` exist only with *se*: it is one of
+        :attr:`reflexive_only`, or apertium does not know it and its ekavian spelling (one
+        ijekavian yat reflex written e: *osmijehnuti*, *podsmijevati*) is one.
+
+        apertium's verbs carry the reflexive mark; hunspell-sr lists some of them only in
+        their ijekavian spelling, without it."""
+        if lemma in self.reflexive_only:
+            return True
+        if lemma in self.ap.inf_valency:
+            return False
+        return any(f"{lemma[:m.start()]}e{lemma[m.end():]}" in self.reflexive_only
+                   for m in IJEKAVIAN_YAT.finditer(lemma))
 
     def pre_derivation(self, lemma: str, bases: Iterable[str] = ()) -> str | None:
         """What the sources make the pre- adjective ``lemma`` of, when it is no elative
@@ -773,6 +820,37 @@ class SerboCroatianSources:
                 return twin
         return None
 
+    def ijekavian_with_e(self, latin: str, stems: set[str]) -> str | None:
+        """The spelling of ``latin`` with one je or ije written e, when the ijekavian
+        sources write the word so: apertium's ijekavian generator makes it, and hunspell-hr
+        (an ijekavian dictionary) has it, as a form of the word the same change makes of
+        one of ``stems`` (the form's own). Then ``latin``'s je is no yat reflex, and
+        ``latin`` is a hyper-ijekavian misspelling (*zavjesti*: *zavesti*,
+        *podrijeđen*: *podređen*, *međuvrijemena*: *međuvremena*).
+
+        The lemma must correspond: *razmjerje* is a word, though *razmjere* is a form
+        of *razmjera*. apertium's ijekavian generator alone is no witness: it keeps e
+        where its ekavian lemma has no yat mark (*potcenjivati*)."""
+        hr_bits = sum(2 << i for i, src in enumerate(self.hunspell)
+                      if src.source_id == HUNSPELL_HR)
+        ijekavian = sum(1 << i for i, v in enumerate(self.ap.varieties)
+                        if v.startswith("ijekavian"))
+        for m in IJEKAVIAN_YAT.finditer(latin):
+            twin = f"{latin[:m.start()]}e{latin[m.end():]}"
+            ev = self.keys.get(self.tiler.key(twin))
+            if ev is None or not ev.sources & hr_bits:
+                continue
+            lemmas = {lemma.lower() for lemma, entry in self.ap.forms.get(twin, {}).items()
+                      if any(bits & ijekavian for bits in entry.tags.values())}
+            if not lemmas:
+                continue
+            lemmas |= {w.stem.lower() for w in ev.witnesses
+                       if self.hunspell[w.source].source_id == HUNSPELL_HR}
+            if any(s[:m.end()] == latin[:m.end()]
+                   and f"{s[:m.start()]}e{s[m.end():]}" in lemmas for s in stems):
+                return twin
+        return None
+
     def _lemmas_of(self, form: str) -> set[str]:
         """Every lemma or stem a source gives the form (apertium's, hunspell's witnesses)."""
         ev = self.keys.get(self.tiler.key(form))
@@ -881,7 +959,8 @@ class SerboCroatianSources:
                              sorted(read.sources), explained, read.tagged_by,
                              read.capitalised_by, one.adverb, one.twin, one.infinitive_stem,
                              one.intransitive, ekavian, one.fleeting,
-                             self._pre_word(latin, read.analyses))
+                             self._pre_word(latin, read.analyses), one.hyper,
+                             wrong_possessive_suffix(admissible))
 
     def compound_head(self, r: HbsAnalysis) -> str | None:
         """How a dictionary vouches for apertium's compound headword ``r.lemma``, when no
@@ -959,10 +1038,10 @@ class SerboCroatianSources:
     def _one_slot_facts(self, latin: str, admissible: list[HbsAnalysis],
                         sources: list[str]) -> _SlotFacts:
         """What the vetoes on one dictionary's slots ask, when hunspell slots alone admit
-        the form: its diacritic twin (one source only), and when one dictionary's adjective
-        slots of one stem are all that admit it, whether that stem is a verbal adverb, an
-        infinitive, an intransitive verb's participle or an -an adjective keeping a
-        fleeting a."""
+        the form: its diacritic twin and its spelling with e (one source only), and when
+        one dictionary's adjective slots of one stem are all that admit it, whether that
+        stem is a verbal adverb, an infinitive, an intransitive verb's participle or an -an
+        adjective keeping a fleeting a."""
         facts = _SlotFacts()
         by_slot = [r for r in admissible if r.source != APERTIUM and not r.evidence]
         if not admissible or len(by_slot) != len(admissible):
@@ -970,6 +1049,7 @@ class SerboCroatianSources:
         stems = {r.lemma for r in by_slot}
         if len(sources) == 1:
             facts.twin = self.diacritic_twin(latin, {stem.lower() for stem in stems})
+            facts.hyper = self.ijekavian_with_e(latin, {stem.lower() for stem in stems})
         if len({r.source for r in by_slot}) != 1 or len(stems) != 1 or not all(
                 r.pos == "adj" for r in by_slot):
             return facts
