@@ -309,6 +309,7 @@ FIGURE_TABLES = {
     "remik-flood": ("benchmarks.md", ("remik-flood",)),
     "soak": ("benchmarks.md", ("soak",)),
     "offline": ("benchmarks.md", ("offline",)),
+    "code-choices": ("benchmarks.md", ("code-choices",)),
     "engine-exports": ("engine-formats.md", ("engine-exports",)),
     "capacity": ("fleet.md", ("capacity",)),
 }
