@@ -64,11 +64,11 @@ async def _decodable_url(request: Request) -> None:
 
 class Service(FastAPI):
     """FastAPI, with two plain ASGI layers in front of all of it (FastAPI's own error and
-    telemetry layers included): outermost :class:`service.metrics.Observability`, which
-    counts every request, then the single-word lane (:class:`service.hotpath.WordLookup`),
-    which answers the plain lookups before anything else runs. Every HTTP request goes to
-    :attr:`front`; it hands the others to FastAPI as it is (lifespan events go there
-    directly)."""
+    telemetry layers included): outermost the single-word lane
+    (:class:`service.hotpath.WordLookup`), which answers the plain lookups before anything
+    else runs and reports each to the metrics, then :class:`service.metrics.Observability`,
+    which counts every other request. Every HTTP request goes to :attr:`front`; it hands
+    the others on as they are (lifespan events go to FastAPI directly)."""
 
     front: ASGIApp | None = None
     lane: hotpath.WordLookup | None = None
@@ -112,8 +112,9 @@ def create_app(root: Path | None = None, catalog: Catalog | None = None) -> Serv
     app.state.query_pool = QueryPool()
     contract.install(app)   # one error shape, HEAD, CSP, errors documented in OpenAPI
     app.add_middleware(bodies.BodyLimits)  # body size, time and big-batch bounds
-    app.lane = hotpath.WordLookup(partial(FastAPI.__call__, app), catalog)
-    app.front = metrics.install(app, catalog, app.lane)   # counts every request
+    measure = metrics.install(app, catalog, partial(FastAPI.__call__, app))  # every request
+    app.lane = hotpath.WordLookup(measure, catalog, measure.record)
+    app.front = app.lane
     app.add_exception_handler(LexiconError, lexicon_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, internal_error)
     routes.install(app, catalog)

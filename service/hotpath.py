@@ -24,12 +24,14 @@ FastAPI parse them a second way.
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, unquote_to_bytes
 
 import orjson
 from fastapi.exceptions import RequestValidationError
-from lexicon.service import metrics
+from lexicon.service import inflight, metrics
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -154,23 +156,44 @@ def _query(raw: bytes) -> tuple[bool, str | None, str | None] | None:
 
 
 class WordLookup:
-    """A plain ASGI dispatcher in front of the app (behind the metrics middleware, which
-    counts what either answers): a plain single-word lookup is answered here, anything it
-    declines goes to ``app`` untouched. :attr:`enabled` False sends every request to the
-    app (the declared route answers then, as tests compare)."""
+    """A plain ASGI dispatcher in front of everything: a plain single-word lookup is
+    answered here, and reported to ``measured`` (the metrics middleware's
+    :meth:`~service.metrics.Observability.record`, which counts what either answers);
+    anything it declines goes to ``app`` (the metrics middleware, then the app) untouched.
+    :attr:`enabled` False sends every request to ``app`` (the declared route answers then,
+    as tests compare). A lookup it answers is work under way (:mod:`service.inflight`)
+    while it reads the release and sends, as every request the middleware passes on is."""
 
-    def __init__(self, app: ASGIApp, catalog: Catalog) -> None:
+    def __init__(self, app: ASGIApp, catalog: Catalog,
+                 measured: Callable[[Scope, str, int, float, bytes, bytes], None]) -> None:
         self.app = app
         self.catalog = catalog
+        self.measured = measured
         self.enabled = True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        answer = self.answer(scope) if self.enabled and scope["type"] == "http" else None
+        if not self.enabled or scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        serial = inflight.enter()
+        start = time.perf_counter()
+        answer = None
+        try:
+            answer = self.answer(scope)
+        finally:
+            if answer is None:
+                inflight.leave(serial)
         if answer is None:
             await self.app(scope, receive, send)
-        else:
+            return
+        body = answer[1]["body"]
+        try:
             await send(answer[0])
             await send(answer[1])
+        finally:
+            inflight.leave(serial)
+            self.measured(scope, scope.get("root_path", ""), 200,
+                          time.perf_counter() - start, body, body)
 
     def answer(self, scope: Scope) -> tuple[Message, Message] | None:
         """The response's start and body messages, or None: the app answers."""

@@ -504,15 +504,21 @@ class Observability:
             await self.app(scope, receive, observed)
         finally:
             inflight.leave(serial)
-            seconds = time.perf_counter() - start
-            route, game = self._route(scope, root_path)
-            if game not in self.games:
-                game = ""    # a label only for known games: labels stay a bounded set
-            method = method_label(scope["method"])
-            _count_request(method, route, status, seconds, game, head)
-            if self.access_log:
-                self._log(method, route, status, game, seconds,
-                          _field(b'"release":"', head, tail) if game else None)
+            self.record(scope, root_path, status, time.perf_counter() - start, head, tail)
+
+    def record(self, scope: Scope, root_path: str, status: int, seconds: float,
+               head: bytes, tail: bytes) -> None:
+        """Count, time and log one answered request: the ones :meth:`__call__` passes on,
+        and the ones a dispatcher in front answers itself (``service.hotpath``), which
+        report here what they sent (``head``/``tail``: the body's first and last bytes)."""
+        route, game = self._route(scope, root_path)
+        if game not in self.games:
+            game = ""    # a label only for known games: labels stay a bounded set
+        method = method_label(scope["method"])
+        _count_request(method, route, status, seconds, game, head)
+        if self.access_log:
+            self._log(method, route, status, game, seconds,
+                      _field(b'"release":"', head, tail) if game else None)
 
     def _log(self, method: str, route: str, status: int, game: str, seconds: float,
              release: str | None) -> None:
@@ -538,9 +544,10 @@ class Observability:
 
 
 def install(app: FastAPI, catalog: Catalog, inner: ASGIApp) -> Observability:
-    """``GET /metrics``, and the middleware that measures ``inner`` (the app with whatever
-    answers in front of it, FastAPI's own error layers included) (:class:`Observability`):
-    the caller sends every request to it (``service.app.Service``)."""
+    """``GET /metrics``, and the middleware that measures ``inner`` (the app, FastAPI's own
+    error layers included) (:class:`Observability`): the caller sends it every request the
+    single-word lane in front does not answer (``service.app.Service``), and the lane
+    reports its own answers to :meth:`Observability.record`."""
     share_dir_lock()
 
     @app.get("/metrics", tags=["service"], response_class=Response,

@@ -57,9 +57,9 @@ def test_query_reading_follows_fastapi() -> None:
 
 def test_the_lane_is_a_dispatcher_before_the_app_and_metrics_only_measure(
         client: TestClient) -> None:
-    """The lane answers a plain lookup before the app is asked; switched off, the app's
-    declared route answers it; the metrics middleware in front counts both alike and
-    answers nothing itself."""
+    """The lane in front answers a plain lookup before the app is asked and reports it to
+    the metrics; switched off, the app's declared route answers it; the metrics count both
+    alike, and the metrics middleware answers nothing itself."""
     from lexicon.service import metrics
     from prometheus_client.parser import text_string_to_metric_families
 
@@ -70,16 +70,18 @@ def test_the_lane_is_a_dispatcher_before_the_app_and_metrics_only_measure(
                                     "status": "200"})
 
     app = create_app(catalog=client.app.state.catalog)  # type: ignore[attr-defined]
-    assert isinstance(app.front, metrics.Observability) and app.front.app is app.lane
+    assert app.front is app.lane and isinstance(app.lane.app, metrics.Observability)
+    assert app.lane.measured == app.lane.app.record
     asked: list[str] = []
-    behind = app.lane.app
+    measuring = app.lane.app
+    behind = measuring.app
 
     async def the_app(scope, receive, send):  # type: ignore[no-untyped-def]
         if "/words/" in scope["path"]:
             asked.append(scope["path"])
         await behind(scope, receive, send)
 
-    app.lane.app = the_app
+    measuring.app = the_app
     route = TestClient(app)
     start = lookups_counted(route)
     lane = route.get("/v1/games/osps/words/kot")
