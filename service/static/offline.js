@@ -556,29 +556,39 @@ const Offline = (() => {
   const CACHE = "referee-offline-v1";
   const games = new Map();      // game id -> Game (loaded)
 
-  // The server answers 503 `pack_not_ready` (with Retry-After) while it makes a pack; with
-  // `wait` (saving) the page asks again, at most PACK_WAIT_MS in all.
+  // The server answers 503 `pack_not_ready` (with Retry-After) while it makes a pack, and
+  // another worker of the same server may still be reading a pack the first one has made;
+  // with `until` (saving) the page asks again, at most PACK_WAIT_MS in all.
   const PACK_WAIT_MS = 300000;
   const RETRY_MS = 5000;        // when the server names no Retry-After
-  async function fetchPack(gameId, { wait = false } = {}) {
-    const until = Date.now() + PACK_WAIT_MS;
+  async function fetchReady(url, until, gameId) {
     for (;;) {
-      const r = await fetch(`/v1/games/${encodeURIComponent(gameId)}/offline`, { cache: "no-store" });
-      if (r.ok) return r.json();
+      const r = await fetch(url, { cache: "no-store" });
+      if (r.ok) return r;
       const after = Number(r.headers.get("Retry-After")) * 1000 || RETRY_MS;
-      if (!wait || r.status !== 503 || Date.now() + after > until) {
+      if (!until || r.status !== 503 || Date.now() + after > until) {
         throw new OfflineError("offline_unavailable", "the server has no offline pack for " + gameId);
       }
       await new Promise((done) => setTimeout(done, after));
     }
   }
 
+  async function fetchPack(gameId, { wait = false } = {}) {
+    const until = wait ? Date.now() + PACK_WAIT_MS : 0;
+    const r = await fetchReady(`/v1/games/${encodeURIComponent(gameId)}/offline`, until,
+                               gameId);
+    return r.json();
+  }
+
   // Save `gameId`'s current release for offline use: its rules and words go into the Cache
   // Storage (the service worker answers from there), and the choice is remembered.
   async function save(gameId) {
     const info = await fetchPack(gameId, { wait: true });
-    const cache = await caches.open(CACHE);
-    await cache.addAll([info.rules, info.words]);
+    const until = Date.now() + PACK_WAIT_MS;
+    const parts = [];
+    for (const url of [info.rules, info.words]) parts.push([url, await fetchReady(url, until, gameId)]);
+    const cache = await caches.open(CACHE);           // both in hand: none is kept alone
+    for (const [url, r] of parts) await cache.put(url, r);
     const saved = savedPacks();
     const old = saved[gameId];
     saved[gameId] = { release: info.release, rules: info.rules, words: info.words,

@@ -411,3 +411,100 @@ def test_the_page_decides_by_the_steps_the_pack_carries(
     assert answers([*steps, {"test": "vowels", "code": "no_vowel"}]) == {
         "code": "offline_format"}
     assert answers([s for s in steps if s["test"] != "longer"]) == {"code": "offline_format"}
+
+
+class _SecondWorker:
+    """A loopback proxy in front of a real server that answers the first request for a
+    pack's rules as a second worker of the same server may (503 ``pack_not_ready`` with
+    Retry-After: that worker has yet to read the pack the first one made), then forwards
+    every request unchanged."""
+
+    def __init__(self, upstream: str) -> None:
+        import http.client
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import urlsplit
+
+        host, port = urlsplit(upstream).hostname, urlsplit(upstream).port
+        self.refused: list[str] = []
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def _forward(self) -> None:
+                if self.path.endswith("/rules") and not proxy.refused:
+                    proxy.refused.append(self.path)
+                    body = b'{"code":"pack_not_ready","message":"being made"}'
+                    self.send_response(503)
+                    for name, value in (("Content-Type", "application/json"),
+                                        ("Retry-After", "1"),
+                                        ("Content-Length", str(len(body)))):
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                length = int(self.headers.get("Content-Length") or 0)
+                conn = http.client.HTTPConnection(host, port, timeout=60)
+                conn.request(self.command, self.path,
+                             self.rfile.read(length) if length else None,
+                             {k: v for k, v in self.headers.items()
+                              if k.lower() not in ("connection", "keep-alive")})
+                answer = conn.getresponse()
+                body = answer.read()
+                self.send_response(answer.status)
+                for name, value in answer.getheaders():
+                    if name.lower() not in ("transfer-encoding", "connection",
+                                            "content-length"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                conn.close()
+
+            do_GET = do_HEAD = do_POST = _forward
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_save_waits_for_a_pack_another_worker_has_yet_to_read(
+        tmp_path: Path, browser: webdriver.Chrome) -> None:  # noqa: F811
+    """With several workers, ``/offline`` may be answered by the worker that made the pack
+    and its rules by one still reading it (503 ``pack_not_ready``): the save asks again
+    after Retry-After, as it does for ``/offline``, and keeps both parts, never a failed
+    save or one part alone."""
+    root = tmp_path / "home"
+    root.mkdir()
+    publish(root, "kvizovka", KVIZOVKA)
+    driver = browser
+    with running_server(root) as upstream:
+        offline_info(upstream, "kvizovka")          # made and held by the server
+        proxy = _SecondWorker(upstream)
+        try:
+            base = proxy.base
+            driver.get(base + "/")
+            driver.execute_script("localStorage.clear()")
+            driver.get(base + "/?game=kvizovka&lang=en")
+            wait = WebDriverWait(driver, 60,
+                                 ignored_exceptions=(StaleElementReferenceException,))
+            wait.until(lambda d: d.find_element(By.ID, "offline-save").click() or True)
+            wait.until(lambda d: "Saved for offline use: kvizovka-" in d.find_element(
+                By.ID, "offline-status").text)
+            assert len(proxy.refused) == 1
+            kept = driver.execute_async_script(
+                "const done = arguments[0]; caches.open(Offline.CACHE).then((c) => c.keys())"
+                ".then((ks) => done(ks.map((r) => new URL(r.url).pathname)))")
+            assert sorted(p.rsplit("/", 1)[1] for p in kept) == ["rules", "words"]
+            answer = driver.execute_async_script(
+                "const done = arguments[0]; Offline.load('kvizovka').then((p) => "
+                "done(p.answer('ljubav', {})))")
+            assert answer["valid"]
+        finally:
+            proxy.close()
