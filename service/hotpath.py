@@ -180,20 +180,17 @@ class WordLookup:
         answer = None
         try:
             answer = self.answer(scope)
-        finally:
-            if answer is None:
-                inflight.leave(serial)
-        if answer is None:
-            await self.app(scope, receive, send)
-            return
-        body = answer[1]["body"]
-        try:
-            await send(answer[0])
-            await send(answer[1])
+            if answer is not None:
+                await send(answer[0])
+                await send(answer[1])
         finally:
             inflight.leave(serial)
-            self.measured(scope, scope.get("root_path", ""), 200,
-                          time.perf_counter() - start, body, body)
+            if answer is not None:
+                body = answer[1]["body"]
+                self.measured(scope, scope.get("root_path", ""), 200,
+                              time.perf_counter() - start, body, body)
+        if answer is None:
+            await self.app(scope, receive, send)
 
     def answer(self, scope: Scope) -> tuple[Message, Message] | None:
         """The response's start and body messages, or None: the app answers."""
