@@ -283,22 +283,31 @@ def _layout(sm: _StateMaker, roots: list[int]) -> tuple[array, int]:
 
 
 def too_large(nodes: int, limit: int, *, big: bool, gaddag: bool, at_least: bool = False,
-              **detail: Any) -> KwgTooLarge:
+              known: bool = False, **detail: Any) -> KwgTooLarge:
     """The refusal of a graph of ``nodes`` nodes (``at_least``: counted so far, the build
-    stopped there) for a format holding ``limit``, with the way out: the big KWG for the
-    KWG, the DAWG alone for the big KWG."""
+    stopped there; ``known``: the release's own figure, :func:`known_nodes`) for a format
+    holding ``limit``, with the way out: the big KWG or the DAWG alone for the KWG, the
+    DAWG alone for the big KWG."""
     if big:
         hint = "; `--dawg-only` writes the DAWG alone" if gaddag else ""
         what = "the big KWG format (24-bit arc index)"
     else:
         hint = ("; `--format kbwg` writes wolges' big KWG (24-bit arc index, up to "
                 f"{MAX_BIG_NODES:,} nodes)")
+        if gaddag:
+            hint += ", `--dawg-only` the DAWG alone"
         what = "the KWG format (22-bit arc index)"
-    counted = f"more than {limit:,} nodes (stopped counting there" if at_least else \
-        f"{nodes:,} nodes ("
+    if known:
+        counted = (f"more than {nodes - 1:,} nodes" if at_least else f"{nodes:,} nodes") + \
+            " (counted when the release was built"
+    elif at_least:
+        counted = f"more than {limit:,} nodes (stopped counting there"
+    else:
+        counted = f"{nodes:,} nodes ("
     return KwgTooLarge(f"{counted}); {what} holds at most {limit:,}{hint}",
                        detail={"nodes": nodes, "at_least": at_least, "gaddag": gaddag,
-                               "format": "kbwg" if big else "kwg", **detail})
+                               "format": "kbwg" if big else "kwg",
+                               "counted": "release" if known else "export", **detail})
 
 
 class Graph:
@@ -372,6 +381,60 @@ class Graph:
         if sys.byteorder != "little":
             nodes.byteswap()
         return nodes.tobytes()
+
+
+#: the recipe a release's node figure (:func:`release_figure`) was counted by: a change to
+#: the builder or the layout that changes how many nodes a file has must change it, so that
+#: a figure counted the old way is not believed (the export counts again)
+RECIPE = 1
+
+
+def tile_order(profile: Profile) -> str:
+    """The engine's tile numbering as text: a figure counted for another order (a profile
+    changed since the release was built) is not the count of this one's file."""
+    return " ".join(t.letter for t in profile.alphabet.engine)
+
+
+def release_figure(profile: Profile, keys: Iterable[str]) -> dict[str, Any]:
+    """The nodes the KWG (DAWG + GADDAG) and the DAWG-only KWG of the playable ``keys``
+    have, as :class:`Graph` lays them out, for a release's manifest (``kwg``).
+
+    The graph's states are made and counted exactly as an export makes them, without the
+    layout or an encoding, and no further than :data:`MAX_BIG_NODES` (past it no format
+    holds the file: a count of ``None`` means more than ``counted_to``). An export reads it
+    with :func:`known_nodes` and refuses a format too small at once, before it reads a
+    word, where counting would take the better part of the graph's build."""
+    words = encode_words(profile, keys)
+    counted_to = MAX_BIG_NODES
+    figure: dict[str, Any] = {"recipe": RECIPE, "tiles": tile_order(profile),
+                              "words": len(words), "counted_to": counted_to,
+                              "nodes": None, "dawg_only_nodes": None}
+    sm = _StateMaker(counted_to)         # the file has a root or two beside sm.nodes
+    try:
+        root = sm.make_dawg(words, 0, False)
+        figure["dawg_only_nodes"] = 1 + sm.nodes
+        sm.make_dawg(gaddag_entries(words), root, True)
+        figure["nodes"] = 2 + sm.nodes
+    except _Full:
+        pass
+    return figure
+
+
+def known_nodes(profile: Profile, manifest: dict[str, Any], *, gaddag: bool
+                ) -> tuple[int, bool] | None:
+    """The node count a release's manifest records for its KWG (``gaddag``) or DAWG-only
+    KWG, and whether it is only a lower bound (counted no further); ``None`` when the
+    release records none that holds for this code's recipe and ``profile``'s tiles (a
+    release built before the figure existed, or an amend, which does not count)."""
+    figure = manifest.get("kwg")
+    if not isinstance(figure, dict) or figure.get("recipe") != RECIPE \
+            or figure.get("tiles") != tile_order(profile):
+        return None
+    nodes = figure.get("nodes" if gaddag else "dawg_only_nodes")
+    if isinstance(nodes, int):
+        return nodes, False
+    counted_to = figure.get("counted_to")
+    return (counted_to + 1, True) if isinstance(counted_to, int) else None
 
 
 def build_kwg(words: list[bytes], progress: Callable[[str], None] | None = None, *,
@@ -456,7 +519,9 @@ def export_kwg(profile: Profile, release: Release, output: Path,
                log: Callable[[str], None] | None = None, *, gaddag: bool = True,
                big: bool = False) -> dict[str, Any]:
     """Write ``output`` (the KWG, or ``big``: the big KWG) and ``output`` with
-    ``.alphabet.txt`` beside it."""
+    ``.alphabet.txt`` beside it. A release whose manifest says its file has more nodes
+    than the format holds (:func:`known_nodes`) is refused before a word is read; one that
+    says nothing is counted as the graph is built (:class:`Graph`)."""
     say = log or (lambda m: print(m, file=sys.stderr, flush=True))
     t0 = time.monotonic()
     tiles = len(profile.alphabet.engine)
@@ -464,6 +529,11 @@ def export_kwg(profile: Profile, release: Release, output: Path,
         raise KwgTooLarge(f"{tiles} tiles; the big KWG holds tiles 1-{MAX_BIG_TILE}",
                           detail={"tiles": tiles, "format": "kbwg"})
     alphabet_bytes = alphabet_text(profile).encode()
+    known = known_nodes(profile, release.manifest, gaddag=gaddag)
+    limit = MAX_BIG_NODES if big else MAX_NODES
+    if known is not None and known[0] > limit:      # the release's own count: no word read
+        raise too_large(known[0], limit, big=big, gaddag=gaddag, at_least=known[1],
+                        known=True)
     words = encode_words(profile, valid_keys(profile, release))
     say(f"{profile.id}: {len(words):,} words read, {time.monotonic() - t0:.1f} s")
     data = build_kwg(words, say, gaddag=gaddag, big=big)

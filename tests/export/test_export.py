@@ -163,20 +163,32 @@ def test_too_large_for_the_kwg_points_at_the_big_kwg(releases: Path, tmp_path: P
     assert p.exit_code == 3 and "kwg_too_large" in p.output and "--dawg-only" in p.output
 
 
+def _amended(home: Path, tmp_path: Path) -> None:
+    """Amend osps (one word added): an amend reads only the words it changes, so its
+    release records no node count and its exports count as they build."""
+    fix = tmp_path / "fix.tsv"
+    fix.write_text("kotek\tadd\ttest\n", encoding="utf-8")
+    p = run(home, "amend", "osps", "--overrides", str(fix))
+    assert p.exit_code == 0, p.output
+
+
 def test_a_kwg_too_large_fails_as_soon_as_that_is_known(releases: Path, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The build counts the file's nodes as it makes states, so it stops the moment they
-    pass the format's limit: with a limit the DAWG alone passes, the GADDAG is never
-    started; with one only the GADDAG passes, it stops before its end and nothing is laid
-    out or encoded. Either way the message points at the big KWG."""
+    """A release that records no node count (an amend's) is counted as the graph is built,
+    and the build stops the moment the count passes the format's limit: with a limit the
+    DAWG alone passes, the GADDAG is never started; with one only the GADDAG passes, it
+    stops before its end and nothing is laid out or encoded. Either way the message
+    points at the big KWG and the DAWG alone."""
     from lexicon.catalog import Catalog
     from lexicon.export import kwg
     from lexicon.game import profile as profiles
 
+    _amended(releases, tmp_path)
     profile = profiles.load("osps")
     cat = Catalog(releases)
     try:
         release = cat.release("osps")
+        assert "amend" in release.manifest and "kwg" not in release.manifest
         said: list[str] = []
         dawg_only = kwg.export_kwg(profile, release, tmp_path / "d.kwg", said.append,
                                    gaddag=False)["nodes"]
@@ -188,13 +200,115 @@ def test_a_kwg_too_large_fails_as_soon_as_that_is_known(releases: Path, tmp_path
             with pytest.raises(kwg.KwgTooLarge) as err:
                 kwg.export_kwg(profile, release, tmp_path / "x.kwg", said.append)
             assert err.value.detail["stage"] == stage and err.value.detail["at_least"]
+            assert err.value.detail["counted"] == "export"
             assert "--format kbwg" in err.value.message
+            assert "--dawg-only" in err.value.message
             assert f"more than {limit:,} nodes" in err.value.message
             made = [m.split(":")[0] for m in said]
             assert made == ["osps", "dawg"][:1 if stage == "dawg" else 2], said
             assert not (tmp_path / "x.kwg").exists()
     finally:
         cat.close()
+
+
+class _Work:
+    """What an export did before it answered: the words it read, the graph states it
+    made and the GADDAG entries it generated (the real functions, counted)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from lexicon.export import kwg
+
+        self.words = self.states = self.entries = 0
+        encode, make_state, entries = kwg.encode_words, kwg._StateMaker.make_state, \
+            kwg.gaddag_entries
+
+        def counted_encode(*a: object) -> list[bytes]:
+            out = encode(*a)  # type: ignore[arg-type]
+            self.words += len(out)
+            return out
+
+        def counted_state(sm: object, *a: object) -> int:
+            before = len(sm.tile)  # type: ignore[attr-defined]
+            head = make_state(sm, *a)  # type: ignore[arg-type]
+            self.states += len(sm.tile) - before  # type: ignore[attr-defined]
+            return head
+
+        def counted_entries(*a: object) -> object:
+            for entry in entries(*a):  # type: ignore[arg-type]
+                self.entries += 1
+                yield entry
+
+        monkeypatch.setattr(kwg, "encode_words", counted_encode)
+        monkeypatch.setattr(kwg._StateMaker, "make_state", counted_state)
+        monkeypatch.setattr(kwg, "gaddag_entries", counted_entries)
+
+
+def test_the_build_records_the_nodes_each_kwg_export_writes(releases: Path,
+                                                            tmp_path: Path) -> None:
+    """A full build counts its KWG's nodes with the export's own builder and records them
+    in the manifest: exactly the nodes of the `kwg` and the `--dawg-only` files."""
+    cat = Catalog(releases)
+    try:
+        figures = {g: cat.release(g).manifest["kwg"]
+                   for g in ("osps", "kvizovka", "krizemkrazem")}
+    finally:
+        cat.close()
+    for game, figure in figures.items():
+        assert figure["nodes"] == len(Reader.open(kwg_file(releases, tmp_path, game,
+                                                           "kwg")).tile), game
+        assert figure["dawg_only_nodes"] == len(Reader.open(kwg_file(
+            releases, tmp_path, game, "kwg", "--dawg-only")).tile), game
+        assert figure["words"] == len(lines(releases, game, "--format", "words"))
+
+
+@pytest.mark.parametrize("fmt", ["kwg", "kbwg"])
+def test_a_release_too_large_for_the_format_is_refused_before_a_word_is_read(
+        releases: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """The release says how many nodes its KWG has, so an export in a format that cannot
+    hold them is refused before any work: no word read, no state made, no GADDAG entry
+    generated (the format's limit lowered below the tiny lexicon's count). The message
+    names the count, where it comes from and the way out."""
+    from lexicon.export import kwg
+
+    size = len(Reader.open(kwg_file(releases, tmp_path, "osps", fmt)).tile)
+    monkeypatch.setattr(kwg, "MAX_BIG_NODES" if fmt == "kbwg" else "MAX_NODES", size - 1)
+    work = _Work(monkeypatch)
+    p = run(releases, "export", "osps", "--format", fmt, "-o", str(tmp_path / f"x.{fmt}"))
+    assert p.exit_code == 3 and "kwg_too_large" in p.output, p.output
+    assert (work.words, work.states, work.entries) == (0, 0, 0)
+    assert f"{size:,} nodes (counted when the release was built)" in p.output
+    assert "--dawg-only" in p.output
+    assert ("--format kbwg" in p.output) == (fmt == "kwg")
+    assert not (tmp_path / f"x.{fmt}").exists()
+    # the DAWG alone still fits: its own count says so, and it is written
+    assert run(releases, "export", "osps", "--format", fmt, "--dawg-only",
+               "-o", str(tmp_path / f"d.{fmt}")).exit_code == 0
+    assert work.words and work.states and not work.entries
+
+
+def test_a_count_of_another_recipe_or_tile_order_is_not_believed(releases: Path) -> None:
+    """The count holds for the builder and the tile numbering it was made with: a release
+    whose figure was counted another way, or for another order, records nothing usable
+    (its export counts), and a count stopped at the cap is a lower bound past it."""
+    from lexicon.export import kwg
+    from lexicon.game import profile as profiles
+
+    profile = profiles.load("osps")
+    cat = Catalog(releases)
+    try:
+        figure = cat.release("osps").manifest["kwg"]
+    finally:
+        cat.close()
+    assert kwg.known_nodes(profile, {"kwg": figure}, gaddag=True) == (figure["nodes"], False)
+    assert kwg.known_nodes(profile, {"kwg": {**figure, "recipe": kwg.RECIPE + 1}},
+                           gaddag=True) is None
+    assert kwg.known_nodes(profile, {"kwg": {**figure, "tiles": "B A"}}, gaddag=True) is None
+    assert kwg.known_nodes(profile, {}, gaddag=False) is None
+    capped = {**figure, "nodes": None}
+    assert kwg.known_nodes(profile, {"kwg": capped}, gaddag=True) == \
+        (figure["counted_to"] + 1, True)
+    assert kwg.known_nodes(profile, {"kwg": capped}, gaddag=False) == \
+        (figure["dawg_only_nodes"], False)
 
 
 #: sibling lists (b t w z), (c t w z), (d t w z) that share the tail (t w z) but are no
@@ -226,9 +340,10 @@ def test_the_build_counts_the_nodes_the_layout_writes(releases: Path) -> None:
 def test_a_kwg_over_the_limit_only_by_its_copies_fails_before_the_layout(
         releases: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A lexicon whose distinct states fit but whose copies of shared tails do not (as the
-    Polish GADDAG: 4.1M states, 4.9M nodes) is refused while the graph is built: nothing
-    laid out or encoded, the way out named. (A count of states alone, with one node for
-    each copy, would pass this one and find it too large only once it was laid out.)"""
+    Polish GADDAG: 4.1M states, 4.9M nodes) is refused before anything is laid out or
+    encoded, the way out named: the release's count (the builder's, copies included) says
+    so at once. (A count of states alone, with one node for each copy, would pass this
+    one and find it too large only once it was laid out.)"""
     from lexicon.export import kwg
 
     publish(releases, "osps", [rec(w) for w in SHARED_TAILS])
@@ -239,7 +354,7 @@ def test_a_kwg_over_the_limit_only_by_its_copies_fails_before_the_layout(
     monkeypatch.setattr(kwg, "MAX_NODES", size - 1)
     p = run(releases, "export", "osps", "--format", "kwg", "-o", str(tmp_path / "x.kwg"))
     assert p.exit_code == 3 and "kwg_too_large" in p.output and "--format kbwg" in p.output
-    assert f"more than {size - 1:,} nodes" in p.output
+    assert f"{size:,} nodes (counted when the release was built)" in p.output
     assert not laid_out
     assert not (tmp_path / "x.kwg").exists()
 
