@@ -19,6 +19,9 @@ cores. Three things make that wait bearable, and they live here, under ``lexicon
   meanwhile answers "being built, expected about HH:MM" (503 ``not_ready``) for it and
   serves it from the first request after its publish; the expectations are renewed after
   each game, and an announcement is withdrawn when its game is published or fails.
+
+Once every game of the plan is published, the KWG nodes of each are counted
+(:func:`count_kwg_nodes`), a minute for the Polish lexicon that no game waits for.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -45,15 +49,17 @@ from lexicon.sources import fetch as fetching
 
 from lexicon.catalog import Catalog
 from lexicon.errors import BuildError, LexiconError
+from lexicon.export import kwg
 from lexicon.game import profile as profiles
 from lexicon.store import announcements, published
 from lexicon.store.integrity import read_manifest
+from lexicon.store.release import Release
 
 #: Seconds a full build of each game took on the project's two-core machine (sources
 #: already fetched; what the manifest's ``build_seconds`` counts), used until this home has
 #: a full build of its own. Remik links the osps release: its figure is the link alone.
 REFERENCE_SECONDS: dict[str, float] = {
-    "osps": 260.0, "remik": 10.0, "kvizovka": 260.0, "krizemkrazem": 62.0}
+    "osps": 205.0, "remik": 10.0, "kvizovka": 250.0, "krizemkrazem": 60.0}
 UNKNOWN_GAME_SECONDS = 300.0
 #: Seconds to download and unpack one pinned source on that machine.
 FETCH_SECONDS = 20.0
@@ -336,4 +342,29 @@ def build_games(games: Sequence[str], ctx: BuildContext, *, if_missing: bool = F
         set_overall(None)
         for step in steps:
             announcements.withdraw(step.game, ctx.root)
+    count_kwg_nodes(out[-len(steps):], ctx.log)
     return out
+
+
+def count_kwg_nodes(published: Sequence[Path], log: Callable[[str], None]) -> None:
+    """Count the KWG files' nodes of each release just ``published``, after the last of
+    them is published (:mod:`lexicon.export.kwgfigures`): the count takes the better part
+    of a minute for the Polish lexicon, which no game waiting to be served should wait
+    for, and it lets ``export --format kwg`` refuse a lexicon too large at once. A count
+    that fails says so and leaves the build as it is: an export then counts on its own."""
+    for path in published:
+        began = time.monotonic()
+        game = path.parent.name
+        log(f"{game}: counting the KWG's nodes for the exports (already served; "
+            f"about a minute for 3.5M words)")
+        try:
+            with closing(Release(path)) as release:
+                parts = kwg.count_release(profiles.load(game), release)
+        except (LexiconError, OSError) as exc:
+            log(f"{game}: the KWG's nodes were not counted ({exc}); an export counts them")
+            continue
+        said = {p: f"{v['nodes']:,}" if "nodes" in v else f"more than {v['more_than']:,}"
+                for p, v in parts.items()}
+        log(f"{game}: KWG nodes counted for the exports in "
+            f"{time.monotonic() - began:.0f} s: {said.get('kwg')} "
+            f"({said.get('dawg_only')} for the DAWG alone)")

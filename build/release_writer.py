@@ -37,7 +37,6 @@ from lexicon.build.record_writer import encode_value, split, write_store
 
 from lexicon import atomic, filetable
 from lexicon.errors import BuildBusy, BuildError, LexiconError, NoRelease
-from lexicon.export import kwg
 from lexicon.export.export import HASH_RECIPE, Identity
 from lexicon.game.play import play_rules
 from lexicon.game.profile import Profile
@@ -525,7 +524,7 @@ class ReleaseWriter:
         release_id, built_at = self.name(content)
         self.env.close()
         shutil.rmtree(self._raw)
-        identity, diff, meanings, engine = self._read_back(identity, changed)
+        identity, diff, meanings = self._read_back(identity, changed)
         store_dir = self.staging / RECORDS_DIR
         indexes = build_indexes(self.profile, store_dir, self.staging, self._early)
         manifest = self.manifest(release_id, built_at, content, identity, {
@@ -539,7 +538,6 @@ class ReleaseWriter:
             "indexes": indexes,
             "overrides": write_overrides(self.staging, overrides),
             **({"meanings": meanings} if meanings is not None else {}),
-            **({"kwg": engine} if engine is not None else {}),
             **(extra or {}),
         })
         manifest["size_bytes"] = _dir_size(self.staging)
@@ -571,11 +569,9 @@ class ReleaseWriter:
         return figures, counts
 
     def _read_back(self, identity: Identity | None, changed: Changed | None
-                   ) -> tuple[Identity, dict[str, Any], dict[str, Any] | None,
-                              dict[str, Any] | None]:
-        """What is read back from the written store: the playable words' identity and
-        their KWG's node count (unless the identity is known), the diff and the meanings.
-        The store is read by each step on its own
+                   ) -> tuple[Identity, dict[str, Any], dict[str, Any] | None]:
+        """What is read back from the written store: the playable words' identity (unless
+        known), the diff and the meanings. The store is read by each step on its own
         mapping, unmapped after it: a whole scan maps every page of it, and the diff's scan
         of the previous release would otherwise stack its pages on the new store's."""
         store_dir = self.staging / RECORDS_DIR
@@ -589,24 +585,15 @@ class ReleaseWriter:
                     valid = list(written.valid_keys())
             return valid
 
-        engine = None
         if identity is None:  # the playable words' Quackle hash and counts by length
-            playable = list(play_rules(self.profile).playable(admitted()))
-            identity = Identity()
-            for key in playable:
-                identity.add(key)
-            # their KWG's node count, while every word is at hand: an export too large
-            # for a format is then refused at once (an amend, which reads only the words
-            # it changes, records none, and its exports count as they build)
-            engine = kwg.release_figure(self.profile, playable)
-            del playable
+            identity = playable_identity(self.profile, admitted())
         diff = self._diff_current(admitted, changed)
         valid = None
         meanings = None
         if self.meanings:
             with closing(RecordStore(store_dir)) as written:
                 meanings = self.meanings(self.staging, written)
-        return identity, diff, meanings, engine
+        return identity, diff, meanings
 
     def discard_staged_records(self) -> None:
         """Drop the scratch LMDB: this release's files come from elsewhere (build.linked)."""

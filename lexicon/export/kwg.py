@@ -50,6 +50,7 @@ from typing import Any
 
 from lexicon import atomic
 from lexicon.errors import EXIT_FAILED, LexiconError
+from lexicon.export import kwgfigures
 from lexicon.export.playable import valid_keys
 from lexicon.game.profile import Profile
 from lexicon.store.release import Release
@@ -285,7 +286,7 @@ def _layout(sm: _StateMaker, roots: list[int]) -> tuple[array, int]:
 def too_large(nodes: int, limit: int, *, big: bool, gaddag: bool, at_least: bool = False,
               known: bool = False, **detail: Any) -> KwgTooLarge:
     """The refusal of a graph of ``nodes`` nodes (``at_least``: counted so far, the build
-    stopped there; ``known``: the release's own figure, :func:`known_nodes`) for a format
+    stopped there; ``known``: the release's kept figure, :mod:`.kwgfigures`) for a format
     holding ``limit``, with the way out: the big KWG or the DAWG alone for the KWG, the
     DAWG alone for the big KWG."""
     if big:
@@ -299,7 +300,7 @@ def too_large(nodes: int, limit: int, *, big: bool, gaddag: bool, at_least: bool
         what = "the KWG format (22-bit arc index)"
     if known:
         counted = (f"more than {nodes - 1:,} nodes" if at_least else f"{nodes:,} nodes") + \
-            " (counted when the release was built"
+            " (counted once for this release"
     elif at_least:
         counted = f"more than {limit:,} nodes (stopped counting there"
     else:
@@ -383,58 +384,25 @@ class Graph:
         return nodes.tobytes()
 
 
-#: the recipe a release's node figure (:func:`release_figure`) was counted by: a change to
-#: the builder or the layout that changes how many nodes a file has must change it, so that
-#: a figure counted the old way is not believed (the export counts again)
-RECIPE = 1
-
-
-def tile_order(profile: Profile) -> str:
-    """The engine's tile numbering as text: a figure counted for another order (a profile
-    changed since the release was built) is not the count of this one's file."""
-    return " ".join(t.letter for t in profile.alphabet.engine)
-
-
-def release_figure(profile: Profile, keys: Iterable[str]) -> dict[str, Any]:
-    """The nodes the KWG (DAWG + GADDAG) and the DAWG-only KWG of the playable ``keys``
-    have, as :class:`Graph` lays them out, for a release's manifest (``kwg``).
-
-    The graph's states are made and counted exactly as an export makes them, without the
-    layout or an encoding, and no further than :data:`MAX_BIG_NODES` (past it no format
-    holds the file: a count of ``None`` means more than ``counted_to``). An export reads it
-    with :func:`known_nodes` and refuses a format too small at once, before it reads a
-    word, where counting would take the better part of the graph's build."""
-    words = encode_words(profile, keys)
-    counted_to = MAX_BIG_NODES
-    figure: dict[str, Any] = {"recipe": RECIPE, "tiles": tile_order(profile),
-                              "words": len(words), "counted_to": counted_to,
-                              "nodes": None, "dawg_only_nodes": None}
-    sm = _StateMaker(counted_to)         # the file has a root or two beside sm.nodes
+def count_release(profile: Profile, release: Release) -> dict[str, Any]:
+    """Count the nodes ``release``'s KWG (DAWG + GADDAG) and DAWG-only KWG have, as
+    :class:`Graph` lays them out, and keep them (:mod:`lexicon.export.kwgfigures`), so
+    that an export in a format too small is refused at once. The states are made exactly
+    as an export makes them, without the layout or an encoding, and no further than
+    :data:`MAX_BIG_NODES`: past that no format holds the file. Returns the parts kept."""
+    words = encode_words(profile, valid_keys(profile, release))
+    sm = _StateMaker(MAX_BIG_NODES)      # the file has a root or two beside sm.nodes
+    parts: dict[str, dict[str, int]] = {}
     try:
         root = sm.make_dawg(words, 0, False)
-        figure["dawg_only_nodes"] = 1 + sm.nodes
+        parts["dawg_only"] = {"nodes": 1 + sm.nodes}
         sm.make_dawg(gaddag_entries(words), root, True)
-        figure["nodes"] = 2 + sm.nodes
+        parts["kwg"] = {"nodes": 2 + sm.nodes}
     except _Full:
-        pass
-    return figure
-
-
-def known_nodes(profile: Profile, manifest: dict[str, Any], *, gaddag: bool
-                ) -> tuple[int, bool] | None:
-    """The node count a release's manifest records for its KWG (``gaddag``) or DAWG-only
-    KWG, and whether it is only a lower bound (counted no further); ``None`` when the
-    release records none that holds for this code's recipe and ``profile``'s tiles (a
-    release built before the figure existed, or an amend, which does not count)."""
-    figure = manifest.get("kwg")
-    if not isinstance(figure, dict) or figure.get("recipe") != RECIPE \
-            or figure.get("tiles") != tile_order(profile):
-        return None
-    nodes = figure.get("nodes" if gaddag else "dawg_only_nodes")
-    if isinstance(nodes, int):
-        return nodes, False
-    counted_to = figure.get("counted_to")
-    return (counted_to + 1, True) if isinstance(counted_to, int) else None
+        parts.setdefault("dawg_only", {"more_than": MAX_BIG_NODES})
+        parts["kwg"] = {"more_than": MAX_BIG_NODES}
+    kwgfigures.keep(profile, release, **parts)
+    return parts
 
 
 def build_kwg(words: list[bytes], progress: Callable[[str], None] | None = None, *,
@@ -519,9 +487,10 @@ def export_kwg(profile: Profile, release: Release, output: Path,
                log: Callable[[str], None] | None = None, *, gaddag: bool = True,
                big: bool = False) -> dict[str, Any]:
     """Write ``output`` (the KWG, or ``big``: the big KWG) and ``output`` with
-    ``.alphabet.txt`` beside it. A release whose manifest says its file has more nodes
-    than the format holds (:func:`known_nodes`) is refused before a word is read; one that
-    says nothing is counted as the graph is built (:class:`Graph`)."""
+    ``.alphabet.txt`` beside it. A release whose kept figure (:mod:`.kwgfigures`) says its
+    file has more nodes than the format holds is refused before a word is read; one with
+    none is counted as the graph is built (:class:`Graph`), and what that count finds is
+    kept for the exports after it."""
     say = log or (lambda m: print(m, file=sys.stderr, flush=True))
     t0 = time.monotonic()
     tiles = len(profile.alphabet.engine)
@@ -529,14 +498,23 @@ def export_kwg(profile: Profile, release: Release, output: Path,
         raise KwgTooLarge(f"{tiles} tiles; the big KWG holds tiles 1-{MAX_BIG_TILE}",
                           detail={"tiles": tiles, "format": "kbwg"})
     alphabet_bytes = alphabet_text(profile).encode()
-    known = known_nodes(profile, release.manifest, gaddag=gaddag)
+    part = "kwg" if gaddag else "dawg_only"
+    known = kwgfigures.known_nodes(profile, release, gaddag=gaddag)
     limit = MAX_BIG_NODES if big else MAX_NODES
-    if known is not None and known[0] > limit:      # the release's own count: no word read
+    if known is not None and known[0] > limit:      # the kept count: no word read
         raise too_large(known[0], limit, big=big, gaddag=gaddag, at_least=known[1],
                         known=True)
     words = encode_words(profile, valid_keys(profile, release))
     say(f"{profile.id}: {len(words):,} words read, {time.monotonic() - t0:.1f} s")
-    data = build_kwg(words, say, gaddag=gaddag, big=big)
+    try:
+        data = build_kwg(words, say, gaddag=gaddag, big=big)
+    except KwgTooLarge as err:       # too many nodes (or, for the big KWG, a tile)
+        if "nodes" in err.detail:
+            counted = {"more_than": limit} if err.detail["at_least"] else \
+                {"nodes": err.detail["nodes"]}
+            kwgfigures.keep(profile, release, **{part: counted})
+        raise
+    kwgfigures.keep(profile, release, **{part: {"nodes": len(data) // 4}})
     output = Path(output)
     alphabet = output.with_suffix(".alphabet.txt")
     atomic.write_bytes(output, data)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import struct
 import unicodedata
 from pathlib import Path
@@ -163,19 +164,16 @@ def test_too_large_for_the_kwg_points_at_the_big_kwg(releases: Path, tmp_path: P
     assert p.exit_code == 3 and "kwg_too_large" in p.output and "--dawg-only" in p.output
 
 
-def _amended(home: Path, tmp_path: Path) -> None:
-    """Amend osps (one word added): an amend reads only the words it changes, so its
-    release records no node count and its exports count as they build."""
-    fix = tmp_path / "fix.tsv"
-    fix.write_text("kotek\tadd\ttest\n", encoding="utf-8")
-    p = run(home, "amend", "osps", "--overrides", str(fix))
-    assert p.exit_code == 0, p.output
+def _forget_counts(home: Path) -> None:
+    """Drop every KWG node count kept in ``home`` (:mod:`lexicon.export.kwgfigures`): the
+    next export counts as it builds the graph."""
+    shutil.rmtree(home / "cache" / "kwg", ignore_errors=True)
 
 
 def test_a_kwg_too_large_fails_as_soon_as_that_is_known(releases: Path, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A release that records no node count (an amend's) is counted as the graph is built,
-    and the build stops the moment the count passes the format's limit: with a limit the
+    """A release with no node count kept is counted as the graph is built, and the build
+    stops the moment the count passes the format's limit: with a limit the
     DAWG alone passes, the GADDAG is never started; with one only the GADDAG passes, it
     stops before its end and nothing is laid out or encoded. Either way the message
     points at the big KWG and the DAWG alone."""
@@ -183,12 +181,10 @@ def test_a_kwg_too_large_fails_as_soon_as_that_is_known(releases: Path, tmp_path
     from lexicon.export import kwg
     from lexicon.game import profile as profiles
 
-    _amended(releases, tmp_path)
     profile = profiles.load("osps")
     cat = Catalog(releases)
     try:
         release = cat.release("osps")
-        assert "amend" in release.manifest and "kwg" not in release.manifest
         said: list[str] = []
         dawg_only = kwg.export_kwg(profile, release, tmp_path / "d.kwg", said.append,
                                    gaddag=False)["nodes"]
@@ -197,6 +193,7 @@ def test_a_kwg_too_large_fails_as_soon_as_that_is_known(releases: Path, tmp_path
                              (full - 1, "gaddag")):
             monkeypatch.setattr(kwg, "MAX_NODES", limit)
             said.clear()
+            _forget_counts(releases)
             with pytest.raises(kwg.KwgTooLarge) as err:
                 kwg.export_kwg(profile, release, tmp_path / "x.kwg", said.append)
             assert err.value.detail["stage"] == stage and err.value.detail["at_least"]
@@ -243,40 +240,73 @@ class _Work:
         monkeypatch.setattr(kwg, "gaddag_entries", counted_entries)
 
 
-def test_the_build_records_the_nodes_each_kwg_export_writes(releases: Path,
-                                                            tmp_path: Path) -> None:
-    """A full build counts its KWG's nodes with the export's own builder and records them
-    in the manifest: exactly the nodes of the `kwg` and the `--dawg-only` files."""
-    cat = Catalog(releases)
+def _count(home: Path, game: str) -> dict[str, dict[str, int]]:
+    """Count ``game``'s KWG nodes as a build does once it has published
+    (:func:`lexicon.export.kwg.count_release`), and keep them in ``home``."""
+    from lexicon.export import kwg
+
+    cat = Catalog(home)
     try:
-        figures = {g: cat.release(g).manifest["kwg"]
-                   for g in ("osps", "kvizovka", "krizemkrazem")}
+        return kwg.count_release(load(game), cat.release(game))
     finally:
         cat.close()
-    for game, figure in figures.items():
-        assert figure["nodes"] == len(Reader.open(kwg_file(releases, tmp_path, game,
-                                                           "kwg")).tile), game
-        assert figure["dawg_only_nodes"] == len(Reader.open(kwg_file(
+
+
+def test_the_kept_count_is_the_nodes_each_kwg_export_writes(releases: Path,
+                                                            tmp_path: Path) -> None:
+    """The count a build keeps is made with the export's own builder: exactly the nodes
+    of the `kwg` and the `--dawg-only` files."""
+    for game in ("osps", "kvizovka", "krizemkrazem"):
+        figure = _count(releases, game)
+        _forget_counts(releases)       # the exports below count again on their own
+        assert figure["kwg"]["nodes"] == len(Reader.open(kwg_file(releases, tmp_path, game,
+                                                                  "kwg")).tile), game
+        assert figure["dawg_only"]["nodes"] == len(Reader.open(kwg_file(
             releases, tmp_path, game, "kwg", "--dawg-only")).tile), game
-        assert figure["words"] == len(lines(releases, game, "--format", "words"))
+
+
+def test_a_build_counts_each_game_once_every_game_is_published(home: Path) -> None:
+    """`lexicon build` counts the KWG nodes of every game it published, after the last one
+    (no game waits for a count), and keeps them where the exports look."""
+    from conftest import StaticBuilder
+    from lexicon.build.pipeline import BuildContext
+    from lexicon.build.plan import build_games
+
+    from lexicon.export import kwgfigures
+
+    said: list[str] = []
+    ctx = BuildContext(root=home, log=said.append)
+    build_games(["osps", "kvizovka"], ctx, factor=lambda: 1.0, say=lambda _m: None,
+                builders={"osps": StaticBuilder("osps", POLISH_RECORDS),
+                          "kvizovka": StaticBuilder("kvizovka", KVIZOVKA_RECORDS)})
+    published = [i for i, m in enumerate(said) if "published in" in m]
+    counted = [i for i, m in enumerate(said) if "KWG nodes counted" in m]
+    assert len(published) == 2 and len(counted) == 2 and max(published) < min(counted)
+    cat = Catalog(home)
+    try:
+        for game in ("osps", "kvizovka"):
+            nodes = kwgfigures.known_nodes(load(game), cat.release(game), gaddag=True)
+            assert nodes is not None and nodes[0] > 2 and not nodes[1]
+    finally:
+        cat.close()
 
 
 @pytest.mark.parametrize("fmt", ["kwg", "kbwg"])
 def test_a_release_too_large_for_the_format_is_refused_before_a_word_is_read(
         releases: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
-    """The release says how many nodes its KWG has, so an export in a format that cannot
-    hold them is refused before any work: no word read, no state made, no GADDAG entry
-    generated (the format's limit lowered below the tiny lexicon's count). The message
-    names the count, where it comes from and the way out."""
+    """Once the release's nodes are counted, an export in a format that cannot hold them
+    is refused before any work: no word read, no state made, no GADDAG entry generated
+    (the format's limit lowered below the tiny lexicon's count). The message names the
+    count, where it comes from and the way out."""
     from lexicon.export import kwg
 
-    size = len(Reader.open(kwg_file(releases, tmp_path, "osps", fmt)).tile)
+    size = _count(releases, "osps")["kwg"]["nodes"]
     monkeypatch.setattr(kwg, "MAX_BIG_NODES" if fmt == "kbwg" else "MAX_NODES", size - 1)
     work = _Work(monkeypatch)
     p = run(releases, "export", "osps", "--format", fmt, "-o", str(tmp_path / f"x.{fmt}"))
     assert p.exit_code == 3 and "kwg_too_large" in p.output, p.output
     assert (work.words, work.states, work.entries) == (0, 0, 0)
-    assert f"{size:,} nodes (counted when the release was built)" in p.output
+    assert f"{size:,} nodes (counted once for this release)" in p.output
     assert "--dawg-only" in p.output
     assert ("--format kbwg" in p.output) == (fmt == "kwg")
     assert not (tmp_path / f"x.{fmt}").exists()
@@ -286,29 +316,50 @@ def test_a_release_too_large_for_the_format_is_refused_before_a_word_is_read(
     assert work.words and work.states and not work.entries
 
 
-def test_a_count_of_another_recipe_or_tile_order_is_not_believed(releases: Path) -> None:
-    """The count holds for the builder and the tile numbering it was made with: a release
-    whose figure was counted another way, or for another order, records nothing usable
-    (its export counts), and a count stopped at the cap is a lower bound past it."""
+def test_an_export_that_counted_keeps_what_it_found(releases: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no count kept, the first export counts as it builds and stops at the limit;
+    it keeps that, so the second is refused before a word is read."""
     from lexicon.export import kwg
-    from lexicon.game import profile as profiles
 
-    profile = profiles.load("osps")
+    size = len(Reader.open(kwg_file(releases, tmp_path, "osps", "kwg")).tile)
+    _forget_counts(releases)
+    monkeypatch.setattr(kwg, "MAX_NODES", size - 1)
+    work = _Work(monkeypatch)
+    first = run(releases, "export", "osps", "--format", "kwg", "-o", str(tmp_path / "x.kwg"))
+    assert first.exit_code == 3 and "stopped counting there" in first.output, first.output
+    assert work.words and work.entries
+    work.words = work.states = work.entries = 0
+    again = run(releases, "export", "osps", "--format", "kwg", "-o", str(tmp_path / "x.kwg"))
+    assert again.exit_code == 3 and "counted once for this release" in again.output
+    assert (work.words, work.states, work.entries) == (0, 0, 0)
+
+
+def test_a_count_of_another_recipe_or_tile_order_is_not_believed(releases: Path) -> None:
+    """The count holds for the builder and the tile numbering it was made with: a figure
+    counted another way, or for another order, is not read (the export counts), and a
+    count stopped at the cap is a lower bound past it."""
+    from lexicon.export import kwgfigures
+
+    profile = load("osps")
+    figure = _count(releases, "osps")
+    kept = releases / "cache" / "kwg"
+    path = next(kept.iterdir())
+    saved = json.loads(path.read_text(encoding="utf-8"))
     cat = Catalog(releases)
     try:
-        figure = cat.release("osps").manifest["kwg"]
+        release = cat.release("osps")
+        assert kwgfigures.known_nodes(profile, release, gaddag=True) == \
+            (figure["kwg"]["nodes"], False)
+        for changed in ({"recipe": kwgfigures.RECIPE + 1}, {"tiles": "B A"}):
+            path.write_text(json.dumps({**saved, **changed}), encoding="utf-8")
+            assert kwgfigures.known_nodes(profile, release, gaddag=True) is None
+        path.write_text(json.dumps({**saved, "kwg": {"more_than": 99}}), encoding="utf-8")
+        assert kwgfigures.known_nodes(profile, release, gaddag=True) == (100, True)
+        assert kwgfigures.known_nodes(profile, release, gaddag=False) == \
+            (figure["dawg_only"]["nodes"], False)
     finally:
         cat.close()
-    assert kwg.known_nodes(profile, {"kwg": figure}, gaddag=True) == (figure["nodes"], False)
-    assert kwg.known_nodes(profile, {"kwg": {**figure, "recipe": kwg.RECIPE + 1}},
-                           gaddag=True) is None
-    assert kwg.known_nodes(profile, {"kwg": {**figure, "tiles": "B A"}}, gaddag=True) is None
-    assert kwg.known_nodes(profile, {}, gaddag=False) is None
-    capped = {**figure, "nodes": None}
-    assert kwg.known_nodes(profile, {"kwg": capped}, gaddag=True) == \
-        (figure["counted_to"] + 1, True)
-    assert kwg.known_nodes(profile, {"kwg": capped}, gaddag=False) == \
-        (figure["dawg_only_nodes"], False)
 
 
 #: sibling lists (b t w z), (c t w z), (d t w z) that share the tail (t w z) but are no
@@ -340,10 +391,10 @@ def test_the_build_counts_the_nodes_the_layout_writes(releases: Path) -> None:
 def test_a_kwg_over_the_limit_only_by_its_copies_fails_before_the_layout(
         releases: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A lexicon whose distinct states fit but whose copies of shared tails do not (as the
-    Polish GADDAG: 4.1M states, 4.9M nodes) is refused before anything is laid out or
-    encoded, the way out named: the release's count (the builder's, copies included) says
-    so at once. (A count of states alone, with one node for each copy, would pass this
-    one and find it too large only once it was laid out.)"""
+    Polish GADDAG: 4.1M states, 4.9M nodes) is refused while the graph is built (no count
+    kept): nothing laid out or encoded, the way out named. (A count of states alone, with
+    one node for each copy, would pass this one and find it too large only once it was
+    laid out.)"""
     from lexicon.export import kwg
 
     publish(releases, "osps", [rec(w) for w in SHARED_TAILS])
@@ -352,9 +403,10 @@ def test_a_kwg_over_the_limit_only_by_its_copies_fails_before_the_layout(
     real_layout = kwg._layout
     monkeypatch.setattr(kwg, "_layout", lambda *a: laid_out.append(1) or real_layout(*a))
     monkeypatch.setattr(kwg, "MAX_NODES", size - 1)
+    _forget_counts(releases)
     p = run(releases, "export", "osps", "--format", "kwg", "-o", str(tmp_path / "x.kwg"))
     assert p.exit_code == 3 and "kwg_too_large" in p.output and "--format kbwg" in p.output
-    assert f"{size:,} nodes (counted when the release was built)" in p.output
+    assert f"more than {size - 1:,} nodes" in p.output
     assert not laid_out
     assert not (tmp_path / "x.kwg").exists()
 
