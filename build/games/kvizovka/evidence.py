@@ -192,6 +192,10 @@ POSSESSIVE_NOMINATIVES: dict[str, tuple[Tags, ...]] = {
                           ("i", (("m", "pl"),)), ("e", (("f", "pl"),)))
     for family in ("in", "ov", "ev")
 } | {family: (("adj", "pos", "m", "sg", "nom"),) for family in ("in", "ov", "ev")}
+#: The readings of an adjective's short form (*inkompresibilan*: the indefinite masculine
+#: nominative singular, animate and inanimate, as apertium tags *sretan*)
+SHORT_FORM_TAGS: tuple[Tags, ...] = tuple(("adj", "pst", gender, "sg", "nom", "ind")
+                                          for gender in ("ma", "mi"))
 #: The consonants a possessive's base may turn (majka: majčin, stric: stričev, snaha: snašin)
 PALATAL = {"k": "č", "g": "ž", "h": "š", "c": "č"}
 #: The palatal consonants after which a consonant stem's possessive takes -ev, not -ov
@@ -1121,6 +1125,49 @@ class SerboCroatianSources:
             return None
         return masculine, stem, POSSESSIVE_NOMINATIVES[ending]
 
+    def short_form(self, latin: str, w: Witness) -> str | None:
+        """Why an unclassified -an form of ``w``'s stem is the indefinite masculine
+        nominative singular (the short form) of the -ni adjective a source reads, or None.
+
+        The rule book admits adjectives "u određenom i neodređenom obliku"; the short form
+        of a qualitative adjective drops the a the long one has not (*inkompresibilan*:
+        *inkompresibilni*, *sretan*: *sretni*). hunspell-sr's flag for -ni adjectives makes
+        the -an form of every one of them, relational ones too, which have none
+        (*avansan*, *abecedan* of *avansni*, *abecedni*), so the flag is no evidence. The
+        form is the short form when, beside a source reading the stem + -ni as a positive
+        adjective, one of these says the adjective is qualitative:
+
+        * a dictionary lists the -an form as a headword of its own, or a second
+          dictionary has it (*inkompresibilan* in hunspell-hr);
+        * apertium has the abstract noun in -nost (*kontraktilnost*: *kontraktilan*);
+        * a source reads the stem + -niji as a comparative (relational adjectives have no
+          degrees).
+
+        Not when apertium declines the -ni adjective without a short form (its
+        relational adjectives, *modni*), nor when the dictionaries have the short form
+        with the t of an -st noun (*strastan*: *strasan* is no spelling of it)."""
+        stem = w.stem.lower()
+        base = latin[:-2]
+        if not latin.endswith("an") or len(base) < 3 or stem not in (latin, f"{base}ni") \
+                or f"{base}ni" in self.ap.lemmas \
+                or not self.positive_adjective(f"{base}ni"):
+            return None
+        if base.endswith("s") and (ev := self.keys.get(self.tiler.key(f"{base}tan"))) \
+                is not None and ev.as_word:
+            return None
+        listed = self.keys.get(self.tiler.key(latin))
+        if stem == latin or (listed is not None and any(
+                x.source != w.source and not x.stem[:1].isupper() for x in listed.witnesses)):
+            why = "a dictionary lists it"
+        elif any(tags[:1] == ("n",) for entry in self.ap.forms.get(f"{base}nost", {}).values()
+                 for tags in entry.tags):
+            why = f"the noun {base}nost"
+        elif self.read_as(f"{base}niji", lambda t: "comp" in t):
+            why = f"the comparative {base}niji"
+        else:
+            return None
+        return f"short form of the adjective {base}ni ({why})"
+
     def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
                        own_lemma: bool = False) -> list[HbsAnalysis]:
         """The analyses of a hunspell form's slot; ``own_lemma``: of a form apertium tags
@@ -1133,6 +1180,10 @@ class SerboCroatianSources:
                 return [HbsAnalysis(latin, masculine, t, sid,
                                     f"{POSSESSIVE_LABEL}{noun}, read from its ending",
                                     "possessive_nominative") for t in tags]
+            short = self.short_form(latin, w)
+            if short is not None:
+                return [HbsAnalysis(latin, latin, t, sid, short, "short_form")
+                        for t in SHORT_FORM_TAGS]
             return [HbsAnalysis(latin, w.stem, (UNCLASSIFIED,), sid, "paradigm slot not learned")]
         note = (f"slot learned from {v.examples} apertium forms" if v.examples
                 else "slot read from its ending")
