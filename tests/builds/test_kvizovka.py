@@ -479,7 +479,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 122 + 37 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 123 + 37 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())
@@ -631,3 +631,15 @@ def test_the_short_form_of_a_qualitative_ni_adjective(catalog: Catalog) -> None:
     assert "kontraktilnost" in " ".join(check(catalog, "kontraktilan")["evidence"])
     for word in ("avansan", "ratan", "strasan"):
         assert check(catalog, word)["reason"]["code"] == "unclassified", word
+
+
+@needs_lttoolbox
+def test_a_verb_is_reflexive_only_in_every_spelling(catalog: Catalog) -> None:
+    """Seed 000 (line 59): "svi glagoli osim povratnih, i to isključivo u infinitivu".
+    apertium tags *koncentrisati* only reflexive, and its Croatian doublet *koncentrirati*
+    transitive ("koncentrisati snage"): one verb, so it is no reflexive-only verb, with no
+    reviewed list naming it; *smejati* (se), with no such doublet, stays one."""
+    got = check(catalog, "koncentrisati")
+    assert got["valid"], got["reason"]
+    assert not (DATA / "lists" / "hbs_not_reflexive_only.txt").exists()
+    assert check(catalog, "smejati")["reason"]["code"] == "reflexive_verb"

@@ -90,6 +90,8 @@ PLAIN_LETTERS = "ccszd"
 #: an ijekavian yat reflex after a consonant (vjera, bezbjedan, vrijeme, gdje); not after
 #: l or n, whose lje, nje spell the tiles LJ, NJ
 IJEKAVIAN_YAT = re.compile(r"(?<=[bcčćdđfghkmprsštvzž])i?je")
+#: an e after a consonant, where an ijekavian spelling may have je or ije
+EKAVIAN_E = re.compile(r"(?<=[bcčćdđfghkmprsštvzž])e")
 STRIP_DIACRITICS = str.maketrans(DIACRITICS, PLAIN_LETTERS)
 
 
@@ -192,6 +194,32 @@ POSSESSIVE_NOMINATIVES: dict[str, tuple[Tags, ...]] = {
                           ("i", (("m", "pl"),)), ("e", (("f", "pl"),)))
     for family in ("in", "ov", "ev")
 } | {family: (("adj", "pos", "m", "sg", "nom"),) for family in ("in", "ov", "ev")}
+#: The doublets of a loan verb's suffix (koncentrisati, koncentrirati; manifestovati,
+#: manifestirati): the same verb, the Serbian and the Croatian spelling
+LOAN_VERB_SUFFIXES = ("isati", "irati", "ovati")
+#: The shortest stem before such a suffix that makes a doublet (op-isati, nad-isati and
+#: op-irati, nad-irati are other verbs)
+MIN_LOAN_VERB_STEM = 4
+
+
+def spelling_twins(verb: str) -> set[str]:
+    """The other spellings of the same verb: the loan suffix's doublets
+    (:data:`LOAN_VERB_SUFFIXES`: *koncentrisati*, *koncentrirati*) and the other yat
+    reflex (*crveneti*, *crvenjeti*; *osmjeliti*, *osmeliti*). apertium tags each spelling
+    as a lemma of its own, and its reflexive mark on one of them is no fact about the
+    verb when another spelling of it is transitive or intransitive."""
+    twins: set[str] = set()
+    for suffix in LOAN_VERB_SUFFIXES:
+        stem = verb[: -len(suffix)]
+        if verb.endswith(suffix) and len(stem) >= MIN_LOAN_VERB_STEM:
+            twins |= {stem + other for other in LOAN_VERB_SUFFIXES if other != suffix}
+    for m in IJEKAVIAN_YAT.finditer(verb):
+        twins.add(f"{verb[:m.start()]}e{verb[m.end():]}")
+    for m in EKAVIAN_E.finditer(verb):
+        twins |= {f"{verb[:m.start()]}{reflex}{verb[m.end():]}" for reflex in ("je", "ije")}
+    return twins
+
+
 #: The readings of an adjective's short form (*inkompresibilan*: the indefinite masculine
 #: nominative singular, animate and inanimate, as apertium tags *sretan*)
 SHORT_FORM_TAGS: tuple[Tags, ...] = tuple(("adj", "pst", gender, "sg", "nom", "ind")
@@ -364,12 +392,15 @@ class SerboCroatianSources:
         self.log(f"kvizovka: walking {len(self.generators)} apertium generator(s)")
         ap = self.ap = apertium.load(self.generators, self.rank)
         apertium_ref = ap.reflexive_only()
-        reflexive = (apertium_ref - set(self.lists.not_reflexive_only)) | set(
+        twinned = {lemma for lemma in apertium_ref if any(
+            ap.inf_valency.get(twin, set()) & {"tv", "iv"} for twin in spelling_twins(lemma))}
+        reflexive = (apertium_ref - twinned - set(self.lists.not_reflexive_only)) | set(
             self.lists.reflexive_only)
         self.reflexive_only = frozenset(reflexive)
         self.stats["apertium"] = {
             "pairs": ap.pairs, "forms": len(ap.forms), "varieties": ap.varieties,
             "reflexive_only_lemmas": len(apertium_ref),
+            "reflexive_only_but_a_twin_is_not": len(twinned),
             "reflexive_only_after_lists": len(reflexive),
             "walk_seconds": round(time.monotonic() - started, 1),
         }
