@@ -1174,12 +1174,14 @@ class SerboCroatianSources:
         * a source reads the stem + -niji as a comparative (relational adjectives have no
           degrees).
 
-        Not when apertium declines the -ni adjective without a short form (its
+        The a is fleeting between consonants: after a vowel (*žlezdaan* of *žlezdani*)
+        there is none. Not when apertium declines the -ni adjective without a short form (its
         relational adjectives, *modni*), nor when the dictionaries have the short form
         with the t of an -st noun (*strastan*: *strasan* is no spelling of it)."""
         stem = w.stem.lower()
         base = latin[:-2]
-        if not latin.endswith("an") or len(base) < 3 or stem not in (latin, f"{base}ni") \
+        if not latin.endswith("an") or len(base) < 3 or base[-1] in VOWELS \
+                or stem not in (latin, f"{base}ni") \
                 or f"{base}ni" in self.ap.lemmas \
                 or not self.positive_adjective(f"{base}ni"):
             return None
