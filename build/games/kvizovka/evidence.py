@@ -1168,8 +1168,9 @@ class SerboCroatianSources:
         form is the short form when, beside a source reading the stem + -ni as a positive
         adjective, one of these says the adjective is qualitative:
 
-        * a dictionary lists the -an form as a headword of its own, or a second
-          dictionary has it (*inkompresibilan* in hunspell-hr);
+        * a second dictionary has the -an form (*inkompresibilan* in hunspell-hr); one
+          dictionary's own entry is not enough, for hunspell-sr lists bare stems only to
+          derive other words from them (*sudan*, of which *sudanski*);
         * apertium has the abstract noun in -nost (*kontraktilnost*: *kontraktilan*);
         * a source reads the stem + -niji as a comparative (relational adjectives have no
           degrees).
@@ -1189,9 +1190,9 @@ class SerboCroatianSources:
                 is not None and ev.as_word:
             return None
         listed = self.keys.get(self.tiler.key(latin))
-        if stem == latin or (listed is not None and any(
-                x.source != w.source and not x.stem[:1].isupper() for x in listed.witnesses)):
-            why = "a dictionary lists it"
+        if listed is not None and any(x.source != w.source and not x.stem[:1].isupper()
+                                      for x in listed.witnesses):
+            why = "two dictionaries have it"
         elif any(tags[:1] == ("n",) for entry in self.ap.forms.get(f"{base}nost", {}).values()
                  for tags in entry.tags):
             why = f"the noun {base}nost"
