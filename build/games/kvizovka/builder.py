@@ -247,9 +247,9 @@ class KvizovkaBuilder:
                                 f"possessive adjective (evidence possessive_nominative: "
                                 f"korisnicin); an -an form of a -ni adjective's stem is its "
                                 f"short form when a source says the adjective is "
-                                f"qualitative (a dictionary lists the -an form as a "
-                                f"headword or two have it, apertium has its -nost noun, a "
-                                f"source its -niji comparative) and apertium does not "
+                                f"qualitative (a second dictionary has the -an form, "
+                                f"apertium has its -nost noun, a source its -niji "
+                                f"comparative) and apertium does not "
                                 f"decline it without one (evidence short_form: "
                                 f"inkompresibilan). Anything else is 'unclassified' "
                                 f"(rejected)",
