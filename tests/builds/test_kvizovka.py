@@ -479,7 +479,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 117 + 34 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 126 + 38 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())
@@ -613,3 +613,35 @@ def test_the_same_release_with_1_2_and_3_workers(tmp_path: Path,
     assert counts["valid"] > 10 and counts["rejected"] > 10
     assert sum(measured["valid_admitted_by"].values()) == counts["valid"]
     assert found[2] == found[1] and found[3] == found[1]
+
+
+@needs_lttoolbox
+def test_the_short_form_of_a_qualitative_ni_adjective(catalog: Catalog) -> None:
+    """Seed 000 (line 59): "Pridevi se mogu sastavljati u sva tri roda u određenom i
+    neodređenom obliku". hunspell-sr's flag for -ni adjectives makes an -an form of each;
+    it is the indefinite masculine nominative singular where a source says the adjective
+    is qualitative: another dictionary lists the -an form (*inkompresibilan*), or apertium
+    has its -nost noun (*kontraktilan*: *kontraktilnost*). A relational one has no short
+    form (*avansan*; *ratan* of apertium's definite-only *ratni*, though a dictionary
+    lists it), nor is an -sni adjective's short form spelled without the t of its -stan
+    form (*strasan* beside *strastan*), and no a is fleeting after a vowel (*žlezdaan*).
+    One dictionary's bare entry of the -an spelling is no second witness: hunspell-sr lists
+    *судан* only to derive *sudanski* from it."""
+    got = check(catalog, "inkompresibilan")
+    assert got["valid"], got["reason"]
+    assert "short form of the adjective inkompresibilni" in " ".join(got["evidence"])
+    assert "kontraktilnost" in " ".join(check(catalog, "kontraktilan")["evidence"])
+    for word in ("avansan", "ratan", "strasan", "žlezdaan", "sudan"):
+        assert check(catalog, word)["reason"]["code"] == "unclassified", word
+
+
+@needs_lttoolbox
+def test_a_verb_is_reflexive_only_in_every_spelling(catalog: Catalog) -> None:
+    """Seed 000 (line 59): "svi glagoli osim povratnih, i to isključivo u infinitivu".
+    apertium tags *koncentrisati* only reflexive, and its Croatian doublet *koncentrirati*
+    transitive ("koncentrisati snage"): one verb, so it is no reflexive-only verb, with no
+    reviewed list naming it; *smejati* (se), with no such doublet, stays one."""
+    got = check(catalog, "koncentrisati")
+    assert got["valid"], got["reason"]
+    assert not (DATA / "lists" / "hbs_not_reflexive_only.txt").exists()
+    assert check(catalog, "smejati")["reason"]["code"] == "reflexive_verb"

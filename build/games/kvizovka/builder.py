@@ -245,7 +245,14 @@ class KvizovkaBuilder:
                                 f"consonant stem), whose masculine the same dictionary makes "
                                 f"and whose stem a source reads as a noun, is that noun's "
                                 f"possessive adjective (evidence possessive_nominative: "
-                                f"korisnicin). Anything else is 'unclassified' (rejected)",
+                                f"korisnicin); an -an form of a -ni adjective's stem is its "
+                                f"short form when a source says the adjective is "
+                                f"qualitative (a second dictionary has the -an form, "
+                                f"apertium has its -nost noun, a source its -niji "
+                                f"comparative) and apertium does not "
+                                f"decline it without one (evidence short_form: "
+                                f"inkompresibilan). Anything else is 'unclassified' "
+                                f"(rejected)",
             "other_lemmas": "a spelling apertium tags only as forms of other lemmas keeps "
                             "the noun readings of its hunspell slot when the dictionary has "
                             "it as a form of a stem apertium does not know as a lemma "
@@ -257,7 +264,10 @@ class KvizovkaBuilder:
                             "-om) has its -a form as nominative singular (evidence a_declension: "
                             "fašista, known to apertium only as fašist's genitive)",
             "reflexive_verbs": "a verb is reflexive-only when every apertium infinitive of "
-                               "it is tagged <ref> (adjusted by hbs_reflexive_only / "
+                               "it is tagged <ref> and no other spelling of it (the loan "
+                               "suffix's doublet -isati/-irati/-ovati, the other yat "
+                               "reflex) is tagged tv or iv (koncentrisati: koncentrirati) "
+                               "(adjusted by hbs_reflexive_only / "
                                "hbs_not_reflexive_only); a verb only hunspell knows is one "
                                "when its ekavian spelling is (osmijehnuti: osmehnuti se), "
                                "otherwise it cannot be told and is admitted unless listed",

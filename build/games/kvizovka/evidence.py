@@ -90,6 +90,8 @@ PLAIN_LETTERS = "ccszd"
 #: an ijekavian yat reflex after a consonant (vjera, bezbjedan, vrijeme, gdje); not after
 #: l or n, whose lje, nje spell the tiles LJ, NJ
 IJEKAVIAN_YAT = re.compile(r"(?<=[bcčćdđfghkmprsštvzž])i?je")
+#: an e after a consonant, where an ijekavian spelling may have je or ije
+EKAVIAN_E = re.compile(r"(?<=[bcčćdđfghkmprsštvzž])e")
 STRIP_DIACRITICS = str.maketrans(DIACRITICS, PLAIN_LETTERS)
 
 
@@ -192,6 +194,36 @@ POSSESSIVE_NOMINATIVES: dict[str, tuple[Tags, ...]] = {
                           ("i", (("m", "pl"),)), ("e", (("f", "pl"),)))
     for family in ("in", "ov", "ev")
 } | {family: (("adj", "pos", "m", "sg", "nom"),) for family in ("in", "ov", "ev")}
+#: The doublets of a loan verb's suffix (koncentrisati, koncentrirati; manifestovati,
+#: manifestirati): the same verb, the Serbian and the Croatian spelling
+LOAN_VERB_SUFFIXES = ("isati", "irati", "ovati")
+#: The shortest stem before such a suffix that makes a doublet (op-isati, nad-isati and
+#: op-irati, nad-irati are other verbs)
+MIN_LOAN_VERB_STEM = 4
+
+
+def spelling_twins(verb: str) -> set[str]:
+    """The other spellings of the same verb: the loan suffix's doublets
+    (:data:`LOAN_VERB_SUFFIXES`: *koncentrisati*, *koncentrirati*) and the other yat
+    reflex (*crveneti*, *crvenjeti*; *osmjeliti*, *osmeliti*). apertium tags each spelling
+    as a lemma of its own, and its reflexive mark on one of them is no fact about the
+    verb when another spelling of it is transitive or intransitive."""
+    twins: set[str] = set()
+    for suffix in LOAN_VERB_SUFFIXES:
+        stem = verb[: -len(suffix)]
+        if verb.endswith(suffix) and len(stem) >= MIN_LOAN_VERB_STEM:
+            twins |= {stem + other for other in LOAN_VERB_SUFFIXES if other != suffix}
+    for m in IJEKAVIAN_YAT.finditer(verb):
+        twins.add(f"{verb[:m.start()]}e{verb[m.end():]}")
+    for m in EKAVIAN_E.finditer(verb):
+        twins |= {f"{verb[:m.start()]}{reflex}{verb[m.end():]}" for reflex in ("je", "ije")}
+    return twins
+
+
+#: The readings of an adjective's short form (*inkompresibilan*: the indefinite masculine
+#: nominative singular, animate and inanimate, as apertium tags *sretan*)
+SHORT_FORM_TAGS: tuple[Tags, ...] = tuple(("adj", "pst", gender, "sg", "nom", "ind")
+                                          for gender in ("ma", "mi"))
 #: The consonants a possessive's base may turn (majka: majčin, stric: stričev, snaha: snašin)
 PALATAL = {"k": "č", "g": "ž", "h": "š", "c": "č"}
 #: The palatal consonants after which a consonant stem's possessive takes -ev, not -ov
@@ -360,12 +392,15 @@ class SerboCroatianSources:
         self.log(f"kvizovka: walking {len(self.generators)} apertium generator(s)")
         ap = self.ap = apertium.load(self.generators, self.rank)
         apertium_ref = ap.reflexive_only()
-        reflexive = (apertium_ref - set(self.lists.not_reflexive_only)) | set(
+        twinned = {lemma for lemma in apertium_ref if any(
+            ap.inf_valency.get(twin, set()) & {"tv", "iv"} for twin in spelling_twins(lemma))}
+        reflexive = (apertium_ref - twinned - set(self.lists.not_reflexive_only)) | set(
             self.lists.reflexive_only)
         self.reflexive_only = frozenset(reflexive)
         self.stats["apertium"] = {
             "pairs": ap.pairs, "forms": len(ap.forms), "varieties": ap.varieties,
             "reflexive_only_lemmas": len(apertium_ref),
+            "reflexive_only_but_a_twin_is_not": len(twinned),
             "reflexive_only_after_lists": len(reflexive),
             "walk_seconds": round(time.monotonic() - started, 1),
         }
@@ -1121,6 +1156,52 @@ class SerboCroatianSources:
             return None
         return masculine, stem, POSSESSIVE_NOMINATIVES[ending]
 
+    def short_form(self, latin: str, w: Witness) -> str | None:
+        """Why an unclassified -an form of ``w``'s stem is the indefinite masculine
+        nominative singular (the short form) of the -ni adjective a source reads, or None.
+
+        The rule book admits adjectives "u određenom i neodređenom obliku"; the short form
+        of a qualitative adjective drops the a the long one has not (*inkompresibilan*:
+        *inkompresibilni*, *sretan*: *sretni*). hunspell-sr's flag for -ni adjectives makes
+        the -an form of every one of them, relational ones too, which have none
+        (*avansan*, *abecedan* of *avansni*, *abecedni*), so the flag is no evidence. The
+        form is the short form when, beside a source reading the stem + -ni as a positive
+        adjective, one of these says the adjective is qualitative:
+
+        * a second dictionary has the -an form (*inkompresibilan* in hunspell-hr); one
+          dictionary's own entry is not enough, for hunspell-sr lists bare stems only to
+          derive other words from them (*sudan*, of which *sudanski*);
+        * apertium has the abstract noun in -nost (*kontraktilnost*: *kontraktilan*);
+        * a source reads the stem + -niji as a comparative (relational adjectives have no
+          degrees).
+
+        The a is fleeting between consonants: after a vowel (*žlezdaan* of *žlezdani*)
+        there is none. Not when apertium declines the -ni adjective without a short form (its
+        relational adjectives, *modni*), nor when the dictionaries have the short form
+        with the t of an -st noun (*strastan*: *strasan* is no spelling of it)."""
+        stem = w.stem.lower()
+        base = latin[:-2]
+        if not latin.endswith("an") or len(base) < 3 or base[-1] in VOWELS \
+                or stem not in (latin, f"{base}ni") \
+                or f"{base}ni" in self.ap.lemmas \
+                or not self.positive_adjective(f"{base}ni"):
+            return None
+        if base.endswith("s") and (ev := self.keys.get(self.tiler.key(f"{base}tan"))) \
+                is not None and ev.as_word:
+            return None
+        listed = self.keys.get(self.tiler.key(latin))
+        if listed is not None and any(x.source != w.source and not x.stem[:1].isupper()
+                                      for x in listed.witnesses):
+            why = "two dictionaries have it"
+        elif any(tags[:1] == ("n",) for entry in self.ap.forms.get(f"{base}nost", {}).values()
+                 for tags in entry.tags):
+            why = f"the noun {base}nost"
+        elif self.read_as(f"{base}niji", lambda t: "comp" in t):
+            why = f"the comparative {base}niji"
+        else:
+            return None
+        return f"short form of the adjective {base}ni ({why})"
+
     def _slot_analyses(self, latin: str, sid: str, w: Witness, *,
                        own_lemma: bool = False) -> list[HbsAnalysis]:
         """The analyses of a hunspell form's slot; ``own_lemma``: of a form apertium tags
@@ -1133,6 +1214,10 @@ class SerboCroatianSources:
                 return [HbsAnalysis(latin, masculine, t, sid,
                                     f"{POSSESSIVE_LABEL}{noun}, read from its ending",
                                     "possessive_nominative") for t in tags]
+            short = self.short_form(latin, w)
+            if short is not None:
+                return [HbsAnalysis(latin, latin, t, sid, short, "short_form")
+                        for t in SHORT_FORM_TAGS]
             return [HbsAnalysis(latin, w.stem, (UNCLASSIFIED,), sid, "paradigm slot not learned")]
         note = (f"slot learned from {v.examples} apertium forms" if v.examples
                 else "slot read from its ending")
