@@ -1036,22 +1036,23 @@ class SerboCroatianSources:
         *učiteljičin*) names what belongs to a living being. apertium derives one from
         every noun; the possessive counts when its base is a common noun apertium has as
         animate (``<n><ma>``: *brat*, *suscenarist*), or a feminine made of one by a motion
-        suffix (:meth:`motion_masculine`: *učiteljica* of *učitelj*), and a dictionary has
-        that noun as a word. Possessives of things (*milimetrov*, *kišin*) and of names
-        (*Omerbašićev*) get none."""
+        suffix (:meth:`motion_masculine`: *učiteljica* of *učitelj*). The noun need not be
+        in a dictionary: apertium's class of it, and a possessive that spells its base, are
+        the evidence (a typo in a lemma has no noun of that class to derive from).
+        Possessives of things (*milimetrov*, *kišin*) and of names (*Omerbašićev*) get
+        none."""
         if r.source != APERTIUM or r.tags[:2] != ("adj", "pos") or not r.lemma.islower():
             return None
         if POSSESSOR["ma"] in r.tags:
             noun = self.possessive_base(r.lemma, "ma")
-            if noun is not None and self.lemma_attested(noun):
+            if noun is not None:
                 return f"{ANIMATE_POSSESSIVE_LABEL}{noun}, an animate noun"
         elif POSSESSOR["f"] in r.tags:
             noun = self.possessive_base(r.lemma, "f")
-            if noun is not None and self.lemma_attested(noun):
-                masculine = self.motion_masculine(noun)
-                if masculine is not None:
-                    return (f"{ANIMATE_POSSESSIVE_LABEL}{noun}, the feminine of the animate "
-                            f"{masculine}")
+            masculine = None if noun is None else self.motion_masculine(noun)
+            if masculine is not None:
+                return (f"{ANIMATE_POSSESSIVE_LABEL}{noun}, the feminine of the animate "
+                        f"{masculine}")
         return None
 
     def inanimate_possessor(self, admissible: Sequence[HbsAnalysis]) -> str | None:
