@@ -999,7 +999,7 @@ class SerboCroatianSources:
                              one.intransitive, ekavian, one.fleeting,
                              self._pre_word(latin, read.analyses), one.hyper,
                              wrong_possessive_suffix(admissible),
-                             self.inanimate_possessor(admissible))
+                             self.inanimate_possessor(admissible, tagged_stems))
 
     def noun_class(self, noun: str) -> str | None:
         """apertium's class of a common noun (``ma``, ``mi``, ``f``, ``nt``), read from the
@@ -1055,17 +1055,22 @@ class SerboCroatianSources:
                         f"{masculine}")
         return None
 
-    def inanimate_possessor(self, admissible: Sequence[HbsAnalysis]) -> str | None:
+    def inanimate_possessor(self, admissible: Sequence[HbsAnalysis],
+                            stems: Iterable[str] = ()) -> str | None:
         """The noun every admitting reading is a possessive of, when apertium knows that
         noun only as inanimate (``mi``, ``nt``: *milimetrov* of *milimetar*); None when a
         reading is anything else. Adjectives apertium lists as words of their own
-        (*sunčev*, *mesečev*: ``adj pst``) are no such reading."""
+        (*sunčev*, *mesečev*: ``adj pst``) are no such reading, and neither is one a
+        dictionary lists under the possessive itself as a headword (``stems``: the stems
+        the dictionaries have the form under; *vinova* of *vinov*, in *vinova loza*): the
+        dictionary has it as a word, not as a form derived from the noun."""
         if not admissible:
             return None
+        headwords = {s.lower() for s in stems}
         nouns: list[str] = []
         for r in admissible:
             marks = INANIMATE_POSSESSORS.intersection(r.tags)
-            if r.tags[:2] != ("adj", "pos") or not marks:
+            if r.tags[:2] != ("adj", "pos") or not marks or r.lemma.lower() in headwords:
                 return None
             cls = next(k for k, v in POSSESSOR.items() if v in marks)
             nouns.append(self.possessive_base(r.lemma.lower(), cls) or r.lemma)
