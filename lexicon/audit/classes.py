@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable
 
 from lexicon.game.slots import generated_slot
-from lexicon.store.records import POSSESSIVE_LABEL, Record
+from lexicon.store.records import ANIMATE_POSSESSIVE_LABEL, POSSESSIVE_LABEL, Record
 
 ADMITTED = "admitted:"
 REJECTED = "rejected:"
@@ -75,10 +75,14 @@ def polish(rec: Record) -> str:
 
 
 def kvizovka(rec: Record) -> str:
-    """The deciding reading (apertium's tags, or a hunspell slot) and the sources that
-    have the form: the pair the builder counts as ``admitted_by``."""
+    """The deciding reading (apertium's tags, apertium's possessive of an animate noun, a
+    noun's possessive read from a hunspell ending, or a hunspell slot) and the sources
+    that have the form: the pair the builder counts as ``admitted_by``."""
     first = rec.analyses[0] if rec.analyses else None
-    decided = ("no analysis" if first is None else "apertium" if first.source == APERTIUM
+    decided = ("no analysis" if first is None
+               else "possessive_animate" if first.labels[:1] and (
+                   ANIMATE_POSSESSIVE_LABEL in first.labels[0])
+               else "apertium" if first.source == APERTIUM
                else "possessive" if first.labels[:1] and first.labels[0].startswith(
                    POSSESSIVE_LABEL) else "slot")
     return f"{decided}:{'+'.join(sorted(rec.sources)) or 'no source'}"

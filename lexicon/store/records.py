@@ -17,6 +17,10 @@ REJECTED = b"\x00"
 #: nominative of a noun's possessive adjective (``possessive of the noun Marko``): part of
 #: the record format, since the audit draws and weighs such words as a class of their own
 POSSESSIVE_LABEL = "possessive of the noun "
+#: How an analysis's first label says that the Kvizovka builder admitted apertium's
+#: possessive adjective of an animate noun no dictionary spells (``...; possessive of a
+#: person or an animal: brat``): a class of its own for the audit, like the above
+ANIMATE_POSSESSIVE_LABEL = "possessive of a person or an animal: "
 
 
 @dataclass

@@ -51,6 +51,13 @@ ELATIVE = "ssup"
 #: Tags that tell lexical class, not inflection; paradigm slots learned from apertium drop
 #: them, because hunspell cannot tell (aspect, transitivity, reflexivity).
 LEXICAL_TAGS = frozenset({"perf", "impf", "tv", "iv", "ref"})
+#: What a possessive adjective apertium derives from a noun belongs to: the noun's class
+#: (``bratov<n><ma>+pos<adj>...``), as :func:`.apertium.fold_join` marks it. A possessive
+#: names what belongs to a person or an animal (seed 000 admits adjectives; of a thing or
+#: a name no possessive is a word of the language), so the class decides; hunspell cannot
+#: tell it, so paradigm slots drop it like the lexical tags.
+POSSESSOR = {"ma": "of_ma", "mi": "of_mi", "f": "of_f", "nt": "of_nt", "np": "of_np"}
+LEXICAL_TAGS = LEXICAL_TAGS | frozenset(POSSESSOR.values())
 ROMAN = re.compile(r"^[ivxlcdm]+$")
 #: Pseudo part of speech of a hunspell form whose paradigm slot could not be learned.
 UNCLASSIFIED = "?"

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lexicon.build.games.kvizovka.analysis import POSSESSOR
 from lexicon.build.progress import Progress
 from lexicon.sources.lttoolbox import WalkStats, iter_pairs, parse_analysis
 
@@ -70,10 +71,23 @@ class ApertiumForms:
         return [v for i, v in enumerate(self.varieties) if bits >> i & 1]
 
 
+def possessor(base: Tags) -> Tags:
+    """The mark of a possessive's base noun class (:data:`.analysis.POSSESSOR`): ``of_ma``
+    for an animate masculine (*bratov*), ``of_mi``, ``of_nt`` for an inanimate one
+    (*milimetrov*), ``of_f`` for a feminine (*kozin*, *kišin*), ``of_np`` for any proper
+    noun (*Omerbašićev*); none for a base apertium tags otherwise."""
+    if base[:1] == ("np",):
+        return (POSSESSOR["np"],)
+    if base[:1] == ("n",):
+        return tuple(POSSESSOR[t] for t in base[1:2] if t in POSSESSOR)
+    return ()
+
+
 def fold_join(analysis: str) -> tuple[str, Tags]:
     """One (lemma, tags) for a ``+``-joined analysis, as the rule book sees the form.
 
-    * ``X<n><g>+pos<adj><tags>`` -> (X, ``adj pos <tags>``): a possessive adjective;
+    * ``X<n><g>+pos<adj><tags>`` -> (X, ``adj pos <tags> of_<g>``): a possessive
+      adjective, marked with what it belongs to (:func:`possessor`);
     * ``ne<part>+Y<tags>`` -> (Y, tags): the negated verb (*nije*, *nemoj*) is a form of Y;
     * ``X<vblex>...<inf>+hteti<vbmod><clt><futI>...`` -> (X, ``vblex ... futI ...``): the
       future tense of X, no longer an infinitive.
@@ -82,7 +96,7 @@ def fold_join(analysis: str) -> tuple[str, Tags]:
     lemma, first = parse_analysis(parts[0])
     last_lemma, last = parse_analysis(parts[-1])
     if last[:1] == ("adj",) and last_lemma == "pos":
-        return lemma, ("adj", "pos", *last[1:])
+        return lemma, ("adj", "pos", *last[1:], *possessor(first))
     if first[:1] == ("part",):
         return last_lemma, last
     lexical = tuple(t for t in first[1:] if t in LEXICAL)

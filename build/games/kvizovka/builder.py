@@ -177,6 +177,8 @@ class KvizovkaBuilder:
     @staticmethod
     def _admitted_by(c: FormCandidate) -> str:
         """A label for the manifest's count of what admitted the valid forms."""
+        if c.admissible and c.admissible[0].evidence == "possessive_animate":
+            return "apertium's possessive of an animate noun, " + "+".join(c.sources)
         if any(r.source == APERTIUM for r in c.admissible):
             return "apertium tags, attested by " + "+".join(s for s in c.sources
                                                             if s != APERTIUM)

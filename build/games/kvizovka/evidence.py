@@ -33,6 +33,7 @@ from lexicon.build.games.hbs_script import LatinToCyrillic, to_latin
 from lexicon.build.games.kvizovka import apertium
 from lexicon.build.games.kvizovka.analysis import (
     ELATIVE,
+    POSSESSOR,
     UNCLASSIFIED,
     VERBAL,
     AnalysisJudge,
@@ -54,7 +55,7 @@ from lexicon.build.games.kvizovka.paradigms import (
 from lexicon.build.progress import Progress, track
 from lexicon.sources.hunspell import declared_entries
 
-from lexicon.store.records import POSSESSIVE_LABEL
+from lexicon.store.records import ANIMATE_POSSESSIVE_LABEL, POSSESSIVE_LABEL
 
 APERTIUM = "apertium-hbs-slv"
 HUNSPELL_SR = "hunspell-sr"
@@ -173,6 +174,10 @@ class FormCandidate:
     """(possessive, the right spelling) when every admitting reading is a possessive
     adjective in -ov after a palatal consonant or c (*ježov*: *ježev*; see
     :func:`wrong_possessive_suffix`)."""
+    inanimate_possessor: str | None = None
+    """The noun a possessive belongs to, when every admitting reading is a possessive
+    adjective of a noun apertium knows only as inanimate (*milimetrov*: *milimetar*; see
+    :meth:`SerboCroatianSources.inanimate_possessor`)."""
 
 
 #: The shortest first part and head of a compound apertium lists that a dictionary's head
@@ -263,6 +268,36 @@ def wrong_possessive_suffix(admissible: Sequence[HbsAnalysis]) -> tuple[str, str
         right = f"{base[:-1]}čev" if base.endswith("c") else f"{base}ev"
         wrong = (lemma, right)
     return wrong
+
+
+#: The possessor marks of an inanimate noun (:data:`.analysis.POSSESSOR`): a possessive of
+#: one names what belongs to a thing (*milimetrov*, *gradov*), no word of the language
+INANIMATE_POSSESSORS = frozenset({POSSESSOR["mi"], POSSESSOR["nt"]})
+#: The consonants a possessive's base turns before -in, -ev (majka: majčin, snaha: snašin,
+#: stric: stričev, knez: kneževi), undone to find the noun it is made of
+UNPALATAL = {"č": ("c", "k"), "ž": ("g", "z"), "š": ("h", "s")}
+#: The motion suffixes that make a feminine of a person of a masculine noun (učitelj:
+#: učiteljica, učenik: učenica, novinar: novinarka, Amerikanac: Amerikanka, student:
+#: studentkinja, junak: junakinja), each with what the masculine adds to the stem left
+#: once the suffix is taken off
+MOTION_SUFFIXES = (("kinja", ("", "ac")), ("inja", ("",)), ("ica", ("", "ik")),
+                   ("ka", ("", "ac", "in")))
+#: The shortest stem a motion suffix is taken off (pas + ka is no feminine of pas)
+MIN_MOTION_STEM = 4
+
+
+def possessive_bases(possessive: str) -> list[str]:
+    """The nouns a masculine possessive may be made of, likeliest first: of an a-stem
+    (-in: *majčin*, *sudijin*: *majka*, *sudija*), or of a consonant stem (-ov, -ev:
+    *bratov*, *stričev*, with a fleeting a put back: *ijekavčev*: *ijekavac*); the
+    consonant the suffix turned is undone (č: c, k; ž: g, z; š: h, s)."""
+    stem = possessive[:-2]
+    if len(stem) < 2 or possessive[-2:] not in ("in", "ov", "ev"):
+        return []
+    turned = [stem] + [stem[:-1] + c for c in UNPALATAL.get(stem[-1], ())]
+    if possessive.endswith("in"):
+        return [t + "a" for t in turned]
+    return [b for t in turned for b in (t, f"{t[:-1]}a{t[-1]}")]
 
 
 #: A passive participle's ending and its verb's infinitive ending (usporen: usporiti,
@@ -983,6 +1018,9 @@ class SerboCroatianSources:
             elif not ev.attested and (head := self.compound_head(r)) is not None:
                 admissible.append(replace(r, note=f"{r.note}; {head}",
                                           evidence="compound_head"))
+            elif (owner := self.animate_possessor(r)) is not None:
+                admissible.append(replace(r, note=f"{r.note}; {owner}",
+                                          evidence="possessive_animate"))
             else:
                 unsupported.append(r)
         explained = None if admissible or not rest else Explanation(*judge.explain(rest))
@@ -995,7 +1033,83 @@ class SerboCroatianSources:
                              read.capitalised_by, one.adverb, one.twin, one.infinitive_stem,
                              one.intransitive, ekavian, one.fleeting,
                              self._pre_word(latin, read.analyses), one.hyper,
-                             wrong_possessive_suffix(admissible))
+                             wrong_possessive_suffix(admissible),
+                             self.inanimate_possessor(admissible, tagged_stems))
+
+    def noun_class(self, noun: str) -> str | None:
+        """apertium's class of a common noun (``ma``, ``mi``, ``f``, ``nt``), read from the
+        tags of its nominative singular; None when it has none or more than one."""
+        entry = self.ap.forms.get(noun, {}).get(noun)
+        if entry is None:
+            return None
+        classes = {tags[1] for tags in entry.tags if tags[:1] == ("n",) and len(tags) > 1
+                   and tags[1] in POSSESSOR and "sg" in tags and "nom" in tags}
+        return classes.pop() if len(classes) == 1 else None
+
+    def possessive_base(self, possessive: str, cls: str) -> str | None:
+        """The noun of class ``cls`` a masculine possessive is made of
+        (:func:`possessive_bases`), when apertium has one."""
+        return next((b for b in possessive_bases(possessive) if self.noun_class(b) == cls),
+                    None)
+
+    def motion_masculine(self, feminine: str) -> str | None:
+        """The animate masculine noun a feminine is made of by a motion suffix
+        (:data:`MOTION_SUFFIXES`: *učiteljica* of *učitelj*, *novinarka* of *novinar*),
+        when apertium has it as animate (``<n><ma>``)."""
+        for suffix, adds in MOTION_SUFFIXES:
+            stem = feminine[: -len(suffix)]
+            if feminine.endswith(suffix) and len(stem) >= MIN_MOTION_STEM:
+                found = next((stem + a for a in adds if self.noun_class(stem + a) == "ma"),
+                             None)
+                if found is not None:
+                    return found
+        return None
+
+    def animate_possessor(self, r: HbsAnalysis) -> str | None:
+        """Who an apertium possessive no dictionary has belongs to, when that is a person or
+        an animal: seed 000 admits adjectives, and a possessive adjective (*bratov*,
+        *učiteljičin*) names what belongs to a living being. apertium derives one from
+        every noun; the possessive counts when its base is a common noun apertium has as
+        animate (``<n><ma>``: *brat*, *suscenarist*), or a feminine made of one by a motion
+        suffix (:meth:`motion_masculine`: *učiteljica* of *učitelj*). The noun need not be
+        in a dictionary: apertium's class of it, and a possessive that spells its base, are
+        the evidence (a typo in a lemma has no noun of that class to derive from).
+        Possessives of things (*milimetrov*, *kišin*) and of names (*Omerbašićev*) get
+        none."""
+        if r.source != APERTIUM or r.tags[:2] != ("adj", "pos") or not r.lemma.islower():
+            return None
+        if POSSESSOR["ma"] in r.tags:
+            noun = self.possessive_base(r.lemma, "ma")
+            if noun is not None:
+                return f"{ANIMATE_POSSESSIVE_LABEL}{noun}, an animate noun"
+        elif POSSESSOR["f"] in r.tags:
+            noun = self.possessive_base(r.lemma, "f")
+            masculine = None if noun is None else self.motion_masculine(noun)
+            if masculine is not None:
+                return (f"{ANIMATE_POSSESSIVE_LABEL}{noun}, the feminine of the animate "
+                        f"{masculine}")
+        return None
+
+    def inanimate_possessor(self, admissible: Sequence[HbsAnalysis],
+                            stems: Iterable[str] = ()) -> str | None:
+        """The noun every admitting reading is a possessive of, when apertium knows that
+        noun only as inanimate (``mi``, ``nt``: *milimetrov* of *milimetar*); None when a
+        reading is anything else. Adjectives apertium lists as words of their own
+        (*sunčev*, *mesečev*: ``adj pst``) are no such reading, and neither is one a
+        dictionary lists under the possessive itself as a headword (``stems``: the stems
+        the dictionaries have the form under; *vinova* of *vinov*, in *vinova loza*): the
+        dictionary has it as a word, not as a form derived from the noun."""
+        if not admissible:
+            return None
+        headwords = {s.lower() for s in stems}
+        nouns: list[str] = []
+        for r in admissible:
+            marks = INANIMATE_POSSESSORS.intersection(r.tags)
+            if r.tags[:2] != ("adj", "pos") or not marks or r.lemma.lower() in headwords:
+                return None
+            cls = next(k for k, v in POSSESSOR.items() if v in marks)
+            nouns.append(self.possessive_base(r.lemma.lower(), cls) or r.lemma)
+        return nouns[0]
 
     def compound_head(self, r: HbsAnalysis) -> str | None:
         """How a dictionary vouches for apertium's compound headword ``r.lemma``, when no
@@ -1211,7 +1325,9 @@ class SerboCroatianSources:
             possessive = self.possessive_nominative(latin, w)
             if possessive is not None:
                 masculine, noun, tags = possessive
-                return [HbsAnalysis(latin, masculine, t, sid,
+                cls = self.noun_class(noun)
+                owner = (POSSESSOR[cls],) if cls is not None else ()
+                return [HbsAnalysis(latin, masculine, (*t, *owner), sid,
                                     f"{POSSESSIVE_LABEL}{noun}, read from its ending",
                                     "possessive_nominative") for t in tags]
             short = self.short_form(latin, w)
