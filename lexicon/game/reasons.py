@@ -72,8 +72,6 @@ REASONS: dict[str, str] = {
                        "ijekavian sources write it with e; only one dictionary writes je",
     "possessive_suffix": "a possessive adjective with the wrong suffix (ježov for ježev): "
                          "after a palatal consonant it is -ev, and c turns into č",
-    "inanimate_possessive": "a possessive adjective of a thing (milimetrov of milimetar): "
-                            "a possessive belongs to a person or an animal",
     "unfleeting_a": "a form of an adjective whose a is fleeting, made as if it were a "
                     "participle (sumarana beside sumarna): only one dictionary's slot makes it",
     # a Remik move (lexicon.verdicts.remik, from the rule book, seed 004)

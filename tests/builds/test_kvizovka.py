@@ -154,6 +154,8 @@ VALID = {  # word -> tiles
     "učiteljičina": ["U", "Č", "I", "T", "E", "LJ", "I", "Č", "I", "N", "A"],
     # apertium's possessive of vino, which hunspell-hr lists as a headword: a word of its own
     "vinova": ["V", "I", "N", "O", "V", "A"],
+    "brodov": ["B", "R", "O", "D", "O", "V"],
+    "brodovo": ["B", "R", "O", "D", "O", "V", "O"],
 }
 
 INVALID = {  # word -> reason code
@@ -221,8 +223,6 @@ INVALID = {  # word -> reason code
     "korisnicinog": "unclassified",   # a possessive's oblique case: not read as one
     "korisnicinom": "unclassified",
     "brodovom": "unclassified",
-    "brodov": "inanimate_possessive",   # hunspell-sr's possessive of brod, a thing
-    "brodovo": "inanimate_possessive",
     "bratovog": "inflected_form",       # an animate possessive's genitive
     "milimetrov": "unattested",         # apertium's possessive of a thing
     "kišin": "unattested",              # of a feminine no motion suffix makes of a person
@@ -369,6 +369,7 @@ def test_a_possessive_nominative_names_its_noun(catalog: Catalog) -> None:
     assert got["valid"], got["reason"]
     evidence = " ".join(got["evidence"])
     assert "possessive of the noun korisnica" in evidence and "adj.pos.f.pl.nom" in evidence
+    assert "possessive of the noun brod" in " ".join(check(catalog, "brodov")["evidence"])
     assert "possessive of the noun majka" in " ".join(check(catalog, "majkin")["evidence"])
     assert "bubuleja" in check(catalog, "bubulejin")["reason"]["detail"]
 
@@ -394,10 +395,6 @@ def test_a_possessive_is_decided_by_what_it_belongs_to(catalog: Catalog) -> None
     classes = {evidence_class("kvizovka", r) for r in rel.records()
                if r.word in ("bratov", "učiteljičina")}
     assert classes == {"admitted:possessive_animate:apertium-hbs-slv"}
-    brodov = check(catalog, "brodov")["reason"]
-    assert brodov["code"] == "inanimate_possessive"
-    assert brodov["detail"] == ("a possessive adjective belongs to a person or an animal; "
-                                "brod names a thing")
     assert "milimetrov" in check(catalog, "milimetrov")["reason"]["detail"]
 
 

@@ -284,19 +284,6 @@ def possessive_suffix(c: FormCandidate) -> str | None:
             f"suffix is -ev, and c turns into č")
 
 
-def inanimate_possessive(c: FormCandidate) -> str | None:
-    """Seed 000 admits adjectives; a possessive adjective (-ov, -ev, -in) names what
-    belongs to a person or an animal (*bratov*, *kozin*). Of a thing it is no word of the
-    language: the dictionaries' possessive flags and apertium's generator make one of
-    every noun (*milimetrov*, *gradov*). Rejected when every admitting reading is a
-    possessive of a noun apertium knows only as inanimate; adjectives of their own that
-    the sources list (*sunčev*, *mesečev*) are no such reading and stay."""
-    if c.inanimate_possessor is None:
-        return None
-    return (f"a possessive adjective belongs to a person or an animal; "
-            f"{c.inanimate_possessor} names a thing")
-
-
 def analysis_line(r: HbsAnalysis) -> str:
     return f"{r.source}" + (f" ({r.note})" if r.note else "") + f": {r.lemma} {'.'.join(r.tags)}"
 
@@ -439,9 +426,6 @@ def _slot_vetoes() -> list[Reject[FormCandidate]]:
         Reject("possessive_suffix", "possessive adjectives in -ov after a palatal consonant "
                "or c, when no other reading admits them (ježov: ježev, kepecov: kepečev)",
                possessive_suffix),
-        Reject("inanimate_possessive", "possessive adjectives of nouns apertium knows only "
-               "as inanimate (milimetrov of milimetar), when no other reading admits them",
-               inanimate_possessive),
     ]
 
 

@@ -174,10 +174,6 @@ class FormCandidate:
     """(possessive, the right spelling) when every admitting reading is a possessive
     adjective in -ov after a palatal consonant or c (*ježov*: *ježev*; see
     :func:`wrong_possessive_suffix`)."""
-    inanimate_possessor: str | None = None
-    """The noun a possessive belongs to, when every admitting reading is a possessive
-    adjective of a noun apertium knows only as inanimate (*milimetrov*: *milimetar*; see
-    :meth:`SerboCroatianSources.inanimate_possessor`)."""
 
 
 #: The shortest first part and head of a compound apertium lists that a dictionary's head
@@ -270,9 +266,6 @@ def wrong_possessive_suffix(admissible: Sequence[HbsAnalysis]) -> tuple[str, str
     return wrong
 
 
-#: The possessor marks of an inanimate noun (:data:`.analysis.POSSESSOR`): a possessive of
-#: one names what belongs to a thing (*milimetrov*, *gradov*), no word of the language
-INANIMATE_POSSESSORS = frozenset({POSSESSOR["mi"], POSSESSOR["nt"]})
 #: The consonants a possessive's base turns before -in, -ev (majka: majčin, snaha: snašin,
 #: stric: stričev, knez: kneževi), undone to find the noun it is made of
 UNPALATAL = {"č": ("c", "k"), "ž": ("g", "z"), "š": ("h", "s")}
@@ -1033,8 +1026,7 @@ class SerboCroatianSources:
                              read.capitalised_by, one.adverb, one.twin, one.infinitive_stem,
                              one.intransitive, ekavian, one.fleeting,
                              self._pre_word(latin, read.analyses), one.hyper,
-                             wrong_possessive_suffix(admissible),
-                             self.inanimate_possessor(admissible, tagged_stems))
+                             wrong_possessive_suffix(admissible))
 
     def noun_class(self, noun: str) -> str | None:
         """apertium's class of a common noun (``ma``, ``mi``, ``f``, ``nt``), read from the
@@ -1089,27 +1081,6 @@ class SerboCroatianSources:
                 return (f"{ANIMATE_POSSESSIVE_LABEL}{noun}, the feminine of the animate "
                         f"{masculine}")
         return None
-
-    def inanimate_possessor(self, admissible: Sequence[HbsAnalysis],
-                            stems: Iterable[str] = ()) -> str | None:
-        """The noun every admitting reading is a possessive of, when apertium knows that
-        noun only as inanimate (``mi``, ``nt``: *milimetrov* of *milimetar*); None when a
-        reading is anything else. Adjectives apertium lists as words of their own
-        (*sunčev*, *mesečev*: ``adj pst``) are no such reading, and neither is one a
-        dictionary lists under the possessive itself as a headword (``stems``: the stems
-        the dictionaries have the form under; *vinova* of *vinov*, in *vinova loza*): the
-        dictionary has it as a word, not as a form derived from the noun."""
-        if not admissible:
-            return None
-        headwords = {s.lower() for s in stems}
-        nouns: list[str] = []
-        for r in admissible:
-            marks = INANIMATE_POSSESSORS.intersection(r.tags)
-            if r.tags[:2] != ("adj", "pos") or not marks or r.lemma.lower() in headwords:
-                return None
-            cls = next(k for k, v in POSSESSOR.items() if v in marks)
-            nouns.append(self.possessive_base(r.lemma.lower(), cls) or r.lemma)
-        return nouns[0]
 
     def compound_head(self, r: HbsAnalysis) -> str | None:
         """How a dictionary vouches for apertium's compound headword ``r.lemma``, when no
