@@ -147,7 +147,8 @@ class PackNotReady(RetryLater):
 
 class PackFailed(RetryLater):
     """The process that makes an offline pack ended without one (killed, out of memory, a
-    bug): nothing was kept, the server is as it was, and the next request tries again."""
+    bug): nothing was kept, the server is as it was; the failure is told to the next asker,
+    and the first ask after ``Retry-After`` tries again."""
 
     code = "pack_failed"
 

@@ -43,6 +43,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 import unicodedata
 import zlib
 from collections.abc import Callable
@@ -272,7 +273,13 @@ _KEPT: dict[tuple[str, str, str], Pack] = {}
 _KEPT_PACKS = 8
 #: the pack of each release being read or made now: one job a release, whoever asks
 _JOBS: dict[tuple[str, str, str], Future[Pack]] = {}
-#: guards _KEPT and _JOBS for a few dict operations only: nothing waits on it for a pack
+#: when each failed job in _JOBS failed, and whether an asker has been handed it since: a
+#: failure is told before it is tried again (a maker killed while no request waited would
+#: otherwise be started again unseen, and a maker that always fails never be reported)
+_FAILED: dict[tuple[str, str, str], _Failure] = {}
+#: the clock failures are timed by (a seam: a test moves it past a Retry-After)
+_clock = time.monotonic
+#: guards _KEPT, _JOBS and _FAILED for a few dict operations only: nothing waits on it
 _KEPT_LOCK = threading.Lock()
 #: one pack made at a time (a big game's child takes a core and hundreds of MB for a
 #: while); taken only by the makers' threads, never by a caller
@@ -302,12 +309,36 @@ def job(profile: Profile, release: Release, root: Path | None = None) -> Future[
             done.set_result(hit)
             return done
         running = _JOBS.get(name)
-        if running is not None:
+        if running is not None and not _tried_again(name, running):
             return running
+        _FAILED.pop(name, None)
         running = _JOBS[name] = _MAKERS.submit(_take, name, profile, release, root)
     # outside the lock: a job already ended runs the callback here, at once
-    running.add_done_callback(lambda _f: _forget(name))
+    running.add_done_callback(lambda ended: _forget(name, ended))
     return running
+
+
+@dataclass
+class _Failure:
+    """A failed job kept to be told: when it failed (monotonic), after how many seconds it
+    may be tried again, and whether an asker has been handed it yet."""
+
+    at: float
+    retry_after: float
+    told: bool = False
+
+
+def _tried_again(name: tuple[str, str, str], running: Future[Pack]) -> bool:
+    """Should the job ``running`` of ``name`` (in _JOBS; under _KEPT_LOCK) be replaced by a
+    new one? Only a failed one, once it has been handed to an asker and its
+    ``Retry-After`` has passed; handing it out now marks it told."""
+    failure = _FAILED.get(name)
+    if failure is None:     # running, or just ended and its callback not yet run
+        return False
+    if failure.told and _clock() - failure.at >= failure.retry_after:
+        return True
+    failure.told = True
+    return False
 
 
 def making(release: Release) -> bool:
@@ -317,11 +348,19 @@ def making(release: Release) -> bool:
                for (_root, _game, rid), done in list(_JOBS.items()))
 
 
-def _forget(name: tuple[str, str, str]) -> None:
-    """A job ended: a pack it got is kept already, and a failed one is tried again by
-    the next request, not remembered."""
+def _forget(name: tuple[str, str, str], ended: Future[Pack]) -> None:
+    """A job ended: a pack it got is kept already, so the job is dropped; a failed one
+    stays to be told (:func:`_tried_again`), then the next request tries again."""
+    failed = not ended.cancelled() and ended.exception() is not None
     with _KEPT_LOCK:
-        _JOBS.pop(name, None)
+        if _JOBS.get(name) is not ended:
+            return
+        if not failed:
+            del _JOBS[name]
+            return
+        said = getattr(ended.exception(), "detail", None) or {}
+        retry = said.get("retry_after", packmaker.RETRY_SECONDS)
+        _FAILED[name] = _Failure(_clock(), float(retry))
 
 
 def _take(name: tuple[str, str, str], profile: Profile, release: Release,

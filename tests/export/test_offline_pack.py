@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -208,9 +209,12 @@ def test_a_pack_is_made_in_a_child_process(home: Path, pack_gate: PackGate) -> N
     assert not Path(f"/proc/{maker}").exists() or _parent_of(maker) != os.getpid()
 
 
-def test_a_killed_maker_leaves_no_pack(home: Path, pack_gate: PackGate) -> None:
+def test_a_killed_maker_leaves_no_pack(home: Path, pack_gate: PackGate,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A maker killed at work is ``pack_failed`` (503, Retry-After): no pack file is left
-    where packs are kept, nothing is remembered, and the next ask makes it whole."""
+    where packs are kept; the failure is told to the next asker, even one that was not
+    waiting when the maker died, and once its Retry-After has passed the next ask makes
+    the pack whole."""
     lex = Catalog(home).lexicon("osps")
     job = lex.offline_pack_job()
     with pack_gate.maker() as maker:
@@ -218,10 +222,21 @@ def test_a_killed_maker_leaves_no_pack(home: Path, pack_gate: PackGate) -> None:
     with pytest.raises(PackFailed) as failed:
         job.result(120)
     assert failed.value.code == "pack_failed" and failed.value.status == 503
-    assert int(failed.value.headers["Retry-After"]) > 0
+    retry = int(failed.value.headers["Retry-After"])
+    assert retry > 0
     kept = home / "cache" / "offline" / "osps"
     assert not kept.exists() or not list(kept.iterdir())
+    name = (str(home), "osps", lex.release_id)
+    deadline = time.monotonic() + 60
+    while name not in offline._FAILED:              # the job's own end has been seen
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    for _ in range(2):                              # told, not started again unseen
+        assert lex.offline_pack_job() is job
+    clock = offline._clock
+    monkeypatch.setattr(offline, "_clock", lambda: clock() + retry)
     again = lex.offline_pack_job()
+    assert again is not job
     with pack_gate.maker():
         pass
     assert again.result(120).words == make_pack(lex.profile, lex.release).words

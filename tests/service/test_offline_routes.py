@@ -73,8 +73,9 @@ def test_a_pack_being_made_freezes_nothing(small_homes: SmallHomes, pack_gate: P
 def test_a_killed_maker_leaves_the_server_serving(small_homes: SmallHomes, pack_gate: PackGate
                                                   ) -> None:
     """The child making a pack killed at work: the server answers ``pack_failed`` (503,
-    ``Retry-After``) for that pack, keeps no file of it, goes on answering everything
-    else, and makes the pack whole when asked again."""
+    ``Retry-After``) for that pack, whether or not a request was waiting when it died,
+    keeps no file of it, goes on answering everything else, and makes the pack whole when
+    asked again after the Retry-After."""
     home = small_homes("small")
     with serving("lexicon.service.app:create_app", home) as (base, pid), \
             httpx.Client(base_url=base, timeout=PROMPT) as http:
@@ -91,7 +92,10 @@ def test_a_killed_maker_leaves_the_server_serving(small_homes: SmallHomes, pack_
         assert not kept.exists() or not list(kept.iterdir())
         assert http.get("/healthz").status_code == 200 and Path(f"/proc/{pid}").exists()
         assert http.get("/v1/games/osps/words/kot").json()["valid"] is True
-        assert http.get("/v1/games/osps/offline").status_code == 503     # asked again
+        answers.clear()                 # asked again after Retry-After: a new maker
+        _wait_for(lambda: answers.append(http.get("/v1/games/osps/offline"))
+                  or answers[-1].json()["code"] != "pack_failed")
+        assert answers[-1].json()["code"] == "pack_not_ready", answers[-1].text
         with pack_gate.maker():
             pass
         _wait_for(lambda: http.get("/v1/games/osps/offline").status_code == 200)
