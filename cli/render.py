@@ -243,6 +243,8 @@ def audit_score(r: dict[str, Any]) -> str:
     lines = [f"{r['release']} ({r['population']}), from {', '.join(r['sheets'])}: "
              f"{r['labelled']:,} labelled words read"
              + (f", {r['not_read']:,} not in the release" if r["not_read"] else "")
+             + (f", {r['outside_population']:,} outside the population, not counted"
+                if r.get("outside_population") else "")
              + (f"; {r['doubtful']['labels']:,} doubtful, counted {r['doubtful']['counted']}"
                 if r["doubtful"]["labels"] else ""),
              _estimate("precision (admitted words the game admits)", r["precision"]),

@@ -148,17 +148,17 @@ def score(profile: Profile, release: Release, sheets: list[Sheet], *,
                          f"{doubtful!r}", detail={"doubtful": doubtful})
     vocabulary = profile.vocabulary
     sizes: Counter[str] = Counter()
+    seen: set[str] = set()
     if population is None:
         for cls, _rec in audited_records(profile, release):
             sizes[cls] += 1
     else:
-        seen: set[str] = set()
         for _word, key, rec in lookup(profile, release, population):
             if key is not None and key not in seen:
                 seen.add(key)
                 sizes[evidence_class(vocabulary, rec)] += 1
     by_key = {}
-    unread = 0
+    unread = outside = 0
     label_of = labels(sheets)
     doubts = sum(r.label == "?" for r in label_of.values())
     if doubtful == "out":
@@ -166,6 +166,9 @@ def score(profile: Profile, release: Release, sheets: list[Sheet], *,
     for word, key, rec in lookup(profile, release, label_of):
         if key is None or (rec is None and population is None):
             unread += 1      # no spelling of the game, or not in the release scored
+            continue
+        if population is not None and key not in seen:
+            outside += 1     # labelled, but not a word of the population weighed
             continue
         by_key[key] = (evidence_class(vocabulary, rec), label_of[word].admissible)
     strata = {c: Stratum(c, n) for c, n in sizes.items()}
@@ -185,6 +188,7 @@ def score(profile: Profile, release: Release, sheets: list[Sheet], *,
         "population": f"list {list_name} ({len(population):,} words)" if population is not None
         else "release",
         "sheets": [s.name for s in sheets], "labelled": len(by_key), "not_read": unread,
+        "outside_population": outside,
         "doubtful": {"labels": doubts, "counted": doubtful},
         "precision": _public(precision), "missed": _public(missed),
         "recall": recall(precision["size"], precision, missed["size"], missed),

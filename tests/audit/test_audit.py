@@ -208,6 +208,25 @@ def test_score_weighs_by_a_word_list(osps: Lexicon, home: Path, tmp_path: Path) 
     assert own["precision"]["size"] == 15 and own["missed"]["size"] == 4
 
 
+def test_a_word_list_is_estimated_from_its_own_labelled_words(osps: Lexicon, home: Path,
+                                                              tmp_path: Path) -> None:
+    """Weighed by a word list, a class is estimated from the labelled words of that list
+    only: a labelled word of the same class outside the list is no draw of the list (a
+    sheet drawn from one part of a class says nothing of another part's error rate)."""
+    _sheet(home, "hand", _labels())
+    part = tmp_path / "part.txt"
+    part.write_text("\n".join(MORFEUSZ[9:15]) + "\n")   # holds the one N label, no Y
+    r = osps.audit_score(["hand"], population=part)
+    morfeusz = {c["class"]: c for c in r["classes"]}[_class_of(osps, MORFEUSZ[9])]
+    assert morfeusz["size"] == 6 and morfeusz["labelled"] == 1
+    assert r["precision"]["estimate"] == 0.0
+    assert r["labelled"] == 1 and r["outside_population"] == 16     # the ? is out
+
+
+def _class_of(lex: Lexicon, word: str) -> str:
+    return evidence_class(lex.profile.vocabulary, lex.release.get(word))
+
+
 def test_a_game_playing_the_vocabulary_is_scored_with_its_sheets(osps: Lexicon,
                                                                   home: Path) -> None:
     """remik plays osps's vocabulary: osps's sheets score remik's release, with the same
