@@ -273,17 +273,33 @@ class PackGate:
             os.close(opened[0])
 
     def reader(self) -> int:
-        """The pid of the process (not this one) that has the gate open now."""
+        """The pid of the process (not this one) that has the gate open now. /proc is read
+        again until it shows one (a process's descriptors can be listed while one of
+        them closes: that descriptor is skipped, not the process), within :attr:`WAIT`."""
         target = os.fspath(self.path)
-        for proc in Path("/proc").iterdir():
-            if not proc.name.isdigit() or int(proc.name) == os.getpid():
-                continue
-            try:
-                if any(os.readlink(fd) == target for fd in (proc / "fd").iterdir()):
+        deadline = time.monotonic() + self.WAIT
+        while time.monotonic() < deadline:
+            for proc in Path("/proc").iterdir():
+                if proc.name.isdigit() and int(proc.name) != os.getpid() \
+                        and target in _open_files(proc):
                     return int(proc.name)
-            except OSError:
-                continue
+            time.sleep(0.01)
         raise AssertionError("no process holds the gate")
+
+
+def _open_files(proc: Path) -> set[str]:
+    """What the process ``proc`` (a /proc entry) has open now, as far as it can be read."""
+    found: set[str] = set()
+    try:
+        fds = list((proc / "fd").iterdir())
+    except OSError:
+        return found
+    for fd in fds:
+        try:
+            found.add(os.readlink(fd))
+        except OSError:
+            continue
+    return found
 
 
 @pytest.fixture()
