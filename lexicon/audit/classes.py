@@ -12,8 +12,10 @@ by its size in the release. Classes are read from what a record holds, so any re
 * Polish (osps and the remik games that play its vocabulary): the evidence grade the
   builder stores as ``grade:<name>`` (``admitted:grade:morfeusz``), a generated form also
   by its paradigm slot (``admitted:grade:generated:praet:sg:n``);
-* Kvizovka: the reading that decided (``apertium`` tags, a learned hunspell ``slot``, or a
-  hunspell form read as a noun's ``possessive`` from its ending) and the combination of
+* Kvizovka: the reading that decided (``apertium`` tags, a learned hunspell ``slot``, a
+  hunspell form read as a noun's ``possessive`` from its ending, or as the
+  ``possessive_feminine`` of a feminine the dictionary lists under its masculine, or
+  apertium's ``possessive_animate``) and the combination of
   sources that have the form (``admitted:apertium:apertium-hbs-slv+hunspell-hr``);
 * Križemkražem: the rule whose evidence admitted it, recognised from the first evidence
   text (:data:`KRIZEMKRAZEM_RULES`; the builder counts the same rules in its manifest,
@@ -27,7 +29,12 @@ import re
 from collections.abc import Callable
 
 from lexicon.game.slots import generated_slot
-from lexicon.store.records import ANIMATE_POSSESSIVE_LABEL, POSSESSIVE_LABEL, Record
+from lexicon.store.records import (
+    ANIMATE_POSSESSIVE_LABEL,
+    FEMININE_OF_LABEL,
+    POSSESSIVE_LABEL,
+    Record,
+)
 
 ADMITTED = "admitted:"
 REJECTED = "rejected:"
@@ -83,7 +90,8 @@ def kvizovka(rec: Record) -> str:
                else "possessive_animate" if first.labels[:1] and (
                    ANIMATE_POSSESSIVE_LABEL in first.labels[0])
                else "apertium" if first.source == APERTIUM
-               else "possessive" if first.labels[:1] and first.labels[0].startswith(
+               else ("possessive_feminine" if FEMININE_OF_LABEL in first.labels[0]
+                     else "possessive") if first.labels[:1] and first.labels[0].startswith(
                    POSSESSIVE_LABEL) else "slot")
     return f"{decided}:{'+'.join(sorted(rec.sources)) or 'no source'}"
 

@@ -70,8 +70,9 @@ REASONS: dict[str, str] = {
                         "(dvadesetprvi): it is two words, dvadeset prvi",
     "hyper_ijekavian": "je or ije where the word has no yat (zavjesti for zavesti): the "
                        "ijekavian sources write it with e; only one dictionary writes je",
-    "possessive_suffix": "a possessive adjective with the wrong suffix (ježov for ježev): "
-                         "after a palatal consonant it is -ev, and c turns into č",
+    "possessive_suffix": "a possessive adjective spelled against the norm (ježov for "
+                         "ježev, korisnicin for korisničin): after a palatal consonant "
+                         "the suffix is -ev, and c turns into č",
     "unfleeting_a": "a form of an adjective whose a is fleeting, made as if it were a "
                     "participle (sumarana beside sumarna): only one dictionary's slot makes it",
     # a Remik move (lexicon.verdicts.remik, from the rule book, seed 004)

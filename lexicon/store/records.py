@@ -21,6 +21,10 @@ POSSESSIVE_LABEL = "possessive of the noun "
 #: possessive adjective of an animate noun no dictionary spells (``...; possessive of a
 #: person or an animal: brat``): a class of its own for the audit, like the above
 ANIMATE_POSSESSIVE_LABEL = "possessive of a person or an animal: "
+#: How such a possessive's label says that the dictionary lists it under the masculine
+#: whose feminine the noun is (``possessive of the noun slikarica, the feminine of slikar,
+#: ...``): another evidence path, so another class for the audit
+FEMININE_OF_LABEL = ", the feminine of "
 
 
 @dataclass

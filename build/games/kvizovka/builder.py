@@ -39,7 +39,7 @@ from lexicon.sources.wordlist import LISTS_DIR
 from lexicon.errors import BuildError
 from lexicon.game import profile as profiles
 from lexicon.store.recordfile import Split
-from lexicon.store.records import Analysis, Record
+from lexicon.store.records import FEMININE_OF_LABEL, Analysis, Record
 
 GAME = "kvizovka"
 APERTIUM_DIR = Path("usr/share/apertium/apertium-hbs-slv")
@@ -183,7 +183,9 @@ class KvizovkaBuilder:
             return "apertium tags, attested by " + "+".join(s for s in c.sources
                                                             if s != APERTIUM)
         if c.admissible and c.admissible[0].evidence == "possessive_nominative":
-            return "noun's possessive read from the ending, " + "+".join(c.sources)
+            feminine = FEMININE_OF_LABEL in c.admissible[0].note
+            return ("feminine's possessive listed under the masculine, " if feminine
+                    else "noun's possessive read from the ending, ") + "+".join(c.sources)
         return "learned hunspell slot, " + "+".join(c.sources)
 
     @staticmethod

@@ -55,7 +55,11 @@ from lexicon.build.games.kvizovka.paradigms import (
 from lexicon.build.progress import Progress, track
 from lexicon.sources.hunspell import declared_entries
 
-from lexicon.store.records import ANIMATE_POSSESSIVE_LABEL, POSSESSIVE_LABEL
+from lexicon.store.records import (
+    ANIMATE_POSSESSIVE_LABEL,
+    FEMININE_OF_LABEL,
+    POSSESSIVE_LABEL,
+)
 
 APERTIUM = "apertium-hbs-slv"
 HUNSPELL_SR = "hunspell-sr"
@@ -246,24 +250,47 @@ def possessive_families(base: str) -> frozenset[str]:
 
 def wrong_possessive_suffix(admissible: Sequence[HbsAnalysis]) -> tuple[str, str] | None:
     """(possessive, its right spelling) when every reading in ``admissible`` is a
-    possessive adjective (``adj pos``) in -ov whose base takes -ev
-    (:func:`possessive_families`): apertium derives -ov from every masculine noun, after
-    a palatal consonant too (*ježov*, *lakejov*, *ibermenšov* for *ježev*, *lakejev*,
-    *ibermenšev*), and after a c that the possessive turns into č (*kepecov*:
-    *kepečev*). An -ev after another consonant is not judged: some stems in -žd, -št
-    take it (*duždev*). None when any reading is something else, or right."""
+    possessive adjective (``adj pos``) spelled against the norm (:func:`right_possessive`).
+    None when any reading is something else, or right."""
     if not admissible:
         return None
     wrong: tuple[str, str] | None = None
     for r in admissible:
         lemma = r.lemma.lower()
-        base = lemma[:-2]
-        if r.tags[:2] != ("adj", "pos") or not lemma.endswith("ov") or len(base) < 2 \
-                or "ov" in possessive_families(base):
+        right = right_possessive(lemma) if r.tags[:2] == ("adj", "pos") else None
+        if right is None:
             return None
-        right = f"{base[:-1]}čev" if base.endswith("c") else f"{base}ev"
         wrong = (lemma, right)
     return wrong
+
+
+def right_possessive(lemma: str) -> str | None:
+    """The normative spelling of the possessive adjective ``lemma`` (its masculine
+    nominative singular), or None when it is spelled right or not judged.
+
+    * -ov whose base takes -ev (:func:`possessive_families`): apertium derives -ov from
+      every masculine noun, after a palatal consonant too (*ježov*, *lakejov*,
+      *ibermenšov* for *ježev*, *lakejev*, *ibermenšev*), and after a c that the
+      possessive turns into č (*kepecov*: *kepečev*). An -ev after another consonant is
+      not judged: some stems in -žd, -št take it (*duždev*).
+    * -icin of a noun in -ica: the c turns into č before -in (*kraljica*: *kraljičin*,
+      *korisnica*: *korisničin*), as the Serbian and the Croatian orthographies
+      prescribe for the nouns in -ica, masculine and feminine; hunspell-sr's possessive
+      flag does not turn it (*korisnicin*). Not after č, where the Serbian norm keeps c
+      to avoid či-či (*devojčica*: *devojčicin*; the Croatian allows *devojčičin* too),
+      nor after ć (*domaćica*), where usage is divided. Other stems in c (*ovca*, *braca*)
+      and the -kin, -gin, -hin of an a-stem are not judged: some nouns keep their k, g, h
+      (*bakin*, *kolegin*, *snahin*)."""
+    base = lemma[:-2]
+    if len(base) < 2:
+        return None
+    if lemma.endswith("ov"):
+        if "ov" in possessive_families(base):
+            return None
+        return f"{base[:-1]}čev" if base.endswith("c") else f"{base}ev"
+    if lemma.endswith("in") and base.endswith("ic") and base[-3:-2] not in ("č", "ć", ""):
+        return f"{base[:-1]}čin"
+    return None
 
 
 #: The consonants a possessive's base turns before -in, -ev (majka: majčin, snaha: snašin,
@@ -1220,26 +1247,27 @@ class SerboCroatianSources:
         if ending is None:
             return None
         base, family = latin[: -len(ending)], ending[:2]
-        if family == "in":
-            if not stem.endswith("a"):
-                return None
-            roots = {stem[:-1]}
+        if family == "in":      # an a-stem; or a feminine the stem's motion suffix makes
+            nouns = [stem] if stem.endswith("a") else [stem + s for s, _ in MOTION_SUFFIXES]
+            roots = {n[:-1]: n for n in nouns}
         elif stem[-1] in VOWELS:
             return None
         else:
-            roots = {stem, stem[:-2] + stem[-1]} if stem[-2] == "a" else {stem}
-        roots |= {r[:-1] + PALATAL[r[-1]] for r in roots if r[-1:] in PALATAL}
-        if base not in roots or (family != "in" and family not in possessive_families(base)):
+            roots = {r: stem for r in ({stem, stem[:-2] + stem[-1]} if stem[-2] == "a"
+                                       else {stem})}
+        roots |= {r[:-1] + PALATAL[r[-1]]: n for r, n in roots.items() if r[-1:] in PALATAL}
+        noun_of = roots.get(base)
+        if noun_of is None or (family != "in" and family not in possessive_families(base)):
             return None
         masculine = base + family
         ev = self.keys.get(self.tiler.key(masculine))
         if ev is None or not any(x.source == w.source and x.stem == stem for x in ev.witnesses):
             return None
-        noun = self.keys.get(self.tiler.key(stem))
+        noun = self.keys.get(self.tiler.key(noun_of))
         if noun is None or not noun.as_word or not self.read_as(
-                stem, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t):
+                noun_of, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t):
             return None
-        return masculine, stem, POSSESSIVE_NOMINATIVES[ending]
+        return masculine, noun_of, POSSESSIVE_NOMINATIVES[ending]
 
     def short_form(self, latin: str, w: Witness) -> str | None:
         """Why an unclassified -an form of ``w``'s stem is the indefinite masculine
@@ -1298,8 +1326,9 @@ class SerboCroatianSources:
                 masculine, noun, tags = possessive
                 cls = self.noun_class(noun)
                 owner = (POSSESSOR[cls],) if cls is not None else ()
+                listed = "" if noun == w.stem else f"{FEMININE_OF_LABEL}{w.stem}"
                 return [HbsAnalysis(latin, masculine, (*t, *owner), sid,
-                                    f"{POSSESSIVE_LABEL}{noun}, read from its ending",
+                                    f"{POSSESSIVE_LABEL}{noun}{listed}, read from its ending",
                                     "possessive_nominative") for t in tags]
             short = self.short_form(latin, w)
             if short is not None:
