@@ -14,8 +14,9 @@ by its size in the release. Classes are read from what a record holds, so any re
   by its paradigm slot (``admitted:grade:generated:praet:sg:n``);
 * Kvizovka: the reading that decided (``apertium`` tags, a learned hunspell ``slot``, a
   hunspell form read as a noun's ``possessive`` from its ending, or as the
-  ``possessive_feminine`` of a feminine the dictionary lists under its masculine, or
-  apertium's ``possessive_animate``) and the combination of
+  ``possessive_feminine`` of a feminine the dictionary lists under its masculine, a
+  ``relational`` -ski adjective read from its ending, or apertium's
+  ``possessive_animate``) and the combination of
   sources that have the form (``admitted:apertium:apertium-hbs-slv+hunspell-hr``);
 * Križemkražem: the rule whose evidence admitted it, recognised from the first evidence
   text (:data:`KRIZEMKRAZEM_RULES`; the builder counts the same rules in its manifest,
@@ -33,6 +34,7 @@ from lexicon.store.records import (
     ANIMATE_POSSESSIVE_LABEL,
     FEMININE_OF_LABEL,
     POSSESSIVE_LABEL,
+    RELATIONAL_LABEL,
     Record,
 )
 
@@ -92,7 +94,9 @@ def kvizovka(rec: Record) -> str:
                else "apertium" if first.source == APERTIUM
                else ("possessive_feminine" if FEMININE_OF_LABEL in first.labels[0]
                      else "possessive") if first.labels[:1] and first.labels[0].startswith(
-                   POSSESSIVE_LABEL) else "slot")
+                   POSSESSIVE_LABEL)
+               else "relational" if first.labels[:1] and first.labels[0].startswith(
+                   RELATIONAL_LABEL) else "slot")
     return f"{decided}:{'+'.join(sorted(rec.sources)) or 'no source'}"
 
 

@@ -25,6 +25,10 @@ ANIMATE_POSSESSIVE_LABEL = "possessive of a person or an animal: "
 #: whose feminine the noun is (``possessive of the noun slikarica, the feminine of slikar,
 #: ...``): another evidence path, so another class for the audit
 FEMININE_OF_LABEL = ", the feminine of "
+#: How an analysis's first label says that the Kvizovka builder read a hunspell form as a
+#: nominative of the relational adjective (-ski, -čki) of the noun it is listed under
+#: (``relational adjective of the noun trilion``): a class of its own for the audit
+RELATIONAL_LABEL = "relational adjective of the noun "
 
 
 @dataclass

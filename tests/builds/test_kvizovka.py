@@ -159,6 +159,11 @@ VALID = {  # word -> tiles
     "vinova": ["V", "I", "N", "O", "V", "A"],
     "brodov": ["B", "R", "O", "D", "O", "V"],
     "brodovo": ["B", "R", "O", "D", "O", "V", "O"],
+    # the relational adjective hunspell-sr lists under its noun brod (relational_adjective)
+    "brodski": ["B", "R", "O", "D", "S", "K", "I"],
+    "brodska": ["B", "R", "O", "D", "S", "K", "A"],
+    "brodsko": ["B", "R", "O", "D", "S", "K", "O"],
+    "brodske": ["B", "R", "O", "D", "S", "K", "E"],
 }
 
 INVALID = {  # word -> reason code
@@ -226,6 +231,8 @@ INVALID = {  # word -> reason code
     "podrijeđen": "hyper_ijekavian",          # podređen in the ijekavian sources
     "podrijeđena": "hyper_ijekavian",
     "supernovi": "inflected_form",    # supernova's dative, not apertium's adjective supernov
+    "brodskog": "unclassified",       # the relational adjective's genitive
+    "tepenska": "unclassified",       # of tepen, a bare stem only listed to derive from
     "korisnicinog": "unclassified",   # a possessive's oblique case: not read as one
     "korisnicinom": "unclassified",
     "brodovom": "unclassified",
@@ -388,6 +395,35 @@ def test_a_possessive_nominative_names_its_noun(catalog: Catalog) -> None:
 
 
 @needs_lttoolbox
+def test_a_relational_adjective_names_its_noun(catalog: Catalog) -> None:
+    """Seed 000 line 59 admits adjectives in three genders ("Pridevi se mogu sastavljati u
+    sva tri roda"): the nominatives of a -ski adjective a dictionary lists under its noun
+    are admitted as that noun's relational adjective, a class of their own for the audit;
+    of a bare stem listed only to derive from (a village's name) they stay unclassified."""
+    got = check(catalog, "brodske")
+    assert got["valid"], got["reason"]
+    assert "relational adjective of the noun brod" in " ".join(got["evidence"])
+    record = catalog.release("kvizovka").get(digraph_key("brodske"))
+    assert evidence_class("kvizovka", record) == "admitted:relational:hunspell-sr"
+    assert "tepen" in check(catalog, "tepenska")["reason"]["detail"]
+
+
+def test_a_relational_adjective_is_spelled_from_its_noun() -> None:
+    """The -ski adjective a noun makes, with the consonant changes of the grammars; the
+    -anski, -ištanski adjectives of places hunspell-sr files under a common noun of the
+    same spelling are none of them."""
+    from lexicon.build.games.kvizovka.evidence import relational_spellings
+
+    for noun, adjective in (("brod", "brodski"), ("imitacija", "imitacijski"),
+                            ("pobočnik", "pobočnički"), ("sladokusac", "sladokusački"),
+                            ("skretač", "skretački"), ("psiholog", "psihološki"),
+                            ("seljak", "seljački")):
+        assert adjective in relational_spellings(noun), noun
+    assert "crkvanski" not in relational_spellings("crkva")
+    assert "ljubištanski" not in relational_spellings("ljubište")
+
+
+@needs_lttoolbox
 def test_a_possessive_is_decided_by_what_it_belongs_to(catalog: Catalog) -> None:
     """Seed 000 line 59 admits adjectives ("Pridevi se mogu sastavljati u sva tri roda");
     a possessive adjective names what belongs to a person or an animal. apertium's
@@ -530,7 +566,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 128 + 46 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 129 + 46 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())
@@ -550,6 +586,8 @@ def test_audit_classes_are_the_builders_admitted_by(catalog: Catalog) -> None:
                 s for s in sources.split("+") if s != APERTIUM)
         if decided == "possessive":
             return "noun's possessive read from the ending, " + sources
+        if decided == "relational":
+            return "noun's relational adjective read from the ending, " + sources
         if decided == "possessive_feminine":
             return "feminine's possessive listed under the masculine, " + sources
         if decided == "possessive_animate":

@@ -182,6 +182,8 @@ class KvizovkaBuilder:
         if any(r.source == APERTIUM for r in c.admissible):
             return "apertium tags, attested by " + "+".join(s for s in c.sources
                                                             if s != APERTIUM)
+        if c.admissible and c.admissible[0].evidence == "relational_adjective":
+            return "noun's relational adjective read from the ending, " + "+".join(c.sources)
         if c.admissible and c.admissible[0].evidence == "possessive_nominative":
             feminine = FEMININE_OF_LABEL in c.admissible[0].note
             return ("feminine's possessive listed under the masculine, " if feminine

@@ -59,6 +59,7 @@ from lexicon.store.records import (
     ANIMATE_POSSESSIVE_LABEL,
     FEMININE_OF_LABEL,
     POSSESSIVE_LABEL,
+    RELATIONAL_LABEL,
 )
 
 APERTIUM = "apertium-hbs-slv"
@@ -188,6 +189,41 @@ MIN_COMPOUND_HEAD = 4
 #: How many of the dictionaries' own stems a first part must make of another stem to be
 #: one the language builds compounds with (makro-, staro-, anti-, su-)
 MIN_PART_USES = 3
+
+
+#: The nominative endings of a relational adjective in -ski, -čki, -ški, -ćki (*trilionski*,
+#: *pobočnički*) and the tags of each (its definite positive: such adjectives have no
+#: indefinite form); -ska and -ske also spell oblique cases, the nominative is enough
+RELATIONAL_NOMINATIVES: dict[str, tuple[Tags, ...]] = {
+    "i": (("adj", "pst", "ma", "sg", "nom", "def"), ("adj", "pst", "ma", "pl", "nom", "def")),
+    "a": (("adj", "pst", "f", "sg", "nom", "def"), ("adj", "pst", "nt", "pl", "nom", "def")),
+    "o": (("adj", "pst", "nt", "sg", "nom", "def"),),
+    "e": (("adj", "pst", "f", "pl", "nom", "def"),),
+}
+#: What a relational adjective's stem ends in before its ending
+RELATIONAL_SUFFIXES = ("sk", "čk", "šk", "ćk")
+
+
+def relational_spellings(noun: str) -> frozenset[str]:
+    """The masculines of the relational adjective in -ski a noun makes: its stem (without
+    a final vowel) + -ski (*brodski*, *imitacijski*), + -ki after č and š (*skretački*),
+    k and c turned into č (*pobočnički*, *sladokusački* of *sladokusac*, *seljački* of
+    *seljak*), g and h into š (*psihološki*). Not -anski,
+    -janski, -ištanski: those are the adjectives of places and their inhabitants, which
+    hunspell-sr files under a common noun of the same spelling (*crkvanski*,
+    *ljubištanski*)."""
+    stem = noun[:-1] if noun[-1:] in VOWELS else noun
+    if len(stem) < 2:
+        return frozenset()
+    out = {f"{stem}ski"}
+    last = stem[-1]
+    if last in "čš":
+        out.add(f"{stem}ki")
+    if last in "kc":
+        out.add(f"{stem[:-1]}čki")
+    if last in "gh":
+        out.add(f"{stem[:-1]}ški")
+    return frozenset(out)
 
 
 #: The nominative endings of a possessive adjective (-in of a-stems, -ov/-ev of consonant
@@ -1269,6 +1305,37 @@ class SerboCroatianSources:
             return None
         return masculine, noun_of, POSSESSIVE_NOMINATIVES[ending]
 
+    def relational_adjective(self, latin: str, w: Witness
+                             ) -> tuple[str, tuple[Tags, ...]] | None:
+        """(masculine, tags) when an unclassified form of ``w``'s stem is a nominative of
+        the relational adjective in -ski, -čki, -ški, -ćki the dictionary derives from
+        that stem, a common noun (*pobočničke* of *pobočnik*, *trilionske* of *trilion*,
+        *imitacijsko* of *imitacija*).
+
+        The dictionaries list such adjectives under their noun with a flag apertium has no
+        example of, so their slots are never learned. The form is one when it ends in a
+        nominative ending of the adjective (:data:`RELATIONAL_NOMINATIVES`) after -sk,
+        -čk, -šk or -ćk, the same dictionary has the masculine (-ski) under the same stem,
+        and a source reads the stem as a noun's nominative singular that a dictionary has
+        as a word (so not a bare stem listed only to derive an adjective from, such as a
+        village's name, *repovac* of *repovački*, nor a capitalised name)."""
+        stem = w.stem
+        tags = RELATIONAL_NOMINATIVES.get(latin[-1:])
+        if tags is None or len(stem) < 3 or not stem.islower() \
+                or latin[-3:-1] not in RELATIONAL_SUFFIXES:
+            return None
+        masculine = f"{latin[:-1]}i"
+        if masculine not in relational_spellings(stem):
+            return None
+        ev = self.keys.get(self.tiler.key(masculine))
+        if ev is None or not any(x.source == w.source and x.stem == stem for x in ev.witnesses):
+            return None
+        noun = self.keys.get(self.tiler.key(stem))
+        if noun is None or not noun.as_word or not self.read_as(
+                stem, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t):
+            return None
+        return masculine, tags
+
     def short_form(self, latin: str, w: Witness) -> str | None:
         """Why an unclassified -an form of ``w``'s stem is the indefinite masculine
         nominative singular (the short form) of the -ni adjective a source reads, or None.
@@ -1330,6 +1397,12 @@ class SerboCroatianSources:
                 return [HbsAnalysis(latin, masculine, (*t, *owner), sid,
                                     f"{POSSESSIVE_LABEL}{noun}{listed}, read from its ending",
                                     "possessive_nominative") for t in tags]
+            relational = self.relational_adjective(latin, w)
+            if relational is not None:
+                masculine, tags = relational
+                return [HbsAnalysis(latin, masculine, t, sid,
+                                    f"{RELATIONAL_LABEL}{w.stem}, read from its ending",
+                                    "relational_adjective") for t in tags]
             short = self.short_form(latin, w)
             if short is not None:
                 return [HbsAnalysis(latin, latin, t, sid, short, "short_form")
