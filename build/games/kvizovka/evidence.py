@@ -1296,14 +1296,21 @@ class SerboCroatianSources:
         if noun_of is None or (family != "in" and family not in possessive_families(base)):
             return None
         masculine = base + family
-        ev = self.keys.get(self.tiler.key(masculine))
-        if ev is None or not any(x.source == w.source and x.stem == stem for x in ev.witnesses):
-            return None
-        noun = self.keys.get(self.tiler.key(noun_of))
-        if noun is None or not noun.as_word or not self.read_as(
-                noun_of, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t):
+        if not self._listed_with_noun(masculine, w, noun_of):
             return None
         return masculine, noun_of, POSSESSIVE_NOMINATIVES[ending]
+
+    def _listed_with_noun(self, masculine: str, w: Witness, noun: str) -> bool:
+        """Does ``w``'s dictionary list ``masculine`` under ``w``'s stem too, and does a
+        source read ``noun`` as a noun's nominative singular that a dictionary has as a
+        word (not a bare stem listed only to derive from)?"""
+        ev = self.keys.get(self.tiler.key(masculine))
+        if ev is None or not any(x.source == w.source and x.stem == w.stem
+                                 for x in ev.witnesses):
+            return False
+        entry = self.keys.get(self.tiler.key(noun))
+        return entry is not None and entry.as_word and self.read_as(
+            noun, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t)
 
     def relational_adjective(self, latin: str, w: Witness
                              ) -> tuple[str, tuple[Tags, ...]] | None:
@@ -1325,14 +1332,8 @@ class SerboCroatianSources:
                 or latin[-3:-1] not in RELATIONAL_SUFFIXES:
             return None
         masculine = f"{latin[:-1]}i"
-        if masculine not in relational_spellings(stem):
-            return None
-        ev = self.keys.get(self.tiler.key(masculine))
-        if ev is None or not any(x.source == w.source and x.stem == stem for x in ev.witnesses):
-            return None
-        noun = self.keys.get(self.tiler.key(stem))
-        if noun is None or not noun.as_word or not self.read_as(
-                stem, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t):
+        if masculine not in relational_spellings(stem) \
+                or not self._listed_with_noun(masculine, w, stem):
             return None
         return masculine, tags
 
