@@ -202,6 +202,11 @@ RELATIONAL_NOMINATIVES: dict[str, tuple[Tags, ...]] = {
 }
 #: What a relational adjective's stem ends in before its ending
 RELATIONAL_SUFFIXES = ("sk", "čk", "šk", "ćk")
+#: The dictionaries that list places' names in lower case with the flags that derive their
+#: adjectives (sr_RS: реповац/.., србија/1206): a -ski form under a stem there may be a
+#: place's adjective whatever common noun shares the stem's spelling (*limski* of the river
+#: Lim, under *lim*, tin), so their -ski forms are not read as a noun's
+PLACE_STEMS_IN_LOWER_CASE = frozenset({"hunspell-sr"})
 
 
 def relational_spellings(noun: str) -> frozenset[str]:
@@ -1312,7 +1317,7 @@ class SerboCroatianSources:
         return entry is not None and entry.as_word and self.read_as(
             noun, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t)
 
-    def relational_adjective(self, latin: str, w: Witness
+    def relational_adjective(self, latin: str, w: Witness, sid: str
                              ) -> tuple[str, tuple[Tags, ...]] | None:
         """(masculine, tags) when an unclassified form of ``w``'s stem is a nominative of
         the relational adjective in -ski, -čki, -ški, -ćki the dictionary derives from
@@ -1325,10 +1330,13 @@ class SerboCroatianSources:
         -čk, -šk or -ćk, the same dictionary has the masculine (-ski) under the same stem,
         and a source reads the stem as a noun's nominative singular that a dictionary has
         as a word (so not a bare stem listed only to derive an adjective from, such as a
-        village's name, *repovac* of *repovački*, nor a capitalised name)."""
+        village's name, *repovac* of *repovački*, nor a capitalised name). Not in a
+        dictionary that lists places' names in lower case
+        (:data:`PLACE_STEMS_IN_LOWER_CASE`; ``sid``, the id of ``w``'s)."""
         stem = w.stem
         tags = RELATIONAL_NOMINATIVES.get(latin[-1:])
         if tags is None or len(stem) < 3 or not stem.islower() \
+                or sid in PLACE_STEMS_IN_LOWER_CASE \
                 or latin[-3:-1] not in RELATIONAL_SUFFIXES:
             return None
         masculine = f"{latin[:-1]}i"
@@ -1398,7 +1406,7 @@ class SerboCroatianSources:
                 return [HbsAnalysis(latin, masculine, (*t, *owner), sid,
                                     f"{POSSESSIVE_LABEL}{noun}{listed}, read from its ending",
                                     "possessive_nominative") for t in tags]
-            relational = self.relational_adjective(latin, w)
+            relational = self.relational_adjective(latin, w, sid)
             if relational is not None:
                 masculine, tags = relational
                 return [HbsAnalysis(latin, masculine, t, sid,
