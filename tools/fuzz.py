@@ -55,6 +55,15 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def _retry_after(headers: Any) -> str:
+    """The Retry-After header of a schemathesis response, whose headers map a name to the
+    list of its values (a plain mapping gives the value itself); "" when there is none."""
+    value = headers.get("retry-after") or ""
+    if isinstance(value, list | tuple):
+        value = value[0] if value else ""
+    return value if isinstance(value, str) else ""
+
+
 def fuzz(base: str, pid: int, *, examples: int = 200,
          modes: tuple[GenerationMode, ...] = tuple(GenerationMode)) -> dict[str, Any]:
     """Run every operation of the server's schema up to ``examples`` times per mode
@@ -84,7 +93,7 @@ def fuzz(base: str, pid: int, *, examples: int = 200,
                 started = time.perf_counter()
                 response = case.call(base_url=base, timeout=60)
                 for _ in range(RETRIES):    # a client honours a documented Retry-After
-                    wait = response.headers.get("retry-after", "")
+                    wait = _retry_after(response.headers)
                     if response.status_code != 503 or not wait.isdigit():
                         break
                     time.sleep(min(int(wait), MAX_RETRY_WAIT))
