@@ -377,9 +377,11 @@ def test_another_lemmas_nominative_is_admitted_by_its_own_paradigm(catalog: Cata
 
 @needs_lttoolbox
 def test_a_possessive_nominative_names_its_noun(catalog: Catalog) -> None:
-    """The nominatives of a possessive adjective no apertium form teaches are admitted as
-    possessives of the noun (the referee sees which); the -in form of a stem no source
-    reads as a noun stays unclassified."""
+    """Seed 000 line 59 ("Pridevi se mogu sastavljati u sva tri roda"): the nominatives of
+    a possessive adjective no apertium form teaches are admitted as possessives of the noun
+    (the referee sees which), also where hunspell-hr lists them under the masculine the
+    feminine is made of; the -in form of a stem no source reads as a noun stays
+    unclassified."""
     got = check(catalog, "devojčicine")
     assert got["valid"], got["reason"]
     evidence = " ".join(got["evidence"])
