@@ -87,17 +87,25 @@ def kvizovka(rec: Record) -> str:
     """The deciding reading (apertium's tags, apertium's possessive of an animate noun, a
     noun's possessive read from a hunspell ending, or a hunspell slot) and the sources
     that have the form: the pair the builder counts as ``admitted_by``."""
-    first = rec.analyses[0] if rec.analyses else None
-    decided = ("no analysis" if first is None
-               else "possessive_animate" if first.labels[:1] and (
-                   ANIMATE_POSSESSIVE_LABEL in first.labels[0])
-               else "apertium" if first.source == APERTIUM
-               else ("possessive_feminine" if FEMININE_OF_LABEL in first.labels[0]
-                     else "possessive") if first.labels[:1] and first.labels[0].startswith(
-                   POSSESSIVE_LABEL)
-               else "relational" if first.labels[:1] and first.labels[0].startswith(
-                   RELATIONAL_LABEL) else "slot")
-    return f"{decided}:{'+'.join(sorted(rec.sources)) or 'no source'}"
+    return f"{_kvizovka_reading(rec)}:{'+'.join(sorted(rec.sources)) or 'no source'}"
+
+
+def _kvizovka_reading(rec: Record) -> str:
+    """The deciding reading of a Kvizovka record, from its first analysis's source and
+    first label (the builder's labels in :mod:`lexicon.store.records`)."""
+    if not rec.analyses:
+        return "no analysis"
+    first = rec.analyses[0]
+    label = first.labels[0] if first.labels else ""
+    if ANIMATE_POSSESSIVE_LABEL in label:
+        return "possessive_animate"
+    if first.source == APERTIUM:
+        return "apertium"
+    if label.startswith(POSSESSIVE_LABEL):
+        return "possessive_feminine" if FEMININE_OF_LABEL in label else "possessive"
+    if label.startswith(RELATIONAL_LABEL):
+        return "relational"
+    return "slot"
 
 
 def krizemkrazem(rec: Record) -> str:
