@@ -347,6 +347,18 @@ MOTION_SUFFIXES = (("kinja", ("", "ac")), ("inja", ("",)), ("ica", ("", "ik")),
 MIN_MOTION_STEM = 4
 
 
+def motion_feminines(masculine: str) -> list[str]:
+    """The feminines a motion suffix may make of a masculine noun (:data:`MOTION_SUFFIXES`):
+    the suffix after the stem, less what the masculine adds to it (*učitelj*:
+    *učiteljica*, *učenik*: *učenica*, *kupac*: *kupkinja*, *građanin*: *građanka*)."""
+    out: list[str] = []
+    for suffix, adds in MOTION_SUFFIXES:
+        for add in adds:
+            if masculine.endswith(add) and len(masculine) - len(add) >= MIN_MOTION_STEM:
+                out.append(masculine[: len(masculine) - len(add)] + suffix)
+    return out
+
+
 def possessive_bases(possessive: str) -> list[str]:
     """The nouns a masculine possessive may be made of, likeliest first: of an a-stem
     (-in: *majčin*, *sudijin*: *majka*, *sudija*), or of a consonant stem (-ov, -ev:
@@ -1289,7 +1301,7 @@ class SerboCroatianSources:
             return None
         base, family = latin[: -len(ending)], ending[:2]
         if family == "in":      # an a-stem; or a feminine the stem's motion suffix makes
-            nouns = [stem] if stem.endswith("a") else [stem + s for s, _ in MOTION_SUFFIXES]
+            nouns = [stem] if stem.endswith("a") else motion_feminines(stem)
             roots = {n[:-1]: n for n in nouns}
         elif stem[-1] in VOWELS:
             return None
