@@ -904,15 +904,18 @@ class SerboCroatianSources:
         The a is fleeting when a dictionary has the stem's -na form as a word that a
         source reads as a positive adjective; the stem is no passive participle (whose a
         stays: *pisan*, *pisana*) when no source has the verb in -ati it would be the
-        participle of (*obavezan* is *obavezati*'s as well as the adjective *obavezan*)."""
+        participle of (*obavezan* is *obavezati*'s as well as the adjective *obavezan*),
+        or apertium has that verb only as intransitive, which makes none (*drijeman*,
+        *drijemna* "drowsy": *drijemati* gives no *drijemano*)."""
         low = stem.lower()
         if len(low) < 5 or not low.endswith("an") or len(latin) != len(low) + 1 \
                 or not latin.startswith(low) or latin[-1] not in "aeio":
             return None
         short = low[:-2] + "na"
         ev = self.keys.get(self.tiler.key(short))
+        verb = low[:-2] + "ati"
         if ev is None or not ev.attested or not self.positive_adjective(short) \
-                or self.infinitive(low[:-2] + "ati"):
+                or (self.infinitive(verb) and self.ap.inf_valency.get(verb) != {"iv"}):
             return None
         return short
 
