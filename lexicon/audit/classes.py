@@ -35,6 +35,7 @@ from lexicon.store.records import (
     FEMININE_OF_LABEL,
     POSSESSIVE_LABEL,
     RELATIONAL_LABEL,
+    RELATIONAL_NOUN_LABEL,
     Record,
 )
 
@@ -84,8 +85,9 @@ def polish(rec: Record) -> str:
 
 
 def kvizovka(rec: Record) -> str:
-    """The deciding reading (apertium's tags, apertium's possessive of an animate noun, a
-    noun's possessive read from a hunspell ending, or a hunspell slot) and the sources
+    """The deciding reading (apertium's tags, apertium's possessive of an animate noun or
+    relational adjective of a dictionary's noun, a noun's possessive read from a hunspell
+    ending, or a hunspell slot) and the sources
     that have the form: the pair the builder counts as ``admitted_by``."""
     return f"{_kvizovka_reading(rec)}:{'+'.join(sorted(rec.sources)) or 'no source'}"
 
@@ -99,6 +101,8 @@ def _kvizovka_reading(rec: Record) -> str:
     label = first.labels[0] if first.labels else ""
     if ANIMATE_POSSESSIVE_LABEL in label:
         return "possessive_animate"
+    if RELATIONAL_NOUN_LABEL in label:
+        return "relational_noun"
     if first.source == APERTIUM:
         return "apertium"
     if label.startswith(POSSESSIVE_LABEL):

@@ -29,6 +29,10 @@ FEMININE_OF_LABEL = ", the feminine of "
 #: nominative of the relational adjective (-ski, -čki) of the noun it is listed under
 #: (``relational adjective of the noun trilion``): a class of its own for the audit
 RELATIONAL_LABEL = "relational adjective of the noun "
+#: How an analysis's label says that the Kvizovka builder admitted apertium's relational
+#: adjective no dictionary spells because a dictionary has its noun (``...; the
+#: adjective of the common noun rapsodija, which a dictionary has``): a class for the audit
+RELATIONAL_NOUN_LABEL = "the adjective of the common noun "
 
 
 @dataclass

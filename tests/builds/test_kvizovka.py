@@ -433,6 +433,28 @@ def test_a_relational_adjective_is_spelled_from_its_noun() -> None:
 
 
 @needs_lttoolbox
+def test_a_relational_adjective_only_apertium_has_counts_by_its_noun(catalog: Catalog
+                                                                      ) -> None:
+    """Seed 000 line 59 admits adjectives ("Pridevi se mogu sastavljati u sva tri roda"):
+    apertium's relational adjective that no dictionary spells is admitted when a
+    dictionary has the common noun the grammar's suffix makes it of (*rapsodijski* of
+    *rapsodija*), and names that noun (a class of its own for the audit); one whose noun
+    no dictionary has stays unattested (*kalcijski*)."""
+    from lexicon.build.games.kvizovka.evidence import relational_nouns
+
+    from lexicon.audit.classes import evidence_class
+
+    got = check(catalog, "rapsodijska")
+    assert got["valid"], got["reason"]
+    assert "the adjective of the common noun rapsodija" in " ".join(got["evidence"])
+    record = catalog.release("kvizovka").get(digraph_key("rapsodijski"))
+    assert evidence_class("kvizovka", record) == "admitted:relational_noun:apertium-hbs-slv"
+    assert check(catalog, "kalcijski")["reason"]["code"] == "unattested"
+    assert relational_nouns("svjedočki")[:1] == ["svjedoč"] and "svjedok" in \
+        relational_nouns("svjedočki") and "rapsodija" in relational_nouns("rapsodijski")
+
+
+@needs_lttoolbox
 def test_a_possessive_is_decided_by_what_it_belongs_to(catalog: Catalog) -> None:
     """Seed 000 line 59 admits adjectives ("Pridevi se mogu sastavljati u sva tri roda");
     a possessive adjective names what belongs to a person or an animal. apertium's
@@ -575,7 +597,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 133 + 48 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 134 + 48 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())
@@ -601,6 +623,8 @@ def test_audit_classes_are_the_builders_admitted_by(catalog: Catalog) -> None:
             return "feminine's possessive listed under the masculine, " + sources
         if decided == "possessive_animate":
             return "apertium's possessive of an animate noun, " + sources
+        if decided == "relational_noun":
+            return "apertium's relational adjective of a dictionary's noun, " + sources
         return "learned hunspell slot, " + sources
 
     rel = catalog.release("kvizovka")

@@ -179,6 +179,9 @@ class KvizovkaBuilder:
         """A label for the manifest's count of what admitted the valid forms."""
         if c.admissible and c.admissible[0].evidence == "possessive_animate":
             return "apertium's possessive of an animate noun, " + "+".join(c.sources)
+        if c.admissible and c.admissible[0].evidence == "relational_noun":
+            return "apertium's relational adjective of a dictionary's noun, " + "+".join(
+                c.sources)
         if any(r.source == APERTIUM for r in c.admissible):
             return "apertium tags, attested by " + "+".join(s for s in c.sources
                                                             if s != APERTIUM)
@@ -227,16 +230,17 @@ class KvizovkaBuilder:
             "grammar": "where apertium tags a form (of a common lemma), its analyses are the "
                        "grammar and hunspell only attests; hunspell forms apertium does not "
                        "know inherit the analyses of their paradigm slot",
-            "single_source": "an apertium analysis counts only if a dictionary (hunspell-sr "
-                             "or hunspell-hr) has the form as a lower-case word and has its "
-                             "lemma too; otherwise 'unattested' (the generators "
-                             "overgenerate: truncated indefinite forms such as 'krajnj', "
-                             "possessives of every noun such as 'gradov', typos in "
-                             "lemmas). Forms only a hunspell dictionary has are admitted "
-                             "when their learned slot passes. A compound only apertium has "
-                             "(makrojezik) counts when its head is a form a dictionary has, "
-                             "read with the same tags, and its first part one the "
-                             "dictionaries build words with (evidence compound_head)",
+            "single_source": "an apertium analysis counts only if a dictionary (hunspell-sr or "
+                             "hunspell-hr) has the form as a lower-case word and its lemma too; "
+                             "otherwise 'unattested' (the generators overgenerate: truncated "
+                             "forms such as 'krajnj', possessives of every noun such as "
+                             "'gradov', typos in lemmas). Forms only a hunspell dictionary has "
+                             "are admitted when their learned slot passes. A compound only "
+                             "apertium has (makrojezik) counts when its head is a form a "
+                             "dictionary has, read with the same tags, and its first part one "
+                             "the dictionaries build words with (evidence compound_head); a "
+                             "relational adjective only apertium has (rapsodijski) counts when "
+                             "a dictionary has its common noun (evidence relational_noun)",
             "hunspell_grammar": f"a slot is (affix flags, prefix, ending swap); it inherits "
                                 f"the apertium tags of its forms whose stem apertium has as "
                                 f"lemma (other lemmas' tags only as a weaker fallback); it "

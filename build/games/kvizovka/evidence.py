@@ -60,6 +60,7 @@ from lexicon.store.records import (
     FEMININE_OF_LABEL,
     POSSESSIVE_LABEL,
     RELATIONAL_LABEL,
+    RELATIONAL_NOUN_LABEL,
 )
 
 APERTIUM = "apertium-hbs-slv"
@@ -229,6 +230,23 @@ def relational_spellings(noun: str) -> frozenset[str]:
     if last in "gh":
         out.add(f"{stem[:-1]}ški")
     return frozenset(out)
+
+
+def relational_nouns(adjective: str) -> list[str]:
+    """The nouns a relational adjective's masculine may be made of, the inverse of
+    :func:`relational_spellings`: the stem before -ski, with the č, š before -ki kept or
+    turned back into k, c, g, h (*svjedočki*: *svjedok*, *otkupljivački*: *otkupljivač*,
+    *jahtaški*: *jahtaš*), with no final vowel or with -a, -o, -e (*rapsodijski*:
+    *rapsodija*). Candidates only: the caller checks which of them is a noun."""
+    if adjective.endswith(("čki", "ški")):
+        stem = adjective[:-3]
+        turned = "kc" if adjective[-3] == "č" else "gh"
+        bases = [adjective[:-2], *(stem + c for c in turned)]
+    elif adjective.endswith("ski"):
+        bases = [adjective[:-3]]
+    else:
+        return []
+    return [base + vowel for base in bases if len(base) >= 2 for vowel in ("", "a", "o", "e")]
 
 
 #: The nominative endings of a possessive adjective (-in of a-stems, -ov/-ev of consonant
@@ -1097,6 +1115,9 @@ class SerboCroatianSources:
             elif (owner := self.animate_possessor(r)) is not None:
                 admissible.append(replace(r, note=f"{r.note}; {owner}",
                                           evidence="possessive_animate"))
+            elif (noun := self.relational_noun(r)) is not None:
+                admissible.append(replace(r, note=f"{r.note}; {noun}",
+                                          evidence="relational_noun"))
             else:
                 unsupported.append(r)
         explained = None if admissible or not rest else Explanation(*judge.explain(rest))
@@ -1163,6 +1184,27 @@ class SerboCroatianSources:
             if masculine is not None:
                 return (f"{ANIMATE_POSSESSIVE_LABEL}{noun}, the feminine of the animate "
                         f"{masculine}")
+        return None
+
+    def relational_noun(self, r: HbsAnalysis) -> str | None:
+        """Which noun apertium's relational adjective ``r.lemma`` (-ski, -čki, -ški) is
+        made of, when no dictionary has the adjective but one has the noun: seed 000
+        admits adjectives, and one made of a common noun by the grammar's suffix
+        (:func:`relational_spellings`: *rapsodijski* of *rapsodija*, *svjedočki* of
+        *svjedok*) is a word of the lexical fund wherever its noun is. The noun must be
+        a lower-case word a dictionary has, read by a source as a noun's nominative
+        singular: a place's or a people's name is written with a capital, and its
+        adjective (*labinjanski*, *arumunjski*) gets no noun here."""
+        lemma = r.lemma
+        if r.source != APERTIUM or r.pos != "adj" or "pst" not in r.tags \
+                or not lemma.islower():
+            return None
+        for noun in relational_nouns(lemma):
+            entry = self.keys.get(self.tiler.key(noun))
+            if entry is not None and entry.as_word and lemma in relational_spellings(noun) \
+                    and self.read_as(noun, lambda t: t[:1] == ("n",) and "sg" in t
+                                     and "nom" in t):
+                return f"{RELATIONAL_NOUN_LABEL}{noun}, which a dictionary has"
         return None
 
     def compound_head(self, r: HbsAnalysis) -> str | None:
