@@ -87,8 +87,8 @@ def polish(rec: Record) -> str:
 def kvizovka(rec: Record) -> str:
     """The deciding reading (apertium's tags, apertium's possessive of an animate noun or
     relational adjective of a dictionary's noun, a noun's possessive read from a hunspell
-    ending, or a hunspell slot) and the sources
-    that have the form: the pair the builder counts as ``admitted_by``."""
+    ending, or a hunspell slot) and the sources that have the form: the pair the builder
+    counts as ``admitted_by``."""
     return f"{_kvizovka_reading(rec)}:{'+'.join(sorted(rec.sources)) or 'no source'}"
 
 

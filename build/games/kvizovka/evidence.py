@@ -1188,7 +1188,8 @@ class SerboCroatianSources:
 
     def relational_noun(self, r: HbsAnalysis) -> str | None:
         """Which noun apertium's relational adjective ``r.lemma`` (-ski, -čki, -ški) is
-        made of, when no dictionary has the adjective but one has the noun: seed 000
+        made of, when no dictionary has the adjective (asked only of an apertium reading
+        no dictionary supports) but one has the noun: seed 000
         admits adjectives, and one made of a common noun by the grammar's suffix
         (:func:`relational_spellings`: *rapsodijski* of *rapsodija*, *svjedočki* of
         *svjedok*) is a word of the lexical fund wherever its noun is. The noun must be
