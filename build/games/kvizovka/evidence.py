@@ -414,6 +414,11 @@ PRESENT_STEM_ENDINGS = ("ljiv", "jiv", "iv")
 RELATIONAL_LEMMA = ("ski", "čki", "ški", "ćki")
 
 
+def noun_nominative(tags: Tags) -> bool:
+    """Tags of a noun's nominative singular."""
+    return tags[:1] == ("n",) and "sg" in tags and "nom" in tags
+
+
 def _citation_tags(tags: tuple[str, ...]) -> bool:
     """A dictionary's headword slot: a noun's nominative singular; an adjective's, pronoun's
     or number's masculine nominative singular in the positive degree."""
@@ -819,6 +824,17 @@ class SerboCroatianSources:
             self._adverbs[stem] = verbs[0] if verbs else None
         return self._adverbs[stem]
 
+    def noun_word(self, noun: str) -> bool:
+        """Is ``noun`` a word a dictionary has (not a bare stem listed only to derive from)
+        that a source reads as a noun's nominative singular?"""
+        entry = self.keys.get(self.tiler.key(noun))
+        return entry is not None and entry.as_word and self.read_as(noun, noun_nominative)
+
+    def passive_verb(self, verb: str) -> bool:
+        """Does a source have ``verb`` as an infinitive of a verb with a passive participle:
+        not one apertium has only as intransitive (``iv``), which makes none?"""
+        return self.infinitive(verb) and self.ap.inf_valency.get(verb) != {"iv"}
+
     def infinitive(self, form: str) -> bool:
         """Does a source read ``form`` as a verb's infinitive: apertium, or a dictionary's
         learned slot (``vblex.inf``)?"""
@@ -907,11 +923,11 @@ class SerboCroatianSources:
             if low.endswith(ending) and len(low) - len(ending) > 3 and not (
                     fleeting and ending == "an"):
                 verb = low[: -len(ending)] + infinitive
-                if self.infinitive(verb) and self.ap.inf_valency.get(verb) != {"iv"}:
+                if self.passive_verb(verb):
                     return f"the verb {verb}, as its passive participle"
         if low.endswith(("an", "en")) and len(low) > 6:
             noun = low[:-2]
-            if self.read_as(noun, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t):
+            if self.read_as(noun, noun_nominative):
                 return f"the noun {noun}"
         return None
 
@@ -931,9 +947,8 @@ class SerboCroatianSources:
             return None
         short = low[:-2] + "na"
         ev = self.keys.get(self.tiler.key(short))
-        verb = low[:-2] + "ati"
         if ev is None or not ev.attested or not self.positive_adjective(short) \
-                or (self.infinitive(verb) and self.ap.inf_valency.get(verb) != {"iv"}):
+                or self.passive_verb(low[:-2] + "ati"):
             return None
         return short
 
@@ -1201,10 +1216,7 @@ class SerboCroatianSources:
                 or not lemma.islower():
             return None
         for noun in relational_nouns(lemma):
-            entry = self.keys.get(self.tiler.key(noun))
-            if entry is not None and entry.as_word and lemma in relational_spellings(noun) \
-                    and self.read_as(noun, lambda t: t[:1] == ("n",) and "sg" in t
-                                     and "nom" in t):
+            if lemma in relational_spellings(noun) and self.noun_word(noun):
                 return f"{RELATIONAL_NOUN_LABEL}{noun}, which a dictionary has"
         return None
 
@@ -1371,9 +1383,7 @@ class SerboCroatianSources:
         if ev is None or not any(x.source == w.source and x.stem == w.stem
                                  for x in ev.witnesses):
             return False
-        entry = self.keys.get(self.tiler.key(noun))
-        return entry is not None and entry.as_word and self.read_as(
-            noun, lambda t: t[:1] == ("n",) and "sg" in t and "nom" in t)
+        return self.noun_word(noun)
 
     def relational_adjective(self, latin: str, w: Witness, sid: str
                              ) -> tuple[str, tuple[Tags, ...]] | None:
