@@ -16,7 +16,7 @@ by its size in the release. Classes are read from what a record holds, so any re
   hunspell form read as a noun's ``possessive`` from its ending, or as the
   ``possessive_feminine`` of a feminine the dictionary lists under its masculine, a
   ``relational`` -ski adjective read from its ending, or apertium's
-  ``possessive_animate``) and the combination of
+  ``possessive_animate`` or ``relational_noun``) and the combination of
   sources that have the form (``admitted:apertium:apertium-hbs-slv+hunspell-hr``);
 * Križemkražem: the rule whose evidence admitted it, recognised from the first evidence
   text (:data:`KRIZEMKRAZEM_RULES`; the builder counts the same rules in its manifest,

@@ -351,14 +351,14 @@ def making(release: Release) -> bool:
 def _forget(name: tuple[str, str, str], ended: Future[Pack]) -> None:
     """A job ended: a pack it got is kept already, so the job is dropped; a failed one
     stays to be told (:func:`_tried_again`), then the next request tries again."""
-    failed = not ended.cancelled() and ended.exception() is not None
+    error = None if ended.cancelled() else ended.exception()
     with _KEPT_LOCK:
         if _JOBS.get(name) is not ended:
             return
-        if not failed:
+        if error is None:
             del _JOBS[name]
             return
-        said = getattr(ended.exception(), "detail", None) or {}
+        said = getattr(error, "detail", None) or {}
         retry = said.get("retry_after", packmaker.RETRY_SECONDS)
         _FAILED[name] = _Failure(_clock(), float(retry))
 
