@@ -698,8 +698,16 @@ $("joker").addEventListener("click", () => {
   w.setSelectionRange(at + 1, at + 1);
   dropStaleAnswer();
 });
-loadGames().catch((err) => {
-  $("answer").hidden = false;
-  verdict($("verdict"), "error", t("unavailable"));
-  $("reason").textContent = String(err && err.message ? err.message : err);
-});
+function startPage() {
+  loadGames().catch((err) => {
+    $("answer").hidden = false;
+    verdict($("verdict"), "error", t("unavailable"));
+    $("reason").textContent = String(err && err.message ? err.message : err);
+  });
+}
+// The page's offline scripts come after this one: a linked word is checked only once they
+// have run, or a check made before them would miss the offline hook and, with no network,
+// say "Failed to fetch" (the games list can come back from the device's copy while the
+// next script is still being read).
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startPage);
+else startPage();
