@@ -164,6 +164,11 @@ VALID = {  # word -> tiles
     "brodska": ["B", "R", "O", "D", "S", "K", "A"],
     "brodsko": ["B", "R", "O", "D", "S", "K", "O"],
     "brodske": ["B", "R", "O", "D", "S", "K", "E"],
+    # pre- ("before") + a relational adjective, which has no comparative (compound_head)
+    "prediplomski": ["P", "R", "E", "D", "I", "P", "L", "O", "M", "S", "K", "I"],
+    "prediplomska": ["P", "R", "E", "D", "I", "P", "L", "O", "M", "S", "K", "A"],
+    # an -ći compound adjective no verb's present makes (no brzovezuju): hunspell-hr's slot
+    "brzovezujući": ["B", "R", "Z", "O", "V", "E", "Z", "U", "J", "U", "Ć", "I"],
 }
 
 INVALID = {  # word -> reason code
@@ -181,6 +186,8 @@ INVALID = {  # word -> reason code
     "preskup": "elative",             # pre- + skup; no pre- verb or noun it derives from
     "premiran": "elative",            # premirati is intransitive: no participle premiran
     "prekasan": "elative",            # prekasna: a fleeting a, no participle of prekasati
+    "prerigidan": "elative",          # apertium's own lemma: pre- + gradable rigidan
+    "prerigidna": "elative",
     "smejati": "reflexive_verb",
     "kajati": "reflexive_verb",                            # reviewed list
     "beograd": "proper_noun",         # the lower-case stem of beogradski is no noun
@@ -205,6 +212,8 @@ INVALID = {  # word -> reason code
     "mecave": "missing_diacritics",
     "locirajući": "verbal_adverb",    # lociraju + ći; only hunspell-hr's adjective flags
     "locirajuća": "verbal_adverb",
+    "zumirajući": "verbal_adverb",    # zumiraju: hunspell-hr's verb slot, not apertium's
+    "zumirajuća": "verbal_adverb",
     "skriveniji": "comparative",      # skriven + -iji: an entry only hunspell-hr has, which
     "skrivenija": "comparative",      # apertium does not know at all; skriven is a participle
     "skrivenijo": "comparative",
@@ -338,6 +347,22 @@ def test_elatives_say_what_they_are(catalog: Catalog) -> None:
     assert check(catalog, "prenosiv")["valid"]
 
 
+
+@needs_lttoolbox
+def test_a_pre_headword_of_apertium_is_an_elative_of_a_gradable_adjective(
+        catalog: Catalog) -> None:
+    """Seed 000: "Pridevi ... samo u pozitivu, dok su komparativi i superlativi
+    zabranjeni." apertium lists some elatives as lemmas of their own, not tagged <ssup>
+    (*prerigidan*), and no dictionary has them; the compound head pre- + *rigidan* would
+    vouch for them, but *rigidan* is gradable (apertium makes *rigidniji*), so the pre-
+    form is "very rigid": an elative, with the reason that says so. pre- + a relational
+    adjective, which has no degrees, means "before" (*prediplomski*) and stays."""
+    got = check(catalog, "prerigidna")
+    assert got["reason"]["code"] == "elative"
+    assert got["reason"]["detail"].startswith("elative of rigidan: pre- + rigidan")
+    assert "pre- + diplomski" in " ".join(check(catalog, "prediplomski")["evidence"])
+
+
 @needs_lttoolbox
 def test_slot_vetoes_name_the_word_a_player_meant(catalog: Catalog) -> None:
     """Seed 000, "pravila sastavljanja reči": words "iz leksičkog fonda srpskog, odnosno
@@ -363,6 +388,10 @@ def test_typos_and_verbal_adverbs_say_what_they_are(catalog: Catalog) -> None:
     assert "mećava" in check(catalog, "mecava")["reason"]["detail"]
     detail = check(catalog, "locirajući")["reason"]["detail"]
     assert "of locirati" in detail and "hunspell-hr" in detail
+    # a verb only a dictionary has: its present is read by that dictionary's learned slot
+    detail = check(catalog, "zumirajući")["reason"]["detail"]
+    assert "of zumirati" in detail and "hunspell-hr" in detail
+    assert check(catalog, "brzovezujući")["valid"]
 
 
 @needs_lttoolbox
@@ -597,7 +626,7 @@ def test_every_long_phase_shows_count_total_rate_and_eta(
     for phase in ("kvizovka: learning hunspell paradigm slots",
                   "kvizovka: judging hunspell forms"):
         done, total, unit = closing[phase]
-        assert unit == "entries" and total == 134 + 48 and done > 0   # the .dic headers
+        assert unit == "entries" and total == 138 + 53 and done > 0   # the .dic headers
     records = closing["kvizovka: records written"]
     assert records[0] == records[1] > 0
     assert any("ETA" in line for line in err.getvalue().splitlines())

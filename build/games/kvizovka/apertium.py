@@ -59,6 +59,10 @@ class ApertiumForms:
     forms: dict[str, dict[str, LemmaForms]] = field(default_factory=dict)
     inf_valency: dict[str, set[str]] = field(default_factory=dict)  # lemma -> {tv, iv, ref}
     lemmas: set[str] = field(default_factory=set)   # every lemma, for "known lemma" tests
+    #: adjective lemmas apertium makes a comparative of: the gradable (qualitative) ones,
+    #: whose pre- form is an elative (*rigidan*: *rigidniji*, *prerigidan*); a relational
+    #: adjective has none (*optički*, so *preoptički* is "before", not "very")
+    comparable: set[str] = field(default_factory=set)
     varieties: list[str] = field(default_factory=list)  # bit i -> variety of generator i
     pairs: int = 0
     stats: list[WalkStats] = field(default_factory=list)
@@ -145,6 +149,7 @@ def _walk(out: ApertiumForms, path: Path, bit: int, rank: Callable[[str, str, Ta
     # ~6M pairs per generator: the loop's lookups are bound once
     inf_valency = out.inf_valency
     add_lemma = out.lemmas.add
+    add_comparable = out.comparable.add
     intern = interned.setdefault
     get_forms = forms.get
     walked = 0
@@ -163,6 +168,8 @@ def _walk(out: ApertiumForms, path: Path, bit: int, rank: Callable[[str, str, Ta
             if valency is None:
                 valency = inf_valency[lemma] = set()
             valency.update(t for t in tags if t in VALENCY)
+        elif "comp" in tags:
+            add_comparable(lemma)
         r = rank(form, lemma, tags)
         add_lemma(lemma)
         by_lemma = get_forms(form)

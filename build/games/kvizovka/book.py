@@ -360,13 +360,17 @@ def _spelling_vetoes(tiles: frozenset[str],
         adjective; not when a reading of another class passes (*prepoznati*: an infinitive,
         and the elative plural of *poznat*): any admissible reading admits the spelling;
         nor when the sources derive the pre- word from a word of its own
-        (:attr:`FormCandidate.pre_derivation`: *prenosiv* of *prenositi*)."""
+        (:attr:`FormCandidate.pre_derivation`: *prenosiv* of *prenositi*). A pre- headword
+        of apertium's own that no dictionary has is one when its compound head is a
+        gradable adjective (:attr:`FormCandidate.compound_elative`: *prerigidan*)."""
         if not c.latin.startswith("pre") or c.latin in lists.not_elative:
             return None
         if any(r.pos != "adj" for r in c.admissible) or c.pre_derivation is not None:
             return None
         if any(r.lemma in lists.not_elative for r in c.analyses):
             return None
+        if c.compound_elative is not None and not c.admissible:
+            return elative_message(c.compound_elative)
         bases = [r.lemma for r in c.analyses if r.source == APERTIUM
                  and ELATIVE in r.tags and not r.lemma.startswith("pre")]
         if not bases:

@@ -180,6 +180,9 @@ class FormCandidate:
     """(possessive, the right spelling) when every admitting reading is a possessive
     adjective in -ov after a palatal consonant or c (*ježov*: *ježev*; see
     :func:`wrong_possessive_suffix`)."""
+    compound_elative: str | None = None
+    """The gradable adjective a pre- headword only apertium has is the elative of
+    (*prerigidan*: *rigidan*; see :meth:`SerboCroatianSources.compound_elative`)."""
 
 
 #: The shortest first part and head of a compound apertium lists that a dictionary's head
@@ -412,6 +415,13 @@ PRESENT_STEM_ENDINGS = ("ljiv", "jiv", "iv")
 #: it names what something belongs to and has no degrees, so a pre- in front of it means
 #: "before" (pre-Christian), never "very"
 RELATIONAL_LEMMA = ("ski", "čki", "ški", "ćki")
+
+
+def present_plural(tags: Tags) -> bool:
+    """Do ``tags`` read a verb's third person plural present (*lociraju*), the stem of
+    its present participle (*locirajući*)?"""
+    return bool(tags[:1]) and tags[0] in VERBAL and "pres" in tags and "p3" in tags \
+        and "pl" in tags
 
 
 def noun_nominative(tags: Tags) -> bool:
@@ -810,17 +820,25 @@ class SerboCroatianSources:
         """The verb whose present participle (glagolski prilog sadašnji) an -ći stem is.
 
         The participle is the third person plural of the present + -ći (*lociraju* ->
-        *locirajući*); the verb is the lemma apertium gives that present form.
-        hunspell-sr gives hundreds of such participles adjective flags (*locirajući*,
-        *sumirajući*); the rule book admits verbs only in the infinitive, so one
-        dictionary's slot is not evidence of an adjective (see :mod:`.rules`).
+        *locirajući*); the verb is the lemma apertium gives that present form, or, for a
+        verb only a dictionary has, the stem of the dictionary's verb slot that reads it
+        (*eksternalizuju* of *eksternalizovati*). hunspell-sr gives hundreds of such
+        participles adjective flags (*locirajući*, *sumirajući*); the rule book admits
+        verbs only in the infinitive, so one dictionary's slot is not evidence of an
+        adjective (see :mod:`.rules`). A compound no verb makes (*brzovezujući*: no
+        *brzovezuju*) is an adjective of its own.
         """
         if not stem.endswith("ći") or len(stem) < 5:
             return None
         if stem not in self._adverbs:
-            verbs = sorted({lemma for lemma, e in self.ap.forms.get(stem[:-2], {}).items()
-                            for tags in e.tags if tags[:1] and tags[0] in VERBAL
-                            and "pres" in tags and "p3" in tags and "pl" in tags})
+            present = stem[:-2]
+            verbs = sorted({lemma for lemma, e in self.ap.forms.get(present, {}).items()
+                            for tags in e.tags if present_plural(tags)})
+            if not verbs:
+                ev = self.keys.get(self.tiler.key(present))
+                verbs = sorted({w.stem for w in (ev.witnesses if ev is not None else ())
+                                if w.kind == Kind.SLOT and w.slot is not None
+                                and any(map(present_plural, w.slot.tag_sets))})
             self._adverbs[stem] = verbs[0] if verbs else None
         return self._adverbs[stem]
 
@@ -1145,7 +1163,9 @@ class SerboCroatianSources:
                              read.capitalised_by, one.adverb, one.twin, one.infinitive_stem,
                              one.intransitive, ekavian, one.fleeting,
                              self._pre_word(latin, read.analyses), one.hyper,
-                             wrong_possessive_suffix(admissible))
+                             wrong_possessive_suffix(admissible),
+                             self.compound_elative(unsupported)
+                             if latin.startswith("pre") else None)
 
     def noun_class(self, noun: str) -> str | None:
         """apertium's class of a common noun (``ma``, ``mi``, ``f``, ``nt``), read from the
@@ -1231,10 +1251,36 @@ class SerboCroatianSources:
         (*greehovi*) or a truncated form (*krajnj*) gets no head. The first part must be
         one the dictionaries build words with (:meth:`compound_parts`, at least
         :data:`MIN_PART_USES` of their stems): a chance split (*prevent-* + *ivino*) is
-        no compound. A possessive apertium derives from a noun is none either. Asked only
-        of a form no dictionary has: one a dictionary lists under another stem is that
-        stem's (*supernovi* of *supernova*, not super- + *novi*). The longest head is
-        named; None when there is none."""
+        no compound. A possessive apertium derives from a noun is none either, nor a pre-
+        elative (:meth:`compound_elative`). Asked only of a form no dictionary has: one a
+        dictionary lists under another stem is that stem's (*supernovi* of *supernova*,
+        not super- + *novi*). The longest head is named; None when there is none."""
+        split = self._compound_split(r)
+        if split is None or self._elative_split(r, split):
+            return None
+        part, head, head_lemma = split
+        return f"{part}- + {head}, which a dictionary has (of {head_lemma})"
+
+    def compound_elative(self, analyses: Iterable[HbsAnalysis]) -> str | None:
+        """The adjective an apertium headword no dictionary has is the pre- elative of,
+        when its compound head (:meth:`compound_head`) is pre- + a gradable adjective
+        (one apertium makes a comparative of) and the sources make it of no pre- verb or
+        noun (:meth:`pre_derivation`): *prerigidan* "very rigid", listed by apertium as a
+        lemma of its own, is the elative of *rigidan*, which seed 000's "samo u
+        pozitivu" leaves out, as it leaves out the elatives apertium tags (<ssup>)."""
+        for r in analyses:
+            split = self._compound_split(r)
+            if split is not None and self._elative_split(r, split):
+                return split[2]
+        return None
+
+    def _elative_split(self, r: HbsAnalysis, split: tuple[str, str, str]) -> bool:
+        part, _, head_lemma = split
+        return (part == "pre" and r.pos == "adj" and head_lemma in self.ap.comparable
+                and self.pre_derivation(r.lemma, (head_lemma,)) is None)
+
+    def _compound_split(self, r: HbsAnalysis) -> tuple[str, str, str] | None:
+        """(first part, head form, head lemma) of :meth:`compound_head`, or None."""
         latin, lemma = r.form, r.lemma
         if r.source != APERTIUM or not lemma.islower() or r.tags[:2] == ("adj", "pos"):
             return None
@@ -1250,7 +1296,7 @@ class SerboCroatianSources:
                 continue
             ev = self.keys.get(self.tiler.key(head))
             if ev is not None and ev.as_word and self.lemma_attested(head_lemma):
-                return f"{latin[:cut]}- + {head}, which a dictionary has (of {head_lemma})"
+                return latin[:cut], head, head_lemma
         return None
 
     def _readings(self, ev: KeyEvidence, latin: str) -> _Readings:
