@@ -347,7 +347,6 @@ def test_elatives_say_what_they_are(catalog: Catalog) -> None:
     assert check(catalog, "prenosiv")["valid"]
 
 
-
 @needs_lttoolbox
 def test_a_pre_headword_of_apertium_is_an_elative_of_a_gradable_adjective(
         catalog: Catalog) -> None:

@@ -1165,7 +1165,7 @@ class SerboCroatianSources:
                              self._pre_word(latin, read.analyses), one.hyper,
                              wrong_possessive_suffix(admissible),
                              self.compound_elative(unsupported)
-                             if latin.startswith("pre") else None)
+                             if not ev.attested and latin.startswith("pre") else None)
 
     def noun_class(self, noun: str) -> str | None:
         """apertium's class of a common noun (``ma``, ``mi``, ``f``, ``nt``), read from the
